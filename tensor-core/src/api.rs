@@ -1,0 +1,219 @@
+//! The entry points: read, set, accumulate and apply on any ndarray.
+//!
+//! Each resolves the index into a plan first (every index, the value's shape
+//! and every operand checked), and only then writes: on error the target is
+//! unchanged.
+
+use ndarray::{ArrayBase, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IxDyn};
+
+use crate::element::{Arith, Op};
+use crate::error::IndexError;
+use crate::exec::{basic, gather, scatter};
+use crate::index::IndexElem;
+use crate::mode::Mode;
+use crate::plan::{Plan, resolve};
+use crate::value::{Broadcast, IntoValue, Value};
+
+/// Reads `target[index]`: a view when the index is basic, a gathered array
+/// when it is advanced (or when mode `fill` met an out-of-bounds integer).
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{get, ix, Mode};
+///
+/// let x = array![[1, 2, 3], [4, 5, 6]];
+/// let column = get(&x, &[ix(..), ix(-1)], Mode::Error)?;
+/// assert_eq!(column, array![3, 6].into_dyn());
+/// let picked = get(&x, &[ix([1, 0, 1]), ix([0, 0, 2])], Mode::Error)?;
+/// assert_eq!(picked, array![4, 1, 6].into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn get<'a, T, S, D>(target: &'a ArrayBase<S, D>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<CowArray<'a, T, IxDyn>, IndexError>
+where
+    T: Clone,
+    S: Data<Elem = T>,
+    D: Dimension,
+{
+    get_view(target.view().into_dyn(), index, mode)
+}
+
+/// [`get`] on a view, returning data borrowed for the view's lifetime.
+pub fn get_view<'a, T: Clone>(
+    view: ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    mode: Mode<T>,
+) -> Result<CowArray<'a, T, IxDyn>, IndexError> {
+    if let Mode::Drop = mode {
+        return Err(IndexError::UnsupportedMode {
+            mode: "drop",
+            reason: "applies to updates only; reads take fill(v)",
+        });
+    }
+    match resolve(index, view.shape(), view.strides(), mode.bounds())? {
+        Plan::View(plan) => Ok(CowArray::from(basic::view(view, &plan))),
+        Plan::Indexed(plan) => {
+            let fill = match &mode {
+                Mode::Fill(v) => Some(v),
+                _ => None,
+            };
+            // SAFETY: `plan` was resolved from this view's shape and strides.
+            Ok(CowArray::from(unsafe { gather::gather(&view, &plan, fill) }))
+        }
+    }
+}
+
+/// Writes `value` into `target[index]` (NumPy's `x[index] = value`). With
+/// duplicate indices the last occurrence in index order wins.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{ix, set, Mode};
+///
+/// let mut x = array![0.0, 0.0, 0.0, 0.0];
+/// set(&mut x, &[ix([3, 1, 3])], &array![1.0, 2.0, 3.0], Mode::Error)?;
+/// assert_eq!(x, array![0.0, 2.0, 0.0, 3.0]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn set<'v, T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    value: impl IntoValue<'v, T>,
+    mode: Mode<T>,
+) -> Result<(), IndexError>
+where
+    T: Clone + 'v,
+    S: DataMut<Elem = T>,
+    D: Dimension,
+{
+    let value = value.into_value();
+    let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
+    let values = target.broadcast(&value)?;
+    target.write(values.elements(), |element, v| *element = v.clone());
+    Ok(())
+}
+
+/// Combines `target[index]` with `value` by `op`, once per occurrence of each
+/// position, in index order (unbuffered, like `np.add.at`).
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{ix, update, Mode, Op};
+///
+/// let mut hist = array![0, 0, 0];
+/// update(&mut hist, &[ix([0, 2, 2, 2])], Op::Add, 1, Mode::Error)?;
+/// assert_eq!(hist, array![1, 0, 3]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn update<'v, T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    op: Op,
+    value: impl IntoValue<'v, T>,
+    mode: Mode<T>,
+) -> Result<(), IndexError>
+where
+    T: Arith,
+    S: DataMut<Elem = T>,
+    D: Dimension,
+{
+    let value = value.into_value();
+    let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
+    let values = target.broadcast(&value)?;
+    target.check_operands(&values, |v| T::check_operand(op, *v))?;
+    target.write(values.elements(), |element, v| *element = element.combine(op, *v));
+    Ok(())
+}
+
+/// Replaces each element of `target[index]` by `f(element)`, once per
+/// occurrence, in index order (JAX's `.at[].apply`).
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{apply, ix, Mode};
+///
+/// let mut x = array![1, 2, 3];
+/// apply(&mut x, &[ix([0, 0, 2])], |e| e * 10, Mode::Error)?;
+/// assert_eq!(x, array![100, 2, 30]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn apply<T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    mut f: impl FnMut(T) -> T,
+    mode: Mode<T>,
+) -> Result<(), IndexError>
+where
+    T: Clone,
+    S: DataMut<Elem = T>,
+    D: Dimension,
+{
+    let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
+    target.write(std::iter::repeat(()), |element, ()| *element = f(element.clone()));
+    Ok(())
+}
+
+/// A mutable view paired with the plan resolved from its own shape and
+/// strides: the invariant the unsafe scatter relies on.
+struct Resolved<'t, T> {
+    view: ArrayViewMutD<'t, T>,
+    plan: Plan,
+}
+
+impl<'t, T> Resolved<'t, T> {
+    fn new(view: ArrayViewMutD<'t, T>, index: &[IndexElem<'_>], mode: &Mode<T>) -> Result<Self, IndexError> {
+        if let Mode::Fill(_) = mode {
+            return Err(IndexError::UnsupportedMode {
+                mode: "fill",
+                reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
+            });
+        }
+        let plan = resolve(index, view.shape(), view.strides(), mode.bounds())?;
+        Ok(Resolved { view, plan })
+    }
+
+    /// The value broadcast to the selected region.
+    fn broadcast<'v>(&self, value: &'v Value<'_, T>) -> Result<Broadcast<'v, T>, IndexError> {
+        value
+            .broadcast_to(self.plan.shape())
+            .map_err(|error| match (&self.plan, value.shape()) {
+                (Plan::Indexed(plan), &[given]) if plan.whole_mask => IndexError::ValueCount {
+                    given,
+                    expected: plan.len(),
+                },
+                _ => error,
+            })
+    }
+
+    /// Runs `check` on every value that will be written (skipped positions
+    /// excluded), before anything is.
+    fn check_operands(&self, values: &Broadcast<'_, T>, mut check: impl FnMut(&T) -> Result<(), IndexError>) -> Result<(), IndexError> {
+        match (values, &self.plan) {
+            (Broadcast::Scalar(v), plan) => match plan.shape().contains(&0) {
+                true => Ok(()),
+                false => check(v),
+            },
+            (Broadcast::Array { .. }, Plan::Indexed(plan)) => {
+                let mut values = values.elements();
+                let mut result = Ok(());
+                plan.for_each_offset(|offset| {
+                    let value = values.next().expect("one value per selected position");
+                    if offset.is_some() && result.is_ok() {
+                        result = check(value);
+                    }
+                });
+                result
+            }
+            (Broadcast::Array { .. }, Plan::View(_)) => values.elements().try_for_each(check),
+        }
+    }
+
+    /// Writes every selected element in index order.
+    fn write<V>(self, values: impl Iterator<Item = V>, write: impl FnMut(&mut T, V)) {
+        let Resolved { mut view, plan } = self;
+        match plan {
+            Plan::View(plan) => scatter::write_view(basic::view_mut(view, &plan), values, write),
+            // SAFETY: `plan` was resolved from this view's shape and strides (`Resolved::new`).
+            Plan::Indexed(plan) => unsafe { scatter::write_indexed(&mut view, &plan, values, write) },
+        }
+    }
+}

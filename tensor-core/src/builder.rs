@@ -1,0 +1,279 @@
+//! Method syntax over the entry points, for indices built at run time
+//! (like PyTorch's C++ `x.index({Slice(), 0})`):
+//!
+//! ```
+//! use ndarray::{array, Array2};
+//! use tensor_core::{ix, IndexExt, IndexMutExt, IntoUpdated, Mode};
+//!
+//! let mut x = Array2::<f64>::zeros((3, 4));
+//! x.at_mut(&[ix(..), ix(1..4).step_by(2)]).set(1.0)?;       // x[:, 1:4:2] = 1
+//! x.at_mut(&[ix([0, 0]), ix(0)]).add(5.0)?;                 // np.add.at(x, ([0, 0], 0), 5)
+//! let y = (&x).updated(&[ix(-1)]).set(&array![9.0, 9.0, 9.0, 9.0])?; // JAX x.at[-1].set(..)
+//! assert_eq!(x.at(&[ix(0)]).get()?, array![10.0, 1.0, 0.0, 1.0].into_dyn());
+//! assert_eq!(y.row(2), array![9.0, 9.0, 9.0, 9.0]);
+//! assert_eq!(x.at(&[ix([7])]).mode(Mode::Fill(-1.0)).get()?.shape(), &[1, 4]);
+//! # Ok::<(), tensor_core::IndexError>(())
+//! ```
+
+use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IxDyn};
+
+use crate::element::{Arith, Op};
+use crate::error::IndexError;
+use crate::index::{IndexElem, IntoIndexElem, RangeSlice};
+use crate::mode::Mode;
+use crate::value::IntoValue;
+
+/// Converts anything that can stand between the brackets into an
+/// [`IndexElem`]: `ix(0)`, `ix(..)`, `ix(1..4)`, `ix(&idx)`, `ix(&mask)`.
+pub fn ix<'a>(elem: impl IntoIndexElem<'a>) -> IndexElem<'a> {
+    elem.into_index_elem()
+}
+
+impl IndexElem<'_> {
+    /// An ndarray-style range with a step: `ix(1..8).step_by(-2)` is `s![1..8;-2]`.
+    ///
+    /// # Panics
+    ///
+    /// When `self` is not a range.
+    #[track_caller]
+    pub fn step_by(self, step: isize) -> Self {
+        match self {
+            IndexElem::Range(range) => IndexElem::Range(RangeSlice { step, ..range }),
+            other => panic!("step_by applies to ranges, not to `{other}`"),
+        }
+    }
+}
+
+/// The read method on every ndarray.
+pub trait IndexExt<T> {
+    /// Selects `self[index]` for reading.
+    fn at<'s, 'i>(&'s self, index: &'i [IndexElem<'i>]) -> At<'s, 'i, T>;
+}
+
+/// The update method on every writable ndarray (`Array`, `ArrayViewMut`,
+/// `ArcArray`, `&mut Array` through auto-deref).
+pub trait IndexMutExt<T> {
+    /// Selects `self[index]` for an in-place update.
+    fn at_mut<'s, 'i>(&'s mut self, index: &'i [IndexElem<'i>]) -> AtMut<'s, 'i, T>;
+}
+
+impl<T, S: Data<Elem = T>, D: Dimension> IndexExt<T> for ArrayBase<S, D> {
+    fn at<'s, 'i>(&'s self, index: &'i [IndexElem<'i>]) -> At<'s, 'i, T> {
+        At {
+            target: self.view().into_dyn(),
+            index,
+            mode: Mode::Error,
+        }
+    }
+}
+
+impl<T, S: DataMut<Elem = T>, D: Dimension> IndexMutExt<T> for ArrayBase<S, D> {
+    fn at_mut<'s, 'i>(&'s mut self, index: &'i [IndexElem<'i>]) -> AtMut<'s, 'i, T> {
+        AtMut {
+            target: self.view_mut().into_dyn(),
+            index,
+            mode: Mode::Error,
+        }
+    }
+}
+
+/// A selection to read; see [`IndexExt::at`].
+pub struct At<'s, 'i, T> {
+    target: ArrayViewD<'s, T>,
+    index: &'i [IndexElem<'i>],
+    mode: Mode<T>,
+}
+
+impl<'s, T: Clone> At<'s, '_, T> {
+    /// Sets the out-of-bounds mode (`Mode::Fill(v)` for reads).
+    pub fn mode(self, mode: Mode<T>) -> Self {
+        At { mode, ..self }
+    }
+
+    /// The selected elements: a view for basic indexing, an owned array for advanced.
+    pub fn get(self) -> Result<CowArray<'s, T, IxDyn>, IndexError> {
+        let At { target, index, mode } = self;
+        crate::api::get_view(target, index, mode)
+    }
+}
+
+/// A selection to update in place; see [`IndexExt::at_mut`].
+pub struct AtMut<'s, 'i, T> {
+    target: ArrayViewMutD<'s, T>,
+    index: &'i [IndexElem<'i>],
+    mode: Mode<T>,
+}
+
+/// Copies (or takes) an array for a copy-and-update (JAX's `x.at[i].set(v)`).
+pub trait IntoUpdated<T, D> {
+    /// The array to update: the same buffer when `self` owns it uniquely, a copy otherwise.
+    fn into_owned_array(self) -> Array<T, D>;
+
+    /// Selects `index` of the (copied or taken) array for an update that returns it.
+    fn updated<'i>(self, index: &'i [IndexElem<'i>]) -> Updated<'i, T, D>
+    where
+        Self: Sized,
+    {
+        Updated {
+            array: self.into_owned_array(),
+            index,
+            mode: Mode::Error,
+        }
+    }
+}
+
+impl<T, D: Dimension> IntoUpdated<T, D> for Array<T, D> {
+    fn into_owned_array(self) -> Array<T, D> {
+        self
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArcArray<T, D> {
+    fn into_owned_array(self) -> Array<T, D> {
+        self.into_owned()
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdated<T, D> for CowArray<'_, T, D> {
+    fn into_owned_array(self) -> Array<T, D> {
+        self.into_owned()
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayView<'_, T, D> {
+    fn into_owned_array(self) -> Array<T, D> {
+        self.to_owned()
+    }
+}
+
+impl<T: Clone, S: Data<Elem = T>, D: Dimension> IntoUpdated<T, D> for &ArrayBase<S, D> {
+    fn into_owned_array(self) -> Array<T, D> {
+        self.to_owned()
+    }
+}
+
+/// A selection of an owned array whose update returns the array; see
+/// [`IntoUpdated::updated`].
+pub struct Updated<'i, T, D> {
+    array: Array<T, D>,
+    index: &'i [IndexElem<'i>],
+    mode: Mode<T>,
+}
+
+/// `add`, `sub`, `mul`, `div`, `pow`, `min`, `max` over a type's `update`.
+macro_rules! op_methods {
+    ($out:ty) => {
+        /// `+=` (`np.add.at`): every occurrence applies, in index order.
+        pub fn add<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Add, value)
+        }
+        /// `-=` (`np.subtract.at`).
+        pub fn sub<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Sub, value)
+        }
+        /// `*=` (`np.multiply.at`).
+        pub fn mul<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Mul, value)
+        }
+        /// `/=` (`np.divide.at`); integer division by zero is an error.
+        pub fn div<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Div, value)
+        }
+        /// `np.power.at`.
+        pub fn pow<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Pow, value)
+        }
+        /// `np.minimum.at` (NaN propagates).
+        pub fn min<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Min, value)
+        }
+        /// `np.maximum.at` (NaN propagates).
+        pub fn max<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
+        where
+            T: Arith + 'v,
+        {
+            self.update(Op::Max, value)
+        }
+    };
+}
+
+impl<T: Clone> AtMut<'_, '_, T> {
+    /// Sets the out-of-bounds mode (`Mode::Clip`, `Mode::Wrap`, `Mode::Drop`).
+    pub fn mode(self, mode: Mode<T>) -> Self {
+        AtMut { mode, ..self }
+    }
+
+    /// `x[index] = value`; with duplicates the last occurrence wins.
+    pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<(), IndexError>
+    where
+        T: 'v,
+    {
+        crate::api::set(&mut self.target, self.index, value, self.mode)
+    }
+
+    /// Combines the selection with `value` by `op`.
+    pub fn update<'v>(mut self, op: Op, value: impl IntoValue<'v, T>) -> Result<(), IndexError>
+    where
+        T: Arith + 'v,
+    {
+        crate::api::update(&mut self.target, self.index, op, value, self.mode)
+    }
+
+    /// Replaces each selected element `e` by `f(e)`, once per occurrence.
+    pub fn apply(mut self, f: impl FnMut(T) -> T) -> Result<(), IndexError> {
+        crate::api::apply(&mut self.target, self.index, f, self.mode)
+    }
+
+    op_methods!(());
+}
+
+impl<T: Clone, D: Dimension> Updated<'_, T, D> {
+    /// Sets the out-of-bounds mode (`Mode::Clip`, `Mode::Wrap`, `Mode::Drop`).
+    pub fn mode(self, mode: Mode<T>) -> Self {
+        Updated { mode, ..self }
+    }
+
+    /// The array with `array[index] = value`.
+    pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<Array<T, D>, IndexError>
+    where
+        T: 'v,
+    {
+        crate::api::set(&mut self.array, self.index, value, self.mode)?;
+        Ok(self.array)
+    }
+
+    /// The array with the selection combined with `value` by `op`.
+    pub fn update<'v>(mut self, op: Op, value: impl IntoValue<'v, T>) -> Result<Array<T, D>, IndexError>
+    where
+        T: Arith + 'v,
+    {
+        crate::api::update(&mut self.array, self.index, op, value, self.mode)?;
+        Ok(self.array)
+    }
+
+    /// The array with each selected element `e` replaced by `f(e)`.
+    pub fn apply(mut self, f: impl FnMut(T) -> T) -> Result<Array<T, D>, IndexError> {
+        crate::api::apply(&mut self.array, self.index, f, self.mode)?;
+        Ok(self.array)
+    }
+
+    op_methods!(Array<T, D>);
+}

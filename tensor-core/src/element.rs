@@ -1,0 +1,109 @@
+//! The arithmetic of the accumulating operations, per element type.
+
+use num_traits::{One, WrappingMul};
+
+/// An accumulating operation: `x[i] op= v` for each occurrence, in index order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `+=`, `np.add.at`.
+    Add,
+    /// `-=`, `np.subtract.at`.
+    Sub,
+    /// `*=`, `np.multiply.at`.
+    Mul,
+    /// `/=`, `np.divide.at`; integer division truncates toward zero, as Rust's `/`.
+    Div,
+    /// `np.power.at`.
+    Pow,
+    /// `np.minimum.at`: NaN propagates.
+    Min,
+    /// `np.maximum.at`: NaN propagates.
+    Max,
+}
+
+/// Element types the accumulating operations work on.
+///
+/// Floats follow IEEE arithmetic and NumPy's NaN-propagating `minimum` and
+/// `maximum`. Integers wrap on overflow, as NumPy's fixed-width integers do;
+/// integer division by zero and negative integer powers are errors raised
+/// before anything is written.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not support the arithmetic updates",
+    note = "`+= -= *= /=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types; `set` and `apply` work on any `Clone` element"
+)]
+pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
+    /// `self op value`.
+    fn combine(self, op: Op, value: Self) -> Self;
+    /// Whether `value` may be the right operand of `op` (no integer
+    /// division by zero, no negative integer power).
+    fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError>;
+}
+
+macro_rules! float_arith {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn combine(self, op: Op, value: Self) -> Self {
+                match op {
+                    Op::Add => self + value,
+                    Op::Sub => self - value,
+                    Op::Mul => self * value,
+                    Op::Div => self / value,
+                    Op::Pow => self.powf(value),
+                    Op::Min => if self.is_nan() || value.is_nan() { <$t>::NAN } else { self.min(value) },
+                    Op::Max => if self.is_nan() || value.is_nan() { <$t>::NAN } else { self.max(value) },
+                }
+            }
+            #[inline]
+            fn check_operand(_: Op, _: Self) -> Result<(), crate::IndexError> {
+                Ok(())
+            }
+        }
+    )*};
+}
+float_arith!(f32, f64);
+
+/// `base^exponent` modulo 2^bits, by squaring, for any exponent.
+#[inline]
+fn wrapping_pow<T: WrappingMul + One + Copy>(base: T, mut exponent: u128) -> T {
+    let (mut base, mut result) = (base, T::one());
+    while exponent > 0 {
+        if exponent & 1 == 1 {
+            result = result.wrapping_mul(&base);
+        }
+        base = base.wrapping_mul(&base);
+        exponent >>= 1;
+    }
+    result
+}
+
+macro_rules! int_arith {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn combine(self, op: Op, value: Self) -> Self {
+                match op {
+                    Op::Add => self.wrapping_add(value),
+                    Op::Sub => self.wrapping_sub(value),
+                    Op::Mul => self.wrapping_mul(value),
+                    // `check_operand` ruled out zero; MIN / -1 wraps to MIN.
+                    Op::Div => self.wrapping_div(value),
+                    // `check_operand` ruled out negative exponents.
+                    Op::Pow => wrapping_pow(self, value as u128),
+                    Op::Min => self.min(value),
+                    Op::Max => self.max(value),
+                }
+            }
+            #[inline]
+            #[allow(unused_comparisons)] // unsigned types are never negative
+            fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError> {
+                match op {
+                    Op::Div if value == 0 => Err(crate::IndexError::DivisionByZero),
+                    Op::Pow if value < 0 => Err(crate::IndexError::NegativeIntegerPower),
+                    _ => Ok(()),
+                }
+            }
+        }
+    )*};
+}
+int_arith!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);

@@ -1,0 +1,137 @@
+//! The one error type of tensor-at: a variant per cause, messages like NumPy's.
+
+use std::fmt;
+
+/// A shape printed the way NumPy prints it: `(3,)`, `(2, 4)`, `()`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape(pub Vec<usize>);
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.as_slice() {
+            [only] => write!(f, "({only},)"),
+            dims => {
+                let parts: Vec<String> = dims.iter().map(usize::to_string).collect();
+                write!(f, "({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+impl From<&[usize]> for Shape {
+    fn from(dims: &[usize]) -> Self {
+        Shape(dims.to_vec())
+    }
+}
+
+/// Shapes separated by spaces, as NumPy lists the shapes of index arrays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shapes(pub Vec<Shape>);
+
+impl fmt::Display for Shapes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(Shape::to_string).collect();
+        f.write_str(&parts.join(" "))
+    }
+}
+
+/// Why an index, a value or a mode was rejected.
+///
+/// Every entry point validates everything before its first write, so when
+/// one of these is returned the target is unchanged, bit for bit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// An integer index outside `[-len, len)` in mode `error`.
+    #[error("index {index} is out of bounds for axis {axis} with size {len}")]
+    OutOfBounds {
+        /// The index as written (before negative indices are resolved).
+        index: i128,
+        /// The axis of the target it indexes.
+        axis: usize,
+        /// The length of that axis.
+        len: usize,
+    },
+    /// An ndarray-style range (`a..b`) reaching outside the axis; ndarray's
+    /// `s![]` panics here, NumPy-style slices (`a:b`) clamp instead.
+    #[error("range {range} is out of bounds for axis {axis} with size {len}")]
+    RangeOutOfBounds {
+        /// The range as written.
+        range: String,
+        /// The axis of the target it indexes.
+        axis: usize,
+        /// The length of that axis.
+        len: usize,
+    },
+    /// More axes indexed than the target has.
+    #[error("too many indices for array: array is {ndim}-dimensional, but {indexed} were indexed")]
+    TooManyIndices {
+        /// The target's number of dimensions.
+        ndim: usize,
+        /// The number of axes the index consumes.
+        indexed: usize,
+    },
+    /// More than one `...` in one index.
+    #[error("an index can only have a single ellipsis ('...')")]
+    MultipleEllipsis,
+    /// A slice with step zero.
+    #[error("slice step cannot be zero")]
+    ZeroStep,
+    /// A boolean mask whose shape differs from the axes it covers.
+    #[error(
+        "boolean index did not match indexed array along axis {axis}; size of axis is {len} but size of corresponding boolean axis is {mask_len}"
+    )]
+    MaskShape {
+        /// The target axis where the shapes first differ.
+        axis: usize,
+        /// The length of that target axis.
+        len: usize,
+        /// The length of the mask along it.
+        mask_len: usize,
+    },
+    /// Index arrays whose shapes do not broadcast together.
+    #[error("shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}")]
+    IndexBroadcast {
+        /// The shapes of the index arrays, in index order.
+        shapes: Shapes,
+    },
+    /// A value that does not broadcast to the indexed region.
+    #[error("shape mismatch: value array of shape {value} could not be broadcast to indexing result of shape {target}")]
+    ShapeMismatch {
+        /// The value's shape.
+        value: Shape,
+        /// The shape of the indexed region.
+        target: Shape,
+    },
+    /// `x[mask] = v` with a one-dimensional `v` of the wrong length.
+    #[error("boolean array indexing assignment cannot assign {given} input values to the {expected} output values where the mask is true")]
+    ValueCount {
+        /// How many values were given.
+        given: usize,
+        /// How many elements the mask selects.
+        expected: usize,
+    },
+    /// An out-of-bounds mode used where it has no meaning.
+    #[error("mode {mode} {reason}")]
+    UnsupportedMode {
+        /// The mode as written.
+        mode: &'static str,
+        /// Why it does not apply.
+        reason: &'static str,
+    },
+    /// Integer division by zero in `div` (`/=`).
+    #[error("integer division by zero")]
+    DivisionByZero,
+    /// An integer raised to a negative integer power in `pow`.
+    #[error("integers to negative integer powers are not allowed")]
+    NegativeIntegerPower,
+    /// `nd(idx)` with a zero-dimensional `idx`: its last axis must hold the coordinates.
+    #[error("nd(...) needs an index array of at least one dimension, whose last axis holds the coordinates")]
+    NdRank,
+    /// An index whose result would have more elements than memory can address.
+    #[error("indexing result of shape {shape} is too large")]
+    TooLarge {
+        /// The shape that overflowed.
+        shape: Shape,
+    },
+}

@@ -1,0 +1,6 @@
+//! CPU execution of plans: a view for basic indexing, a gather or a scatter
+//! over the plan's offsets for advanced indexing.
+
+pub(crate) mod basic;
+pub(crate) mod gather;
+pub(crate) mod scatter;

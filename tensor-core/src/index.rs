@@ -1,0 +1,412 @@
+//! The index model: one [`IndexElem`] per comma-separated element of `x[...]`.
+
+use std::fmt;
+
+use ndarray::{ArrayBase, CowArray, Data, Dimension, IxDyn};
+
+/// One element of an index list, as a user writes it between brackets.
+///
+/// `Display` prints the element in the syntax it stands for, so error
+/// messages quote the user's own index.
+#[derive(Clone, Debug)]
+pub enum IndexElem<'a> {
+    /// `3`, `-1`: select one position and remove the axis. Negative counts
+    /// from the end. Held as `i128` so every integer type's value is exact.
+    Int(i128),
+    /// `a:b:c`: a slice with NumPy semantics exactly.
+    Slice(PySlice),
+    /// `a..b;c`: a slice with ndarray `s![]` semantics.
+    Range(RangeSlice),
+    /// `...`: as many whole axes as needed.
+    Ellipsis,
+    /// `None` / `NewAxis`: a new axis of length one.
+    NewAxis,
+    /// An integer array: advanced indexing along one axis.
+    Array(IntArray<'a>),
+    /// A boolean array: advanced indexing along as many axes as it has.
+    Mask(CowArray<'a, bool, IxDyn>),
+    /// `nd(idx)`: `idx` of shape `batch + [depth]` indexes `depth` axes, like
+    /// TensorFlow's `gather_nd`.
+    Nd(IntArray<'a>),
+}
+
+/// A NumPy slice `start:stop:step`; a missing part is `None`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PySlice {
+    /// First position; negative counts from the end; clamped to the axis.
+    pub start: Option<isize>,
+    /// One past the last position; negative counts from the end; clamped.
+    pub stop: Option<isize>,
+    /// Distance between positions; negative walks down from `start`.
+    pub step: Option<isize>,
+}
+
+/// An ndarray range `start..end;step` (`s![]` semantics).
+///
+/// The range `start..end` is taken first (negative bounds count from the
+/// end; reaching outside the axis is an error), then every `step`-th
+/// element of it, from its back when `step` is negative: `4..;-2` on a
+/// length-8 axis is `7, 5`, where NumPy's `4::-2` is `4, 2, 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeSlice {
+    /// First position of the range.
+    pub start: isize,
+    /// One past the last position of the range; `None` is the axis end.
+    pub end: Option<isize>,
+    /// Distance between positions; negative walks the range backwards.
+    pub step: isize,
+}
+
+/// An integer index array of one of the supported element types, borrowed
+/// or owned, never converted.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)] // one variant per element type, named after it
+pub enum IntArray<'a> {
+    Usize(CowArray<'a, usize, IxDyn>),
+    Isize(CowArray<'a, isize, IxDyn>),
+    I32(CowArray<'a, i32, IxDyn>),
+    I64(CowArray<'a, i64, IxDyn>),
+    U32(CowArray<'a, u32, IxDyn>),
+    U64(CowArray<'a, u64, IxDyn>),
+}
+
+/// Runs `$body` with `$arr` bound to the typed array inside an [`IntArray`].
+macro_rules! with_int_array {
+    ($value:expr, $arr:ident => $body:expr) => {
+        match $value {
+            $crate::index::IntArray::Usize($arr) => $body,
+            $crate::index::IntArray::Isize($arr) => $body,
+            $crate::index::IntArray::I32($arr) => $body,
+            $crate::index::IntArray::I64($arr) => $body,
+            $crate::index::IntArray::U32($arr) => $body,
+            $crate::index::IntArray::U64($arr) => $body,
+        }
+    };
+}
+pub(crate) use with_int_array;
+
+impl IntArray<'_> {
+    /// The array's shape.
+    pub fn shape(&self) -> &[usize] {
+        with_int_array!(self, a => a.shape())
+    }
+
+    /// The same array, borrowed.
+    pub fn view(&self) -> IntArray<'_> {
+        with_int_array!(self, a => IndexInt::wrap_array(a.view().into()))
+    }
+}
+
+/// Integer types usable as indices.
+pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed {
+    /// The value as an `i128`, exactly.
+    fn to_i128(self) -> i128;
+    /// Wraps an array of this type.
+    fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! index_int {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl IndexInt for $t {
+            #[inline]
+            fn to_i128(self) -> i128 {
+                self as i128
+            }
+            fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
+                IntArray::$variant(array)
+            }
+        }
+    )*};
+}
+index_int!(usize => Usize, isize => Isize, i32 => I32, i64 => I64, u32 => U32, u64 => U64);
+
+/// The `...` index element.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ellipsis;
+
+/// The new-axis index element (NumPy's `None` / `np.newaxis`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NewAxis;
+
+/// Marks an integer array as a TensorFlow-style `gather_nd` index: its last
+/// axis holds one coordinate per indexed axis.
+#[derive(Clone, Debug)]
+pub struct Nd<T>(pub T);
+
+/// Wraps an index array for `gather_nd`-style indexing (see [`IndexElem::Nd`]).
+pub fn nd<T>(index: T) -> Nd<T> {
+    Nd(index)
+}
+
+impl PySlice {
+    /// The slice `start:stop:step`.
+    pub fn new(start: Option<isize>, stop: Option<isize>, step: Option<isize>) -> Self {
+        PySlice { start, stop, step }
+    }
+}
+
+impl RangeSlice {
+    /// The range `start..end` with step 1.
+    pub fn new(start: isize, end: Option<isize>) -> Self {
+        RangeSlice { start, end, step: 1 }
+    }
+
+    /// The same range with another step (`a..b;step`).
+    pub fn step_by(self, step: isize) -> Self {
+        RangeSlice { step, ..self }
+    }
+}
+
+impl fmt::Display for PySlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let part = |p: Option<isize>| p.map(|v| v.to_string()).unwrap_or_default();
+        write!(f, "{}:{}", part(self.start), part(self.stop))?;
+        if let Some(step) = self.step {
+            write!(f, ":{step}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for RangeSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start != 0 {
+            write!(f, "{}", self.start)?;
+        }
+        f.write_str("..")?;
+        if let Some(end) = self.end {
+            write!(f, "{end}")?;
+        }
+        if self.step != 1 {
+            write!(f, ";{}", self.step)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for IndexElem<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexElem::Int(i) => write!(f, "{i}"),
+            IndexElem::Slice(s) => write!(f, "{s}"),
+            IndexElem::Range(r) => write!(f, "{r}"),
+            IndexElem::Ellipsis => f.write_str("..."),
+            IndexElem::NewAxis => f.write_str("None"),
+            IndexElem::Array(a) => write!(f, "<integer array of shape {}>", shape_str(a.shape())),
+            IndexElem::Mask(m) => write!(f, "<boolean mask of shape {}>", shape_str(m.shape())),
+            IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
+        }
+    }
+}
+
+fn shape_str(shape: &[usize]) -> String {
+    crate::error::Shape(shape.to_vec()).to_string()
+}
+
+/// Converts a value into an index element; implemented for every type that
+/// can stand between the brackets.
+///
+/// Integers select, ranges slice, integer arrays (any ndarray, `Vec`, slice or
+/// fixed array of `usize`, `isize`, `i32`, `i64`, `u32`, `u64`) index, boolean
+/// arrays mask, [`Ellipsis`], [`NewAxis`] and [`nd`] do what their names say.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used as an index element",
+    label = "not an integer, slice, integer array or boolean mask",
+    note = "index elements are integers, ranges, `...`, `None`, arrays of usize/isize/i32/i64/u32/u64, boolean masks, or `nd(array)`"
+)]
+pub trait IntoIndexElem<'a> {
+    /// The index element this value stands for.
+    fn into_index_elem(self) -> IndexElem<'a>;
+}
+
+impl<'a> IntoIndexElem<'a> for IndexElem<'a> {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        self
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for PySlice {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Slice(self)
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for RangeSlice {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Range(self)
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for Ellipsis {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Ellipsis
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for NewAxis {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::NewAxis
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Range(RangeSlice::new(0, None))
+    }
+}
+
+macro_rules! scalar_and_range_index {
+    ($($t:ty),*) => {$(
+        impl<'a> IntoIndexElem<'a> for $t {
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Int(self as i128)
+            }
+        }
+        impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Range(RangeSlice::new(self.start as isize, Some(self.end as isize)))
+            }
+        }
+        impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Range(RangeSlice::new(self.start as isize, None))
+            }
+        }
+        impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Range(RangeSlice::new(0, Some(self.end as isize)))
+            }
+        }
+        impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Range(RangeSlice::new(*self.start() as isize, inclusive_end(*self.end() as isize)))
+            }
+        }
+        impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Range(RangeSlice::new(0, inclusive_end(self.end as isize)))
+            }
+        }
+    )*};
+}
+scalar_and_range_index!(usize, isize, i32, i64, u32, u64);
+
+/// `..=end` as an exclusive end, as ndarray does: `..=-1` runs to the end.
+fn inclusive_end(end: isize) -> Option<isize> {
+    if end == -1 { None } else { Some(end + 1) }
+}
+
+/// Containers an index array can come in: any ndarray (owned, view or
+/// reference), a `Vec`, a slice or a fixed-size array. Owned containers move
+/// into the index; borrowed ones are viewed, never copied.
+pub trait IntoCowArray<'a> {
+    /// The element type.
+    type Elem: 'a;
+    /// The container as a dynamic-rank array.
+    fn into_cow_array(self) -> CowArray<'a, Self::Elem, IxDyn>;
+}
+
+impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayBase<S, D> {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        CowArray::from(self.view().into_dyn())
+    }
+}
+
+impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::Array<A, D> {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        CowArray::from(self.into_dyn())
+    }
+}
+
+impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        CowArray::from(self.into_dyn())
+    }
+}
+
+impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        CowArray::from(ndarray::aview1(self).into_dyn())
+    }
+}
+
+impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        self.as_slice().into_cow_array()
+    }
+}
+
+impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        self.as_slice().into_cow_array()
+    }
+}
+
+impl<'a, A: 'a> IntoCowArray<'a> for Vec<A> {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        ndarray::Array1::from(self).into_cow_array()
+    }
+}
+
+impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for [A; N] {
+    type Elem = A;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        ndarray::Array1::from(Vec::from(self)).into_cow_array()
+    }
+}
+
+/// Element types an index array may hold: the integer index types, and
+/// `bool` for masks.
+#[diagnostic::on_unimplemented(
+    message = "arrays of `{Self}` cannot index",
+    label = "index arrays hold integers or booleans",
+    note = "index arrays hold usize, isize, i32, i64, u32 or u64 (integer indexing) or bool (a mask)"
+)]
+pub trait IndexArrayElement: Sized + sealed::Sealed {
+    /// The index element for an array of this type.
+    fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_>;
+}
+
+impl sealed::Sealed for bool {}
+
+impl IndexArrayElement for bool {
+    fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
+        IndexElem::Mask(array)
+    }
+}
+
+impl<A: IndexInt> IndexArrayElement for A {
+    fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
+        IndexElem::Array(A::wrap_array(array))
+    }
+}
+
+impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for T
+where
+    T::Elem: IndexArrayElement,
+{
+    fn into_index_elem(self) -> IndexElem<'a> {
+        T::Elem::index_elem(self.into_cow_array())
+    }
+}
+
+impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Nd<T>
+where
+    T::Elem: IndexInt,
+{
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
+    }
+}

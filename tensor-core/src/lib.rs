@@ -1,0 +1,55 @@
+//! The core of tensor-at: NumPy indexing semantics on ndarray.
+//!
+//! An index is a list of [`IndexElem`]s. [`resolve`] turns it and a target
+//! layout into a backend-neutral [`Plan`] (a view, or a table of offsets for
+//! advanced indexing), checking every rule. The entry points [`get`],
+//! [`set`], [`update`] and [`apply`] resolve, then execute the plan on the
+//! CPU; the method syntax of [`IndexExt`], [`IndexMutExt`] and
+//! [`IntoUpdated`] wraps them for indices built at run time.
+//!
+//! # Semantics
+//!
+//! NumPy's, exactly: negative indices count from the end; `a:b:c` slices
+//! clamp like Python's; integer arrays, boolean masks and `nd(idx)` are
+//! advanced indices that broadcast together, and their dims replace them
+//! in place when they are adjacent in the index, or go first otherwise (an
+//! integer counts as advanced once any array is present; `...` and new axes
+//! separate). Masks select their true elements in C order. Values broadcast
+//! to the selected region after dropping leading length-1 axes.
+//!
+//! Where this differs from NumPy, on purpose:
+//! - `a..b;c` ranges follow ndarray's `s![]`: a negative step walks the
+//!   range `a..b` from its end (`4..;-2` is `7, 5` on a length-8 axis, where
+//!   NumPy's `4::-2` is `4, 2, 0`), and a range outside the axis is an error.
+//! - `x[i] += v` is unbuffered: every duplicate applies, like `np.add.at`.
+//!   NumPy's own `x[i] += v` is buffered and applies a duplicate once.
+//! - Integer `/` truncates toward zero (Rust's `/`); division by zero and
+//!   negative integer powers are errors, found before anything is written.
+//! - `x[mask] = v` accepts a `v` with leading length-1 axes, as every other
+//!   assignment does; NumPy rejects a two-dimensional `v` there.
+//!
+//! Duplicates are deterministic: `set` keeps the last occurrence in index
+//! order; every other operation applies each occurrence in index order.
+//! On any error the target is unchanged.
+#![warn(missing_docs)]
+
+mod api;
+mod builder;
+mod element;
+mod error;
+mod exec;
+mod index;
+mod mode;
+pub mod plan;
+mod value;
+
+pub use api::{apply, get, get_view, set, update};
+pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
+pub use element::{Arith, Op};
+pub use error::{IndexError, Shape, Shapes};
+pub use index::{
+    Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, Nd, NewAxis, PySlice, RangeSlice, nd,
+};
+pub use mode::{Bounds, Mode};
+pub use plan::{Plan, resolve};
+pub use value::{IntoValue, Scalar, Value};

@@ -1,0 +1,75 @@
+//! Out-of-bounds modes: what an integer index outside `[-n, n)` does.
+
+/// What an integer index outside `[-n, n)` does. Indices inside keep their
+/// meaning in every mode (`-1` is the last element).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode<T> {
+    /// Fail with [`IndexError::OutOfBounds`](crate::IndexError::OutOfBounds)
+    /// before anything is written (NumPy's behaviour).
+    #[default]
+    Error,
+    /// Clamp into the axis: below `-n` is `0`, `n` and above is `n - 1` (JAX's `clip`).
+    Clip,
+    /// Wrap modulo `n` (NumPy's `mode='wrap'`).
+    Wrap,
+    /// Skip the update for that position (JAX's scatter default). Updates only.
+    Drop,
+    /// Out-of-bounds positions read as the given value. Reads only.
+    Fill(T),
+}
+
+/// The part of a [`Mode`] the planner needs: how to resolve one index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bounds {
+    /// Out of bounds is an error.
+    Error,
+    /// Clamp.
+    Clip,
+    /// Modulo the length.
+    Wrap,
+    /// Mark the position as skipped (drop for updates, fill for reads).
+    Skip,
+}
+
+impl<T> Mode<T> {
+    /// How the planner resolves indices in this mode.
+    pub fn bounds(&self) -> Bounds {
+        match self {
+            Mode::Error => Bounds::Error,
+            Mode::Clip => Bounds::Clip,
+            Mode::Wrap => Bounds::Wrap,
+            Mode::Drop | Mode::Fill(_) => Bounds::Skip,
+        }
+    }
+
+    /// The mode's name as written in `; mode = ...`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Mode::Error => "error",
+            Mode::Clip => "clip",
+            Mode::Wrap => "wrap",
+            Mode::Drop => "drop",
+            Mode::Fill(_) => "fill",
+        }
+    }
+}
+
+impl Bounds {
+    /// Resolves `index` on an axis of length `len`: `Ok(Some(position))`,
+    /// `Ok(None)` when skipped, `Err(())` when out of bounds in mode error.
+    #[inline]
+    pub fn resolve(self, index: i128, len: usize) -> Result<Option<usize>, ()> {
+        let n = len as i128;
+        if (-n..n).contains(&index) {
+            return Ok(Some(if index < 0 { index + n } else { index } as usize));
+        }
+        match self {
+            Bounds::Error => Err(()),
+            Bounds::Skip => Ok(None),
+            // An empty axis has no position to clamp or wrap to.
+            _ if len == 0 => Err(()),
+            Bounds::Clip => Ok(Some(if index < 0 { 0 } else { len - 1 })),
+            Bounds::Wrap => Ok(Some(index.rem_euclid(n) as usize)),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Advanced indices: broadcast together and resolved to a table of offsets.
+
+use ndarray::{ArrayViewD, Axis, IxDyn};
+
+use crate::error::{IndexError, Shape, Shapes};
+use crate::index::{IndexInt, IntArray, with_int_array};
+use crate::mode::Bounds;
+use crate::plan::{SKIP, Table};
+
+/// An advanced index element expanded to one coordinate source per axis.
+pub(crate) struct Component<'a> {
+    /// The target axis it indexes.
+    pub axis: usize,
+    /// The shape it contributes to the broadcast.
+    pub shape: Vec<usize>,
+    /// Where its coordinates come from.
+    pub source: Source<'a>,
+}
+
+/// Where a component's coordinates come from.
+pub(crate) enum Source<'a> {
+    /// One integer for every broadcast position.
+    Int(i128),
+    /// An integer array (or a column of one), broadcast.
+    Array(IntArray<'a>),
+    /// Mask positions along one axis, one per true element.
+    Positions(Vec<usize>),
+}
+
+impl Component<'_> {
+    /// The component's coordinates for the positions of `shape` (the
+    /// broadcast shape), folded into `offsets` as `coordinate * stride`.
+    fn accumulate(&self, shape: &[usize], len: usize, stride: isize, bounds: Bounds, offsets: &mut [isize]) -> Result<(), IndexError> {
+        let out_of_bounds = |index: i128| IndexError::OutOfBounds {
+            index,
+            axis: self.axis,
+            len,
+        };
+        let add = |offset: &mut isize, index: i128| -> Result<(), IndexError> {
+            match bounds.resolve(index, len).map_err(|()| out_of_bounds(index))? {
+                Some(position) if *offset != SKIP => *offset += position as isize * stride,
+                _ => *offset = SKIP,
+            }
+            Ok(())
+        };
+        match &self.source {
+            Source::Int(index) => offsets.iter_mut().try_for_each(|o| add(o, *index)),
+            Source::Positions(positions) => {
+                // A mask's positions have the mask's count as their only
+                // axis; broadcasting repeats them in the outer positions.
+                let view = ndarray::aview1(positions).into_dyn();
+                let view = view.broadcast(IxDyn(shape)).expect("shapes were broadcast-checked");
+                for (offset, &p) in offsets.iter_mut().zip(view.iter()) {
+                    if *offset != SKIP {
+                        *offset += p as isize * stride;
+                    }
+                }
+                Ok(())
+            }
+            Source::Array(array) => with_int_array!(array, a => {
+                let view = a.broadcast(IxDyn(shape)).expect("shapes were broadcast-checked");
+                offsets.iter_mut().zip(view.iter()).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)))
+            }),
+        }
+    }
+}
+
+/// Broadcasts the components' shapes together (NumPy rules).
+fn broadcast_shapes(components: &[Component<'_>], element_shapes: &[Vec<usize>]) -> Result<Vec<usize>, IndexError> {
+    let ndim = components.iter().map(|c| c.shape.len()).max().unwrap_or(0);
+    let mut shape = vec![1usize; ndim];
+    for component in components {
+        let offset = ndim - component.shape.len();
+        for (d, &len) in component.shape.iter().enumerate() {
+            let out = &mut shape[offset + d];
+            if *out == 1 {
+                *out = len;
+            } else if len != 1 && len != *out {
+                return Err(IndexError::IndexBroadcast {
+                    shapes: Shapes(element_shapes.iter().map(|s| Shape(s.clone())).collect()),
+                });
+            }
+        }
+    }
+    Ok(shape)
+}
+
+/// Builds the offset table of the advanced components on a target with the
+/// given shape and strides. `element_shapes` are the shapes of the index
+/// elements as written, for the broadcast error message.
+pub(crate) fn build_table(
+    components: &[Component<'_>],
+    element_shapes: &[Vec<usize>],
+    target_shape: &[usize],
+    strides: &[isize],
+    bounds: Bounds,
+) -> Result<Table, IndexError> {
+    let shape = broadcast_shapes(components, element_shapes)?;
+    let count = checked_size(&shape)?;
+    let mut offsets = vec![0isize; count];
+    for component in components {
+        let axis = component.axis;
+        component.accumulate(&shape, target_shape[axis], strides[axis], bounds, &mut offsets)?;
+    }
+    Ok(Table { shape, offsets })
+}
+
+/// The number of elements of `shape`, or an error when it overflows.
+pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
+    shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| IndexError::TooLarge {
+            shape: Shape(shape.to_vec()),
+        })
+}
+
+/// The positions of a mask's true elements, one list per mask axis (NumPy's
+/// `nonzero`), in C order.
+pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
+    let count = mask.iter().filter(|&&b| b).count();
+    let mut positions = vec![Vec::with_capacity(count); mask.ndim()];
+    for (index, _) in mask.indexed_iter().filter(|(_, b)| **b) {
+        for (axis, list) in positions.iter_mut().enumerate() {
+            list.push(index[axis]);
+        }
+    }
+    positions
+}
+
+/// The columns `idx[..., j]` of an `nd` index of shape `batch + [depth]`.
+pub(crate) fn nd_columns<'a>(index: &'a IntArray<'_>) -> Vec<IntArray<'a>> {
+    with_int_array!(index, a => {
+        let last = Axis(a.ndim() - 1);
+        (0..a.len_of(last))
+            .map(|j| IndexInt::wrap_array(a.index_axis(last, j).into()))
+            .collect()
+    })
+}

@@ -1,0 +1,161 @@
+//! Plans: what an index selects, independent of where the data lives.
+//!
+//! [`resolve`] turns an index list and a target layout (shape and strides in
+//! elements) into a [`Plan`], checking every rule and every index on the
+//! way. Executing a plan cannot fail: the CPU executor here and the GPU
+//! crate run plans without re-deriving any rule.
+
+mod advanced;
+mod resolve;
+mod slice;
+
+pub use resolve::resolve;
+
+/// What an index selects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Basic indexing: a strided view of the target.
+    View(ViewPlan),
+    /// Advanced indexing: positions given (in part) by a table of offsets.
+    Indexed(IndexedPlan),
+}
+
+impl Plan {
+    /// The shape of the selected region (the shape of a read's result).
+    pub fn shape(&self) -> &[usize] {
+        match self {
+            Plan::View(view) => &view.shape,
+            Plan::Indexed(indexed) => &indexed.shape,
+        }
+    }
+}
+
+/// A view of the target, one entry per index position after `...` and the
+/// implicit trailing `:` are expanded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewPlan {
+    /// What each position does; every target axis is consumed exactly once.
+    pub axes: Vec<ViewAxis>,
+    /// The shape of the view.
+    pub shape: Vec<usize>,
+}
+
+/// One position of a [`ViewPlan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewAxis {
+    /// Select one position of the next target axis, removing it.
+    Select(usize),
+    /// Positions `first, first + step, ...` (`len` of them) of the next target axis.
+    Slice {
+        /// First position (meaningless when `len` is zero).
+        first: usize,
+        /// Number of positions.
+        len: usize,
+        /// Distance between positions, never zero.
+        step: isize,
+    },
+    /// A new axis of length one; consumes no target axis.
+    NewAxis,
+}
+
+/// Advanced indexing, as element offsets into the target.
+///
+/// The selected region has shape `shape`, the concatenation of the shapes of
+/// `dims`. The element at a multi-index of the region sits at offset `base`
+/// plus, for each dim, `i * stride` (strided dims) or `table.offsets[flat]`
+/// (the table dim, `flat` being the C-order position within the table's
+/// shape). Walking the region in C order is index order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedPlan {
+    /// Offset of the element where every strided index is zero, the table excluded.
+    pub base: isize,
+    /// The dims of the region, in order; exactly one is [`Dim::Table`].
+    pub dims: Vec<Dim>,
+    /// The broadcast index table.
+    pub table: Table,
+    /// The shape of the region.
+    pub shape: Vec<usize>,
+    /// Whether the index is a single boolean mask covering every axis: NumPy
+    /// then reports a wrong-length one-dimensional value as a value count.
+    pub whole_mask: bool,
+}
+
+/// One dim group of an [`IndexedPlan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dim {
+    /// `len` positions `stride` elements apart (slices and new axes).
+    Strided {
+        /// Number of positions.
+        len: usize,
+        /// Distance in elements (zero for a new axis).
+        stride: isize,
+    },
+    /// The broadcast advanced indices: as many region axes as the table's shape has.
+    Table,
+}
+
+/// The advanced indices broadcast together, resolved to offsets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The broadcast shape of the advanced indices.
+    pub shape: Vec<usize>,
+    /// One offset per broadcast position in C order, or [`SKIP`].
+    pub offsets: Vec<isize>,
+}
+
+/// A table entry whose index was out of bounds in mode `drop` or `fill`:
+/// updates skip it and reads give the fill value.
+pub const SKIP: isize = isize::MIN;
+
+impl IndexedPlan {
+    /// Number of elements in the region.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether the region is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with the offset of every region element in C order (index
+    /// order), or `None` for a skipped one.
+    pub fn for_each_offset(&self, mut f: impl FnMut(Option<isize>)) {
+        if !self.is_empty() {
+            self.walk(&self.dims, self.base, &mut f);
+        }
+    }
+
+    fn walk(&self, dims: &[Dim], base: isize, f: &mut impl FnMut(Option<isize>)) {
+        let Some((dim, rest)) = dims.split_first() else {
+            return f(Some(base));
+        };
+        match *dim {
+            Dim::Strided { len, stride } => {
+                for i in 0..len as isize {
+                    self.walk(rest, base + i * stride, f);
+                }
+            }
+            Dim::Table => {
+                let rest_len = rest_len(rest);
+                for &offset in &self.table.offsets {
+                    if offset == SKIP {
+                        (0..rest_len).for_each(|_| f(None));
+                    } else {
+                        self.walk(rest, base + offset, f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Number of positions the strided dims after the table span.
+fn rest_len(dims: &[Dim]) -> usize {
+    dims.iter()
+        .map(|dim| match dim {
+            Dim::Strided { len, .. } => *len,
+            Dim::Table => 1,
+        })
+        .product()
+}

@@ -1,0 +1,131 @@
+//! Slices resolved to `first, len, step` on one axis.
+
+use crate::error::IndexError;
+use crate::index::{PySlice, RangeSlice};
+use crate::plan::ViewAxis;
+
+/// Resolves a NumPy slice exactly as Python's `slice.indices` does: bounds
+/// count from the end when negative and are clamped to the axis.
+pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexError> {
+    let step = slice.step.unwrap_or(1);
+    if step == 0 {
+        return Err(IndexError::ZeroStep);
+    }
+    let n = len as i128;
+    // Python's clamping bounds: [0, n] going up, [-1, n - 1] going down.
+    let (low, high) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let clamp = |bound: Option<isize>, default: i128| match bound {
+        None => default,
+        Some(b) => {
+            let b = b as i128;
+            let b = if b < 0 { b + n } else { b };
+            b.clamp(low, high)
+        }
+    };
+    let (start, stop) = if step > 0 {
+        (clamp(slice.start, low), clamp(slice.stop, high))
+    } else {
+        (clamp(slice.start, high), clamp(slice.stop, low))
+    };
+    let step_abs = (step as i128).abs();
+    let span = if step > 0 { stop - start } else { start - stop };
+    let count = if span > 0 { (span + step_abs - 1) / step_abs } else { 0 };
+    Ok(ViewAxis::Slice {
+        first: if count > 0 { start as usize } else { 0 },
+        len: count as usize,
+        step,
+    })
+}
+
+/// Resolves an ndarray range as `s![]` does: take `start..end` (negative
+/// bounds count from the end, an empty range when `end < start`, an error
+/// outside the axis), then every `step`-th element, from the back when
+/// `step` is negative.
+pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Result<ViewAxis, IndexError> {
+    if range.step == 0 {
+        return Err(IndexError::ZeroStep);
+    }
+    let n = len as i128;
+    let absolute = |b: isize| {
+        let b = b as i128;
+        if b < 0 { b + n } else { b }
+    };
+    let start = absolute(range.start);
+    let end = range.end.map_or(n, absolute).max(start);
+    if !(0..=n).contains(&start) || end > n {
+        return Err(IndexError::RangeOutOfBounds {
+            range: range.to_string(),
+            axis,
+            len,
+        });
+    }
+    let step_abs = (range.step as i128).abs();
+    let count = (end - start + step_abs - 1) / step_abs;
+    let first = if count == 0 {
+        0
+    } else if range.step > 0 {
+        start
+    } else {
+        end - 1
+    };
+    Ok(ViewAxis::Slice {
+        first: first as usize,
+        len: count as usize,
+        step: range.step,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn positions(axis: ViewAxis) -> Vec<isize> {
+        match axis {
+            ViewAxis::Slice { first, len, step } => (0..len as isize).map(|i| first as isize + i * step).collect(),
+            other => panic!("not a slice: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn py_slices_match_python_range_semantics() {
+        // Expected positions from Python: list(range(10))[a:b:c].
+        let cases: [(Option<isize>, Option<isize>, Option<isize>, &[isize]); 6] = [
+            (Some(8), Some(2), Some(-2), &[8, 6, 4]),
+            (Some(-100), Some(100), None, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+            (Some(5), Some(-100), Some(-1), &[5, 4, 3, 2, 1, 0]),
+            (None, None, Some(-3), &[9, 6, 3, 0]),
+            (Some(3), Some(3), None, &[]),
+            (Some(20), None, Some(-4), &[9, 5, 1]),
+        ];
+        for (start, stop, step, expected) in cases {
+            let axis = resolve_py(PySlice::new(start, stop, step), 10).unwrap();
+            assert_eq!(positions(axis), expected, "{start:?}:{stop:?}:{step:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_match_ndarray_slicing() {
+        let base = ndarray::Array1::from_iter(0..10isize);
+        let cases = [
+            (0, None, 1),
+            (4, None, -2),
+            (1, Some(8), 3),
+            (-3, None, -1),
+            (5, Some(2), 1),
+            (2, Some(-2), -3),
+        ];
+        for (start, end, step) in cases {
+            let expected = base.slice(ndarray::s![ndarray::Slice::new(start, end, step)]).to_vec();
+            let axis = resolve_range(RangeSlice { start, end, step }, 10, 0).unwrap();
+            assert_eq!(positions(axis), expected, "{start}..{end:?};{step}");
+        }
+    }
+
+    #[test]
+    fn ranges_outside_the_axis_are_errors() {
+        for (start, end) in [(0, Some(11)), (11, None), (-11, None)] {
+            let err = resolve_range(RangeSlice { start, end, step: 1 }, 10, 2).unwrap_err();
+            assert!(matches!(err, IndexError::RangeOutOfBounds { axis: 2, len: 10, .. }), "{err}");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Values written by an update: a scalar, or an array broadcast to the
+//! indexed region.
+
+use ndarray::{ArrayBase, ArrayViewD, CowArray, Data, Dimension, IxDyn};
+
+use crate::error::{IndexError, Shape};
+
+/// A value to write: one scalar for every position, or an array.
+#[derive(Clone, Debug)]
+pub enum Value<'a, T> {
+    /// The same element everywhere.
+    Scalar(T),
+    /// An array, broadcast to the indexed region.
+    Array(CowArray<'a, T, IxDyn>),
+}
+
+/// Element types that can be written as a scalar value (`x[i] = 0.0`).
+///
+/// Implemented for the primitive numbers and `bool`; implement it for your own
+/// element type to write scalars of it.
+pub trait Scalar: Clone {}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$( impl Scalar for $t {} )*};
+}
+scalar!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+
+/// Converts what stands right of `=` into a [`Value`] of the target's
+/// element type `T`. There are no implicit casts: the element types match.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written into an array of `{T}`",
+    label = "expected a `{T}` or an array of `{T}`",
+    note = "values are a scalar of the target's element type or an ndarray of it (owned, view or reference); there are no implicit casts"
+)]
+pub trait IntoValue<'a, T> {
+    /// The value.
+    fn into_value(self) -> Value<'a, T>;
+}
+
+impl<'a, T: Scalar> IntoValue<'a, T> for T {
+    fn into_value(self) -> Value<'a, T> {
+        Value::Scalar(self)
+    }
+}
+
+impl<'a, T, S: Data<Elem = T>, D: Dimension> IntoValue<'a, T> for &'a ArrayBase<S, D> {
+    fn into_value(self) -> Value<'a, T> {
+        Value::Array(CowArray::from(self.view().into_dyn()))
+    }
+}
+
+impl<'a, T, D: Dimension> IntoValue<'a, T> for ndarray::Array<T, D> {
+    fn into_value(self) -> Value<'a, T> {
+        Value::Array(CowArray::from(self.into_dyn()))
+    }
+}
+
+impl<'a, T, D: Dimension> IntoValue<'a, T> for ndarray::ArrayView<'a, T, D> {
+    fn into_value(self) -> Value<'a, T> {
+        Value::Array(CowArray::from(self.into_dyn()))
+    }
+}
+
+impl<'a, T> IntoValue<'a, T> for Value<'a, T> {
+    fn into_value(self) -> Value<'a, T> {
+        self
+    }
+}
+
+/// A value ready to be read in the C order of the indexed region.
+pub(crate) enum Broadcast<'v, T> {
+    Scalar(&'v T),
+    /// `view` broadcasts to `shape` (checked when built).
+    Array {
+        view: ArrayViewD<'v, T>,
+        shape: Vec<usize>,
+    },
+}
+
+impl<T> Value<'_, T> {
+    /// The value broadcast to `shape`, leading length-1 axes dropped first
+    /// (as PyTorch's setitem and NumPy's do).
+    pub(crate) fn broadcast_to(&self, shape: &[usize]) -> Result<Broadcast<'_, T>, IndexError> {
+        let array = match self {
+            Value::Scalar(scalar) => return Ok(Broadcast::Scalar(scalar)),
+            Value::Array(array) => array,
+        };
+        let leading_ones = array.shape().iter().take_while(|&&d| d == 1).count();
+        let dropped = leading_ones.min(array.ndim().saturating_sub(shape.len()));
+        let mut view = array.view();
+        for _ in 0..dropped {
+            view.index_axis_inplace(ndarray::Axis(0), 0);
+        }
+        if view.broadcast(shape).is_none() {
+            return Err(IndexError::ShapeMismatch {
+                value: Shape(array.shape().to_vec()),
+                target: Shape(shape.to_vec()),
+            });
+        }
+        Ok(Broadcast::Array {
+            view,
+            shape: shape.to_vec(),
+        })
+    }
+
+    /// The value's shape; a scalar has shape `()`.
+    pub(crate) fn shape(&self) -> &[usize] {
+        match self {
+            Value::Scalar(_) => &[],
+            Value::Array(array) => array.shape(),
+        }
+    }
+}
+
+impl<'v, T> Broadcast<'v, T> {
+    /// The elements in C order of the broadcast shape (a scalar repeats forever).
+    pub(crate) fn elements(&self) -> impl Iterator<Item = &T> + '_ {
+        let (scalar, array) = match self {
+            Broadcast::Scalar(s) => (Some(std::iter::repeat(*s)), None),
+            Broadcast::Array { view, shape } => (
+                None,
+                Some(view.broadcast(shape.as_slice()).expect("checked when built").into_iter()),
+            ),
+        };
+        scalar.into_iter().flatten().chain(array.into_iter().flatten())
+    }
+}
