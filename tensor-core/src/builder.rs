@@ -47,18 +47,18 @@ impl IndexElem<'_> {
 /// The read method on every ndarray.
 pub trait IndexExt<T> {
     /// Selects `self[index]` for reading.
-    fn at<'s, 'i>(&'s self, index: &'i [IndexElem<'i>]) -> At<'s, 'i, T>;
+    fn at<'s, 'i, 'e>(&'s self, index: &'i [IndexElem<'e>]) -> At<'s, 'i, 'e, T>;
 }
 
 /// The update method on every writable ndarray (`Array`, `ArrayViewMut`,
 /// `ArcArray`, `&mut Array` through auto-deref).
 pub trait IndexMutExt<T> {
     /// Selects `self[index]` for an in-place update.
-    fn at_mut<'s, 'i>(&'s mut self, index: &'i [IndexElem<'i>]) -> AtMut<'s, 'i, T>;
+    fn at_mut<'s, 'i, 'e>(&'s mut self, index: &'i [IndexElem<'e>]) -> AtMut<'s, 'i, 'e, T>;
 }
 
 impl<T, S: Data<Elem = T>, D: Dimension> IndexExt<T> for ArrayBase<S, D> {
-    fn at<'s, 'i>(&'s self, index: &'i [IndexElem<'i>]) -> At<'s, 'i, T> {
+    fn at<'s, 'i, 'e>(&'s self, index: &'i [IndexElem<'e>]) -> At<'s, 'i, 'e, T> {
         At {
             target: self.view().into_dyn(),
             index,
@@ -68,7 +68,7 @@ impl<T, S: Data<Elem = T>, D: Dimension> IndexExt<T> for ArrayBase<S, D> {
 }
 
 impl<T, S: DataMut<Elem = T>, D: Dimension> IndexMutExt<T> for ArrayBase<S, D> {
-    fn at_mut<'s, 'i>(&'s mut self, index: &'i [IndexElem<'i>]) -> AtMut<'s, 'i, T> {
+    fn at_mut<'s, 'i, 'e>(&'s mut self, index: &'i [IndexElem<'e>]) -> AtMut<'s, 'i, 'e, T> {
         AtMut {
             target: self.view_mut().into_dyn(),
             index,
@@ -78,13 +78,13 @@ impl<T, S: DataMut<Elem = T>, D: Dimension> IndexMutExt<T> for ArrayBase<S, D> {
 }
 
 /// A selection to read; see [`IndexExt::at`].
-pub struct At<'s, 'i, T> {
+pub struct At<'s, 'i, 'e, T> {
     target: ArrayViewD<'s, T>,
-    index: &'i [IndexElem<'i>],
+    index: &'i [IndexElem<'e>],
     mode: Mode<T>,
 }
 
-impl<'s, T: Clone> At<'s, '_, T> {
+impl<'s, T: Clone> At<'s, '_, '_, T> {
     /// Sets the out-of-bounds mode (`Mode::Fill(v)` for reads).
     pub fn mode(self, mode: Mode<T>) -> Self {
         At { mode, ..self }
@@ -98,9 +98,9 @@ impl<'s, T: Clone> At<'s, '_, T> {
 }
 
 /// A selection to update in place; see [`IndexExt::at_mut`].
-pub struct AtMut<'s, 'i, T> {
+pub struct AtMut<'s, 'i, 'e, T> {
     target: ArrayViewMutD<'s, T>,
-    index: &'i [IndexElem<'i>],
+    index: &'i [IndexElem<'e>],
     mode: Mode<T>,
 }
 
@@ -110,7 +110,7 @@ pub trait IntoUpdated<T, D> {
     fn into_owned_array(self) -> Array<T, D>;
 
     /// Selects `index` of the (copied or taken) array for an update that returns it.
-    fn updated<'i>(self, index: &'i [IndexElem<'i>]) -> Updated<'i, T, D>
+    fn updated<'i, 'e>(self, index: &'i [IndexElem<'e>]) -> Updated<'i, 'e, T, D>
     where
         Self: Sized,
     {
@@ -154,9 +154,9 @@ impl<T: Clone, S: Data<Elem = T>, D: Dimension> IntoUpdated<T, D> for &ArrayBase
 
 /// A selection of an owned array whose update returns the array; see
 /// [`IntoUpdated::updated`].
-pub struct Updated<'i, T, D> {
+pub struct Updated<'i, 'e, T, D> {
     array: Array<T, D>,
-    index: &'i [IndexElem<'i>],
+    index: &'i [IndexElem<'e>],
     mode: Mode<T>,
 }
 
@@ -164,6 +164,8 @@ pub struct Updated<'i, T, D> {
 macro_rules! op_methods {
     ($out:ty) => {
         /// `+=` (`np.add.at`): every occurrence applies, in index order.
+        // JAX's `.at[].add()` names, on purpose: these are not `std::ops`.
+        #[allow(clippy::should_implement_trait)]
         pub fn add<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
         where
             T: Arith + 'v,
@@ -171,6 +173,7 @@ macro_rules! op_methods {
             self.update(Op::Add, value)
         }
         /// `-=` (`np.subtract.at`).
+        #[allow(clippy::should_implement_trait)]
         pub fn sub<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
         where
             T: Arith + 'v,
@@ -178,6 +181,7 @@ macro_rules! op_methods {
             self.update(Op::Sub, value)
         }
         /// `*=` (`np.multiply.at`).
+        #[allow(clippy::should_implement_trait)]
         pub fn mul<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
         where
             T: Arith + 'v,
@@ -185,6 +189,7 @@ macro_rules! op_methods {
             self.update(Op::Mul, value)
         }
         /// `/=` (`np.divide.at`); integer division by zero is an error.
+        #[allow(clippy::should_implement_trait)]
         pub fn div<'v>(self, value: impl IntoValue<'v, T>) -> Result<$out, IndexError>
         where
             T: Arith + 'v,
@@ -215,7 +220,7 @@ macro_rules! op_methods {
     };
 }
 
-impl<T: Clone> AtMut<'_, '_, T> {
+impl<T: Clone> AtMut<'_, '_, '_, T> {
     /// Sets the out-of-bounds mode (`Mode::Clip`, `Mode::Wrap`, `Mode::Drop`).
     pub fn mode(self, mode: Mode<T>) -> Self {
         AtMut { mode, ..self }
@@ -245,7 +250,7 @@ impl<T: Clone> AtMut<'_, '_, T> {
     op_methods!(());
 }
 
-impl<T: Clone, D: Dimension> Updated<'_, T, D> {
+impl<T: Clone, D: Dimension> Updated<'_, '_, T, D> {
     /// Sets the out-of-bounds mode (`Mode::Clip`, `Mode::Wrap`, `Mode::Drop`).
     pub fn mode(self, mode: Mode<T>) -> Self {
         Updated { mode, ..self }

@@ -50,6 +50,6 @@ pub use error::{IndexError, Shape, Shapes};
 pub use index::{
     Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, Nd, NewAxis, PySlice, RangeSlice, nd,
 };
-pub use mode::{Bounds, Mode};
+pub use mode::{Bounds, Mode, Resolution};
 pub use plan::{Plan, resolve};
 pub use value::{IntoValue, Scalar, Value};

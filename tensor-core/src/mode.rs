@@ -54,22 +54,32 @@ impl<T> Mode<T> {
     }
 }
 
+/// Where one integer index lands on an axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// At this position, in `0..len`.
+    At(usize),
+    /// Nowhere: skipped (mode `drop` or `fill`).
+    Skipped,
+    /// Out of bounds: an error.
+    OutOfBounds,
+}
+
 impl Bounds {
-    /// Resolves `index` on an axis of length `len`: `Ok(Some(position))`,
-    /// `Ok(None)` when skipped, `Err(())` when out of bounds in mode error.
+    /// Resolves `index` on an axis of length `len`.
     #[inline]
-    pub fn resolve(self, index: i128, len: usize) -> Result<Option<usize>, ()> {
+    pub fn resolve(self, index: i128, len: usize) -> Resolution {
         let n = len as i128;
         if (-n..n).contains(&index) {
-            return Ok(Some(if index < 0 { index + n } else { index } as usize));
+            return Resolution::At(if index < 0 { index + n } else { index } as usize);
         }
         match self {
-            Bounds::Error => Err(()),
-            Bounds::Skip => Ok(None),
+            Bounds::Error => Resolution::OutOfBounds,
+            Bounds::Skip => Resolution::Skipped,
             // An empty axis has no position to clamp or wrap to.
-            _ if len == 0 => Err(()),
-            Bounds::Clip => Ok(Some(if index < 0 { 0 } else { len - 1 })),
-            Bounds::Wrap => Ok(Some(index.rem_euclid(n) as usize)),
+            _ if len == 0 => Resolution::OutOfBounds,
+            Bounds::Clip => Resolution::At(if index < 0 { 0 } else { len - 1 }),
+            Bounds::Wrap => Resolution::At(index.rem_euclid(n) as usize),
         }
     }
 }

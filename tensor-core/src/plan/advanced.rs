@@ -4,7 +4,7 @@ use ndarray::{ArrayViewD, Axis, IxDyn};
 
 use crate::error::{IndexError, Shape, Shapes};
 use crate::index::{IndexInt, IntArray, with_int_array};
-use crate::mode::Bounds;
+use crate::mode::{Bounds, Resolution};
 use crate::plan::{SKIP, Table};
 
 /// An advanced index element expanded to one coordinate source per axis.
@@ -37,9 +37,10 @@ impl Component<'_> {
             len,
         };
         let add = |offset: &mut isize, index: i128| -> Result<(), IndexError> {
-            match bounds.resolve(index, len).map_err(|()| out_of_bounds(index))? {
-                Some(position) if *offset != SKIP => *offset += position as isize * stride,
-                _ => *offset = SKIP,
+            match bounds.resolve(index, len) {
+                Resolution::At(position) if *offset != SKIP => *offset += position as isize * stride,
+                Resolution::At(_) | Resolution::Skipped => *offset = SKIP,
+                Resolution::OutOfBounds => return Err(out_of_bounds(index)),
             }
             Ok(())
         };

@@ -4,7 +4,7 @@ use ndarray::ArrayViewD;
 
 use crate::error::IndexError;
 use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
-use crate::mode::Bounds;
+use crate::mode::{Bounds, Resolution};
 use crate::plan::advanced::{self, Component, Source};
 use crate::plan::slice::{resolve_py, resolve_range};
 use crate::plan::{Dim, IndexedPlan, Plan, ViewAxis, ViewPlan};
@@ -45,7 +45,7 @@ impl Item<'_> {
 pub fn resolve(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan, IndexError> {
     let items = place(index, shape)?;
     let skipped_int = items.iter().any(|item| match *item {
-        Item::Int { axis, index } => bounds.resolve(index, shape[axis]) == Ok(None),
+        Item::Int { axis, index } => bounds.resolve(index, shape[axis]) == Resolution::Skipped,
         _ => false,
     });
     let advanced = skipped_int || items.iter().any(Item::is_array_like);
@@ -94,12 +94,11 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize]) -> Result<Vec<Item<'a>
             }),
             IndexElem::Ellipsis => {
                 items.push(Item::EllipsisMark);
-                for a in axis..axis + shape.len() - indexed {
-                    items.push(Item::Slice {
-                        axis: a,
-                        slice: whole(shape[a]),
-                    });
-                }
+                let covered = axis..axis + shape.len() - indexed;
+                items.extend(covered.map(|a| Item::Slice {
+                    axis: a,
+                    slice: whole(shape[a]),
+                }));
             }
             IndexElem::NewAxis => items.push(Item::NewAxis),
             IndexElem::Array(array) => items.push(Item::Array { axis, array: array.view() }),
@@ -153,10 +152,11 @@ fn view_plan(items: &[Item<'_>], trailing: std::ops::Range<usize>, shape: &[usiz
         axes.push(match *item {
             Item::Int { axis, index } => {
                 let len = shape[axis];
-                let position = bounds
-                    .resolve(index, len)
-                    .map_err(|()| IndexError::OutOfBounds { index, axis, len })?;
-                ViewAxis::Select(position.expect("skipped integers make the plan advanced"))
+                match bounds.resolve(index, len) {
+                    Resolution::At(position) => ViewAxis::Select(position),
+                    Resolution::OutOfBounds => return Err(IndexError::OutOfBounds { index, axis, len }),
+                    Resolution::Skipped => unreachable!("skipped integers make the plan advanced"),
+                }
             }
             Item::Slice { slice, .. } => slice,
             Item::NewAxis => ViewAxis::NewAxis,

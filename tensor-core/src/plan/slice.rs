@@ -89,7 +89,8 @@ mod tests {
     #[test]
     fn py_slices_match_python_range_semantics() {
         // Expected positions from Python: list(range(10))[a:b:c].
-        let cases: [(Option<isize>, Option<isize>, Option<isize>, &[isize]); 6] = [
+        type Case = (Option<isize>, Option<isize>, Option<isize>, &'static [isize]);
+        let cases: [Case; 6] = [
             (Some(8), Some(2), Some(-2), &[8, 6, 4]),
             (Some(-100), Some(100), None, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
             (Some(5), Some(-100), Some(-1), &[5, 4, 3, 2, 1, 0]),

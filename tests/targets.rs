@@ -1,0 +1,113 @@
+//! Every kind of target the runtime API takes, and what each promises:
+//! views alias, owned copy-and-update copies nothing, shared buffers are
+//! never written behind their other owner's back, reads view when basic.
+
+use ndarray::{Array, Array0, Array2, Array3, ArrayD, IxDyn, array, s};
+use tensor_at::{Ellipsis, IndexExt, IndexMutExt, IntoUpdated, Mode, NewAxis, Op, get, ix, set, update};
+
+#[test]
+fn works_on_every_writable_ndarray() {
+    let expected = array![[0, 7, 0], [0, 7, 0]];
+
+    let mut owned = Array2::<i32>::zeros((2, 3));
+    set(&mut owned, &[ix(..), ix(1)], 7, Mode::Error).unwrap();
+    assert_eq!(owned, expected);
+
+    let mut by_ref = Array2::<i32>::zeros((2, 3));
+    let reference: &mut Array2<i32> = &mut by_ref;
+    reference.at_mut(&[ix(..), ix(1)]).set(7).unwrap();
+    assert_eq!(by_ref, expected);
+
+    let mut dynamic = ArrayD::<i32>::zeros(IxDyn(&[2, 3]));
+    dynamic.at_mut(&[ix(..), ix(-2)]).set(7).unwrap();
+    assert_eq!(dynamic, expected.clone().into_dyn());
+
+    let mut shared = Array2::<i32>::zeros((2, 3)).into_shared();
+    shared.at_mut(&[ix(..), ix(1)]).set(7).unwrap();
+    assert_eq!(shared, expected);
+}
+
+#[test]
+fn writes_through_a_view_land_in_the_viewed_array() {
+    let mut base = Array2::<i32>::zeros((4, 6));
+    {
+        // Every other column, reversed: a view with a negative stride.
+        let mut view = base.slice_mut(s![.., ..;-2]);
+        view.at_mut(&[ix([0, 3]), ix(0)]).set(5).unwrap();
+    }
+    // Column 0 of the view is column 5 of the base.
+    assert_eq!(base.column(5), array![5, 0, 0, 5]);
+    assert_eq!(base.iter().filter(|&&v| v != 0).count(), 2);
+}
+
+#[test]
+fn shared_arrays_copy_before_writing() {
+    let original = Array2::<f64>::zeros((2, 2)).into_shared();
+    let mut mine = original.clone();
+    mine.at_mut(&[ix(0), ix(0)]).add(1.0).unwrap();
+    assert_eq!(mine[[0, 0]], 1.0);
+    assert_eq!(original[[0, 0]], 0.0, "the other owner never sees the change");
+
+    let updated = original.clone().updated(&[ix(1)]).set(2.0).unwrap();
+    assert_eq!(updated, array![[0.0, 0.0], [2.0, 2.0]]);
+    assert_eq!(original, Array2::<f64>::zeros((2, 2)));
+}
+
+#[test]
+fn copy_and_update_of_an_owned_array_reuses_its_buffer() {
+    let x = Array2::<f64>::zeros((3, 3));
+    let buffer = x.as_ptr();
+    let y = x.updated(&[ix(1..), ix(0)]).set(1.0).unwrap();
+    assert_eq!(y.as_ptr(), buffer, "no copy when the array is owned");
+    assert_eq!(y.column(0), array![0.0, 1.0, 1.0]);
+}
+
+#[test]
+fn copy_and_update_of_a_borrowed_array_leaves_it_alone() {
+    let x = array![1, 2, 3];
+    let y = (&x).updated(&[ix([0, 0, 2])]).update(Op::Mul, 2).unwrap();
+    assert_eq!(x, array![1, 2, 3]);
+    assert_eq!(y, array![4, 2, 6]);
+    let z = x.view().updated(&[ix([0, 0, 2])]).set(&array![7, 8, 9]).unwrap();
+    assert_eq!(z, array![8, 2, 9]);
+}
+
+#[test]
+fn basic_reads_are_views_and_advanced_reads_are_owned() {
+    let x = Array3::<i64>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 100 + j * 10 + k) as i64);
+    let basic = x.at(&[ix(1), ix(Ellipsis), ix(NewAxis), ix(1..).step_by(-1)]).get().unwrap();
+    assert!(basic.is_view());
+    assert_eq!(basic.shape(), &[3, 1, 3]);
+    assert_eq!(basic[[0, 0, 0]], 103);
+    assert_eq!(basic.as_ptr(), &x[[1, 0, 3]] as *const i64, "no copy");
+
+    let advanced = get(&x, &[ix(..), ix([2, 0]), ix(0)], Mode::Error).unwrap();
+    assert!(!advanced.is_view());
+    assert_eq!(advanced, array![[20, 0], [120, 100]].into_dyn());
+}
+
+#[test]
+fn rank_zero_targets() {
+    let mut x = Array0::from_elem((), 1.5);
+    set(&mut x, &[], 2.5, Mode::Error).unwrap();
+    update(&mut x, &[ix(Ellipsis)], Op::Mul, 2.0, Mode::Error).unwrap();
+    assert_eq!(x[()], 5.0);
+    let lifted = get(&x, &[ix(NewAxis)], Mode::Error).unwrap();
+    assert_eq!(lifted, array![5.0].into_dyn());
+}
+
+#[test]
+fn modes_resolve_out_of_bounds_integers() {
+    let x = array![10, 11, 12, 13];
+    let read = |mode| get(&x, &[ix([-6, -1, 2, 5])], mode).unwrap().iter().copied().collect::<Vec<i32>>();
+    assert_eq!(read(Mode::Clip), vec![10, 13, 12, 13]);
+    assert_eq!(read(Mode::Wrap), vec![12, 13, 12, 11]);
+    assert_eq!(read(Mode::Fill(-1)), vec![-1, 13, 12, -1]);
+
+    let mut y = Array::zeros(4);
+    update(&mut y, &[ix([-6, -1, 2, 5])], Op::Add, 1, Mode::Drop).unwrap();
+    assert_eq!(y, array![0, 0, 1, 1]);
+    // A scalar out of bounds in mode fill reads as the fill value.
+    let filled = get(&x, &[ix(9)], Mode::Fill(0)).unwrap();
+    assert_eq!(filled, Array0::from_elem((), 0).into_dyn());
+}
