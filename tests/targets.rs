@@ -111,3 +111,27 @@ fn modes_resolve_out_of_bounds_integers() {
     let filled = get(&x, &[ix(9)], Mode::Fill(0)).unwrap();
     assert_eq!(filled, Array0::from_elem((), 0).into_dyn());
 }
+
+#[test]
+fn zero_dimensional_masks_and_integer_arrays_index_like_numpy() {
+    // Shapes from NumPy 2.4 on x = np.arange(6).reshape(2, 3).
+    let x = Array2::from_shape_fn((2, 3), |(i, j)| (i * 3 + j) as i32);
+    let yes = Array0::from_elem((), true);
+    let no = Array0::from_elem((), false);
+    let shape = |index: &[tensor_at::IndexElem<'_>]| get(&x, index, Mode::Error).unwrap().shape().to_vec();
+    assert_eq!(shape(&[ix(&yes)]), [1, 2, 3]);
+    assert_eq!(shape(&[ix(&no)]), [0, 2, 3]);
+    assert_eq!(shape(&[ix(..), ix(&yes)]), [2, 1, 3]);
+    assert_eq!(shape(&[ix([0, 1]), ix(&yes)]), [2, 3]);
+    assert_eq!(shape(&[ix(..), ix(&yes), ix([0, 1])]), [2, 2]);
+    assert_eq!(shape(&[ix(&yes), ix(1)]), [1, 3]);
+    // A 0-d integer array is an integer: basic indexing, a view.
+    let one = Array0::from_elem((), 1usize);
+    let row = get(&x, &[ix(&one)], Mode::Error).unwrap();
+    assert!(row.is_view());
+    assert_eq!(row, array![3, 4, 5].into_dyn());
+
+    let mut y = x.clone();
+    set(&mut y, &[ix(&yes)], 5, Mode::Error).unwrap();
+    assert!(y.iter().all(|&v| v == 5));
+}

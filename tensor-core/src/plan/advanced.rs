@@ -25,12 +25,20 @@ pub(crate) enum Source<'a> {
     Array(IntArray<'a>),
     /// Mask positions along one axis, one per true element.
     Positions(Vec<usize>),
+    /// No coordinates, only a shape: a zero-dimensional mask, which
+    /// indexes no axis and broadcasts as one position when true, none when
+    /// false (as in NumPy).
+    Extent,
 }
 
 impl Component<'_> {
     /// The component's coordinates for the positions of `shape` (the
     /// broadcast shape), folded into `offsets` as `coordinate * stride`.
-    fn accumulate(&self, shape: &[usize], len: usize, stride: isize, bounds: Bounds, offsets: &mut [isize]) -> Result<(), IndexError> {
+    fn accumulate(&self, shape: &[usize], target: (&[usize], &[isize]), bounds: Bounds, offsets: &mut [isize]) -> Result<(), IndexError> {
+        if let Source::Extent = self.source {
+            return Ok(());
+        }
+        let (len, stride) = (target.0[self.axis], target.1[self.axis]);
         let out_of_bounds = |index: i128| IndexError::OutOfBounds {
             index,
             axis: self.axis,
@@ -58,6 +66,7 @@ impl Component<'_> {
                 }
                 Ok(())
             }
+            Source::Extent => Ok(()),
             Source::Array(array) => with_int_array!(array, a => {
                 let view = a.broadcast(IxDyn(shape)).expect("shapes were broadcast-checked");
                 offsets.iter_mut().zip(view.iter()).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)))
@@ -100,8 +109,7 @@ pub(crate) fn build_table(
     let count = checked_size(&shape)?;
     let mut offsets = vec![0isize; count];
     for component in components {
-        let axis = component.axis;
-        component.accumulate(&shape, target_shape[axis], strides[axis], bounds, &mut offsets)?;
+        component.accumulate(&shape, (target_shape, strides), bounds, &mut offsets)?;
     }
     Ok(Table { shape, offsets })
 }
@@ -122,9 +130,20 @@ pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
 pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
     let count = mask.iter().filter(|&&b| b).count();
     let mut positions = vec![Vec::with_capacity(count); mask.ndim()];
-    for (index, _) in mask.indexed_iter().filter(|(_, b)| **b) {
-        for (axis, list) in positions.iter_mut().enumerate() {
-            list.push(index[axis]);
+    // A C-order multi-index counter: no allocation per element.
+    let mut index = vec![0usize; mask.ndim()];
+    for &selected in mask.iter() {
+        if selected {
+            for (list, &i) in positions.iter_mut().zip(&index) {
+                list.push(i);
+            }
+        }
+        for (i, &len) in index.iter_mut().zip(mask.shape()).rev() {
+            *i += 1;
+            if *i < len {
+                break;
+            }
+            *i = 0;
         }
     }
     positions

@@ -256,10 +256,19 @@ fn components<'a>(items: &'a [Item<'_>], shape: &[usize]) -> Result<(Vec<Compone
                     source: Source::Array(array.view()),
                 });
             }
+            Item::Mask { axis, mask } if mask.ndim() == 0 => {
+                let count = usize::from(mask.iter().all(|&b| b));
+                element_shapes.push(vec![count]);
+                components.push(Component {
+                    axis: *axis,
+                    shape: vec![count],
+                    source: Source::Extent,
+                });
+            }
             Item::Mask { axis, mask } => {
                 check_mask_shape(mask, &shape[*axis..*axis + mask.ndim()], *axis)?;
                 let positions = advanced::mask_positions(mask);
-                let count = positions.first().map_or(0, Vec::len);
+                let count = positions[0].len();
                 element_shapes.push(vec![count]);
                 for (k, list) in positions.into_iter().enumerate() {
                     components.push(Component {
