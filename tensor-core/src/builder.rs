@@ -97,7 +97,7 @@ impl<'s, T: Clone> At<'s, '_, '_, T> {
     }
 }
 
-/// A selection to update in place; see [`IndexExt::at_mut`].
+/// A selection to update in place; see [`IndexMutExt::at_mut`].
 pub struct AtMut<'s, 'i, 'e, T> {
     target: ArrayViewMutD<'s, T>,
     index: &'i [IndexElem<'e>],
