@@ -162,16 +162,22 @@ fn value_that_does_not_broadcast_on_basic_and_advanced_paths() {
 
 #[test]
 fn mask_assignment_with_the_wrong_number_of_values() {
+    // NumPy counts values only for `x[mask] = v`; `np.add.at` and friends
+    // report a shape mismatch.
     let mask = target().mapv(|v| v > 100.0);
     let error = assert_every_path_fails(&[ix(&mask)], &Array::from_elem(IxDyn(&[3]), 1.0), |e| {
-        matches!(e, IndexError::ValueCount { given: 3, .. })
+        matches!(e, IndexError::ValueCount { given: 3, .. } | IndexError::ShapeMismatch { .. })
     });
+    assert_eq!(error, IndexError::ValueCount { given: 3, expected: 14 });
     assert!(
         error
             .to_string()
             .ends_with("cannot assign 3 input values to the 14 output values where the mask is true"),
         "{error}"
     );
+    let mut x = target();
+    let accumulate = update(&mut x, &[ix(&mask)], Op::Add, &Array::from_elem(IxDyn(&[3]), 1.0), Mode::Error).unwrap_err();
+    assert!(matches!(accumulate, IndexError::ShapeMismatch { .. }));
 }
 
 #[test]

@@ -87,7 +87,7 @@ where
 {
     let value = value.into_value();
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
-    let values = target.broadcast(&value)?;
+    let values = target.broadcast_for_set(&value)?;
     target.write(values.elements(), |element, v| *element = v.clone());
     Ok(())
 }
@@ -119,7 +119,9 @@ where
     let value = value.into_value();
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
     let values = target.broadcast(&value)?;
-    target.check_operands(&values, |v| T::check_operand(op, *v))?;
+    if T::checks_operands(op) {
+        target.check_operands(&values, |v| T::check_operand(op, *v))?;
+    }
     target.write(values.elements(), |element, v| *element = element.combine(op, *v));
     Ok(())
 }
@@ -173,26 +175,35 @@ impl<'t, T> Resolved<'t, T> {
 
     /// The value broadcast to the selected region.
     fn broadcast<'v>(&self, value: &'v Value<'_, T>) -> Result<Broadcast<'v, T>, IndexError> {
-        value
-            .broadcast_to(self.plan.shape())
-            .map_err(|error| match (&self.plan, value.shape()) {
+        value.broadcast_to(self.plan.shape())
+    }
+
+    /// The value broadcast for `set`: NumPy reports a wrong-length
+    /// one-dimensional value for a single mask over every axis as a count.
+    fn broadcast_for_set<'v>(&self, value: &'v Value<'_, T>) -> Result<Broadcast<'v, T>, IndexError> {
+        self.broadcast(value).map_err(|error| {
+            let shape = value.shape();
+            let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
+            match (&self.plan, &shape[leading_ones..]) {
                 (Plan::Indexed(plan), &[given]) if plan.whole_mask => IndexError::ValueCount {
                     given,
                     expected: plan.len(),
                 },
                 _ => error,
-            })
+            }
+        })
     }
 
     /// Runs `check` on every value that will be written (skipped positions
     /// excluded), before anything is.
     fn check_operands(&self, values: &Broadcast<'_, T>, mut check: impl FnMut(&T) -> Result<(), IndexError>) -> Result<(), IndexError> {
-        match (values, &self.plan) {
-            (Broadcast::Scalar(v), plan) => match plan.shape().contains(&0) {
+        match (&self.plan, values) {
+            (Plan::View(plan), Broadcast::Scalar(v)) => match plan.shape.contains(&0) {
                 true => Ok(()),
                 false => check(v),
             },
-            (Broadcast::Array { .. }, Plan::Indexed(plan)) => {
+            (Plan::View(_), Broadcast::Array { .. }) => values.elements().try_for_each(check),
+            (Plan::Indexed(plan), _) => {
                 let mut values = values.elements();
                 let mut result = Ok(());
                 plan.for_each_offset(|offset| {
@@ -203,7 +214,6 @@ impl<'t, T> Resolved<'t, T> {
                 });
                 result
             }
-            (Broadcast::Array { .. }, Plan::View(_)) => values.elements().try_for_each(check),
         }
     }
 

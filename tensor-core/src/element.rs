@@ -37,6 +37,8 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
     /// Whether `value` may be the right operand of `op` (no integer
     /// division by zero, no negative integer power).
     fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError>;
+    /// Whether `check_operand` can fail for `op`: when not, nobody calls it.
+    fn checks_operands(op: Op) -> bool;
 }
 
 macro_rules! float_arith {
@@ -50,13 +52,18 @@ macro_rules! float_arith {
                     Op::Mul => self * value,
                     Op::Div => self / value,
                     Op::Pow => self.powf(value),
-                    Op::Min => if self.is_nan() || value.is_nan() { <$t>::NAN } else { self.min(value) },
-                    Op::Max => if self.is_nan() || value.is_nan() { <$t>::NAN } else { self.max(value) },
+                    // As NumPy's `minimum`/`maximum`: NaN propagates, and of
+                    // two equal values (`0.0`, `-0.0`) the second one wins.
+                    Op::Min => if self.is_nan() || self < value { self } else { value },
+                    Op::Max => if self.is_nan() || self > value { self } else { value },
                 }
             }
             #[inline]
             fn check_operand(_: Op, _: Self) -> Result<(), crate::IndexError> {
                 Ok(())
+            }
+            fn checks_operands(_: Op) -> bool {
+                false
             }
         }
     )*};
@@ -102,6 +109,9 @@ macro_rules! int_arith {
                     Op::Pow if value < 0 => Err(crate::IndexError::NegativeIntegerPower),
                     _ => Ok(()),
                 }
+            }
+            fn checks_operands(op: Op) -> bool {
+                matches!(op, Op::Div | Op::Pow)
             }
         }
     )*};

@@ -25,9 +25,9 @@ pub(crate) enum Source<'a> {
     Array(IntArray<'a>),
     /// Mask positions along one axis, one per true element.
     Positions(Vec<usize>),
-    /// No coordinates, only a shape: a zero-dimensional mask, which
-    /// indexes no axis and broadcasts as one position when true, none when
-    /// false (as in NumPy).
+    /// No coordinates, only a shape: a zero-dimensional mask (one position
+    /// when true, none when false, as in NumPy), or the batch shape of an
+    /// `nd` index.
     Extent,
 }
 

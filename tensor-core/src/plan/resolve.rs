@@ -43,7 +43,7 @@ impl Item<'_> {
 /// together; their dims replace them in place when they are adjacent and go
 /// first otherwise.
 pub fn resolve(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan, IndexError> {
-    let items = place(index, shape)?;
+    let items = place(index, shape, bounds)?;
     let skipped_int = items.iter().any(|item| match *item {
         Item::Int { axis, index } => bounds.resolve(index, shape[axis]) == Resolution::Skipped,
         _ => false,
@@ -59,58 +59,79 @@ pub fn resolve(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], boun
     }
 }
 
-/// Checks the index's structure and places each element on target axes.
-fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize]) -> Result<Vec<Item<'a>>, IndexError> {
+/// Checks the index and places each element on target axes, reporting
+/// the first error in NumPy's order: the index's structure, then mask
+/// shapes, then integers and slices from left to right. (Index arrays are
+/// broadcast, then bounds-checked, later.)
+fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Result<Vec<Item<'a>>, IndexError> {
     let ellipses = index.iter().filter(|e| matches!(e, IndexElem::Ellipsis)).count();
     if ellipses > 1 {
         return Err(IndexError::MultipleEllipsis);
     }
-    let mut indexed = 0;
-    for elem in index {
-        indexed += axes_of(elem)?;
-    }
+    let widths = index.iter().map(axes_of).collect::<Result<Vec<_>, _>>()?;
+    let indexed: usize = widths.iter().sum();
     if indexed > shape.len() {
         return Err(IndexError::TooManyIndices {
             ndim: shape.len(),
             indexed,
         });
     }
+    let ellipsis_width = shape.len() - indexed;
+    // The first target axis of each element.
+    let starts: Vec<usize> = index
+        .iter()
+        .zip(&widths)
+        .scan(0, |axis, (elem, width)| {
+            let start = *axis;
+            *axis += if let IndexElem::Ellipsis = elem { ellipsis_width } else { *width };
+            Some(start)
+        })
+        .collect();
+
+    for (elem, &axis) in index.iter().zip(&starts) {
+        if let IndexElem::Mask(mask) = elem {
+            check_mask_shape(mask.shape(), &shape[axis..axis + mask.ndim()], axis)?;
+        }
+    }
+
     let mut items = Vec::with_capacity(index.len() + shape.len());
-    let mut axis = 0;
-    for elem in index {
-        match elem {
-            IndexElem::Int(i) => items.push(Item::Int { axis, index: *i }),
-            IndexElem::Array(array) if array.shape().is_empty() => items.push(Item::Int {
-                axis,
-                index: zero_dim_value(array),
-            }),
-            IndexElem::Slice(s) => items.push(Item::Slice {
+    for (elem, &axis) in index.iter().zip(&starts) {
+        items.push(match elem {
+            IndexElem::Int(i) => int_item(*i, axis, shape[axis], bounds)?,
+            IndexElem::Array(array) if array.shape().is_empty() => int_item(zero_dim_value(array), axis, shape[axis], bounds)?,
+            IndexElem::Slice(s) => Item::Slice {
                 axis,
                 slice: resolve_py(*s, shape[axis])?,
-            }),
-            IndexElem::Range(r) => items.push(Item::Slice {
+            },
+            IndexElem::Range(r) => Item::Slice {
                 axis,
                 slice: resolve_range(*r, shape[axis], axis)?,
-            }),
+            },
             IndexElem::Ellipsis => {
                 items.push(Item::EllipsisMark);
-                let covered = axis..axis + shape.len() - indexed;
+                let covered = axis..axis + ellipsis_width;
                 items.extend(covered.map(|a| Item::Slice {
                     axis: a,
                     slice: whole(shape[a]),
                 }));
+                continue;
             }
-            IndexElem::NewAxis => items.push(Item::NewAxis),
-            IndexElem::Array(array) => items.push(Item::Array { axis, array: array.view() }),
-            IndexElem::Mask(mask) => items.push(Item::Mask { axis, mask: mask.view() }),
-            IndexElem::Nd(array) => items.push(Item::Nd { axis, array: array.view() }),
-        }
-        axis += match elem {
-            IndexElem::Ellipsis => shape.len() - indexed,
-            other => axes_of(other)?,
-        };
+            IndexElem::NewAxis => Item::NewAxis,
+            IndexElem::Array(array) => Item::Array { axis, array: array.view() },
+            IndexElem::Mask(mask) => Item::Mask { axis, mask: mask.view() },
+            IndexElem::Nd(array) => Item::Nd { axis, array: array.view() },
+        });
     }
     Ok(items)
+}
+
+/// An integer on `axis`, checked once, whatever the advanced indices
+/// broadcast to (as NumPy does).
+fn int_item<'a>(index: i128, axis: usize, len: usize, bounds: Bounds) -> Result<Item<'a>, IndexError> {
+    match bounds.resolve(index, len) {
+        Resolution::OutOfBounds => Err(IndexError::OutOfBounds { index, axis, len }),
+        _ => Ok(Item::Int { axis, index }),
+    }
 }
 
 /// How many target axes an element consumes (`...` counts none here).
@@ -184,7 +205,7 @@ fn indexed_plan(
     bounds: Bounds,
     whole_mask: bool,
 ) -> Result<IndexedPlan, IndexError> {
-    let (components, element_shapes) = components(items, shape)?;
+    let (components, element_shapes) = components(items)?;
     let table = advanced::build_table(&components, &element_shapes, shape, strides, bounds)?;
 
     let is_advanced = |item: &Item<'_>| item.is_array_like() || matches!(item, Item::Int { .. });
@@ -238,7 +259,7 @@ fn indexed_plan(
 
 /// The advanced items as coordinate components, plus the shapes of the
 /// index elements as written (for the broadcast error message).
-fn components<'a>(items: &'a [Item<'_>], shape: &[usize]) -> Result<(Vec<Component<'a>>, Vec<Vec<usize>>), IndexError> {
+fn components<'a>(items: &'a [Item<'_>]) -> Result<(Vec<Component<'a>>, Vec<Vec<usize>>), IndexError> {
     let mut components = Vec::new();
     let mut element_shapes = Vec::new();
     for item in items {
@@ -266,7 +287,6 @@ fn components<'a>(items: &'a [Item<'_>], shape: &[usize]) -> Result<(Vec<Compone
                 });
             }
             Item::Mask { axis, mask } => {
-                check_mask_shape(mask, &shape[*axis..*axis + mask.ndim()], *axis)?;
                 let positions = advanced::mask_positions(mask);
                 let count = positions[0].len();
                 element_shapes.push(vec![count]);
@@ -281,6 +301,13 @@ fn components<'a>(items: &'a [Item<'_>], shape: &[usize]) -> Result<(Vec<Compone
             Item::Nd { axis, array } => {
                 let batch = array.shape()[..array.shape().len() - 1].to_vec();
                 element_shapes.push(array.shape().to_vec());
+                // The batch shape counts even when there are no coordinates
+                // (depth zero), as in TensorFlow's `gather_nd`.
+                components.push(Component {
+                    axis: *axis,
+                    shape: batch.clone(),
+                    source: Source::Extent,
+                });
                 for (k, column) in advanced::nd_columns(array).into_iter().enumerate() {
                     components.push(Component {
                         axis: axis + k,
@@ -295,13 +322,13 @@ fn components<'a>(items: &'a [Item<'_>], shape: &[usize]) -> Result<(Vec<Compone
     Ok((components, element_shapes))
 }
 
-fn check_mask_shape(mask: &ArrayViewD<'_, bool>, axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
-    match mask.shape().iter().zip(axes).position(|(m, a)| m != a) {
+fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
+    match mask.iter().zip(axes).position(|(m, a)| m != a) {
         None => Ok(()),
         Some(k) => Err(IndexError::MaskShape {
             axis: first_axis + k,
             len: axes[k],
-            mask_len: mask.shape()[k],
+            mask_len: mask[k],
         }),
     }
 }

@@ -38,8 +38,8 @@ pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexEr
 }
 
 /// Resolves an ndarray range as `s![]` does: take `start..end` (negative
-/// bounds count from the end, an empty range when `end < start`, an error
-/// outside the axis), then every `step`-th element, from the back when
+/// bounds count from the end; either bound outside the axis is an error;
+/// `end` before `start` is an empty range), then every `step`-th element, from the back when
 /// `step` is negative.
 pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Result<ViewAxis, IndexError> {
     if range.step == 0 {
@@ -51,14 +51,15 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
         if b < 0 { b + n } else { b }
     };
     let start = absolute(range.start);
-    let end = range.end.map_or(n, absolute).max(start);
-    if !(0..=n).contains(&start) || end > n {
+    let end = range.end.map_or(n, absolute);
+    if !(0..=n).contains(&start) || !(0..=n).contains(&end) {
         return Err(IndexError::RangeOutOfBounds {
             range: range.to_string(),
             axis,
             len,
         });
     }
+    let end = end.max(start);
     let step_abs = (range.step as i128).abs();
     let count = (end - start + step_abs - 1) / step_abs;
     let first = if count == 0 {
@@ -124,7 +125,7 @@ mod tests {
 
     #[test]
     fn ranges_outside_the_axis_are_errors() {
-        for (start, end) in [(0, Some(11)), (11, None), (-11, None)] {
+        for (start, end) in [(0, Some(11)), (11, None), (-11, None), (1, Some(-20))] {
             let err = resolve_range(RangeSlice { start, end, step: 1 }, 10, 2).unwrap_err();
             assert!(matches!(err, IndexError::RangeOutOfBounds { axis: 2, len: 10, .. }), "{err}");
         }

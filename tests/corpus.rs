@@ -1,0 +1,393 @@
+//! NumPy-differential corpus: every case of `tests/corpus/generated/cases.json`
+//! (written by `tests/corpus/generate.py`; its header documents the format)
+//! must give NumPy's answer, or the `IndexError` variant NumPy's exception
+//! stands for, and a failing case must leave the target bit for bit
+//! unchanged. All cases run; the failures are reported together.
+//!
+//! `TENSOR_AT_CORPUS=path` runs another corpus file.
+
+use std::fmt::Debug;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
+use serde_json::Value as Json;
+use tensor_at::{Arith, Ellipsis, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, ix, nd};
+
+/// Cases below this count mean the corpus was cut short.
+const MIN_CASES: usize = 400;
+
+type Outcome<T> = Result<T, String>;
+
+/// The element types of corpus targets.
+trait Elem: Arith + Scalar + Debug {
+    fn parse(json: &Json) -> Outcome<Self>;
+    /// Equal bit for bit (any NaN equals any NaN), or within `rtol`.
+    fn same(self, other: Self, rtol: f64) -> bool;
+    fn square(self) -> Self;
+    fn negate(self) -> Self;
+    fn double(self) -> Self;
+}
+
+macro_rules! float_elem {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            fn parse(json: &Json) -> Outcome<Self> {
+                match json {
+                    Json::String(s) if s == "inf" => Ok(<$t>::INFINITY),
+                    Json::String(s) if s == "-inf" => Ok(<$t>::NEG_INFINITY),
+                    Json::String(s) if s == "nan" => Ok(<$t>::NAN),
+                    // Long decimals come as strings: std's parse rounds correctly.
+                    Json::String(s) => s.parse::<f64>().map(|x| x as $t).map_err(|e| format!("not a number: {s:?}: {e}")),
+                    _ => json.as_f64().map(|x| x as $t).ok_or_else(|| format!("not a number: {json}")),
+                }
+            }
+            fn same(self, other: Self, rtol: f64) -> bool {
+                self.to_bits() == other.to_bits()
+                    || (self.is_nan() && other.is_nan())
+                    || (rtol > 0.0 && f64::from((self - other).abs()) <= rtol * f64::from(self.abs().max(other.abs())))
+            }
+            fn square(self) -> Self {
+                self * self
+            }
+            fn negate(self) -> Self {
+                -self
+            }
+            fn double(self) -> Self {
+                self * 2.0
+            }
+        }
+    )*};
+}
+float_elem!(f64, f32);
+
+/// Integers wrap on overflow, as NumPy's fixed-width integers do.
+macro_rules! int_elem {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            fn parse(json: &Json) -> Outcome<Self> {
+                json.as_i64().and_then(|x| <$t>::try_from(x).ok()).ok_or_else(|| format!("not a {}: {json}", stringify!($t)))
+            }
+            fn same(self, other: Self, _rtol: f64) -> bool {
+                self == other
+            }
+            fn square(self) -> Self {
+                self.wrapping_mul(self)
+            }
+            fn negate(self) -> Self {
+                self.wrapping_neg()
+            }
+            fn double(self) -> Self {
+                self.wrapping_mul(2)
+            }
+        }
+    )*};
+}
+int_elem!(i64, i32);
+
+fn field<'j>(json: &'j Json, key: &str) -> Outcome<&'j Json> {
+    json.get(key).ok_or_else(|| format!("missing `{key}` in {json}"))
+}
+
+fn int(json: &Json) -> Outcome<isize> {
+    json.as_i64()
+        .and_then(|x| isize::try_from(x).ok())
+        .ok_or_else(|| format!("not an integer: {json}"))
+}
+
+fn opt_int(json: &Json) -> Outcome<Option<isize>> {
+    if json.is_null() { Ok(None) } else { int(json).map(Some) }
+}
+
+fn list(json: &Json) -> Outcome<&Vec<Json>> {
+    json.as_array().ok_or_else(|| format!("not a list: {json}"))
+}
+
+/// An `{"dtype", "shape", "data"}` array, each element read by `parse`.
+fn array<A>(json: &Json, parse: impl Fn(&Json) -> Outcome<A>) -> Outcome<ArrayD<A>> {
+    let shape = list(field(json, "shape")?)?
+        .iter()
+        .map(|d| int(d).map(|d| d as usize))
+        .collect::<Outcome<Vec<_>>>()?;
+    let data = list(field(json, "data")?)?.iter().map(parse).collect::<Outcome<Vec<_>>>()?;
+    ArrayD::from_shape_vec(IxDyn(&shape), data).map_err(|e| format!("bad array {json}: {e}"))
+}
+
+fn index_int<I: IndexInt + TryFrom<i128>>(json: &Json) -> Outcome<I> {
+    let wide = json.as_i64().map(i128::from).or_else(|| json.as_u64().map(i128::from));
+    wide.and_then(|x| I::try_from(x).ok())
+        .ok_or_else(|| format!("not an index of this type: {json}"))
+}
+
+/// An integer index array, as `ix(array)` or `ix(nd(array))`.
+fn int_array_elem(json: &Json, is_nd: bool) -> Outcome<IndexElem<'static>> {
+    fn typed<I: IndexInt + TryFrom<i128>>(json: &Json, is_nd: bool) -> Outcome<IndexElem<'static>> {
+        let a = array(json, index_int::<I>)?;
+        Ok(if is_nd { ix(nd(a)) } else { ix(a) })
+    }
+    match field(json, "dtype")?.as_str() {
+        Some("usize") => typed::<usize>(json, is_nd),
+        Some("isize") => typed::<isize>(json, is_nd),
+        Some("i32") => typed::<i32>(json, is_nd),
+        Some("i64") => typed::<i64>(json, is_nd),
+        Some("u32") => typed::<u32>(json, is_nd),
+        Some("u64") => typed::<u64>(json, is_nd),
+        other => Err(format!("unknown index dtype {other:?}")),
+    }
+}
+
+fn index_elem(json: &Json) -> Outcome<IndexElem<'static>> {
+    let (kind, v) = json
+        .as_object()
+        .and_then(|o| o.iter().next())
+        .ok_or_else(|| format!("bad index element {json}"))?;
+    let part = |k: usize| v.get(k).ok_or_else(|| format!("bad slice {v}"));
+    Ok(match kind.as_str() {
+        "int" => IndexElem::Int(int(v)? as i128),
+        "slice" => IndexElem::Slice(PySlice {
+            start: opt_int(part(0)?)?,
+            stop: opt_int(part(1)?)?,
+            step: opt_int(part(2)?)?,
+        }),
+        "range" => IndexElem::Range(RangeSlice {
+            start: int(part(0)?)?,
+            end: opt_int(part(1)?)?,
+            step: int(part(2)?)?,
+        }),
+        "ellipsis" => ix(Ellipsis),
+        "newaxis" => ix(NewAxis),
+        "array" => int_array_elem(v, false)?,
+        "nd" => int_array_elem(v, true)?,
+        "mask" => ix(array(v, |b| b.as_bool().ok_or_else(|| format!("not a bool: {b}")))?),
+        other => return Err(format!("unknown index element `{other}`")),
+    })
+}
+
+/// The target: the base seen through the case's view steps.
+fn view<'a, T>(base: &'a mut ArrayD<T>, steps: &Json) -> Outcome<ArrayViewMutD<'a, T>> {
+    let mut view = base.view_mut();
+    for step in list(steps)? {
+        if let Some(axis) = step.get("slice") {
+            let slice = Slice::new(
+                int(field(step, "start")?)?,
+                opt_int(field(step, "end")?)?,
+                int(field(step, "step")?)?,
+            );
+            view.slice_axis_inplace(Axis(int(axis)? as usize), slice);
+        } else if let Some(axis) = step.get("invert") {
+            view.invert_axis(Axis(int(axis)? as usize));
+        } else {
+            let axes = list(field(step, "permute")?)?
+                .iter()
+                .map(|a| int(a).map(|a| a as usize))
+                .collect::<Outcome<Vec<_>>>()?;
+            view = view.permuted_axes(IxDyn(&axes));
+        }
+    }
+    Ok(view)
+}
+
+fn mode<T: Elem>(json: &Json) -> Outcome<Mode<T>> {
+    Ok(match json.as_str() {
+        Some("error") => Mode::Error,
+        Some("clip") => Mode::Clip,
+        Some("wrap") => Mode::Wrap,
+        Some("drop") => Mode::Drop,
+        _ => Mode::Fill(T::parse(field(json, "fill")?)?),
+    })
+}
+
+fn value<T: Elem>(case: &Json) -> Outcome<Value<'static, T>> {
+    let json = field(case, "value")?;
+    Ok(match json.get("scalar") {
+        Some(scalar) => Value::Scalar(T::parse(scalar)?),
+        None => Value::Array(CowArray::from(array(json, T::parse)?)),
+    })
+}
+
+fn op(name: &str) -> Outcome<Op> {
+    Ok(match name {
+        "add" => Op::Add,
+        "sub" => Op::Sub,
+        "mul" => Op::Mul,
+        "div" => Op::Div,
+        "pow" => Op::Pow,
+        "min" => Op::Min,
+        "max" => Op::Max,
+        other => return Err(format!("unknown op `{other}`")),
+    })
+}
+
+fn func<T: Elem>(case: &Json) -> Outcome<fn(T) -> T> {
+    Ok(match field(case, "func")?.as_str() {
+        Some("square") => T::square,
+        Some("negate") => T::negate,
+        Some("double") => T::double,
+        other => return Err(format!("unknown apply function {other:?}")),
+    })
+}
+
+/// The variant's name, as the corpus spells it.
+fn variant(error: &IndexError) -> &'static str {
+    match error {
+        IndexError::OutOfBounds { .. } => "OutOfBounds",
+        IndexError::RangeOutOfBounds { .. } => "RangeOutOfBounds",
+        IndexError::TooManyIndices { .. } => "TooManyIndices",
+        IndexError::MultipleEllipsis => "MultipleEllipsis",
+        IndexError::ZeroStep => "ZeroStep",
+        IndexError::MaskShape { .. } => "MaskShape",
+        IndexError::IndexBroadcast { .. } => "IndexBroadcast",
+        IndexError::ShapeMismatch { .. } => "ShapeMismatch",
+        IndexError::ValueCount { .. } => "ValueCount",
+        IndexError::UnsupportedMode { .. } => "UnsupportedMode",
+        IndexError::DivisionByZero => "DivisionByZero",
+        IndexError::NegativeIntegerPower => "NegativeIntegerPower",
+        IndexError::NdRank => "NdRank",
+        IndexError::TooLarge { .. } => "TooLarge",
+        _ => "(a variant this test does not know)",
+    }
+}
+
+fn show<T: Debug>(a: &ArrayD<T>) -> String {
+    let data: Vec<&T> = a.iter().collect();
+    let more = if data.len() > 48 {
+        format!(", ... ({} elements)", data.len())
+    } else {
+        String::new()
+    };
+    format!("shape {:?} {:?}{more}", a.shape(), &data[..data.len().min(48)])
+}
+
+fn compare<T: Elem>(what: &str, expected: &ArrayD<T>, got: &ArrayD<T>, rtol: f64) -> Outcome<()> {
+    let first_difference = expected.indexed_iter().zip(got.iter()).find(|&((_, &e), &g)| !e.same(g, rtol));
+    match first_difference {
+        _ if expected.shape() != got.shape() => Err(format!("{what}: expected {}\n      got {}", show(expected), show(got))),
+        Some(((at, e), g)) => Err(format!(
+            "{what}: at {:?} expected {e:?}, got {g:?}\n    expected {}\n    got      {}",
+            at.slice(),
+            show(expected),
+            show(got)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Runs one case on element type `T`.
+fn run<T: Elem>(case: &Json) -> Outcome<()> {
+    let mut base = array(field(case, "base")?, T::parse)?;
+    let original = base.clone();
+    let index = list(field(case, "index")?)?.iter().map(index_elem).collect::<Outcome<Vec<_>>>()?;
+    let mode = mode::<T>(field(case, "mode")?)?;
+    let name = field(case, "op")?.as_str().ok_or("op is not a string")?;
+    let result = {
+        let mut target = view(&mut base, field(case, "view")?)?;
+        match name {
+            "get" => tensor_at::get(&target, &index, mode).map(|r| Some(r.into_owned())),
+            "set" => tensor_at::set(&mut target, &index, value::<T>(case)?, mode).map(|()| None),
+            "apply" => tensor_at::apply(&mut target, &index, func::<T>(case)?, mode).map(|()| None),
+            other => tensor_at::update(&mut target, &index, op(other)?, value::<T>(case)?, mode).map(|()| None),
+        }
+    };
+    let expect = field(case, "expect")?;
+    let rtol = case.get("rtol").and_then(Json::as_f64).unwrap_or(0.0);
+    match (expect.get("array"), result) {
+        (Some(expected), Ok(read)) => {
+            let expected = array(expected, T::parse)?;
+            match read {
+                Some(read) => {
+                    compare("read", &expected, &read, rtol)?;
+                    compare("target after the read", &original, &base, 0.0)
+                }
+                None => compare("base after the update", &expected, &base, rtol),
+            }
+        }
+        (Some(_), Err(error)) => Err(format!("expected success, got {error:?}: {error}")),
+        (None, outcome) => {
+            let wanted = field(expect, "error")?.as_str().ok_or("error is not a string")?;
+            match outcome {
+                Ok(Some(read)) => Err(format!("expected {wanted}, got a read of {}", show(&read))),
+                Ok(None) => Err(format!("expected {wanted}, got success; base now {}", show(&base))),
+                Err(error) => {
+                    let unchanged = compare("target after the error", &original, &base, 0.0);
+                    match (variant(&error) == wanted, unchanged) {
+                        (true, unchanged) => unchanged,
+                        (false, Ok(())) => Err(format!("expected {wanted}, got {error:?}: {error}")),
+                        (false, Err(written)) => Err(format!("expected {wanted}, got {error:?}: {error}\n    {written}")),
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn run_case(case: &Json) -> Outcome<()> {
+    match field(field(case, "base")?, "dtype")?.as_str() {
+        Some("float64") => run::<f64>(case),
+        Some("float32") => run::<f32>(case),
+        Some("int64") => run::<i64>(case),
+        Some("int32") => run::<i32>(case),
+        other => Err(format!("unknown target dtype {other:?}")),
+    }
+}
+
+/// The panic message and location of the last panic caught in a case.
+static PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+#[test]
+fn numpy_corpus() {
+    let path = std::env::var_os("TENSOR_AT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/generated/cases.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read the NumPy corpus {}: {e}\n\
+             run tests/corpus/generate.py to write it (Python 3 with NumPy: `python tests/corpus/generate.py`)",
+            path.display()
+        )
+    });
+    let corpus: Json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not valid JSON: {e}", path.display()));
+    let cases = corpus["cases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{} has no `cases` list", path.display()));
+
+    let default_hook = panic::take_hook();
+    panic::set_hook(Box::new(|info| {
+        *PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.to_string());
+    }));
+    let mut failures = Vec::new();
+    for case in cases {
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| run_case(case)))
+            .unwrap_or_else(|_| Err(PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default()));
+        if let Err(message) = outcome {
+            failures.push(format!(
+                "case {} [{}] {}\n    {message}",
+                case["id"],
+                case["family"].as_str().unwrap_or("?"),
+                case["desc"].as_str().unwrap_or("?")
+            ));
+        }
+    }
+    panic::set_hook(default_hook);
+
+    println!(
+        "NumPy corpus {} (numpy {}): {} cases run, {} failed",
+        path.display(),
+        corpus["numpy"].as_str().unwrap_or("?"),
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        cases.len() >= MIN_CASES,
+        "only {} cases in {}: expected at least {MIN_CASES}; regenerate it with tests/corpus/generate.py",
+        cases.len(),
+        path.display()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} NumPy corpus cases failed:\n\n{}\n",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}

@@ -1,0 +1,1289 @@
+#!/usr/bin/env python3
+"""NumPy-differential corpus for tensor-at (run by tests/corpus.rs).
+
+Usage: python tests/corpus/generate.py [OUT_PATH]
+OUT_PATH defaults to tests/corpus/generated/cases.json (gitignored: never
+commit the output; it is regenerated from this script, deterministically).
+
+The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
+
+  id      running number           family  what it exercises ("pyslice", ...)
+  desc    the expression, Python-like: "x[1:-1, i64[0, 2]].add(v[2, 2])  (f64 (4, 5))"
+  base    ARRAY: the base array
+  view    steps turning the base into the target, in order (empty: the base):
+            {"slice": axis, "start": s, "end": e|null, "step": k}  ndarray slice_axis
+            {"invert": axis}                                         ndarray invert_axis
+            {"permute": [axes]}                                      ndarray permuted_axes
+  index   list of elements:
+            {"int": i}                     {"ellipsis": true}   {"newaxis": true}
+            {"slice": [start, stop, step]} NumPy slice, null for a missing part
+            {"range": [start, end, step]}  ndarray range start..end;step (end may be null)
+            {"array": ARRAY}               integer array, dtype usize|isize|i32|i64|u32|u64
+            {"mask": ARRAY}                boolean array, dtype bool
+            {"nd": ARRAY}                  gather_nd index: last axis holds the coordinates
+  op      get | set | add | sub | mul | div | pow | min | max | apply
+  func    apply only: square | negate | double
+  value   set and accumulating ops: {"scalar": v} or ARRAY of the base's dtype
+  mode    "error" | "clip" | "wrap" | "drop" | {"fill": v}
+  expect  {"array": ARRAY}   get: the read result; updates: the whole BASE after
+                             the update (checks writes through the view and that
+                             everything outside it is unchanged)
+          {"error": NAME}    the tensor-core IndexError variant
+  rtol    pow only: relative tolerance; everything else compares exactly
+
+ARRAY is {"dtype": D, "shape": [...], "data": [flat, C order]}, D one of
+float64 float32 int64 int32 bool usize isize i32 i64 u32 u64. A float is a
+JSON number, or a string: "inf", "-inf", "nan", or its shortest decimal
+when that has more than 15 significant digits (so that no JSON reader's
+rounding can change it; float32 values are written as the float64 of the
+same value).
+
+How answers are made. Every result and every error comes from NumPy itself:
+reads are `x[idx]`, `set` is `x[idx] = v`, the other ops are the unbuffered
+`np.<ufunc>.at(x, idx, v)` (apply: `np.square.at` etc.), each given the
+value with its leading length-1 axes dropped (SPEC §4). Index kinds NumPy
+lacks are translated first: an ndarray range becomes the NumPy slice of the
+same positions, `nd(idx)` becomes the adjacent arrays idx[..., 0],
+idx[..., 1], ...; modes clip and wrap rewrite the out-of-bounds integers;
+modes drop and fill run NumPy on a copy of the target padded by one slot
+per axis, every out-of-bounds integer redirected to that slot (which holds
+the fill value for reads, and soaks up dropped updates). Errors are the
+variant named by NumPy's message (ERRORS below); only the errors NumPy has
+no counterpart for (RangeOutOfBounds, UnsupportedMode, OutOfBounds of
+clip/wrap on an empty axis, integer DivisionByZero) are decided here by
+tensor-core's documented rules. Every successful answer is cross-checked
+against an element-by-element interpreter (the positions each index selects,
+then one update per position in index order).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+SEED = 20240611
+RNG = np.random.default_rng(SEED)
+
+DTYPES = ["float64", "float32", "int64", "int32"]
+SHORT = {"float64": "f64", "float32": "f32", "int64": "i64", "int32": "i32"}
+# Rust index element type -> the NumPy dtype of the same values.
+IDX_DTYPES = {
+    "usize": np.uint64,
+    "isize": np.int64,
+    "i32": np.int32,
+    "i64": np.int64,
+    "u32": np.uint32,
+    "u64": np.uint64,
+}
+SIGNED_IDX = ["isize", "i32", "i64"]
+UNSIGNED_IDX = ["usize", "u32", "u64"]
+UPDATE_OPS = ["add", "sub", "mul", "div", "pow", "min", "max"]
+UFUNCS = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": np.divide,
+    "pow": np.power,
+    "min": np.minimum,
+    "max": np.maximum,
+}
+APPLY_FUNCS = ["square", "negate", "double"]
+
+# NumPy's exception message -> tensor-core IndexError variant; first match wins.
+ERRORS = [
+    ("is out of bounds for axis", "OutOfBounds"),
+    ("too many indices", "TooManyIndices"),
+    ("single ellipsis", "MultipleEllipsis"),
+    ("slice step cannot be zero", "ZeroStep"),
+    ("boolean index did not match", "MaskShape"),
+    ("indexing arrays could not be broadcast", "IndexBroadcast"),
+    ("boolean array indexing assignment cannot assign", "ValueCount"),
+    ("could not broadcast input array", "ShapeMismatch"),
+    ("value array of shape", "ShapeMismatch"),
+    ("not broadcastable", "ShapeMismatch"),
+    # `x[mask] = v` with v of rank >= 2 after leading ones are dropped: the
+    # value cannot broadcast to the (count,) region.
+    ("requires a 0 or 1-dimensional input", "ShapeMismatch"),
+    ("Integers to negative integer powers", "NegativeIntegerPower"),
+]
+
+
+def error_variant(exc: Exception) -> str:
+    message = str(exc)
+    for needle, variant in ERRORS:
+        if needle in message:
+            return variant
+    raise RuntimeError(f"unmapped NumPy error {type(exc).__name__}: {message}")
+
+
+class Decided(Exception):
+    """An error NumPy cannot raise, decided by tensor-core's documented rule."""
+
+    def __init__(self, variant: str):
+        super().__init__(variant)
+        self.variant = variant
+
+
+# ---------------------------------------------------------------------------
+# Index elements
+
+
+@dataclass(frozen=True)
+class Int:
+    v: int
+
+
+@dataclass(frozen=True)
+class Sl:
+    start: int | None = None
+    stop: int | None = None
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class Rg:
+    start: int = 0
+    end: int | None = None
+    step: int = 1
+
+
+class _Ell:
+    def __repr__(self) -> str:
+        return "..."
+
+
+class _New:
+    def __repr__(self) -> str:
+        return "None"
+
+
+ELL = _Ell()
+NEW = _New()
+ALL = Sl()
+
+
+@dataclass
+class Arr:
+    a: np.ndarray
+    dt: str = "i64"
+
+
+@dataclass
+class Mask:
+    m: np.ndarray
+
+
+@dataclass
+class Nd:
+    a: np.ndarray
+    dt: str = "i64"
+
+
+def arr(values: Any, dt: str = "i64") -> Arr:
+    return Arr(np.array(values, dtype=IDX_DTYPES[dt]), dt)
+
+
+def mask(values: Any) -> Mask:
+    return Mask(np.array(values, dtype=bool))
+
+
+def nd(values: Any, dt: str = "i64") -> Nd:
+    return Nd(np.array(values, dtype=IDX_DTYPES[dt]), dt)
+
+
+def n_axes(e: Any) -> int:
+    if isinstance(e, (Int, Sl, Rg, Arr)):
+        return 1
+    if isinstance(e, Mask):
+        return e.m.ndim
+    if isinstance(e, Nd):
+        return e.a.shape[-1]
+    return 0
+
+
+def placements(index: list, ndim: int) -> list[int]:
+    """The first target axis of each element (`...` covers what is left)."""
+    total = sum(n_axes(e) for e in index)
+    out, axis, seen = [], 0, False
+    for e in index:
+        out.append(axis)
+        if e is ELL and not seen:
+            axis += max(ndim - total, 0)
+            seen = True
+        else:
+            axis += n_axes(e)
+    return out
+
+
+def show_elem(e: Any) -> str:
+    if isinstance(e, Int):
+        return str(e.v)
+    if isinstance(e, Sl):
+        part = lambda p: "" if p is None else str(p)  # noqa: E731
+        s = f"{part(e.start)}:{part(e.stop)}"
+        return s if e.step is None else f"{s}:{e.step}"
+    if isinstance(e, Rg):
+        s = f"{e.start}..{'' if e.end is None else e.end}"
+        return s if e.step == 1 else f"{s};{e.step}"
+    if isinstance(e, (Arr, Nd)):
+        a = e.a
+        body = e.dt + ((f"({a.item()})" if a.ndim == 0 else str(a.tolist())) if a.size <= 8 else f"<{list(a.shape)}>")
+        return f"nd({body})" if isinstance(e, Nd) else body
+    if isinstance(e, Mask):
+        return f"mask{list(e.m.shape)}:{int(e.m.sum())}"
+    return repr(e)
+
+
+# ---------------------------------------------------------------------------
+# Translation of an index to NumPy, per mode
+
+
+def mode_name(mode: Any) -> str:
+    return mode if isinstance(mode, str) else "fill"
+
+
+def positions_slice(r: range) -> slice:
+    """The NumPy slice that selects exactly the positions of `r`."""
+    if len(r) == 0:
+        return slice(0, 0, 1)
+    stop = r[-1] + r.step
+    return slice(r[0], None if stop < 0 else stop, r.step)
+
+
+def range_positions(e: Rg, n: int) -> range:
+    """tensor-core RangeSlice: take start..end (negative counts from the end,
+    empty when end < start, RangeOutOfBounds outside the axis), then every
+    step-th element, from the back when step < 0 (ndarray `s![]`)."""
+    s = e.start + n if e.start < 0 else e.start
+    end = n if e.end is None else (e.end + n if e.end < 0 else e.end)
+    end = max(end, s)
+    if not 0 <= s <= n or end > n:
+        raise Decided("RangeOutOfBounds")
+    return range(s, end)[:: e.step]
+
+
+def fix_int(v: int, n: int, mode: str) -> int:
+    """An integer index under a mode; in skip modes (drop, fill) the
+    out-of-bounds ones go to the pad slot `n` of the padded target."""
+    if -n <= v < n:
+        return v % n if mode in ("drop", "fill") else v
+    if mode == "error":
+        return v
+    if mode in ("clip", "wrap") and n == 0:
+        raise Decided("OutOfBounds")  # an empty axis has nowhere to clamp to
+    if mode == "clip":
+        return 0 if v < 0 else n - 1
+    if mode == "wrap":
+        return v % n
+    return n
+
+
+def fix_array(a: np.ndarray, n: int | None, mode: str) -> np.ndarray:
+    if mode == "error" or n is None:
+        return a
+    fixed = [fix_int(int(v), n, mode) for v in a.ravel()]
+    return np.array(fixed, dtype=np.int64).reshape(a.shape)
+
+
+def to_numpy(index: list, shape: tuple, mode: str) -> tuple:
+    skip = mode in ("drop", "fill")
+    out: list = []
+    for e, axis in zip(index, placements(index, len(shape))):
+        n = shape[axis] if axis < len(shape) else None
+        if isinstance(e, Int):
+            out.append(e.v if n is None else fix_int(e.v, n, mode))
+        elif isinstance(e, Sl):
+            if skip and n is not None and e.step != 0:
+                out.append(positions_slice(range(*slice(e.start, e.stop, e.step).indices(n))))
+            else:
+                out.append(slice(e.start, e.stop, e.step))
+        elif isinstance(e, Rg):
+            if e.step == 0:
+                out.append(slice(None, None, 0))  # NumPy raises ZeroStep
+            elif n is None:
+                out.append(slice(None))  # NumPy raises TooManyIndices
+            else:
+                out.append(positions_slice(range_positions(e, n)))
+        elif e is ELL and skip and n_axes_left(index, shape) > 0 and sum(f is ELL for f in index) == 1:
+            # Explicit slices: on the padded target `...` would take the pad.
+            out.extend(slice(0, shape[a]) for a in range(axis, axis + n_axes_left(index, shape)))
+        elif e is ELL:
+            out.append(Ellipsis)
+        elif e is NEW:
+            out.append(None)
+        elif isinstance(e, Arr):
+            out.append(fix_array(e.a, n, mode))
+        elif isinstance(e, Mask):
+            out.append(np.pad(e.m, [(0, 1)] * e.m.ndim) if skip else e.m)
+        elif isinstance(e, Nd):
+            for k in range(e.a.shape[-1]):
+                nk = shape[axis + k] if axis + k < len(shape) else None
+                out.append(fix_array(e.a[..., k], nk, mode))
+        else:
+            raise TypeError(e)
+    if skip:  # the implicit trailing `:`s, explicit for the same reason
+        consumed = sum(n_axes(e) for e in index) + (n_axes_left(index, shape) if any(e is ELL for e in index) else 0)
+        out.extend(slice(0, n) for n in shape[consumed:])
+    return tuple(out)
+
+
+def n_axes_left(index: list, shape: tuple) -> int:
+    """How many axes `...` covers."""
+    return max(len(shape) - sum(n_axes(e) for e in index), 0)
+
+
+# ---------------------------------------------------------------------------
+# Views
+
+
+def apply_view(a: np.ndarray, steps: list) -> np.ndarray:
+    for st in steps:
+        if "slice" in st:
+            axis, n = st["slice"], a.shape[st["slice"]]
+            r = range_positions(Rg(st["start"], st["end"], st["step"]), n)
+            a = a[(slice(None),) * axis + (positions_slice(r),)]
+        elif "invert" in st:
+            a = np.flip(a, st["invert"])
+        else:
+            a = a.transpose(st["permute"])
+    return a
+
+
+def padded(v: np.ndarray, pad_value: Any) -> np.ndarray:
+    out = np.full([n + 1 for n in v.shape], pad_value, dtype=v.dtype)
+    out[tuple(slice(0, n) for n in v.shape)] = v
+    return out
+
+
+def inner(v: np.ndarray) -> tuple:
+    return tuple(slice(0, n - 1) for n in v.shape)
+
+
+# ---------------------------------------------------------------------------
+# Values
+
+
+def elems(shape: tuple, dtype: str, op: str) -> np.ndarray:
+    """Values that keep every result exact (small integers, quarters)."""
+    flt = dtype.startswith("float")
+    if op == "mul":
+        pool = [-2, -1, -0.5, 0.5, 1, 2] if flt else [-2, -1, 1, 2, 3]
+    elif op == "div":
+        pool = [-2, -0.5, 0.25, 0.5, 1, 2, 4]
+    elif op == "pow":
+        pool = [0.5, 1, 2, 3, -1] if flt else [0, 1, 2, 3]
+    else:
+        return base_data(shape, dtype)
+    return np.array(RNG.choice(pool, size=shape)).astype(dtype)
+
+
+def base_data(shape: tuple, dtype: str, positive: bool = False) -> np.ndarray:
+    if dtype.startswith("float"):
+        low = 1 if positive else -16
+        return np.asarray(RNG.integers(low, 17, size=shape) * 0.25).astype(dtype)
+    return np.asarray(RNG.integers(-3 if positive else -9, 4 if positive else 10, size=shape)).astype(dtype)
+
+
+def bcast_shape(region: tuple) -> tuple:
+    """A shape that broadcasts to `region`: a suffix with some dims set to 1."""
+    keep = int(RNG.integers(0, len(region) + 1))
+    shape = list(region[len(region) - keep :])
+    for i in range(len(shape)):
+        if RNG.random() < 0.4:
+            shape[i] = 1
+    return tuple(shape)
+
+
+def wrong_shape(region: tuple) -> tuple:
+    if not region:
+        return (2,)
+    return region[:-1] + (2 if region[-1] in (0, 1) else region[-1] + 1,)
+
+
+def make_value(kind: Any, region: tuple, dtype: str, op: str) -> Any:
+    """A value of the given kind for a region; kind may also be a concrete
+    value (a number or an array), a shape, or a callable of the region."""
+    if callable(kind):
+        kind = kind(region)
+    if isinstance(kind, np.ndarray):
+        return kind.astype(dtype)
+    if isinstance(kind, tuple):
+        return elems(kind, dtype, op)
+    if isinstance(kind, (int, float)):
+        return kind
+    if kind == "scalar":
+        return elems((), dtype, op).item()
+    if kind == "full":
+        return elems(region, dtype, op)
+    if kind == "bcast":
+        return elems(bcast_shape(region), dtype, op)
+    if kind == "leadbcast":
+        return elems((1,) + bcast_shape(region), dtype, op)
+    if kind.startswith("lead"):  # "lead2": two extra leading length-1 axes
+        return elems((1,) * int(kind[4:] or 1) + region, dtype, op)
+    if kind == "wrong":
+        return elems(wrong_shape(region), dtype, op)
+    if kind == "wrongcount":
+        return elems((int(np.prod(region)) + 1,), dtype, op)
+    raise ValueError(kind)
+
+
+def drop_leading_ones(v: Any, ndim: int) -> Any:
+    # SPEC §4: leading length-1 axes of a value are dropped first. NumPy's
+    # setitem does so on its general path, but `x[mask] = v` rejects every
+    # 2-D v and ufunc.at drops none, so they are dropped here before NumPy
+    # sees the value.
+    if isinstance(v, np.ndarray):
+        while v.ndim > ndim and v.shape[0] == 1:
+            v = v[0]
+    return v
+
+
+# ---------------------------------------------------------------------------
+# Evaluation: NumPy's answer, cross-checked by an element-wise interpreter
+
+
+def native(op: str, func: str | None, t: np.ndarray, idx: tuple, v: Any) -> Any:
+    """Runs the operation with NumPy on `t` (in place); returns a read's result."""
+    if op == "get":
+        return np.array(t[idx])
+    if op == "set":
+        t[idx] = v
+    elif op == "apply":
+        if func == "square":
+            np.square.at(t, idx)
+        elif func == "negate":
+            np.negative.at(t, idx)
+        else:
+            np.multiply.at(t, idx, 2)
+    elif op == "div" and t.dtype.kind == "i":
+        # Only reached by the DivisionByZero cases, to let NumPy check the
+        # index and the value; NumPy's `divide` of integers makes floats.
+        np.floor_divide.at(t, idx, v)
+    else:
+        UFUNCS[op].at(t, idx, v)
+    return None
+
+
+def interpret(op: str, func: str | None, base: np.ndarray, sel: np.ndarray, v: Any, fill: Any) -> np.ndarray:
+    """The obviously-correct model: `sel` holds, for each position of the
+    region in C order, the flat base position it selects (-1: out of bounds
+    in a skip mode)."""
+    flat = base.reshape(-1)
+    if op == "get":
+        return np.array([fill if p < 0 else flat[p] for p in sel.ravel()], dtype=base.dtype).reshape(sel.shape)
+    out = flat.copy()
+    values = np.broadcast_to(np.asarray(v, dtype=base.dtype), sel.shape).ravel() if op != "apply" else None
+    for k, p in enumerate(sel.ravel()):
+        if p < 0:
+            continue
+        x = out[p]
+        if op == "set":
+            out[p] = values[k]
+        elif op == "apply":
+            out[p] = {"square": np.square, "negate": np.negative, "double": lambda e: e * base.dtype.type(2)}[func](x)
+        else:
+            out[p] = UFUNCS[op](x, values[k])
+    return out.reshape(base.shape)
+
+
+@dataclass
+class Spec:
+    family: str
+    base: np.ndarray
+    index: list
+    op: str = "get"
+    value: Any = None
+    mode: Any = "error"
+    view: list = field(default_factory=list)
+    func: str | None = None
+
+
+def early_value(spec: Spec) -> Any:
+    """The value of a case that fails before its region is known."""
+    if spec.value is None:
+        return None
+    kind = "scalar" if isinstance(spec.value, str) or callable(spec.value) else spec.value
+    return make_value(kind, (), str(spec.base.dtype), spec.op)
+
+
+def evaluate(spec: Spec) -> tuple[dict, Any]:
+    """Returns (expect, value) for the case."""
+    mode = mode_name(spec.mode)
+    dtype = str(spec.base.dtype)
+    if (spec.op == "get" and mode == "drop") or (spec.op != "get" and mode == "fill"):
+        return {"error": "UnsupportedMode"}, early_value(spec)
+    view = apply_view(spec.base, spec.view)
+    try:
+        idx = to_numpy(spec.index, view.shape, mode)
+    except Decided as d:
+        return {"error": d.variant}, early_value(spec)
+    skip = mode in ("drop", "fill")
+    fill = spec.mode[1] if mode == "fill" else 0
+    positions = apply_view(np.arange(spec.base.size).reshape(spec.base.shape), spec.view)
+    if skip:
+        positions = padded(positions, -1)
+
+    def target() -> tuple[np.ndarray, np.ndarray]:
+        """A fresh copy of the base and the array NumPy works on."""
+        b = spec.base.copy()
+        v = apply_view(b, spec.view)
+        return b, (padded(v, np.asarray(fill).astype(dtype)) if skip else v)
+
+    with np.errstate(all="ignore"):
+        # The index alone (a harmless scalar value), then the value.
+        try:
+            native(spec.op, spec.func, target()[1], idx, spec.base.dtype.type(1))
+        except (IndexError, ValueError, TypeError) as exc:
+            return {"error": error_variant(exc)}, early_value(spec)
+        sel = np.array(positions[idx])
+        value = None if spec.value is None else make_value(spec.value, sel.shape, dtype, spec.op)
+        v = drop_leading_ones(np.asarray(value, dtype=dtype) if isinstance(value, np.ndarray) else value, sel.ndim)
+        b, t = target()
+        try:
+            result = native(spec.op, spec.func, t, idx, v)
+        except (IndexError, ValueError, TypeError) as exc:
+            return {"error": error_variant(exc)}, value
+        if spec.op == "div" and dtype.startswith("int"):
+            divisors = np.broadcast_to(np.asarray(v), sel.shape)
+            if (divisors[sel >= 0] == 0).any():
+                return {"error": "DivisionByZero"}, value
+            raise AssertionError("integer division (truncating in Rust, flooring in NumPy) only in DivisionByZero cases")
+        if spec.op != "get" and skip:
+            apply_view(b, spec.view)[...] = t[inner(t)]
+        answer = result if spec.op == "get" else b
+        model = interpret(spec.op, spec.func, spec.base, sel, v, fill)
+    close = np.allclose(model, answer, rtol=1e-6, equal_nan=True) if spec.op == "pow" else np.array_equal(model, answer, equal_nan=dtype.startswith("float"))
+    if not close or model.shape != answer.shape:
+        raise AssertionError(f"NumPy and the model disagree on {describe(spec, value)}:\n{answer}\n{model}")
+    return {"array": jarray(answer)}, value
+
+
+# ---------------------------------------------------------------------------
+# JSON
+
+
+def jnum(x: Any) -> Any:
+    if isinstance(x, float) and not np.isfinite(x):
+        return "nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, float):
+        # JSON readers need not round long decimals correctly (serde_json
+        # without float_roundtrip does not): those go as strings.
+        mantissa, _, exponent = repr(x).partition("e")
+        digits = mantissa.lstrip("-").replace(".", "").strip("0")
+        if len(digits) > 15 or abs(int(exponent or 0)) > 20:
+            return repr(x)
+    return x
+
+
+def jarray(a: np.ndarray, dtype: str | None = None) -> dict:
+    a = np.asarray(a)
+    return {"dtype": dtype or str(a.dtype), "shape": list(a.shape), "data": [jnum(x) for x in a.ravel().tolist()]}
+
+
+def jelem(e: Any) -> dict:
+    if isinstance(e, Int):
+        return {"int": e.v}
+    if isinstance(e, Sl):
+        return {"slice": [e.start, e.stop, e.step]}
+    if isinstance(e, Rg):
+        return {"range": [e.start, e.end, e.step]}
+    if e is ELL:
+        return {"ellipsis": True}
+    if e is NEW:
+        return {"newaxis": True}
+    if isinstance(e, Arr):
+        return {"array": jarray(e.a, e.dt)}
+    if isinstance(e, Mask):
+        return {"mask": jarray(e.m, "bool")}
+    if isinstance(e, Nd):
+        return {"nd": jarray(e.a, e.dt)}
+    raise TypeError(e)
+
+
+def describe(spec: Spec, value: Any) -> str:
+    x = f"x[{', '.join(show_elem(e) for e in spec.index)}]"
+    if isinstance(value, np.ndarray):
+        v = f"v{list(value.shape)}"
+    else:
+        v = "" if value is None else str(value)
+    text = {
+        "get": x,
+        "set": f"{x} = {v}",
+        "apply": f"{x}.apply({spec.func})",
+    }.get(spec.op, f"{x}.{spec.op}({v})")
+    mode = mode_name(spec.mode)
+    if mode != "error":
+        text += f"; mode={mode}" + (f"({spec.mode[1]})" if mode == "fill" else "")
+    text += f"  ({SHORT[str(spec.base.dtype)]} {tuple(spec.base.shape)}"
+    if spec.view:
+        text += " view " + " ".join(json.dumps(s, separators=(",", ":")) for s in spec.view)
+    return text + ")"
+
+
+CASES: list[dict] = []
+
+
+def add(family: str, base: np.ndarray, index: list, op: str = "get", value: Any = None, mode: Any = "error", view: list | None = None, func: str | None = None) -> None:
+    if op not in ("get", "apply") and value is None:
+        value = "scalar"
+    if op == "apply" and func is None:
+        func = APPLY_FUNCS[len(CASES) % len(APPLY_FUNCS)]
+    spec = Spec(family, base, list(index), op, value, mode, list(view or []), func)
+    expect, value = evaluate(spec)
+    case = {
+        "id": len(CASES),
+        "family": family,
+        "desc": describe(spec, value),
+        "base": jarray(base),
+        "view": spec.view,
+        "index": [jelem(e) for e in spec.index],
+        "op": op,
+        "mode": spec.mode if isinstance(spec.mode, str) else {"fill": jnum(spec.mode[1])},
+        "expect": expect,
+    }
+    if func is not None:
+        case["func"] = func
+    if value is not None:
+        case["value"] = jarray(np.asarray(value, dtype=base.dtype)) if isinstance(value, np.ndarray) else {"scalar": jnum(value)}
+    if op == "pow" and "array" in expect:
+        case["rtol"] = 1e-6
+    CASES.append(case)
+
+
+# ---------------------------------------------------------------------------
+# Helpers for drawing cases
+
+
+def pick(seq: list) -> Any:
+    return seq[int(RNG.integers(0, len(seq)))]
+
+
+def cycle(seq: list, k: int) -> Any:
+    return seq[k % len(seq)]
+
+
+def data(shape: tuple, dtype: str = "float64", positive: bool = False) -> np.ndarray:
+    return base_data(tuple(shape), dtype, positive)
+
+
+def ops_for(dtype: str) -> list[str]:
+    """Ops with an exact, comparable answer for the dtype (integer division
+    truncates in Rust but floors in NumPy, so only its errors are compared)."""
+    return ["get", "set", "add", "sub", "mul", "pow", "min", "max", "apply"] + (["div"] if dtype.startswith("float") else [])
+
+
+def target(shape: tuple, dtype: str, op: str) -> np.ndarray:
+    return data(shape, dtype, positive=op == "pow")
+
+
+def rand_ints(n: int, shape: tuple, dt: str, negative: bool = True) -> np.ndarray:
+    low = -n if negative and dt in SIGNED_IDX else 0
+    if n == 0:
+        return np.zeros(shape, dtype=IDX_DTYPES[dt])
+    return RNG.integers(low, n, size=shape).astype(IDX_DTYPES[dt])
+
+
+def rand_pyslice(n: int) -> Sl:
+    step = pick([None, 1, 2, 3, -1, -2, -3])
+    bound = lambda: pick([None, None, int(RNG.integers(-n - 3, n + 4))])  # noqa: E731
+    return Sl(bound(), bound(), step)
+
+
+def rand_range(n: int) -> Rg:
+    start = int(RNG.integers(-n, n + 1)) if n else 0
+    s = start + n if start < 0 else start
+    end = pick([None, int(RNG.integers(s, n + 1)), int(RNG.integers(s, n + 1)) - n if n else None])
+    if end is not None and end < 0 and end + n < s:
+        end = None
+    return Rg(start, end, pick([1, 1, 2, 3, -1, -2]))
+
+
+def rand_basic(n: int) -> Any:
+    return pick([ALL, ALL, rand_pyslice(n), rand_range(n)] + ([Int(int(RNG.integers(-n, n)))] if n else []))
+
+
+# ---------------------------------------------------------------------------
+# Families
+
+
+def fam_ints() -> None:
+    """Plain integers, negative ones included, on ranks 1..5."""
+    k = 0
+    for rank in range(1, 6):
+        for _ in range(8):
+            shape = tuple(int(d) for d in RNG.integers(1, 5, size=rank))
+            dtype = cycle(DTYPES, k)
+            op = cycle(ops_for(dtype), k)
+            count = int(RNG.integers(1, rank + 1))
+            index = [Int(int(RNG.integers(-n, n))) for n in shape[:count]]
+            add("ints", target(shape, dtype, op), index, op, pick(["scalar", "full", "bcast"]) if op not in ("get", "apply") else None)
+            k += 1
+
+
+PY_SLICES = [
+    Sl(),
+    Sl(1),
+    Sl(-3),
+    Sl(None, -2),
+    Sl(2, 100),
+    Sl(-100, 3),
+    Sl(None, None, -1),
+    Sl(5, 1, -2),
+    Sl(-1, -100, -3),
+    Sl(100, None, -2),
+    Sl(3, 3),
+    Sl(4, 2),
+    Sl(None, None, 3),
+    Sl(1, -1, 2),
+    Sl(0, 0, -1),
+    Sl(-2, None, -1),
+    Sl(-100, -50),
+    Sl(50, 100),
+    Sl(None, -100, -1),
+    Sl(-7, 7, 2),
+]
+
+
+def fam_pyslice() -> None:
+    """NumPy slices: negative bounds, clamping, negative steps, zero length."""
+    k = 0
+    for s in PY_SLICES:
+        for n in (0, 1, 5, 8):
+            if n == 0 and k % 3:
+                continue
+            dtype = cycle(DTYPES, k)
+            op = cycle(["get", "set", "add", "get", "mul", "apply"], k)
+            add("pyslice", target((n,), dtype, op), [s], op, "full" if op in ("set", "add", "mul") else None)
+            k += 1
+    for _ in range(16):  # on an inner axis of a 3-D target
+        shape = tuple(int(d) for d in RNG.integers(2, 6, size=3))
+        dtype = cycle(DTYPES, k)
+        op = cycle(["get", "set", "sub", "max"], k)
+        index = [ALL, rand_pyslice(shape[1]), rand_pyslice(shape[2])]
+        add("pyslice", target(shape, dtype, op), index, op, "bcast" if op != "get" else None)
+        k += 1
+
+
+RANGES = [Rg(), Rg(1, 4), Rg(-3), Rg(0, -1, 2), Rg(4, None, -2), Rg(1, 8, -3), Rg(5, 2), Rg(2, -2, -3), Rg(0, 0), Rg(8), Rg(-8, None, -1), Rg(3, 7, 2), Rg(-5, -1, -1), Rg(0, None, 5)]
+
+
+def fam_range() -> None:
+    """ndarray ranges a..b;c (taken, then stepped from the back when c < 0)."""
+    k = 0
+    for r in RANGES:
+        for op in ("get", "set"):
+            dtype = cycle(DTYPES, k)
+            add("range", target((8,), dtype, op), [r], op, "full" if op == "set" else None)
+            k += 1
+    for _ in range(14):
+        shape = tuple(int(d) for d in RNG.integers(1, 7, size=2))
+        dtype = cycle(DTYPES, k)
+        op = cycle(["get", "add", "set", "min", "apply"], k)
+        add("range", target(shape, dtype, op), [rand_range(shape[0]), rand_range(shape[1])], op, "bcast" if op not in ("get", "apply") else None)
+        k += 1
+
+
+def fam_ellipsis_newaxis() -> None:
+    shape = (2, 3, 4)
+    indices = [
+        [ELL],
+        [ELL, 0],
+        [0, ELL],
+        [NEW],
+        [ALL, NEW, 1],
+        [ELL, NEW],
+        [NEW, ELL, NEW, 0],
+        [1, ELL, 2],
+        [NEW, NEW, 1, ALL, -1],
+        [ELL, Sl(None, None, -1), NEW],
+        [ELL, 1, 2, 3],
+        [0, 1, 2, ELL],
+        [NEW, 0, NEW, 1, NEW, 2, NEW],
+        [],
+        [ELL, Rg(1, None, -1)],
+    ]
+    for k, index in enumerate(indices):
+        index = [Int(e) if isinstance(e, int) else e for e in index]
+        for j, op in enumerate(["get", cycle(["set", "add", "apply", "max", "mul"], k)]):
+            dtype = cycle(DTYPES, k + j)
+            add("ellipsis_newaxis", target(shape, dtype, op), index, op, cycle(["full", "scalar", "lead"], k) if op not in ("get", "apply") else None)
+
+
+def fam_int_arrays() -> None:
+    """Integer arrays of every index type: negatives, duplicates, 2-D, empty."""
+    k = 0
+    for dt in IDX_DTYPES:
+        for variant in range(10):
+            dtype = cycle(DTYPES, k)
+            op = cycle(ops_for(dtype), k)
+            shape = (5, 4)
+            if variant < 3:
+                index = [Arr(rand_ints(5, (int(RNG.integers(1, 7)),), dt), dt)]
+            elif variant < 5:
+                index = [ALL, Arr(rand_ints(4, (2, 3), dt), dt)]
+            elif variant == 5:
+                index = [Arr(np.array([], dtype=IDX_DTYPES[dt]), dt)]
+            elif variant == 6:
+                index = [Arr(rand_ints(5, (3, 1), dt), dt), Arr(rand_ints(4, (2,), dt), dt)]
+            elif variant == 7:
+                index = [Arr(rand_ints(5, (4,), dt), dt), ELL]
+            elif variant == 8:
+                index = [Sl(None, None, -1), Arr(rand_ints(4, (2, 2, 2), dt), dt)]
+            else:
+                shape = (3, 4, 5)
+                index = [Arr(rand_ints(3, (3,), dt), dt), Arr(rand_ints(4, (3,), dt), dt), Arr(rand_ints(5, (1,), dt), dt)]
+            add("int_arrays", target(shape, dtype, op), index, op, pick(["full", "bcast", "scalar"]) if op not in ("get", "apply") else None)
+            k += 1
+
+
+def rand_mask(shape: tuple, p: float) -> Mask:
+    return Mask(RNG.random(shape) < p)
+
+
+def fam_masks() -> None:
+    """Masks of ranks 1..3 at different axes; all-false and all-true."""
+    k = 0
+    for rank in (1, 2, 3):
+        for tshape in [(3, 4, 2, 2)[:rank], (3, 4, 2, 2)[:rank + 1], (2, 3, 4, 2)]:
+            for p in (0.0, 1.0, 0.5, 0.5):
+                dtype = cycle(DTYPES, k)
+                op = cycle(ops_for(dtype) + ["set", "set"], k)
+                at = 0 if len(tshape) == rank else int(RNG.integers(0, len(tshape) - rank + 1))
+                m = rand_mask(tshape[at : at + rank], p)
+                lead = [pick([ALL, Int(int(RNG.integers(0, n))), rand_pyslice(n)]) for n in tshape[:at]]
+                index = lead + [m]
+                value = pick(["full", "bcast", "scalar", "lead"]) if op not in ("get", "apply") else None
+                add("masks", target(tshape, dtype, op), index, op, value)
+                k += 1
+    # 0-d masks (NumPy: a new axis of length 1 or 0, consuming no axis).
+    for m, index in ((mask(True), [mask(True)]), (mask(False), [mask(False)]), (mask(True), [ALL, mask(True), arr([0, 2])])):
+        for op in ("get", "set", "add"):
+            add("masks", target((3, 4), "float64", op), index, op, "full" if op != "get" else None)
+    # x[mask] = v with v of shape (count,) on a whole mask; and mask + trailing axes
+    for p in (0.3, 0.7, 1.0, 0.0):
+        m = rand_mask((4, 3), p)
+        for op in ("set", "add"):
+            add("masks", target((4, 3), "float64", op), [m], op, "full")
+            add("masks", target((4, 3, 2), "int64", op), [m], op, "full")
+
+
+def fam_nd() -> None:
+    """gather_nd indices: batch + [depth], negative coordinates, duplicates."""
+    k = 0
+    shape = (3, 4, 5)
+    for depth in (1, 2, 3):
+        for batch in [(), (2,), (2, 3), (1,)]:
+            dt = cycle(list(IDX_DTYPES), k)
+            cols = [rand_ints(n, batch, dt) for n in shape[:depth]]
+            idx = np.stack(cols, axis=-1) if batch else np.array([c.item() for c in cols], dtype=IDX_DTYPES[dt])
+            dtype = cycle(DTYPES, k)
+            op = cycle(ops_for(dtype), k)
+            value = pick(["full", "bcast", "scalar"]) if op not in ("get", "apply") else None
+            add("nd", target(shape, dtype, op), [Nd(idx, dt)], op, value)
+            k += 1
+    for _ in range(10):  # after a slice, next to an array, with duplicates
+        dt = pick(list(IDX_DTYPES))
+        idx = np.stack([rand_ints(4, (3,), dt), rand_ints(5, (3,), dt)], axis=-1)
+        idx[1] = idx[0]
+        dtype = cycle(DTYPES, k)
+        op = cycle(ops_for(dtype), k)
+        index = pick([[ALL, Nd(idx, dt)], [Arr(rand_ints(3, (3,), dt), dt), Nd(idx, dt)], [Nd(rand_ints(3, (2, 1), dt), dt), ALL, Arr(rand_ints(5, (1,), dt), dt)]])
+        add("nd", target(shape, dtype, op), index, op, "full" if op not in ("get", "apply") else None)
+        k += 1
+
+
+def fam_zero_d() -> None:
+    """0-d integer arrays index like integers (advanced once arrays are present)."""
+    shape = (3, 4, 5)
+    k = 0
+    for dt in IDX_DTYPES:
+        z = lambda n: Arr(rand_ints(n, (), dt), dt)  # noqa: E731
+        for index in ([z(3)], [ALL, z(4), ALL], [z(3), ALL, arr([0, 1, 1], dt)], [ALL, z(4), arr([[4], [0]], dt)]):
+            dtype = cycle(DTYPES, k)
+            op = cycle(["get", "set", "add", "apply"], k)
+            add("zero_d", target(shape, dtype, op), index, op, "full" if op in ("set", "add") else None)
+            k += 1
+
+
+def rand_adv(n: int, bshape: tuple, dt: str) -> Any:
+    """An advanced index for an axis of length n whose shape broadcasts to bshape."""
+    if RNG.random() < 0.25 or n == 0:
+        return Int(int(RNG.integers(-n, n))) if n else Int(0)
+    return Arr(rand_ints(n, bcast_shape(bshape) or (1,), dt), dt)
+
+
+def fam_combined(count: int = 80) -> None:
+    """Basic + advanced: separated (to the front) or adjacent (in place)."""
+    for k in range(count):
+        rank = int(RNG.integers(2, 6))
+        shape = tuple(int(d) for d in RNG.integers(2, 5, size=rank))
+        n_adv = int(RNG.integers(2, min(rank, 3) + 1))
+        axes = sorted(int(a) for a in RNG.choice(rank, size=n_adv, replace=False))
+        if k % 3 == 0:  # force adjacency
+            start = int(RNG.integers(0, rank - n_adv + 1))
+            axes = list(range(start, start + n_adv))
+        bshape = tuple(int(d) for d in RNG.integers(1, 4, size=int(RNG.integers(1, 3))))
+        dt = pick(list(IDX_DTYPES))
+        index: list = [rand_adv(shape[a], bshape, dt) if a in axes else rand_basic(shape[a]) for a in range(rank)]
+        if RNG.random() < 0.3:
+            index.insert(int(RNG.integers(0, len(index) + 1)), NEW)
+        if RNG.random() < 0.3:  # replace a run of whole slices by `...` (possibly an empty run)
+            runs = [i for i, e in enumerate(index) if e == ALL] or [len(index)]
+            i = pick(runs)
+            index[i : i + (1 if i < len(index) and index[i] == ALL else 0)] = [ELL]
+        while index and index[-1] == ALL and RNG.random() < 0.5:
+            index.pop()
+        dtype = cycle(DTYPES, k)
+        op = cycle(ops_for(dtype), k)
+        add("combined", target(shape, dtype, op), index, op, pick(["full", "bcast", "scalar", "lead"]) if op not in ("get", "apply") else None)
+    # The classic cases, spelled out.
+    x = (2, 3, 4)
+    for index in (
+        [Int(1), ALL, arr([0, 1])],
+        [arr([0, 1]), ALL, Int(1)],
+        [ALL, Int(1), arr([0, 3])],
+        [arr([0, 1]), NEW, arr([1, 2])],
+        [arr([1, 0]), ELL, arr([2, 3])],
+        [NEW, arr([0, 1]), ELL, arr([1, 2])],
+        [arr([0, 1]), ELL, arr([1, 2]), NEW],
+        [ALL, arr([[0], [2]]), arr([1, 3])],
+        [arr([[1]]), arr([0, 2]), Sl(None, None, -1)],
+        [mask([True, False]), ALL, arr([0, 3])],
+        [ALL, mask([[True, False, True, True]] * 3)],
+        [mask([[True, False, True], [False, True, True]]), arr([0, 1, 3, 2])],
+        [Int(0), mask([True, False, True])],
+        [mask([True, True]), Sl(1, None), arr([3])],
+    ):
+        for op in ("get", "set", "add"):
+            add("combined", target(x, "float64", op), index, op, "full" if op != "get" else None)
+
+
+def fam_ops() -> None:
+    """Every op on every dtype, with duplicate indices (set: last wins;
+    the others: every occurrence applies, in order)."""
+    k = 0
+    for dtype in DTYPES:
+        for op in ops_for(dtype)[1:] + ["apply", "apply"]:
+            for layout in range(3):
+                shape = (4, 3)
+                if layout == 0:
+                    index = [arr([1, 3, 1, 1, 0, -1] if op != "pow" else [1, 3, 1, 0])]
+                elif layout == 1:
+                    index = [arr([[0, 2], [0, 0]]), arr([1, 1])]
+                else:
+                    index = [ALL, arr([2, 0, 2, 2])]
+                value = cycle(["full", "scalar", "bcast"], k + layout)
+                add("ops", target(shape, dtype, op), index, op, value if op != "apply" else None)
+                k += 1
+    # Duplicates through every index kind.
+    for dtype in DTYPES:
+        for op in ("set", "add", "max"):
+            add("ops", target((3, 4), dtype, op), [nd([[0, 1], [2, 3], [0, 1], [-3, -3]])], op, "full")
+            add("ops", target((3, 4), dtype, op), [arr([0, -3, 0]), Rg(1, None, -1)], op, "full")
+            add("ops", target((3, 4), dtype, op), [ELL, arr([3, -1, 3, 3])], op, "full")
+    # Float division by zero gives inf / nan like NumPy.
+    for dtype in ("float64", "float32"):
+        add("ops", data((5,), dtype), [arr([0, 1, 1])], "div", np.array([0.0, 0.0, 2.0]))
+
+
+MODES = ["clip", "wrap", "drop", ("fill", -7)]
+
+
+def oob_ints(n: int, shape: tuple, dt: str) -> np.ndarray:
+    """Indices in and out of bounds (negative ones for signed types)."""
+    pool = list(range(-n, n)) + [n, n + 1, 3 * n + 2, 100]
+    if dt in SIGNED_IDX:
+        pool += [-n - 1, -2 * n - 3, -100]
+    return np.array(RNG.choice(pool, size=shape), dtype=IDX_DTYPES[dt])
+
+
+def fam_modes() -> None:
+    """clip, wrap, drop (updates), fill(v) (reads), on every integer kind."""
+    k = 0
+    shape = (4, 5)
+    for mode in MODES:
+        fill_val = None if isinstance(mode, str) else mode[1]
+        for variant in range(16):
+            dt = cycle(list(IDX_DTYPES), k)
+            dtype = cycle(DTYPES, k)
+            op = "get" if fill_val else cycle([o for o in ops_for(dtype) if o != "get"], k)
+            if mode in ("clip", "wrap") and variant % 4 == 0:
+                op = "get"
+            m = mode if fill_val is None else ("fill", np.asarray(fill_val).astype(dtype).item())
+            a = lambda n, s: Arr(oob_ints(n, s, dt), dt)  # noqa: E731
+            index = [
+                [Int(pick([5, 7, -5, -9, 2]))],
+                [ALL, Int(pick([5, 9, -6, -20]))],
+                [a(4, (6,))],
+                [ALL, a(5, (2, 3))],
+                [a(4, (3,)), a(5, (3,))],
+                [a(4, (2, 1)), ALL],
+                [Nd(np.stack([oob_ints(4, (4,), dt), oob_ints(5, (4,), dt)], -1), dt)],
+                [Arr(oob_ints(4, (), dt), dt), Sl(None, None, -2)],
+                [a(4, (3,)), Int(pick([7, -8]))],
+                [Int(6), ALL, NEW],
+                [Sl(1, None), a(5, (2, 2))],
+                [a(4, (2,)), ELL, a(5, (2,))],
+                [mask([True, False, True, True]), a(5, (3,))],
+                [Rg(0, None, -1), a(5, (4,))],
+                [a(4, (5,)), a(5, (5,))],
+                [Int(-5), Int(5)],
+            ][variant]
+            value = pick(["full", "scalar", "bcast"]) if op not in ("get", "apply") else None
+            add("modes", target(shape, dtype, op), index, op, value, mode=m)
+            k += 1
+    # Extreme indices: the whole range of u64 and i64 (NumPy itself would
+    # cast a u64 above i64::MAX to a negative intp; the modes rewrite them
+    # here before NumPy sees them).
+    huge = [2**64 - 1, 2**63, 2**63 - 1, 5]
+    for mode in MODES:
+        op = "get" if mode_name(mode) in ("fill", "clip") else "add"
+        add("modes", data((3, 4)), [arr(huge, "u64")], op, "full" if op != "get" else None, mode=mode)
+        add("modes", data((3, 4)), [ALL, arr([-(2**63), 2**63 - 1, -1], "isize")], op, "full" if op != "get" else None, mode=mode)
+    # Errors other than out-of-bounds ones are the same in every mode.
+    for mode in MODES:
+        op = "get" if mode_name(mode) == "fill" else "set"
+        add("modes", data((3, 4)), [arr([0, 7]), arr([0, 1, 9])], op, None if op == "get" else "scalar", mode=mode)
+        add("modes", data((3, 4)), [mask([True, False]), Int(9)], op, None if op == "get" else "scalar", mode=mode)
+        add("modes", data((3, 4)), [Int(7), Int(0), Int(9)], op, None if op == "get" else "scalar", mode=mode)
+        add("modes", data((3, 4)), [arr([1, 7])], op, None if op == "get" else "wrong", mode=mode)
+        add("modes", data((3, 4)), [ELL, Int(9), ELL], op, None if op == "get" else "scalar", mode=mode)
+    # Empty axes: drop / fill skip everything; clip / wrap have nowhere to go.
+    add("modes", data((3, 0)), [ALL, arr([2, -1])], "get", mode=("fill", 1.5))
+    add("modes", data((3, 0)), [ALL, arr([2, -1])], "set", "scalar", mode="drop")
+    add("modes", data((0,), "int64"), [Int(3)], "get", mode=("fill", 9))
+    # Duplicates (with dropped entries in between) under drop.
+    add("modes", data((5,)), [arr([1, 9, 1, -9, 1])], "set", np.array([1.0, 2.0, 3.0, 4.0, 5.0]), mode="drop")
+    add("modes", data((5,), "int32"), [arr([1, 9, 1, -9, 1])], "add", np.array([1, 2, 3, 4, 5]), mode="drop")
+    add("modes", data((5,)), [arr([1, 7, 1, -7, 1])], "add", np.array([1.0, 2.0, 3.0, 4.0, 5.0]), mode="wrap")
+    add("modes", data((5,)), [arr([1, 7, 1, -7, 1])], "set", np.array([1.0, 2.0, 3.0, 4.0, 5.0]), mode="clip")
+
+
+def rand_view(shape: tuple) -> list:
+    steps: list = []
+    dims = list(shape)
+    for axis in range(len(dims)):
+        r = RNG.random()
+        if r < 0.35 and dims[axis] > 1:
+            n = dims[axis]
+            start = int(RNG.integers(0, n // 2 + 1))
+            step = pick([2, 3, -1, -2])
+            steps.append({"slice": axis, "start": start, "end": pick([None, n, n - 1]), "step": step})
+            dims[axis] = len(range_positions(Rg(start, steps[-1]["end"], step), n))
+        elif r < 0.6:
+            steps.append({"invert": axis})
+    if len(dims) > 1 and RNG.random() < 0.6:
+        steps.append({"permute": [int(a) for a in RNG.permutation(len(dims))]})
+    return steps
+
+
+def fam_views(count: int = 56) -> None:
+    """Targets that are views: negative strides, steps, permuted axes."""
+    for k in range(count):
+        rank = int(RNG.integers(2, 5))
+        bshape = tuple(int(d) for d in RNG.integers(3, 7, size=rank))
+        if rank == 4:
+            bshape = tuple(min(d, 4) for d in bshape)
+        steps = rand_view(bshape)
+        vshape = apply_view(np.empty(bshape), steps).shape
+        dtype = cycle(DTYPES, k)
+        op = cycle(ops_for(dtype), k)
+        kind = k % 4
+        if kind == 0:
+            index = [rand_basic(n) for n in vshape]
+        elif kind == 1:
+            index = [Arr(rand_ints(vshape[0], (4,), "i64"), "i64")] + [rand_basic(n) for n in vshape[1:2]]
+        elif kind == 2:
+            index = [ALL, Mask(RNG.random(vshape[1:]) < 0.5)]
+        else:
+            index = [rand_adv(n, (3,), "isize") if i != 1 else rand_basic(n) for i, n in enumerate(vshape)]
+        mode = "error" if k % 7 else ("drop" if op != "get" else ("fill", 0))
+        if mode != "error":
+            index = [Arr(oob_ints(vshape[0], (3,), "i64"), "i64"), ELL]
+        value = pick(["full", "bcast", "scalar"]) if op not in ("get", "apply") else None
+        add("views", target(bshape, dtype, op), index, op, value, mode=mode, view=steps)
+
+
+def fam_values() -> None:
+    """Value broadcasting: scalars, 0-d, full, broadcastable, leading 1-axes, empty regions."""
+    k = 0
+    regions = [
+        ((4, 3), [ALL, Sl(None, None, 2)]),
+        ((4, 3), [arr([0, 2, 3])]),
+        ((2, 3, 4), [ALL, arr([[0, 1]]), ALL]),
+        ((4, 3), [Sl(2, 2)]),
+        ((4, 3), [arr(np.zeros(0, dtype=np.int64))]),
+        ((4, 3), [mask(np.zeros((4, 3), bool))]),
+        ((3, 4), [mask([True, False, True]), Int(1)]),
+        ((3, 4), [Int(2)]),
+    ]
+    for shape, index in regions:
+        for kind in ("scalar", lambda r: np.array(3), "full", "bcast", "lead", "lead2", "leadbcast"):
+            dtype = cycle(DTYPES, k)
+            op = cycle(["set", "add", "max", "set", "sub"], k)
+            add("values", target(shape, dtype, op), index, op, kind)
+            k += 1
+    # x[mask] = v for a whole mask, v with leading 1-axes: NumPy rejects a
+    # 2-D v there; the SPEC drops the ones first (see drop_leading_ones).
+    m = mask([[True, False, True], [True, True, False]])
+    add("values", data((2, 3)), [m], "set", (1, 4))
+    add("values", data((2, 3)), [m], "set", (1, 1, 4))
+    add("values", data((2, 3)), [m], "add", (1, 4))
+    add("values", data((2, 3)), [m], "set", (1,))
+
+
+def fam_ranks() -> None:
+    """Ranks 0 through 5."""
+    scalar = lambda dtype: data((), dtype)  # noqa: E731
+    for k, index in enumerate([[], [ELL], [NEW], [NEW, ELL], [ELL, NEW, NEW], [NEW, ELL, NEW]]):
+        for op in ("get", "set", "add", "apply"):
+            dtype = cycle(DTYPES, k)
+            add("ranks", scalar(dtype), index, op, "full" if op in ("set", "add") else None)
+    for rank in range(1, 6):
+        shape = tuple([2, 3, 2, 3, 2][:rank])
+        for op in ("get", "set", "mul", "apply"):
+            dtype = cycle(DTYPES, rank)
+            index = [Arr(rand_ints(shape[0], (2,), "i32"), "i32"), ELL, Int(-1)] if rank > 1 else [arr([1, 0, 1])]
+            add("ranks", target(shape, dtype, op), index, op, "bcast" if op in ("set", "mul") else None)
+            add("ranks", target(shape, dtype, op), [ELL, Rg(0, None, -1)] + ([Sl(None, None, -1)] if rank > 1 else []), op, "full" if op in ("set", "mul") else None)
+
+
+def fam_special() -> None:
+    """NaN, infinities and signed zeros in min / max / arithmetic; integer wrap-around."""
+    nan, inf = float("nan"), float("inf")
+    for dtype in ("float64", "float32"):
+        x = np.array([1.0, nan, -2.0, 0.0, -0.0, inf], dtype=dtype)
+        for op in ("min", "max", "add", "mul", "div", "sub"):
+            add("special", x, [arr([0, 1, 2, 3, 4, 5, 0])], op, np.array([nan, 1.0, -inf, -0.0, 0.0, -inf, 2.0]))
+        add("special", x, [arr([0, 0, 2])], "max", np.array([nan, 5.0, -1.0]))
+        add("special", x, [ALL], "apply", func="negate")
+        add("special", x, [arr([1, 5, 1])], "get")
+    for dtype, big in (("int32", 2**31 - 1), ("int64", 2**63 - 1)):
+        x = np.array([big, -big - 1, 3, -2], dtype=dtype)
+        add("special", x, [arr([0, 0, 1])], "add", np.array([1, big, -1]))
+        add("special", x, [arr([1, 0])], "sub", np.array([1, -1]))
+        add("special", x, [arr([2, 2, 3])], "mul", np.array([big, 7, -big - 1]))
+        add("special", x, [arr([2, 3, 3])], "pow", np.array([70, 63, 2]))
+        add("special", x, [arr([0, 1, 2, 2])], "apply", func="square")
+        add("special", x, [arr([1])], "apply", func="negate")
+        add("special", x, [arr([0, 1])], "min", np.array([-big - 1, big]))
+
+
+def fam_errors() -> None:
+    """Errors, each NumPy's (except those NumPy cannot raise)."""
+    f = lambda shape=(3, 4): data(shape)  # noqa: E731
+    i = lambda shape=(3, 4): data(shape, "int64")  # noqa: E731
+    E = []
+    # OutOfBounds
+    E += [(f(), [Int(3)]), (f(), [Int(-4)]), (f(), [ALL, Int(4)]), (f(), [arr([0, 3])]), (f(), [ALL, arr([[-5]])])]
+    E += [(f(), [arr(np.array([5], np.uint64), "usize")]), (f(), [arr([7], "u32")]), (f(), [nd([[0, 4]])]), (f(), [nd([[-4, 0]], "i32")])]
+    E += [(f(), [Arr(np.array(3, np.int64)), ALL]), (f((3, 0)), [ALL, Int(0)]), (f((3, 0)), [ALL, arr([0])]), (f(), [ELL, arr([4])])]
+    E += [(f(), [Int(1), arr([0, 1]), ]), (f((2, 3, 4)), [Int(2), ALL, arr([0])]), (f(), [mask([True, False, True]), arr([9])])]
+    # TooManyIndices
+    E += [(f(), [Int(0), Int(0), Int(0)]), (f(), [ALL, ALL, ALL]), (f(), [mask(np.ones((3, 4, 1), bool))]), (f(), [ALL, nd([[0, 0]])])]
+    E += [(data(()), [Int(0)]), (f(), [ELL, Int(0), Int(0), Int(0)]), (f(), [Rg(), Sl(), Arr(np.array(0, np.int64))])]
+    # MultipleEllipsis
+    E += [(f(), [ELL, ELL]), (f(), [Int(0), ELL, NEW, ELL]), (f(), [ELL, arr([0]), ELL])]
+    # ZeroStep
+    E += [(f(), [Sl(None, None, 0)]), (f(), [ALL, Sl(1, 2, 0)]), (f(), [Rg(0, None, 0)]), (f(), [arr([0]), Sl(None, None, 0)])]
+    # MaskShape
+    E += [(f(), [mask([True, False])]), (f(), [mask(np.ones((3, 3), bool))]), (f(), [ALL, mask([True] * 5)]), (f((2, 3, 4)), [Int(0), mask(np.ones((3, 5), bool))])]
+    E += [(f(), [mask(np.ones((2, 4), bool))])]
+    # IndexBroadcast
+    E += [(f(), [arr([0, 1]), arr([0, 1, 2])]), (f(), [arr([[0, 1]]), arr([0, 1, 2])]), (f((2, 3, 4)), [mask([True, True]), arr([0, 1, 2])])]
+    E += [(f((3, 4, 5)), [nd([[0, 1], [1, 1], [2, 2]]), arr([0, 1])]), (f((3, 4, 5)), [arr([0, 1]), ALL, arr([0, 1, 2])])]
+    # RangeOutOfBounds (decided here: NumPy slices clamp)
+    E += [(f(), [Rg(0, 4)]), (f(), [Rg(4)]), (f(), [Rg(-4)]), (f(), [ALL, Rg(2, 6, -1)]), (f(), [Rg(-5, 2)]), (f(), [ELL, Rg(1, 5, 2)])]
+    for k, (x, index) in enumerate(E):
+        op = cycle(["get", "set", "add", "apply"], k)
+        add("errors", x, index, op, "scalar" if op in ("set", "add") else None)
+    # Two errors at once: which one is reported (NumPy's order).
+    # NumPy checks structure and mask shapes first, then integers and slice
+    # steps left to right, then broadcasts the arrays, then their bounds.
+    x3 = lambda: f((2, 3, 4))  # noqa: E731
+    for x, index in [
+        (f(), [Int(9), Sl(None, None, 0)]),
+        (f(), [Sl(None, None, 0), Int(9)]),
+        (f(), [arr([0, 9]), arr([0, 1, 2])]),
+        (f(), [Int(9), mask([True] * 5)]),
+        (x3(), [Sl(None, None, 0), mask([True, True])]),
+        (x3(), [arr([0, 1]), arr([0, 1, 2]), Int(9)]),
+        (x3(), [arr([0, 1]), arr([0, 1, 2]), Sl(None, None, 0)]),
+        (x3(), [arr([0, 5]), Sl(None, None, 0)]),
+        (x3(), [arr([]), Int(9)]),
+        (x3(), [Arr(np.array(9)), arr([])]),
+    ]:
+        add("errors", x, index, "get")
+    # Value shapes: ShapeMismatch, ValueCount
+    for op in ("set", "add", "mul"):
+        add("errors", f(), [arr([0, 1])], op, "wrong")
+        add("errors", f(), [ALL, Int(1)], op, "wrong")
+        add("errors", f(), [Sl(3)], op, (2,))
+        add("errors", f(), [mask(np.ones((3, 4), bool))], op, "wrongcount")
+        add("errors", f(), [mask([[True, False, True, True]] * 3)], op, (2, 9))
+        add("errors", f(), [mask([True, False, True])], op, "wrongcount")
+        add("errors", f(), [mask([True, False, True]), ELL], op, (3,))
+        add("errors", i(), [arr([0, 1, 2]), arr([0])], op, (1, 2, 3))
+    # x[mask] = v, the mask covering every axis: a count of values.
+    add("errors", data((5,), "int32"), [mask([True, False, True, True, False])], "set", (2,))
+    add("errors", data((2, 3, 2)), [mask(np.ones((2, 3, 2), bool))], "set", (11,))
+    add("errors", data((3, 4)), [mask(np.zeros((3, 4), bool))], "set", (2,))
+    add("errors", data((3, 4)), [mask(np.zeros((3, 4), bool))], "add", (2,))
+    add("errors", data((3, 4)), [mask(np.ones((3, 4), bool))], "set", (1, 13))
+    # UnsupportedMode: drop on reads, fill on updates.
+    add("errors", f(), [arr([0, 9])], "get", mode="drop")
+    add("errors", f(), [Int(0)], "get", mode="drop")
+    add("errors", f(), [arr([0, 9])], "set", "scalar", mode=("fill", 0.0))
+    add("errors", i(), [ALL], "add", "scalar", mode=("fill", 0))
+    add("errors", f(), [arr([0, 1])], "apply", mode=("fill", 1.0))
+    # clip / wrap on an empty axis.
+    add("errors", f((0, 3)), [Int(1)], "get", mode="clip")
+    add("errors", f((3, 0)), [ALL, arr([2])], "set", "scalar", mode="wrap")
+    # Integer division by zero, negative integer powers.
+    add("errors", i((4,)), [arr([0, 1])], "div", 0)
+    add("errors", i((4,)), [Sl(None, None, 2)], "div", np.array([3, 0]))
+    add("errors", i((2, 4)), [arr([0, 1]), arr([2, 2])], "div", np.array([1, 0]))
+    add("errors", i((4,)), [arr([0, 1])], "pow", -1)
+    add("errors", i((4,)), [ALL], "pow", np.array([1, 2, -2, 0]))
+
+
+def main() -> None:
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated", "cases.json")
+    for family in (
+        fam_ints,
+        fam_pyslice,
+        fam_range,
+        fam_ellipsis_newaxis,
+        fam_int_arrays,
+        fam_masks,
+        fam_nd,
+        fam_zero_d,
+        fam_combined,
+        fam_ops,
+        fam_modes,
+        fam_views,
+        fam_values,
+        fam_ranks,
+        fam_special,
+        fam_errors,
+    ):
+        family()
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as fh:
+        json.dump({"numpy": np.__version__, "seed": SEED, "cases": CASES}, fh, separators=(",", ":"))
+        fh.write("\n")
+    errors = sum("error" in c["expect"] for c in CASES)
+    families: dict[str, int] = {}
+    for c in CASES:
+        families[c["family"]] = families.get(c["family"], 0) + 1
+    print(f"wrote {len(CASES)} cases ({errors} errors) to {out}: {families}")
+
+
+if __name__ == "__main__":
+    main()
