@@ -222,6 +222,8 @@ fn integer_division_by_zero_and_negative_powers_write_nothing() {
     // A divisor at a dropped position is never applied, so it is no error.
     update(&mut x, &[ix([0, 7])], Op::Div, &array![2i64, 0], Mode::Drop).unwrap();
     assert_eq!(x, array![5, 20, 30, 40]);
+    update(&mut x, &[ix([7, -9])], Op::Div, 0, Mode::Drop).unwrap();
+    assert_eq!(x, array![5, 20, 30, 40]);
 }
 
 #[test]

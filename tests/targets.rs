@@ -135,3 +135,18 @@ fn zero_dimensional_masks_and_integer_arrays_index_like_numpy() {
     set(&mut y, &[ix(&yes)], 5, Mode::Error).unwrap();
     assert!(y.iter().all(|&v| v == 5));
 }
+
+#[test]
+fn nd_keeps_its_batch_shape_even_without_coordinates() {
+    // TensorFlow: tf.gather_nd(x, tf.zeros((2, 0), tf.int64)) on x of shape
+    // (3, 4) has shape (2, 3, 4): each batch entry selects all of x.
+    let x = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i32);
+    let no_coordinates = ArrayD::<usize>::zeros(IxDyn(&[2, 0]));
+    let gathered = get(&x, &[ix(tensor_at::nd(&no_coordinates))], Mode::Error).unwrap();
+    assert_eq!(gathered.shape(), &[2, 3, 4]);
+    assert_eq!(gathered.index_axis(ndarray::Axis(0), 1), x.view().into_dyn());
+    // With coordinates: rows (2, 1) and (0, 3).
+    let points = array![[2usize, 1], [0, 3]];
+    let picked = get(&x, &[ix(tensor_at::nd(&points))], Mode::Error).unwrap();
+    assert_eq!(picked, array![9, 3].into_dyn());
+}
