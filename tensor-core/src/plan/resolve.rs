@@ -119,9 +119,11 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
             IndexElem::NewAxis => Item::NewAxis,
             IndexElem::Array(array) => Item::Array { axis, array: array.view() },
             IndexElem::Mask(mask) => Item::Mask { axis, mask: mask.view() },
-            IndexElem::Nd(array) if array.shape().len() == 1 => {
+            IndexElem::Nd(array) if matches!(array.shape(), [depth] if *depth > 0) => {
                 // One point: its coordinates are zero-dimensional, so they
                 // index like integers (as `x[np.array(i), np.array(j)]`).
+                // (With no coordinates it stays an advanced index of shape
+                // `()`, like every `nd` of depth zero.)
                 for (k, coordinate) in nd_point(array).into_iter().enumerate() {
                     items.push(int_item(coordinate, axis + k, shape[axis + k], bounds)?);
                 }
