@@ -119,6 +119,14 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
             IndexElem::NewAxis => Item::NewAxis,
             IndexElem::Array(array) => Item::Array { axis, array: array.view() },
             IndexElem::Mask(mask) => Item::Mask { axis, mask: mask.view() },
+            IndexElem::Nd(array) if array.shape().len() == 1 => {
+                // One point: its coordinates are zero-dimensional, so they
+                // index like integers (as `x[np.array(i), np.array(j)]`).
+                for (k, coordinate) in nd_point(array).into_iter().enumerate() {
+                    items.push(int_item(coordinate, axis + k, shape[axis + k], bounds)?);
+                }
+                continue;
+            }
             IndexElem::Nd(array) => Item::Nd { axis, array: array.view() },
         });
     }
@@ -142,6 +150,11 @@ fn axes_of(elem: &IndexElem<'_>) -> Result<usize, IndexError> {
         IndexElem::Mask(mask) => mask.ndim(),
         IndexElem::Nd(array) => *array.shape().last().ok_or(IndexError::NdRank)?,
     })
+}
+
+/// The coordinates of a one-dimensional `nd` index.
+fn nd_point(array: &IntArray<'_>) -> Vec<i128> {
+    with_int_array!(array, a => a.iter().map(|&i| IndexInt::to_i128(i)).collect())
 }
 
 /// A zero-dimensional integer array indexes like the integer it holds (as in NumPy).
@@ -300,7 +313,7 @@ fn components<'a>(items: &'a [Item<'_>]) -> Result<(Vec<Component<'a>>, Vec<Vec<
             }
             Item::Nd { axis, array } => {
                 let batch = array.shape()[..array.shape().len() - 1].to_vec();
-                element_shapes.push(array.shape().to_vec());
+                element_shapes.push(batch.clone());
                 // The batch shape counts even when there are no coordinates
                 // (depth zero), as in TensorFlow's `gather_nd`.
                 components.push(Component {
