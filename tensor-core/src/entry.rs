@@ -15,11 +15,14 @@ use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::target::{Target, TargetMut};
-use crate::typed::{FitsIn, IndexList, IndexedBy, Kind, Read};
+use crate::typed::{Advanced, FitsIn, IndexList, IndexedBy, Kind, Read};
 use crate::value::{IntoValue, Value};
 
 /// The rank of the region `L` selects from a target of rank `D`.
 type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
+
+/// The owned result of reading `L` from the target `X`.
+type Gathered<'i, X, L> = Array<<X as Target>::Elem, Region<'i, <X as Target>::Dim, L>>;
 
 fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
     let mut elems = Vec::with_capacity(L::LEN);
@@ -38,6 +41,19 @@ where
 {
     let selection: Selection<'t, X::Elem> = api::select(target.target_view().into_dyn(), &elems(list), mode)?;
     Ok(<L::Kind as Kind>::read::<X::Elem, Region<'i, X::Dim, L>>(selection))
+}
+
+/// `target[list]` with mode `fill(value)`: an owned array, since positions
+/// out of bounds read as `fill` (a basic index may gather then).
+pub fn read_filled<'i, X, L>(target: &X, list: L, fill: X::Elem) -> Result<Gathered<'i, X, L>, IndexError>
+where
+    X: Target + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+{
+    let selection = api::select(target.target_view().into_dyn(), &elems(list), Mode::Fill(fill))?;
+    Ok(Advanced::read::<X::Elem, Region<'i, X::Dim, L>>(selection))
 }
 
 /// `target[list] = value`.
@@ -147,7 +163,7 @@ where
             Ok(())
         }
         value => {
-            let mask = view.map(|e| predicate(e)).into_dyn();
+            let mask = view.map(&mut predicate).into_dyn();
             api::set(&mut view, &[IndexElem::Mask(mask.into())], value, Mode::Error)
         }
     }
@@ -176,7 +192,7 @@ where
             Ok(())
         }
         value => {
-            let mask = view.map(|e| predicate(e)).into_dyn();
+            let mask = view.map(&mut predicate).into_dyn();
             api::update(&mut view, &[IndexElem::Mask(mask.into())], op, value, Mode::Error)
         }
     }
@@ -198,3 +214,57 @@ pub fn unwrap<R>(result: Result<R, IndexError>) -> R {
         Err(error) => panic!("{error}"),
     }
 }
+
+/// Reborrows the target of a macro call by method syntax, so that auto-ref
+/// and auto-deref reach the array whether the user wrote an owned array, a
+/// reference or a `&mut` binding; the entry points then check its type.
+pub trait AsTarget {
+    /// `&self`, through auto-deref.
+    fn tensor_at_ref(&self) -> &Self {
+        self
+    }
+    /// `&mut self`, through auto-deref.
+    fn tensor_at_mut(&mut self) -> &mut Self {
+        self
+    }
+}
+
+impl<T: ?Sized> AsTarget for T {}
+
+/// An index element, unchanged: the call places a type error about it on
+/// the element itself.
+pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> E {
+    elem
+}
+
+/// `a..b;step`.
+pub fn stepped(range: impl crate::index::IntoRangeSlice, step: impl SliceBound) -> crate::RangeSlice {
+    range.into_range_slice().step_by(step.to_isize())
+}
+
+/// `Some(bound)` of a NumPy slice part.
+pub fn bound(bound: impl SliceBound) -> Option<isize> {
+    Some(bound.to_isize())
+}
+
+/// Integer types a slice bound or step may be written in.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a slice bound or step",
+    label = "slice bounds and steps are integers",
+    note = "use an integer type (usize, isize, i32, i64, u32, u64, ...)"
+)]
+pub trait SliceBound {
+    /// The value as `isize` (saturating: a bound beyond `isize` clamps like any out-of-range bound).
+    fn to_isize(self) -> isize;
+}
+
+macro_rules! slice_bound {
+    ($($t:ty),*) => {$(
+        impl SliceBound for $t {
+            fn to_isize(self) -> isize {
+                isize::try_from(self).unwrap_or(if (self as i128) < 0 { isize::MIN } else { isize::MAX })
+            }
+        }
+    )*};
+}
+slice_bound!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);

@@ -285,7 +285,19 @@ impl<'a> IntoIndexElem<'a> for NewAxis {
 impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
     static_index!(Ix1, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Range(RangeSlice::new(0, None))
+        IndexElem::Range(self.into_range_slice())
+    }
+}
+
+/// Rust range types of integers, for `a..b;step`.
+pub trait IntoRangeSlice {
+    /// The range with step 1.
+    fn into_range_slice(self) -> RangeSlice;
+}
+
+impl IntoRangeSlice for std::ops::RangeFull {
+    fn into_range_slice(self) -> RangeSlice {
+        RangeSlice::new(0, None)
     }
 }
 
@@ -297,34 +309,59 @@ macro_rules! scalar_and_range_index {
                 IndexElem::Int(self as i128)
             }
         }
+        impl IntoRangeSlice for std::ops::Range<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(self.start as isize, Some(self.end as isize))
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeFrom<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(self.start as isize, None)
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeTo<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(0, Some(self.end as isize))
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeInclusive<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(*self.start() as isize, inclusive_end(*self.end() as isize))
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeToInclusive<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(0, inclusive_end(self.end as isize))
+            }
+        }
         impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(self.start as isize, Some(self.end as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(self.start as isize, None))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(0, Some(self.end as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(*self.start() as isize, inclusive_end(*self.end() as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(0, inclusive_end(self.end as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
     )*};

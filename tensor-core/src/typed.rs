@@ -125,7 +125,9 @@ pub struct Dynamic;
 /// The selection in rank `D`; the rank is right by construction of the
 /// static rank rules, which mirror the resolver's.
 fn ranked<A, S: ndarray::RawData<Elem = A>, D: Dimension>(array: ndarray::ArrayBase<S, IxDyn>) -> ndarray::ArrayBase<S, D> {
-    array.into_dimensionality().expect("the static rank of a read matches its run-time rank")
+    array
+        .into_dimensionality()
+        .expect("the static rank of a read matches its run-time rank")
 }
 
 impl Kind for Basic {

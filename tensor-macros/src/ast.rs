@@ -22,13 +22,16 @@ pub enum Elem {
     /// `a..b;k` and friends (`..` alone included): ndarray `s![]` semantics.
     Range { range: Expr, step: Option<Expr> },
     /// `a:b:c` and friends: NumPy slice semantics. `None` parts are missing.
-    PySlice { start: Option<Expr>, stop: Option<Expr>, step: Option<Expr>, span: Span },
+    PySlice {
+        start: Option<Expr>,
+        stop: Option<Expr>,
+        step: Option<Expr>,
+        span: Span,
+    },
     /// `...`
     Ellipsis(Span),
     /// `None` or `NewAxis`.
     NewAxis(Span),
-    /// `nd(idx)`.
-    Nd(Expr),
     /// `a < s` (and `<= > >= == !=`): the elementwise mask of `a` against `s`.
     Compare { array: Expr, op: BinOp, scalar: Expr },
     /// Anything else: an integer, an integer array or a mask, told apart by its type.

@@ -4,7 +4,7 @@
 //! group, whose elements are split at top-level commas.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
-use syn::{BinOp, Expr, Error, Result};
+use syn::{BinOp, Error, Expr, Result};
 
 use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
 use crate::errors::Errors;
@@ -15,7 +15,10 @@ const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
 pub fn parse_call(input: TokenStream) -> Result<Call> {
     let tokens: Vec<TokenTree> = input.into_iter().collect();
     if tokens.is_empty() {
-        return Err(Error::new(Span::call_site(), "expected `target[index]`, optionally followed by `= value`, `op= value` or `.method(args)`"));
+        return Err(Error::new(
+            Span::call_site(),
+            "expected `target[index]`, optionally followed by `= value`, `op= value` or `.method(args)`",
+        ));
     }
     let mut errors = Errors::default();
     let (main, mode_tokens) = match tokens.iter().position(|t| is_punct(t, ';')) {
@@ -28,7 +31,12 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
     let (target, group) = split_index(place)?;
 
     let action = match (assignment, method) {
-        (Some(_), Some((name, _))) => return Err(Error::new(name.span(), "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`")),
+        (Some(_), Some((name, _))) => {
+            return Err(Error::new(
+                name.span(),
+                "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
+            ));
+        }
         (Some((None, value)), None) => Action::Set(parse_expr(value, "expected a value after `=`")?),
         (Some((Some(op), value)), None) => Action::Update(op, parse_expr(value, "expected a value after the operator")?),
         (None, Some((name, args))) => parse_method(&name, args)?,
@@ -128,9 +136,8 @@ fn parse_expr(tokens: &[TokenTree], empty: &str) -> Result<Expr> {
 }
 
 fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<Action> {
-    let arg = || -> Result<Expr> {
-        syn::parse2(args.clone()).map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument")))
-    };
+    let arg =
+        || -> Result<Expr> { syn::parse2(args.clone()).map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument"))) };
     let update = |op| Ok(Action::Update(op, arg()?));
     match name.to_string().as_str() {
         "set" => Ok(Action::Set(arg()?)),
@@ -143,8 +150,14 @@ fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<Action> {
         "max" => update(UpdateOp::Max),
         "apply" => Ok(Action::Apply(arg()?)),
         "get" if args.is_empty() => Ok(Action::Read),
-        "get" => Err(Error::new(name.span(), "`.get()` takes no arguments; the mode goes after `;`: `x[i].get(); mode = fill(0.0)`")),
-        other => Err(Error::new(name.span(), format!("unknown method `{other}`: expected one of {METHODS}"))),
+        "get" => Err(Error::new(
+            name.span(),
+            "`.get()` takes no arguments; the mode goes after `;`: `x[i].get(); mode = fill(0.0)`",
+        )),
+        other => Err(Error::new(
+            name.span(),
+            format!("unknown method `{other}`: expected one of {METHODS}"),
+        )),
     }
 }
 
@@ -177,7 +190,10 @@ fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
 fn parse_index(group: &proc_macro2::Group, errors: &mut Errors) -> Vec<Elem> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     if tokens.is_empty() {
-        errors.push(Error::new(group.span(), "empty index `[]`: write `x[..]` (or `x[...]`) for the whole array"));
+        errors.push(Error::new(
+            group.span(),
+            "empty index `[]`: write `x[..]` (or `x[...]`) for the whole array",
+        ));
         return Vec::new();
     }
     let mut elems = Vec::new();
@@ -202,9 +218,6 @@ fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
     match tokens {
         [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '.') => return Ok(Elem::Ellipsis(span)),
         [TokenTree::Ident(name)] if name == "None" || name == "NewAxis" => return Ok(Elem::NewAxis(span)),
-        [TokenTree::Ident(name), TokenTree::Group(arg)] if name == "nd" && arg.delimiter() == Delimiter::Parenthesis => {
-            return Ok(Elem::Nd(syn::parse2(arg.stream())?));
-        }
         _ => {}
     }
     let separators = slice_separators(tokens);
@@ -232,7 +245,10 @@ fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
 }
 
 fn is_comparison(op: &BinOp) -> bool {
-    matches!(op, BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_))
+    matches!(
+        op,
+        BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_)
+    )
 }
 
 /// Positions of the colons that separate the parts of a NumPy slice. A
@@ -262,7 +278,10 @@ fn slice_separators(tokens: &[TokenTree]) -> Vec<usize> {
 
 fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> Result<Elem> {
     if separators.len() > 2 {
-        return Err(Error::new(tokens[separators[2]].span(), "a slice has at most three parts: `start:stop:step`"));
+        return Err(Error::new(
+            tokens[separators[2]].span(),
+            "a slice has at most three parts: `start:stop:step`",
+        ));
     }
     let mut parts = Vec::with_capacity(3);
     let mut from = 0;
