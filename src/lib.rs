@@ -1,7 +1,111 @@
 //! tensor-at: NumPy, JAX and PyTorch indexed updates for ndarray.
 //!
-//! Until the macros land (`at!`, `set!`), the runtime API of
-//! [`tensor_core`] is re-exported here.
+//! ```
+//! use ndarray::{array, Array2};
+//! use tensor_at::{at, set};
+//!
+//! let mut x = Array2::<f64>::zeros((3, 4));
+//! at!(x[:, 1:4:2] = 1.0);                  // NumPy: x[:, 1:4:2] = 1
+//! at!(x[.., 0] += array![1.0, 2.0, 3.0]);  // x[:, 0] += [1, 2, 3]
+//! at!(x[[0, 0, 2], -1] += 5.0);             // np.add.at(x, ([0, 0, 2], -1), 5)
+//! at!(x[x > 4.0] = 4.0);                   // x[x > 4] = 4, one fused pass
+//! let y = set!(x[1] = 9.0);                // JAX: y = x.at[1].set(9)
+//! let row = at!(x[0, ..]);                 // a view: ArrayView1<f64>
+//! assert_eq!(row, array![1.0, 1.0, 0.0, 4.0]);
+//! assert_eq!(y.row(1), array![9.0, 9.0, 9.0, 9.0]);
+//! ```
+//!
+//! The macros parse NumPy slices (`a:b:c`) and ndarray ranges (`a..b;c`)
+//! at compile time and expand into the runtime API of [`tensor_core`],
+//! re-exported here for indices built at run time. See [`numpy_users`] for
+//! the idioms of NumPy, JAX and PyTorch side by side.
 #![warn(missing_docs)]
 
+pub mod numpy_users;
+
 pub use tensor_core::*;
+
+/// In-place indexed update, or read (NumPy / PyTorch `x[...] = v`, `x[...]`).
+///
+/// ```
+/// use ndarray::{array, Array1, Array3};
+/// use tensor_at::at;
+///
+/// let mut x = Array3::<i32>::zeros((2, 3, 4));
+/// at!(x[.., 1..3, 0] = 7);                // ndarray ranges
+/// at!(x[:, 1:3, -1] = 8);                 // NumPy slices
+/// at!(x[0, [2, 0]].max(array![[1, 1, 1, 1], [9, 9, 9, 9]]));
+/// let bins = Array1::from(vec![0usize, 1, 1]);
+/// at!(x[1, 0, bins] += 1);                // unbuffered: np.add.at
+/// assert_eq!(at!(x[1, 0]), array![1, 2, 0, 0]);
+/// assert_eq!(at!(x[1, 1]), array![7, 0, 0, 8]);
+/// let picked: Array1<i32> = at!(x[0, 0, [3, 3]]);  // advanced reads are owned
+/// assert_eq!(picked, array![9, 9]);
+/// ```
+///
+/// # Panics
+///
+/// On a run-time index error (an index out of bounds, a value of the wrong
+/// shape...), with the message [`try_at!`] returns, at the caller's line.
+pub use tensor_macros::at;
+
+/// Copy-and-update returning the new array (JAX `x.at[...].set(v)`).
+///
+/// A place (`set!(x[i] = v)`) is borrowed and copied; any other expression
+/// (`set!({x}[i] = v)`, `set!(x.clone()[i] = v)`) is consumed and updated in
+/// its own buffer, with no copy.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_at::set;
+///
+/// let x = array![1.0, 2.0, 3.0];
+/// let y = set!(x[[0, 0]] += 1.0);          // JAX x.at[[0, 0]].add(1)
+/// assert_eq!(y, array![3.0, 2.0, 3.0]);
+/// assert_eq!(x, array![1.0, 2.0, 3.0]);    // x is unchanged
+/// let small = x.mapv(|v| v < 2.5);
+/// let z = set!({x}[small] = 0.0);          // consumes x: no copy
+/// assert_eq!(z, array![0.0, 0.0, 3.0]);
+/// ```
+///
+/// # Panics
+///
+/// On a run-time index error, with the message [`try_set!`] returns.
+pub use tensor_macros::set;
+
+/// [`at!`] returning `Result<_, IndexError>` instead of panicking.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_at::{try_at, IndexError};
+///
+/// let mut x = array![1, 2, 3];
+/// let error = try_at!(x[[0, 5]] = 0).unwrap_err();
+/// assert_eq!(error.to_string(), "index 5 is out of bounds for axis 0 with size 3");
+/// assert_eq!(x, array![1, 2, 3]);          // nothing written
+/// try_at!(x[[0, 5]] = 0; mode = drop)?;    // JAX's scatter default: skip it
+/// assert_eq!(x, array![0, 2, 3]);
+/// # Ok::<(), IndexError>(())
+/// ```
+pub use tensor_macros::try_at;
+
+/// [`set!`] returning `Result<_, IndexError>` instead of panicking.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_at::{try_set, IndexError};
+///
+/// let x = array![1, 2, 3];
+/// let y = try_set!(x[-1] = 0)?;
+/// assert_eq!(y, array![1, 2, 0]);
+/// assert!(try_set!(x[7] = 0).is_err());
+/// # Ok::<(), IndexError>(())
+/// ```
+pub use tensor_macros::try_set;
+
+/// What the macros expand into. Not a public API: use the macros.
+#[doc(hidden)]
+pub mod __private {
+    pub use tensor_core::entry::*;
+    pub use tensor_core::{Ellipsis, Mode, NewAxis, Op, PySlice, nd};
+}

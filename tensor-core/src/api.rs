@@ -43,6 +43,30 @@ pub fn get_view<'a, T: Clone>(
     index: &[IndexElem<'_>],
     mode: Mode<T>,
 ) -> Result<CowArray<'a, T, IxDyn>, IndexError> {
+    select(view, index, mode).map(Selection::into_cow)
+}
+
+/// The result of a read: a view of the target, or a gathered array.
+#[derive(Debug)]
+pub enum Selection<'a, T> {
+    /// Basic indexing: a view, no copy.
+    View(ArrayViewD<'a, T>),
+    /// Advanced indexing: the gathered elements.
+    Owned(ndarray::ArrayD<T>),
+}
+
+impl<'a, T> Selection<'a, T> {
+    /// As a copy-on-write array.
+    pub fn into_cow(self) -> CowArray<'a, T, IxDyn> {
+        match self {
+            Selection::View(view) => CowArray::from(view),
+            Selection::Owned(array) => CowArray::from(array),
+        }
+    }
+}
+
+/// [`get_view`], telling views from gathered arrays.
+pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
     if let Mode::Drop = mode {
         return Err(IndexError::UnsupportedMode {
             mode: "drop",
@@ -50,14 +74,14 @@ pub fn get_view<'a, T: Clone>(
         });
     }
     match resolve(index, view.shape(), view.strides(), mode.bounds())? {
-        Plan::View(plan) => Ok(CowArray::from(basic::view(view, &plan))),
+        Plan::View(plan) => Ok(Selection::View(basic::view(view, &plan))),
         Plan::Indexed(plan) => {
             let fill = match &mode {
                 Mode::Fill(v) => Some(v),
                 _ => None,
             };
             // SAFETY: `plan` was resolved from this view's shape and strides.
-            Ok(CowArray::from(unsafe { gather::gather(&view, &plan, fill) }))
+            Ok(Selection::Owned(unsafe { gather::gather(&view, &plan, fill) }))
         }
     }
 }

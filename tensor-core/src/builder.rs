@@ -21,6 +21,7 @@ use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IntoIndexElem, RangeSlice};
 use crate::mode::Mode;
+use crate::target::Target;
 use crate::value::IntoValue;
 
 /// Converts anything that can stand between the brackets into an
@@ -146,9 +147,12 @@ impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayView<'_, T, D> {
     }
 }
 
-impl<T: Clone, S: Data<Elem = T>, D: Dimension> IntoUpdated<T, D> for &ArrayBase<S, D> {
-    fn into_owned_array(self) -> Array<T, D> {
-        self.to_owned()
+impl<X: Target + ?Sized> IntoUpdated<X::Elem, X::Dim> for &X
+where
+    X::Elem: Clone,
+{
+    fn into_owned_array(self) -> Array<X::Elem, X::Dim> {
+        self.target_view().to_owned()
     }
 }
 

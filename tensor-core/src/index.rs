@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use ndarray::{ArrayBase, CowArray, Data, Dimension, IxDyn};
+use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, IxDyn};
+
+use crate::typed::{Advanced, Basic, Dynamic, Kind};
 
 /// One element of an index list, as a user writes it between brackets.
 ///
@@ -220,76 +222,146 @@ fn shape_str(shape: &[usize]) -> String {
     note = "index elements are integers, ranges, `...`, `None`, arrays of usize/isize/i32/i64/u32/u64, boolean masks, or `nd(array)`"
 )]
 pub trait IntoIndexElem<'a> {
+    /// Target axes it consumes, as a rank: `Ix1` for an integer, a slice or
+    /// an integer array, the mask's rank for a mask, `IxDyn` when only known
+    /// at run time.
+    type Consumed: Dimension;
+    /// Basic axes it produces in a read's result: `Ix1` for a slice or a new axis.
+    type Produced: Dimension;
+    /// Its rank among the advanced indices broadcast together (`Ix0` unless an array).
+    type Broadcast: Dimension;
+    /// Whether it makes the index advanced.
+    type Kind: Kind;
     /// The index element this value stands for.
     fn into_index_elem(self) -> IndexElem<'a>;
 }
 
+/// Implements the static part of [`IntoIndexElem`]: consumed, produced and
+/// broadcast ranks, and kind.
+macro_rules! static_index {
+    ($consumed:ty, $produced:ty, $broadcast:ty, $kind:ty) => {
+        type Consumed = $consumed;
+        type Produced = $produced;
+        type Broadcast = $broadcast;
+        type Kind = $kind;
+    };
+}
+
 impl<'a> IntoIndexElem<'a> for IndexElem<'a> {
+    static_index!(IxDyn, IxDyn, IxDyn, Dynamic);
     fn into_index_elem(self) -> IndexElem<'a> {
         self
     }
 }
 
 impl<'a> IntoIndexElem<'a> for PySlice {
+    static_index!(Ix1, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Slice(self)
     }
 }
 
 impl<'a> IntoIndexElem<'a> for RangeSlice {
+    static_index!(Ix1, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Range(self)
     }
 }
 
 impl<'a> IntoIndexElem<'a> for Ellipsis {
+    static_index!(Ix0, Ix0, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Ellipsis
     }
 }
 
 impl<'a> IntoIndexElem<'a> for NewAxis {
+    static_index!(Ix0, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::NewAxis
     }
 }
 
 impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
+    static_index!(Ix1, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Range(RangeSlice::new(0, None))
+        IndexElem::Range(self.into_range_slice())
+    }
+}
+
+/// Rust range types of integers, for `a..b;step`.
+pub trait IntoRangeSlice {
+    /// The range with step 1.
+    fn into_range_slice(self) -> RangeSlice;
+}
+
+impl IntoRangeSlice for std::ops::RangeFull {
+    fn into_range_slice(self) -> RangeSlice {
+        RangeSlice::new(0, None)
     }
 }
 
 macro_rules! scalar_and_range_index {
     ($($t:ty),*) => {$(
         impl<'a> IntoIndexElem<'a> for $t {
+            static_index!(Ix1, Ix0, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Int(self as i128)
             }
         }
+        impl IntoRangeSlice for std::ops::Range<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(self.start as isize, Some(self.end as isize))
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeFrom<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(self.start as isize, None)
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeTo<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(0, Some(self.end as isize))
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeInclusive<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(*self.start() as isize, inclusive_end(*self.end() as isize))
+            }
+        }
+        impl IntoRangeSlice for std::ops::RangeToInclusive<$t> {
+            fn into_range_slice(self) -> RangeSlice {
+                RangeSlice::new(0, inclusive_end(self.end as isize))
+            }
+        }
         impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
+            static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(self.start as isize, Some(self.end as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
+            static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(self.start as isize, None))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
+            static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(0, Some(self.end as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
+            static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(*self.start() as isize, inclusive_end(*self.end() as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
+            static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(RangeSlice::new(0, inclusive_end(self.end as isize)))
+                IndexElem::Range(self.into_range_slice())
             }
         }
     )*};
@@ -307,12 +379,15 @@ fn inclusive_end(end: isize) -> Option<isize> {
 pub trait IntoCowArray<'a> {
     /// The element type.
     type Elem: 'a;
+    /// The container's rank (`Ix1` for `Vec`s, slices and fixed-size arrays).
+    type Dim: Dimension;
     /// The container as a dynamic-rank array.
     fn into_cow_array(self) -> CowArray<'a, Self::Elem, IxDyn>;
 }
 
 impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayBase<S, D> {
     type Elem = A;
+    type Dim = D;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.view().into_dyn())
     }
@@ -320,6 +395,7 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayB
 
 impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::Array<A, D> {
     type Elem = A;
+    type Dim = D;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.into_dyn())
     }
@@ -327,6 +403,7 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::Array<A, D> {
 
 impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> {
     type Elem = A;
+    type Dim = D;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.into_dyn())
     }
@@ -334,6 +411,7 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> 
 
 impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
     type Elem = A;
+    type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(ndarray::aview1(self).into_dyn())
     }
@@ -341,6 +419,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
 
 impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
     type Elem = A;
+    type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
@@ -348,6 +427,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
 
 impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
     type Elem = A;
+    type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
@@ -355,6 +435,7 @@ impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
 
 impl<'a, A: 'a> IntoCowArray<'a> for Vec<A> {
     type Elem = A;
+    type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         ndarray::Array1::from(self).into_cow_array()
     }
@@ -362,6 +443,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for Vec<A> {
 
 impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for [A; N] {
     type Elem = A;
+    type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         ndarray::Array1::from(Vec::from(self)).into_cow_array()
     }
@@ -375,6 +457,10 @@ impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for [A; N] {
     note = "index arrays hold usize, isize, i32, i64, u32 or u64 (integer indexing) or bool (a mask)"
 )]
 pub trait IndexArrayElement: Sized + sealed::Sealed {
+    /// Target axes an array of rank `D` of this type consumes.
+    type Consumed<D: Dimension>: Dimension;
+    /// Its rank among the broadcast advanced indices.
+    type Broadcast<D: Dimension>: Dimension;
     /// The index element for an array of this type.
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_>;
 }
@@ -382,12 +468,16 @@ pub trait IndexArrayElement: Sized + sealed::Sealed {
 impl sealed::Sealed for bool {}
 
 impl IndexArrayElement for bool {
+    type Consumed<D: Dimension> = D;
+    type Broadcast<D: Dimension> = Ix1;
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Mask(array)
     }
 }
 
 impl<A: IndexInt> IndexArrayElement for A {
+    type Consumed<D: Dimension> = Ix1;
+    type Broadcast<D: Dimension> = D;
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Array(A::wrap_array(array))
     }
@@ -397,6 +487,10 @@ impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for T
 where
     T::Elem: IndexArrayElement,
 {
+    type Consumed = <T::Elem as IndexArrayElement>::Consumed<T::Dim>;
+    type Produced = Ix0;
+    type Broadcast = <T::Elem as IndexArrayElement>::Broadcast<T::Dim>;
+    type Kind = Advanced;
     fn into_index_elem(self) -> IndexElem<'a> {
         T::Elem::index_elem(self.into_cow_array())
     }
@@ -406,6 +500,8 @@ impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Nd<T>
 where
     T::Elem: IndexInt,
 {
+    // The depth (coordinates per index) is only known at run time.
+    static_index!(IxDyn, Ix0, IxDyn, Advanced);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
     }

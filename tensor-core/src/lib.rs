@@ -36,20 +36,26 @@
 mod api;
 mod builder;
 mod element;
+#[doc(hidden)]
+pub mod entry;
 mod error;
 mod exec;
 mod index;
 mod mode;
 pub mod plan;
+mod target;
+pub mod typed;
 mod value;
 
-pub use api::{apply, get, get_view, set, update};
+pub use api::{Selection, apply, get, get_view, select, set, update};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Op};
 pub use error::{IndexError, Shape, Shapes};
 pub use index::{
-    Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, Nd, NewAxis, PySlice, RangeSlice, nd,
+    Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
+    RangeSlice, nd,
 };
 pub use mode::{Bounds, Mode, Resolution};
 pub use plan::{Plan, resolve};
+pub use target::{Target, TargetMut};
 pub use value::{IntoValue, Scalar, Value};

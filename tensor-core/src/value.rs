@@ -1,7 +1,7 @@
 //! Values written by an update: a scalar, or an array broadcast to the
 //! indexed region.
 
-use ndarray::{ArrayBase, ArrayViewD, CowArray, Data, Dimension, IxDyn};
+use ndarray::{ArrayBase, ArrayViewD, CowArray, Data, Dimension, Ix0, IxDyn};
 
 use crate::error::{IndexError, Shape};
 
@@ -33,35 +33,42 @@ scalar!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
     note = "values are a scalar of the target's element type or an ndarray of it (owned, view or reference); there are no implicit casts"
 )]
 pub trait IntoValue<'a, T> {
+    /// The value's rank (`Ix0` for a scalar).
+    type Dim: Dimension;
     /// The value.
     fn into_value(self) -> Value<'a, T>;
 }
 
 impl<'a, T: Scalar> IntoValue<'a, T> for T {
+    type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
         Value::Scalar(self)
     }
 }
 
 impl<'a, T, S: Data<Elem = T>, D: Dimension> IntoValue<'a, T> for &'a ArrayBase<S, D> {
+    type Dim = D;
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(self.view().into_dyn()))
     }
 }
 
 impl<'a, T, D: Dimension> IntoValue<'a, T> for ndarray::Array<T, D> {
+    type Dim = D;
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(self.into_dyn()))
     }
 }
 
 impl<'a, T, D: Dimension> IntoValue<'a, T> for ndarray::ArrayView<'a, T, D> {
+    type Dim = D;
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(self.into_dyn()))
     }
 }
 
 impl<'a, T> IntoValue<'a, T> for Value<'a, T> {
+    type Dim = IxDyn;
     fn into_value(self) -> Value<'a, T> {
         self
     }

@@ -1,6 +1,79 @@
 //! Procedural macros of tensor-at: `at!`, `set!`, `try_at!`, `try_set!`.
 //!
-//! Placeholder: the macros land with the issue "The macros". Until then the
-//! runtime API of `tensor-core` (re-exported by the `tensor-at` facade) is the
-//! way to index.
+//! Use them through the `tensor-at` crate, which documents them with
+//! examples; the expansions call `::tensor_at::__private`. Each macro parses
+//! its input (`parse`), checks it (`valid`), and expands it (`expand`).
 #![warn(missing_docs)]
+
+mod ast;
+mod errors;
+mod expand;
+mod parse;
+mod valid;
+
+use proc_macro::TokenStream;
+
+use expand::Flavor;
+
+/// Expands one call, or its errors plus a placeholder of any type, so the
+/// user sees the errors and not a cascade.
+fn run(input: TokenStream, flavor: Flavor) -> TokenStream {
+    let expanded = parse::parse_call(input.into())
+        .and_then(|call| valid::check(&call).map(|()| call))
+        .map(|call| expand::expand(&call, flavor));
+    match expanded {
+        Ok(tokens) => tokens.into(),
+        Err(error) => {
+            let errors = error.to_compile_error();
+            quote::quote!({ #errors; ::core::unreachable!() }).into()
+        }
+    }
+}
+
+/// In-place indexed update or read (NumPy / PyTorch `x[...] = v`, `x[...]`).
+#[proc_macro]
+pub fn at(input: TokenStream) -> TokenStream {
+    run(
+        input,
+        Flavor {
+            copy: false,
+            fallible: false,
+        },
+    )
+}
+
+/// Copy-and-update returning the new array (JAX `x.at[...].set(v)`).
+#[proc_macro]
+pub fn set(input: TokenStream) -> TokenStream {
+    run(
+        input,
+        Flavor {
+            copy: true,
+            fallible: false,
+        },
+    )
+}
+
+/// [`at!`] returning `Result<_, IndexError>` instead of panicking.
+#[proc_macro]
+pub fn try_at(input: TokenStream) -> TokenStream {
+    run(
+        input,
+        Flavor {
+            copy: false,
+            fallible: true,
+        },
+    )
+}
+
+/// [`set!`] returning `Result<_, IndexError>` instead of panicking.
+#[proc_macro]
+pub fn try_set(input: TokenStream) -> TokenStream {
+    run(
+        input,
+        Flavor {
+            copy: true,
+            fallible: true,
+        },
+    )
+}

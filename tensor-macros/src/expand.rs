@@ -1,0 +1,244 @@
+//! [`Call`] → tokens: calls into `::tensor_at::__private`, no decisions
+//! beyond picking the entry point.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::Expr;
+use syn::spanned::Spanned;
+
+use crate::ast::{Action, Call, Elem, ModeSpec};
+
+/// Which macro is expanding.
+#[derive(Clone, Copy)]
+pub struct Flavor {
+    /// `set!`/`try_set!`: updates return a new array.
+    pub copy: bool,
+    /// `try_at!`/`try_set!`: a `Result` instead of a panic.
+    pub fallible: bool,
+}
+
+/// The expansion of a checked call.
+pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
+    let p = quote!(::tensor_at::__private);
+    let list = call.index.iter().rev().fold(quote!(()), |rest, elem| {
+        let elem = index_elem(elem);
+        quote!((#elem, #rest))
+    });
+    let mode = mode(call.mode.as_ref());
+    let target = &call.target;
+    let value = Ident::value();
+    let at = call.index_span;
+
+    let target = quote!((#target).tensor_at_mut());
+    let result = if let Some(fused) = fused_mask(call, flavor) {
+        fused
+    } else {
+        match (&call.action, flavor.copy) {
+            (Action::Read, _) => {
+                let target = &call.target;
+                match &call.mode {
+                    Some(ModeSpec::Fill(_, fill)) => quote_spanned!(at=> #p::read_filled((#target).tensor_at_ref(), #list, #fill)),
+                    _ => quote_spanned!(at=> #p::read((#target).tensor_at_ref(), #list, #mode)),
+                }
+            }
+            (Action::Set(v), false) => bind_value(v, quote_spanned!(at=> #p::set(#target, #list, #value, #mode))),
+            (Action::Update(op, v), false) => {
+                let op = syn::Ident::new(op.name(), Span::call_site());
+                bind_value(v, quote_spanned!(at=> #p::update(#target, #list, #p::Op::#op, #value, #mode)))
+            }
+            (Action::Apply(f), false) => quote_spanned!(at=> #p::apply(#target, #list, #f, #mode)),
+            (Action::Set(v), true) => {
+                let source = source(&call.target);
+                bind_value(v, quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
+            }
+            (Action::Update(op, v), true) => {
+                let source = source(&call.target);
+                let op = syn::Ident::new(op.name(), Span::call_site());
+                bind_value(v, quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)))
+            }
+            (Action::Apply(f), true) => {
+                let source = source(&call.target);
+                quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
+            }
+        }
+    };
+    let result = if flavor.fallible { result } else { quote!(#p::unwrap(#result)) };
+    // Method syntax reaches the array through references and `&mut` bindings.
+    quote!({
+        use ::tensor_at::__private::AsTarget as _;
+        #result
+    })
+}
+
+/// Hygienic names for the expansion's own bindings.
+struct Ident;
+
+impl Ident {
+    fn value() -> syn::Ident {
+        syn::Ident::new("__tensor_at_value", Span::mixed_site())
+    }
+    fn scalar() -> syn::Ident {
+        syn::Ident::new("__tensor_at_scalar", Span::mixed_site())
+    }
+    fn element() -> syn::Ident {
+        syn::Ident::new("__tensor_at_element", Span::mixed_site())
+    }
+}
+
+/// Evaluates the value before the target is borrowed mutably (as `x[i] = v`
+/// does), keeping its temporaries alive through the call.
+fn bind_value(value: &Expr, call: TokenStream) -> TokenStream {
+    let name = Ident::value();
+    quote!(match #value { #name => #call })
+}
+
+/// What `set!` copies from: a place is borrowed (and copied), any other
+/// expression is taken by value (and updated in its own buffer).
+fn source(target: &Expr) -> TokenStream {
+    if is_place(target) {
+        quote!((#target).tensor_at_ref())
+    } else {
+        // Bound by `match` so that `{x}` is not an "unnecessary braces" argument.
+        let name = syn::Ident::new("__tensor_at_source", Span::mixed_site());
+        quote!(match #target { #name => #name })
+    }
+}
+
+fn is_place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => true,
+        Expr::Unary(unary) => matches!(unary.op, syn::UnOp::Deref(_)),
+        Expr::Paren(paren) => is_place(&paren.expr),
+        _ => false,
+    }
+}
+
+/// One index element as an expression whose type says what it is, with
+/// type errors placed on the user's element.
+fn index_elem(elem: &Elem) -> TokenStream {
+    let p = quote!(::tensor_at::__private);
+    let typed = typed_literals;
+    match elem {
+        Elem::Range { range, step: None } => {
+            let range = typed(range);
+            quote_spanned!(range.span()=> #p::index_elem(#range))
+        }
+        Elem::Range { range, step: Some(step) } => {
+            let (range, step) = (typed(range), unparen(step));
+            quote_spanned!(range.span()=> #p::stepped(#range, #step))
+        }
+        Elem::PySlice { start, stop, step, span } => {
+            let part = |part: &Option<Expr>| match part {
+                Some(expr) => {
+                    let expr = unparen(expr);
+                    quote_spanned!(expr.span()=> #p::bound(#expr))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let (start, stop, step) = (part(start), part(stop), part(step));
+            quote_spanned!(*span=> #p::PySlice::new(#start, #stop, #step))
+        }
+        Elem::Ellipsis(span) => quote_spanned!(*span=> #p::Ellipsis),
+        Elem::NewAxis(span) => quote_spanned!(*span=> #p::NewAxis),
+        Elem::Compare { array, op, scalar } => {
+            let (s, e) = (Ident::scalar(), Ident::element());
+            quote_spanned!(array.span()=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
+        }
+        Elem::Expr(expr) => {
+            let expr = typed(expr);
+            quote_spanned!(expr.span()=> #p::index_elem(#expr))
+        }
+    }
+}
+
+fn mode(mode: Option<&ModeSpec>) -> TokenStream {
+    let p = quote!(::tensor_at::__private);
+    match mode {
+        None => quote!(#p::Mode::Error),
+        Some(ModeSpec::Error(span)) => quote_spanned!(*span=> #p::Mode::Error),
+        Some(ModeSpec::Clip(span)) => quote_spanned!(*span=> #p::Mode::Clip),
+        Some(ModeSpec::Wrap(span)) => quote_spanned!(*span=> #p::Mode::Wrap),
+        Some(ModeSpec::Drop(span)) => quote_spanned!(*span=> #p::Mode::Drop),
+        Some(ModeSpec::Fill(span, value)) => quote_spanned!(*span=> #p::Mode::Fill(#value)),
+    }
+}
+
+/// `at!(x[x < s] = v)` and `at!(x[x < s] op= v)`: the mask compares the
+/// target itself, so one pass over it decides and writes.
+fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
+    let p = quote!(::tensor_at::__private);
+    let [Elem::Compare { array, op, scalar }] = call.index.as_slice() else {
+        return None;
+    };
+    let target = &call.target;
+    if flavor.copy || quote!(#array).to_string() != quote!(#target).to_string() {
+        return None;
+    }
+    let target = quote!((#target).tensor_at_mut());
+    let (s, e) = (Ident::scalar(), Ident::element());
+    let at = call.index_span;
+    let call = match &call.action {
+        Action::Set(value) => quote_spanned!(at=> #p::set_where(#target, |#e| *#e #op #s, #value)),
+        Action::Update(update, value) => {
+            let update = syn::Ident::new(update.name(), Span::call_site());
+            quote_spanned!(at=> #p::update_where(#target, |#e| *#e #op #s, #p::Op::#update, #value))
+        }
+        Action::Read | Action::Apply(_) => return None,
+    };
+    Some(quote!(match #scalar { #s => #call }))
+}
+
+/// The expression without the parentheses around it (they would trip
+/// `unused_parens` in the user's crate once it is a function argument).
+fn unparen(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(paren) => unparen(&paren.expr),
+        other => other,
+    }
+}
+
+/// Unsuffixed integer literals as `isize`: in `x[1]`, `x[-1]`, `x[1..3]`,
+/// `x[[0, 2]]` the literal's type would otherwise stay undecided while the
+/// index's types are worked out.
+fn typed_literals(expr: &Expr) -> Expr {
+    let mut expr = unparen(expr).clone();
+    type_literal(&mut expr);
+    expr
+}
+
+fn type_literal(expr: &mut Expr) {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int), ..
+        }) if int.suffix().is_empty() => {
+            *int = syn::LitInt::new(&format!("{}isize", int.base10_digits()), int.span());
+        }
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => type_literal(expr),
+        // Only when every bound is a literal: `a..4` takes `a`'s type.
+        Expr::Range(range) if range.start.iter().chain(&range.end).all(|bound| is_int_literal(bound)) => {
+            range
+                .start
+                .iter_mut()
+                .chain(range.end.iter_mut())
+                .for_each(|bound| type_literal(bound));
+        }
+        Expr::Array(array) => array.elems.iter_mut().for_each(type_literal),
+        _ => {}
+    }
+}
+
+fn is_int_literal(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(_), .. }) => true,
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => is_int_literal(expr),
+        _ => false,
+    }
+}

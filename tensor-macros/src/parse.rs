@@ -1,0 +1,304 @@
+//! Raw tokens → [`Call`]. `x[a, b;2]` and `x[1:4:2]` are not Rust
+//! expressions, so the call is split by hand: the trailing `; mode = ...`,
+//! the assignment operator, a `.method(args)` suffix, and the last bracket
+//! group, whose elements are split at top-level commas.
+
+use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
+use syn::{BinOp, Error, Expr, Result};
+
+use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
+use crate::errors::Errors;
+
+const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
+
+/// Parses a whole macro call, collecting every error it can find.
+pub fn parse_call(input: TokenStream) -> Result<Call> {
+    let tokens: Vec<TokenTree> = input.into_iter().collect();
+    if tokens.is_empty() {
+        return Err(Error::new(
+            Span::call_site(),
+            "expected `target[index]`, optionally followed by `= value`, `op= value` or `.method(args)`",
+        ));
+    }
+    let mut errors = Errors::default();
+    let (main, mode_tokens) = match tokens.iter().position(|t| is_punct(t, ';')) {
+        Some(i) => (&tokens[..i], Some((&tokens[i], &tokens[i + 1..]))),
+        None => (&tokens[..], None),
+    };
+    let mode = mode_tokens.and_then(|(semi, rest)| errors.ok(parse_mode(semi, rest)));
+    let (lhs, assignment) = split_assignment(main)?;
+    let (place, method) = split_method(lhs);
+    let (target, group) = split_index(place)?;
+
+    let action = match (assignment, method) {
+        (Some(_), Some((name, _))) => {
+            return Err(Error::new(
+                name.span(),
+                "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
+            ));
+        }
+        (Some((None, value)), None) => Action::Set(parse_expr(value, "expected a value after `=`")?),
+        (Some((Some(op), value)), None) => Action::Update(op, parse_expr(value, "expected a value after the operator")?),
+        (None, Some((name, args))) => parse_method(&name, args)?,
+        (None, None) => Action::Read,
+    };
+    let index = parse_index(group, &mut errors);
+    let target = errors.ok(parse_expr(target, "expected the array before `[`"));
+    errors.finish()?;
+    Ok(Call {
+        target: target.expect("errors were reported"),
+        index,
+        index_span: group.span(),
+        action,
+        mode,
+    })
+}
+
+fn is_punct(token: &TokenTree, ch: char) -> bool {
+    matches!(token, TokenTree::Punct(p) if p.as_char() == ch)
+}
+
+fn is_joint_punct(token: &TokenTree) -> Option<char> {
+    match token {
+        TokenTree::Punct(p) if p.spacing() == Spacing::Joint => Some(p.as_char()),
+        _ => None,
+    }
+}
+
+/// Splits `lhs = value` / `lhs op= value`; the operator is `None` for `=`.
+type Assignment<'t> = (Option<UpdateOp>, &'t [TokenTree]);
+
+fn split_assignment(tokens: &[TokenTree]) -> Result<(&[TokenTree], Option<Assignment<'_>>)> {
+    for (i, token) in tokens.iter().enumerate() {
+        if !is_punct(token, '=') || is_joint_punct(token).is_some() {
+            continue;
+        }
+        let before = i.checked_sub(1).and_then(|j| is_joint_punct(&tokens[j]));
+        let before2 = i.checked_sub(2).and_then(|j| is_joint_punct(&tokens[j]));
+        let op = match before {
+            None => None,
+            Some('+') => Some(UpdateOp::Add),
+            Some('-') => Some(UpdateOp::Sub),
+            Some('*') => Some(UpdateOp::Mul),
+            Some('/') => Some(UpdateOp::Div),
+            // `==`, `!=`, `<=`, `>=` compare; `<<=` and `>>=` are operators.
+            Some('=' | '!') => continue,
+            Some(c @ ('<' | '>')) if before2 != Some(c) => continue,
+            Some(_) => {
+                let start = if matches!(before2, Some('<' | '>')) { i - 2 } else { i - 1 };
+                let written: String = tokens[start..=i].iter().map(ToString::to_string).collect();
+                return Err(Error::new(
+                    tokens[start].span(),
+                    format!("unknown operator `{written}`: expected `=`, `+=`, `-=`, `*=` or `/=`"),
+                ));
+            }
+        };
+        let lhs_end = if op.is_some() { i - 1 } else { i };
+        return Ok((&tokens[..lhs_end], Some((op, &tokens[i + 1..]))));
+    }
+    Ok((tokens, None))
+}
+
+/// Splits a trailing `.method(args)`.
+fn split_method(tokens: &[TokenTree]) -> (&[TokenTree], Option<(syn::Ident, TokenStream)>) {
+    if let [rest @ .., dot, TokenTree::Ident(name), TokenTree::Group(args)] = tokens
+        && is_punct(dot, '.')
+        && args.delimiter() == Delimiter::Parenthesis
+        && matches!(rest.last(), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
+    {
+        return (rest, Some((name.clone(), args.stream())));
+    }
+    (tokens, None)
+}
+
+/// Splits `target [index]` at the last bracket group.
+fn split_index(tokens: &[TokenTree]) -> Result<(&[TokenTree], &proc_macro2::Group)> {
+    match tokens {
+        [target @ .., TokenTree::Group(group)] if group.delimiter() == Delimiter::Bracket => {
+            if target.is_empty() {
+                Err(Error::new(group.span(), "expected the array before `[`: `x[index]`"))
+            } else {
+                Ok((target, group))
+            }
+        }
+        _ => {
+            let stream: TokenStream = tokens.iter().cloned().collect();
+            Err(Error::new_spanned(stream, "expected an index expression `target[index]`"))
+        }
+    }
+}
+
+fn parse_expr(tokens: &[TokenTree], empty: &str) -> Result<Expr> {
+    if tokens.is_empty() {
+        return Err(Error::new(Span::call_site(), empty));
+    }
+    syn::parse2(tokens.iter().cloned().collect())
+}
+
+fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<Action> {
+    let arg =
+        || -> Result<Expr> { syn::parse2(args.clone()).map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument"))) };
+    let update = |op| Ok(Action::Update(op, arg()?));
+    match name.to_string().as_str() {
+        "set" => Ok(Action::Set(arg()?)),
+        "add" => update(UpdateOp::Add),
+        "sub" => update(UpdateOp::Sub),
+        "mul" => update(UpdateOp::Mul),
+        "div" => update(UpdateOp::Div),
+        "pow" => update(UpdateOp::Pow),
+        "min" => update(UpdateOp::Min),
+        "max" => update(UpdateOp::Max),
+        "apply" => Ok(Action::Apply(arg()?)),
+        "get" if args.is_empty() => Ok(Action::Read),
+        "get" => Err(Error::new(
+            name.span(),
+            "`.get()` takes no arguments; the mode goes after `;`: `x[i].get(); mode = fill(0.0)`",
+        )),
+        other => Err(Error::new(
+            name.span(),
+            format!("unknown method `{other}`: expected one of {METHODS}"),
+        )),
+    }
+}
+
+fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
+    let expected = "expected `mode = error`, `clip`, `wrap`, `drop` or `fill(value)` after `;`";
+    let [TokenTree::Ident(key), eq, rest @ ..] = tokens else {
+        return Err(Error::new(semicolon.span(), expected));
+    };
+    if key != "mode" || !is_punct(eq, '=') {
+        return Err(Error::new(key.span(), expected));
+    }
+    match rest {
+        [TokenTree::Ident(name)] => match name.to_string().as_str() {
+            "error" => Ok(ModeSpec::Error(name.span())),
+            "clip" => Ok(ModeSpec::Clip(name.span())),
+            "wrap" => Ok(ModeSpec::Wrap(name.span())),
+            "drop" => Ok(ModeSpec::Drop(name.span())),
+            "fill" => Err(Error::new(name.span(), "mode `fill` takes the value to read: `fill(0.0)`")),
+            other => Err(Error::new(name.span(), format!("unknown mode `{other}`: {expected}"))),
+        },
+        [TokenTree::Ident(name), TokenTree::Group(value)] if name == "fill" && value.delimiter() == Delimiter::Parenthesis => {
+            Ok(ModeSpec::Fill(name.span(), syn::parse2(value.stream())?))
+        }
+        [first, ..] => Err(Error::new(first.span(), expected)),
+        [] => Err(Error::new(eq.span(), expected)),
+    }
+}
+
+/// Splits the bracket group at top-level commas and parses each element.
+fn parse_index(group: &proc_macro2::Group, errors: &mut Errors) -> Vec<Elem> {
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    if tokens.is_empty() {
+        errors.push(Error::new(
+            group.span(),
+            "empty index `[]`: write `x[..]` (or `x[...]`) for the whole array",
+        ));
+        return Vec::new();
+    }
+    let mut elems = Vec::new();
+    let mut parts = tokens.split(|t| is_punct(t, ',')).peekable();
+    while let Some(part) = parts.next() {
+        if part.is_empty() {
+            // A trailing comma is fine; an empty element between commas is not.
+            if parts.peek().is_some() {
+                errors.push(Error::new(group.span(), "empty index element between commas"));
+            }
+            continue;
+        }
+        if let Some(elem) = errors.ok(parse_elem(part)) {
+            elems.push(elem);
+        }
+    }
+    elems
+}
+
+fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
+    let span = tokens[0].span();
+    match tokens {
+        [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '.') => return Ok(Elem::Ellipsis(span)),
+        [TokenTree::Ident(name)] if name == "None" || name == "NewAxis" => return Ok(Elem::NewAxis(span)),
+        _ => {}
+    }
+    let separators = slice_separators(tokens);
+    if !separators.is_empty() {
+        return parse_py_slice(tokens, &separators);
+    }
+    if let Some(semi) = tokens.iter().position(|t| is_punct(t, ';')) {
+        let range: Expr = parse_expr(&tokens[..semi], "expected a range before `;step`")?;
+        if !matches!(range, Expr::Range(_)) {
+            return Err(Error::new_spanned(&range, "a step `;k` follows a range: `a..b;k`"));
+        }
+        let step = parse_expr(&tokens[semi + 1..], "expected a step after `;`")?;
+        return Ok(Elem::Range { range, step: Some(step) });
+    }
+    let expr: Expr = syn::parse2(tokens.iter().cloned().collect())?;
+    Ok(match expr {
+        Expr::Range(_) => Elem::Range { range: expr, step: None },
+        Expr::Binary(binary) if is_comparison(&binary.op) => Elem::Compare {
+            array: *binary.left,
+            op: binary.op,
+            scalar: *binary.right,
+        },
+        other => Elem::Expr(other),
+    })
+}
+
+fn is_comparison(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_)
+    )
+}
+
+/// Positions of the colons that separate the parts of a NumPy slice. A
+/// `::` between two identifiers (or before `<`) is a Rust path, as in
+/// `usize::MAX`; every other colon separates (`::2`, `1::2`, `a: :k`).
+fn slice_separators(tokens: &[TokenTree]) -> Vec<usize> {
+    let mut separators = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let double = is_joint_punct(&tokens[i]) == Some(':') && tokens.get(i + 1).is_some_and(|t| is_punct(t, ':'));
+        if double {
+            let after_name = i > 0 && (matches!(tokens[i - 1], TokenTree::Ident(_)) || is_punct(&tokens[i - 1], '>'));
+            let before_name = matches!(tokens.get(i + 2), Some(TokenTree::Ident(_))) || tokens.get(i + 2).is_some_and(|t| is_punct(t, '<'));
+            if !(after_name && before_name) {
+                separators.extend([i, i + 1]);
+            }
+            i += 2;
+        } else {
+            if is_punct(&tokens[i], ':') {
+                separators.push(i);
+            }
+            i += 1;
+        }
+    }
+    separators
+}
+
+fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> Result<Elem> {
+    if separators.len() > 2 {
+        return Err(Error::new(
+            tokens[separators[2]].span(),
+            "a slice has at most three parts: `start:stop:step`",
+        ));
+    }
+    let mut parts = Vec::with_capacity(3);
+    let mut from = 0;
+    for &separator in separators {
+        parts.push(&tokens[from..separator]);
+        from = separator + 1;
+    }
+    parts.push(&tokens[from..]);
+    let mut parsed = parts.into_iter().map(|part| match part {
+        [] => Ok(None),
+        tokens => syn::parse2(tokens.iter().cloned().collect()).map(Some),
+    });
+    let mut next = || parsed.next().unwrap_or(Ok(None));
+    Ok(Elem::PySlice {
+        start: next()?,
+        stop: next()?,
+        step: next()?,
+        span: tokens[0].span(),
+    })
+}

@@ -1,0 +1,312 @@
+//! Every grammar form of the macros, with expected values from NumPy
+//! (each written beside the NumPy expression that produced it).
+
+use ndarray::{Array, Array1, Array2, Array3, ArrayD, ArrayView1, ArrayView2, ArrayView3, IxDyn, array, s};
+use tensor_at::{IndexError, at, nd, set, try_at, try_set};
+
+/// np.arange(12).reshape(3, 4)
+fn grid() -> Array2<i32> {
+    Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i32)
+}
+
+/// np.arange(24).reshape(2, 3, 4)
+fn cube() -> Array3<i32> {
+    Array3::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 12 + j * 4 + k) as i32)
+}
+
+#[test]
+fn rust_ranges_and_python_slices_mix_in_one_index() {
+    // x[:, 1:4:2] = 0; x[0, ::-1] -> [3, 0, 1, 0]
+    let mut x = grid();
+    at!(x[.., 1..4;2] = 0);
+    assert_eq!(x, array![[0, 0, 2, 0], [4, 0, 6, 0], [8, 0, 10, 0]]);
+    let mut y = grid();
+    at!(y[:, 1:4:2] = 0);
+    assert_eq!(x, y);
+    let mut z = grid();
+    at!(z[.., 1:4:2] = 0);
+    assert_eq!(x, z);
+    assert_eq!(at!(x[0, ::-1]), array![0, 2, 0, 0]);
+    // s![] semantics: 1..;-1 is 1..4 reversed: [3, 2, 1]; NumPy's 1::-1 is [1, 0].
+    assert_eq!(at!(y[0, 1..;-1]), array![0, 2, 0]);
+    assert_eq!(at!(y[0, 1::-1]), array![0, 0]);
+}
+
+#[test]
+fn bounds_and_steps_are_any_integer_expressions() {
+    let x = Array1::from_iter(0..10i64);
+    let (a, b, k, n) = (2usize, 8i32, 3i64, x.len());
+    assert_eq!(at!(x[a:b:k]), array![2, 5]); // x[2:8:3]
+    assert_eq!(at!(x[n - 1..;-1]), array![9]); // s![9..;-1]
+    assert_eq!(at!(x[(n as isize - 1)::-4]), array![9, 5, 1]); // x[9::-4]
+    assert_eq!(at!(x[a..=4]), array![2, 3, 4]);
+    assert_eq!(at!(x[..=-2;4]), array![0, 4, 8]); // s![..=-2;4]
+    assert_eq!(at!(x[-3:]), array![7, 8, 9]);
+    assert_eq!(at!(x[:-7]), array![0, 1, 2]);
+    assert_eq!(at!(x[i32::MAX as usize - 2147483646:3]), array![1, 2]); // a path in a bound
+}
+
+#[test]
+fn ellipsis_new_axis_and_negative_integers() {
+    let x = cube();
+    let r: ArrayView3<i32> = at!(x[..., None, -1]); // x[..., None, -1].shape == (2, 3, 1)
+    assert_eq!(r.shape(), &[2, 3, 1]);
+    assert_eq!(r[[1, 2, 0]], 23);
+    let r: ArrayView2<i32> = at!(x[NewAxis, 0, .., 1]); // x[None, 0, :, 1]
+    assert_eq!(r, array![[1, 5, 9]]);
+}
+
+#[test]
+fn basic_reads_are_statically_ranked_views() {
+    let x = cube();
+    let row: ArrayView2<i32> = at!(x[1, ..]);
+    assert_eq!(row.shape(), &[3, 4]);
+    assert_eq!(row.as_ptr(), &x[[1, 0, 0]] as *const i32);
+    let one: ArrayView1<i32> = at!(x[1, 2]);
+    assert_eq!(one, array![20, 21, 22, 23]);
+    let dynamic = cube().into_dyn();
+    let d = at!(dynamic[1, 2]);
+    assert_eq!(d.shape(), &[4]);
+}
+
+#[test]
+fn advanced_reads_are_statically_ranked_owned_arrays() {
+    let x = cube();
+    let idx = Array1::from(vec![1usize, 0]);
+    // x[idx, 1:3] -> shape (2, 2, 4)
+    let r: Array3<i32> = at!(x[idx, 1:3]);
+    assert_eq!(r.slice(s![.., .., 0]), array![[16, 20], [4, 8]]);
+    // x[[[0], [1]], :, [0, 3]] -> shape (2, 2, 3)
+    let rows = array![[0usize], [1]];
+    let r: Array3<i32> = at!(x[rows, .., [0, 3]]);
+    assert_eq!(r.shape(), &[2, 2, 3]);
+    assert_eq!(r.slice(s![1, 1, ..]), array![15, 19, 23]);
+    // A mask over two axes: x[:, mask] -> (2, count)
+    let mask = array![
+        [true, false, false, false],
+        [false, false, false, false],
+        [false, false, false, true]
+    ];
+    let r: Array2<i32> = at!(x[:, mask]);
+    assert_eq!(r, array![[0, 11], [12, 23]]);
+}
+
+#[test]
+fn advanced_indices_separated_by_a_slice_go_first() {
+    let mut x = cube();
+    // x[[0, 1], :, [0, 3]] has shape (2, 3); writing y of that shape.
+    let y = array![[100, 101, 102], [200, 201, 202]];
+    at!(x[[0, 1], :, [0, 3]] = y);
+    assert_eq!(at!(x[0, .., 0]), array![100, 101, 102]);
+    assert_eq!(at!(x[1, .., 3]), array![200, 201, 202]);
+    // An integer counts as advanced once an array is present: x[0, :, [1, 2]] -> (2, 3)
+    let r: Array2<i32> = at!(x[0, :, [1, 2]]);
+    assert_eq!(r, array![[1, 5, 9], [2, 6, 10]]);
+}
+
+#[test]
+fn masks_write_in_c_order_with_values_broadcast() {
+    // x[mask] = [10, 20, 30] selects in C order.
+    let mut x = grid();
+    let mask = x.mapv(|v| v % 5 == 0);
+    at!(x[mask] = array![10, 20, 30]);
+    assert_eq!(x, array![[10, 1, 2, 3], [4, 20, 6, 7], [8, 9, 30, 11]]);
+    // x[:, m] = v with v broadcast over the rows: x[:, [True, False, True, False]] = [-1, -2]
+    let mut x = grid();
+    at!(x[:, [true, false, true, false]] = array![-1, -2]);
+    assert_eq!(x.row(2), array![-1, 9, -2, 11]);
+}
+
+#[test]
+fn mask_sugar_compares_arrays_with_scalars() {
+    let mut x = array![-2.0, 3.0, -0.5, 4.0];
+    at!(x[x < 0.0] = 0.0); // fused
+    assert_eq!(x, array![0.0, 3.0, 0.0, 4.0]);
+    at!(x[x >= 3.5] *= 2.0);
+    assert_eq!(x, array![0.0, 3.0, 0.0, 8.0]);
+    let y = array![1, 2, 3, 4];
+    let t = 2;
+    at!(x[y > t] += 1.0); // a mask of another array
+    assert_eq!(x, array![0.0, 3.0, 1.0, 9.0]);
+    at!(x[x == 9.0] = array![7.0]);
+    at!(x[y != 2] -= 1.0);
+    assert_eq!(x, array![-1.0, 3.0, 0.0, 6.0]);
+    let positive: Array1<f64> = at!(x[x > 0.0]);
+    assert_eq!(positive, array![3.0, 6.0]);
+    // A fused mask with array values takes the values in C order.
+    at!(x[x <= 0.0] = array![5.0, 6.0]);
+    assert_eq!(x, array![5.0, 3.0, 6.0, 6.0]);
+}
+
+#[test]
+fn every_operator_and_method() {
+    // np.<ufunc>.at(x, [0, 0, 2], v) for each ufunc.
+    let base = array![2.0, 3.0, 4.0];
+    let idx = [0usize, 0, 2];
+    let run = |f: &dyn Fn(&mut Array1<f64>)| {
+        let mut x = base.clone();
+        f(&mut x);
+        x
+    };
+    assert_eq!(run(&|x| at!(x[idx] = 1.0)), array![1.0, 3.0, 1.0]);
+    assert_eq!(run(&|x| at!(x[idx] += 1.0)), array![4.0, 3.0, 5.0]);
+    assert_eq!(run(&|x| at!(x[idx] -= 1.0)), array![0.0, 3.0, 3.0]);
+    assert_eq!(run(&|x| at!(x[idx] *= 2.0)), array![8.0, 3.0, 8.0]);
+    assert_eq!(run(&|x| at!(x[idx] /= 2.0)), array![0.5, 3.0, 2.0]);
+    assert_eq!(run(&|x| at!(x[idx].set(1.0))), array![1.0, 3.0, 1.0]);
+    assert_eq!(run(&|x| at!(x[idx].add(1.0))), array![4.0, 3.0, 5.0]);
+    assert_eq!(run(&|x| at!(x[idx].sub(1.0))), array![0.0, 3.0, 3.0]);
+    assert_eq!(run(&|x| at!(x[idx].mul(2.0))), array![8.0, 3.0, 8.0]);
+    assert_eq!(run(&|x| at!(x[idx].div(2.0))), array![0.5, 3.0, 2.0]);
+    assert_eq!(run(&|x| at!(x[idx].pow(2.0))), array![16.0, 3.0, 16.0]);
+    assert_eq!(run(&|x| at!(x[idx].min(2.5))), array![2.0, 3.0, 2.5]);
+    assert_eq!(run(&|x| at!(x[idx].max(2.5))), array![2.5, 3.0, 4.0]);
+    assert_eq!(run(&|x| at!(x[idx].apply(|e| e * e))), array![16.0, 3.0, 16.0]);
+    assert_eq!(at!(base[idx].get()), array![2.0, 2.0, 4.0]);
+}
+
+#[test]
+fn modes() {
+    let mut x = array![0, 0, 0];
+    at!(x[[1, 5]] = 7; mode = clip);
+    assert_eq!(x, array![0, 7, 7]);
+    at!(x[[-4, 3]] += 1; mode = wrap);
+    assert_eq!(x, array![1, 7, 8]);
+    at!(x[[0, 9]] = 5; mode = drop);
+    assert_eq!(x, array![5, 7, 8]);
+    let r: Array1<i32> = at!(x[[0, 9]]; mode = fill(-1));
+    assert_eq!(r, array![5, -1]);
+    let r = at!(x[9]; mode = fill(-1));
+    assert_eq!(r, Array::from_elem((), -1));
+    at!(x[2] = 0; mode = error);
+    assert_eq!(x, array![5, 7, 0]);
+}
+
+#[test]
+fn nd_indices_like_tensor_scatter_nd_update() {
+    // tf.tensor_scatter_nd_update(zeros(8), [[4], [3], [1], [7]], [9, 10, 11, 12])
+    let mut t = Array1::<i32>::zeros(8);
+    let indices = array![[4usize], [3], [1], [7]];
+    at!(t[nd(indices)] = array![9, 10, 11, 12]);
+    assert_eq!(t, array![0, 11, 0, 10, 9, 0, 0, 12]);
+    // gather_nd on a matrix
+    let x = grid();
+    let points = array![[0usize, 0], [2, 3]];
+    let r: ArrayD<i32> = at!(x[nd(&points)]).into_dyn();
+    assert_eq!(r, array![0, 11].into_dyn());
+}
+
+#[test]
+fn set_returns_a_copy_and_leaves_places_alone() {
+    let x = grid();
+    let y = set!(x[..., 2] = 0);
+    assert_eq!(x[[0, 2]], 2);
+    assert_eq!(y.column(2), array![0, 0, 0]);
+    let z = set!(x[x > 9] += 100);
+    assert_eq!(z[[2, 3]], 111);
+    let w = set!(x[[0, 0], 0].apply(|e| e - 1));
+    assert_eq!(w[[0, 0]], -2);
+}
+
+#[test]
+fn set_on_a_value_reuses_its_buffer() {
+    let x = grid();
+    let buffer = x.as_ptr();
+    let mask = x.mapv(|v| v > 5);
+    let y = set!({ x }[mask] = 0);
+    assert_eq!(y.as_ptr(), buffer);
+    assert_eq!(y.row(2), array![0, 0, 0, 0]);
+    let shared = grid().into_shared();
+    let other = shared.clone();
+    let updated = set!(shared.clone()[0, 0] = -1);
+    assert_eq!(updated[[0, 0]], -1);
+    assert_eq!(other[[0, 0]], 0);
+}
+
+#[test]
+fn targets_through_references_views_and_fields() {
+    struct Model {
+        weights: Array2<f64>,
+    }
+    let mut model = Model {
+        weights: Array2::zeros((2, 2)),
+    };
+    at!(model.weights[0, :] = 1.0);
+    let weights = &mut model.weights;
+    at!(weights[1, 1] = 2.0);
+    let mut view = model.weights.slice_mut(s![.., ..;-1]);
+    at!(view[1, 0] += 1.0);
+    assert_eq!(model.weights, array![[1.0, 1.0], [0.0, 3.0]]);
+    let mut shared = Array2::<f64>::zeros((2, 2)).into_shared();
+    at!(shared[0, 0] = 1.0);
+    assert_eq!(shared[[0, 0]], 1.0);
+}
+
+#[test]
+fn values_are_evaluated_before_the_target_is_borrowed() {
+    let mut x = array![1.0, 2.0, 3.0];
+    at!(x[0] = x.sum());
+    at!(x[1:] += x[0]);
+    assert_eq!(x, array![6.0, 8.0, 9.0]);
+    let shifted = at!(x[:-1]).to_owned();
+    at!(x[1:] = shifted);
+    assert_eq!(x, array![6.0, 6.0, 8.0]);
+}
+
+#[test]
+fn try_forms_return_errors_and_write_nothing() -> Result<(), IndexError> {
+    let mut x = grid();
+    let before = x.clone();
+    let error = try_at!(x[[0, 3], 1] = 0).unwrap_err();
+    assert_eq!(error.to_string(), "index 3 is out of bounds for axis 0 with size 3");
+    assert_eq!(x, before);
+    assert!(matches!(
+        try_at!(x[:, [0, 1]] = array![1, 2, 3]),
+        Err(IndexError::ShapeMismatch { .. })
+    ));
+    assert!(try_at!(x[5]).is_err());
+    try_at!(x[0, 0] = -1)?;
+    let y = try_set!(x[-1, -1] = -2)?;
+    assert_eq!((x[[0, 0]], y[[2, 3]]), (-1, -2));
+    assert!(try_set!(x[0, 9] += 1).is_err());
+    Ok(())
+}
+
+#[test]
+fn panics_carry_the_error_message_at_the_callers_line() {
+    let x = Array1::<i32>::zeros(3);
+    let line = line!() + 2;
+    let (message, location) = capture_panic(move || {
+        let _ = at!(x[7]);
+    });
+    assert_eq!(message, "index 7 is out of bounds for axis 0 with size 3");
+    assert_eq!(location, format!("{}:{line}", file!()));
+}
+
+/// The message and `file:line` of a panic in `f`.
+fn capture_panic(f: impl FnOnce() + std::panic::UnwindSafe) -> (String, String) {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(String::new()));
+    let hook_seen = Arc::clone(&seen);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let location = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+        *hook_seen.lock().unwrap() = location;
+    }));
+    let payload = std::panic::catch_unwind(f).expect_err("it panics");
+    std::panic::set_hook(previous);
+    let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+    let location = seen.lock().unwrap().clone();
+    (message, location)
+}
+
+#[test]
+fn rank_zero_and_dynamic_targets() {
+    let mut x = Array::from_elem((), 1.5);
+    at!(x[...] = 2.0);
+    at!(x[...] *= 2.0; mode = clip);
+    assert_eq!(x[()], 4.0);
+    let mut d = ArrayD::<i32>::zeros(IxDyn(&[2, 2, 2]));
+    at!(d[1, ..., 0] = 3);
+    assert_eq!(d.iter().sum::<i32>(), 6);
+}
