@@ -6,6 +6,8 @@
 //! indexed region, fails to compile. Each returns a `Result`; the panicking
 //! macros pass it through [`unwrap`], which reports the user's line.
 
+use std::marker::PhantomData;
+
 use ndarray::{Array, Dimension};
 
 use crate::api::{self, Selection};
@@ -231,10 +233,30 @@ pub trait AsTarget {
 
 impl<T: ?Sized> AsTarget for T {}
 
-/// An index element, unchanged: the call places a type error about it on
-/// the element itself.
-pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> E {
-    elem
+/// An index element, converted where the user wrote it: a type error
+/// about it points at the element, and the ranks it carries on are then
+/// error types, which keeps the rest of the expansion from repeating it.
+pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> Ranked<'i, E::Consumed, E::Produced, E::Broadcast, E::Kind> {
+    Ranked {
+        elem: elem.into_index_elem(),
+        ranks: PhantomData,
+    }
+}
+
+/// An index element with its static ranks (see [`IntoIndexElem`](crate::IntoIndexElem)).
+pub struct Ranked<'i, C, P, B, K> {
+    elem: IndexElem<'i>,
+    ranks: PhantomData<(C, P, B, K)>,
+}
+
+impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind> crate::IntoIndexElem<'i> for Ranked<'i, C, P, B, K> {
+    type Consumed = C;
+    type Produced = P;
+    type Broadcast = B;
+    type Kind = K;
+    fn into_index_elem(self) -> IndexElem<'i> {
+        self.elem
+    }
 }
 
 /// `a..b;step`.

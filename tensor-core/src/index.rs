@@ -100,6 +100,11 @@ impl IntArray<'_> {
 }
 
 /// Integer types usable as indices.
+#[diagnostic::on_unimplemented(
+    message = "arrays of `{Self}` cannot index",
+    label = "index arrays hold integers or booleans",
+    note = "index arrays hold usize, isize, i32, i64, u32 or u64 (integer indexing) or bool (a mask)"
+)]
 pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed {
     /// The value as an `i128`, exactly.
     fn to_i128(self) -> i128;
@@ -309,6 +314,12 @@ macro_rules! scalar_and_range_index {
                 IndexElem::Int(self as i128)
             }
         }
+        impl<'a> IntoIndexElem<'a> for &$t {
+            static_index!(Ix1, Ix0, Ix0, Basic);
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Int(*self as i128)
+            }
+        }
         impl IntoRangeSlice for std::ops::Range<$t> {
             fn into_range_slice(self) -> RangeSlice {
                 RangeSlice::new(self.start as isize, Some(self.end as isize))
@@ -364,8 +375,23 @@ macro_rules! scalar_and_range_index {
                 IndexElem::Range(self.into_range_slice())
             }
         }
+        borrowed_slices!(std::ops::Range<$t>, std::ops::RangeFrom<$t>, std::ops::RangeTo<$t>, std::ops::RangeInclusive<$t>, std::ops::RangeToInclusive<$t>);
     )*};
 }
+
+/// A borrowed range or slice indexes like the range itself (the macros
+/// borrow the variables they are given).
+macro_rules! borrowed_slices {
+    ($($t:ty),*) => {$(
+        impl<'a> IntoIndexElem<'a> for &$t {
+            static_index!(Ix1, Ix1, Ix0, Basic);
+            fn into_index_elem(self) -> IndexElem<'a> {
+                self.clone().into_index_elem()
+            }
+        }
+    )*};
+}
+borrowed_slices!(std::ops::RangeFull, PySlice, RangeSlice);
 scalar_and_range_index!(usize, isize, i32, i64, u32, u64);
 
 /// `..=end` as an exclusive end, as ndarray does: `..=-1` runs to the end.
@@ -406,6 +432,22 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> 
     type Dim = D;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.into_dyn())
+    }
+}
+
+impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a &ArrayBase<S, D> {
+    type Elem = A;
+    type Dim = D;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        CowArray::from((**self).view().into_dyn())
+    }
+}
+
+impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
+    type Elem = A;
+    type Dim = Ix1;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        (&**self).into_cow_array()
     }
 }
 

@@ -58,4 +58,4 @@ pub use index::{
 pub use mode::{Bounds, Mode, Resolution};
 pub use plan::{Plan, resolve};
 pub use target::{Target, TargetMut};
-pub use value::{IntoValue, Scalar, Value};
+pub use value::{IntoValue, SameElement, Scalar, Value};

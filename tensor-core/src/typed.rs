@@ -229,8 +229,9 @@ where
 /// target of rank `D` and elements `T` borrowed for `'t`.
 pub type Read<'t, 'i, T, D, L> = <<L as IndexList<'i>>::Kind as Kind>::Read<'t, T, <D as IndexedBy<'i, L>>::Rank>;
 
-/// A value of rank `Self` fits a region of rank `R` (after broadcasting,
-/// which may add leading axes but never remove them).
+/// A value of rank `Self` fits a region of rank `R`: it has at most as
+/// many axes (broadcasting adds leading axes, never removes them). A rank
+/// known only at run time fits, and is checked then.
 #[diagnostic::on_unimplemented(
     message = "a value of dimension `{Self}` does not fit an indexed region of dimension `{R}`",
     label = "this value has more axes than the region it is written to",
@@ -238,4 +239,18 @@ pub type Read<'t, 'i, T, D, L> = <<L as IndexList<'i>>::Kind as Kind>::Read<'t, 
 )]
 pub trait FitsIn<R> {}
 
-impl<V: Dimension, R: RankSub<V>> FitsIn<R> for V {}
+macro_rules! fits_in {
+    ($($region:ty => [$($value:ty),*]);* $(;)?) => {$($(
+        impl FitsIn<$region> for $value {}
+    )*)*};
+}
+fits_in! {
+    Ix0 => [Ix0, IxDyn];
+    Ix1 => [Ix0, Ix1, IxDyn];
+    Ix2 => [Ix0, Ix1, Ix2, IxDyn];
+    Ix3 => [Ix0, Ix1, Ix2, Ix3, IxDyn];
+    Ix4 => [Ix0, Ix1, Ix2, Ix3, Ix4, IxDyn];
+    Ix5 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, IxDyn];
+    Ix6 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn];
+    IxDyn => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn];
+}

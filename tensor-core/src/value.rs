@@ -46,24 +46,61 @@ impl<'a, T: Scalar> IntoValue<'a, T> for T {
     }
 }
 
-impl<'a, T, S: Data<Elem = T>, D: Dimension> IntoValue<'a, T> for &'a ArrayBase<S, D> {
-    type Dim = D;
+impl<'a, T: Scalar> IntoValue<'a, T> for &T {
+    type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
-        Value::Array(CowArray::from(self.view().into_dyn()))
+        Value::Scalar(self.clone())
     }
 }
 
-impl<'a, T, D: Dimension> IntoValue<'a, T> for ndarray::Array<T, D> {
+impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T> for &'a &ArrayBase<S, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
-        Value::Array(CowArray::from(self.into_dyn()))
+        Value::Array(CowArray::from(A::same_view((**self).view().into_dyn())))
     }
 }
 
-impl<'a, T, D: Dimension> IntoValue<'a, T> for ndarray::ArrayView<'a, T, D> {
+impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T> for &'a ArrayBase<S, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
-        Value::Array(CowArray::from(self.into_dyn()))
+        Value::Array(CowArray::from(A::same_view(self.view().into_dyn())))
+    }
+}
+
+impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array<A, D> {
+    type Dim = D;
+    fn into_value(self) -> Value<'a, T> {
+        Value::Array(CowArray::from(A::same_array(self.into_dyn())))
+    }
+}
+
+impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::ArrayView<'a, A, D> {
+    type Dim = D;
+    fn into_value(self) -> Value<'a, T> {
+        Value::Array(CowArray::from(A::same_view(self.into_dyn())))
+    }
+}
+
+/// The element type of a value array is the target's: there are no
+/// implicit casts.
+#[diagnostic::on_unimplemented(
+    message = "an array of `{Self}` cannot be written into an array of `{T}`",
+    label = "expected an array of `{T}`",
+    note = "tensor-at does no implicit casts: convert the value first, e.g. with `.mapv(|v| v as {T})`"
+)]
+pub trait SameElement<T>: Sized {
+    /// The view, as the type it already is.
+    fn same_view(view: ArrayViewD<'_, Self>) -> ArrayViewD<'_, T>;
+    /// The array, as the type it already is.
+    fn same_array(array: ndarray::ArrayD<Self>) -> ndarray::ArrayD<T>;
+}
+
+impl<T> SameElement<T> for T {
+    fn same_view(view: ArrayViewD<'_, T>) -> ArrayViewD<'_, T> {
+        view
+    }
+    fn same_array(array: ndarray::ArrayD<T>) -> ndarray::ArrayD<T> {
+        array
     }
 }
 

@@ -38,6 +38,19 @@ pub enum Elem {
     Expr(Expr),
 }
 
+impl Elem {
+    /// Where the element stands in the user's code.
+    pub fn span(&self) -> Span {
+        use syn::spanned::Spanned;
+        match self {
+            Elem::Range { range, .. } => range.span(),
+            Elem::PySlice { span, .. } | Elem::Ellipsis(span) | Elem::NewAxis(span) => *span,
+            Elem::Compare { array, .. } => array.span(),
+            Elem::Expr(expr) => expr.span(),
+        }
+    }
+}
+
 /// What a call does to the selection.
 pub enum Action {
     /// Read it.

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::Expr;
 use syn::spanned::Spanned;
 
-use crate::ast::{Action, Call, Elem, ModeSpec};
+use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
 
 /// Which macro is expanding.
 #[derive(Clone, Copy)]
@@ -19,45 +19,52 @@ pub struct Flavor {
 
 /// The expansion of a checked call.
 pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
-    let p = quote!(::tensor_at::__private);
+    let at = call.index_span;
+    // Entry points carry the index's span: type errors about the whole index
+    // (too many indices) point at it.
+    let p = private(at);
     let list = call.index.iter().rev().fold(quote!(()), |rest, elem| {
-        let elem = index_elem(elem);
-        quote!((#elem, #rest))
+        let (span, elem) = (elem.span(), index_elem(elem));
+        quote_spanned!(span=> (#elem, #rest))
     });
     let mode = mode(call.mode.as_ref());
     let target = &call.target;
-    let value = Ident::value();
-    let at = call.index_span;
+    let target_mut = quote_spanned!(target.span()=> (#target).tensor_at_mut());
+    let op = |op: &UpdateOp| syn::Ident::new(op.name(), at);
 
-    let target = quote!((#target).tensor_at_mut());
     let result = if let Some(fused) = fused_mask(call, flavor) {
         fused
     } else {
         match (&call.action, flavor.copy) {
             (Action::Read, _) => {
-                let target = &call.target;
+                let target = quote_spanned!(target.span()=> (#target).tensor_at_ref());
                 match &call.mode {
-                    Some(ModeSpec::Fill(_, fill)) => quote_spanned!(at=> #p::read_filled((#target).tensor_at_ref(), #list, #fill)),
-                    _ => quote_spanned!(at=> #p::read((#target).tensor_at_ref(), #list, #mode)),
+                    Some(ModeSpec::Fill(_, fill)) => quote_spanned!(at=> #p::read_filled(#target, #list, #fill)),
+                    _ => quote_spanned!(at=> #p::read(#target, #list, #mode)),
                 }
             }
-            (Action::Set(v), false) => bind_value(v, quote_spanned!(at=> #p::set(#target, #list, #value, #mode))),
-            (Action::Update(op, v), false) => {
-                let op = syn::Ident::new(op.name(), Span::call_site());
-                bind_value(v, quote_spanned!(at=> #p::update(#target, #list, #p::Op::#op, #value, #mode)))
+            (Action::Set(v), false) => bind_value(v, |value| quote_spanned!(at=> #p::set(#target_mut, #list, #value, #mode))),
+            (Action::Update(o, v), false) => {
+                let o = op(o);
+                bind_value(
+                    v,
+                    |value| quote_spanned!(at=> #p::update(#target_mut, #list, #p::Op::#o, #value, #mode)),
+                )
             }
-            (Action::Apply(f), false) => quote_spanned!(at=> #p::apply(#target, #list, #f, #mode)),
+            (Action::Apply(f), false) => quote_spanned!(at=> #p::apply(#target_mut, #list, #f, #mode)),
             (Action::Set(v), true) => {
-                let source = source(&call.target);
-                bind_value(v, quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
+                let source = source(target);
+                bind_value(v, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
             }
-            (Action::Update(op, v), true) => {
-                let source = source(&call.target);
-                let op = syn::Ident::new(op.name(), Span::call_site());
-                bind_value(v, quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)))
+            (Action::Update(o, v), true) => {
+                let (source, o) = (source(target), op(o));
+                bind_value(
+                    v,
+                    |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#o, #value, #mode)),
+                )
             }
             (Action::Apply(f), true) => {
-                let source = source(&call.target);
+                let source = source(target);
                 quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
             }
         }
@@ -70,13 +77,15 @@ pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
     })
 }
 
+/// `::tensor_at::__private`, carrying `span`.
+fn private(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::tensor_at::__private)
+}
+
 /// Hygienic names for the expansion's own bindings.
 struct Ident;
 
 impl Ident {
-    fn value() -> syn::Ident {
-        syn::Ident::new("__tensor_at_value", Span::mixed_site())
-    }
     fn scalar() -> syn::Ident {
         syn::Ident::new("__tensor_at_scalar", Span::mixed_site())
     }
@@ -86,17 +95,40 @@ impl Ident {
 }
 
 /// Evaluates the value before the target is borrowed mutably (as `x[i] = v`
-/// does), keeping its temporaries alive through the call.
-fn bind_value(value: &Expr, call: TokenStream) -> TokenStream {
-    let name = Ident::value();
+/// does), keeping its temporaries alive through the call. A variable is
+/// borrowed, not moved, as NumPy users expect. The binding carries the
+/// value's span, so type errors about the value point at it.
+fn bind_value(value: &Expr, call: impl FnOnce(&syn::Ident) -> TokenStream) -> TokenStream {
+    let name = syn::Ident::new("__tensor_at_value", value.span().resolved_at(Span::mixed_site()));
+    let call = call(&name);
+    let value = borrowed(value);
     quote!(match #value { #name => #call })
+}
+
+/// `&place` for a variable or field, so indexing never moves it; any other
+/// expression as it is.
+fn borrowed(expr: &Expr) -> TokenStream {
+    let expr = unparen(expr);
+    match expr {
+        Expr::Path(_) | Expr::Field(_) => quote_spanned!(expr.span()=> &#expr),
+        // `nd(idx)`: borrow `idx` the same way.
+        Expr::Call(call) if is_nd(&call.func) && call.args.len() == 1 => {
+            let (func, arg) = (&call.func, borrowed(&call.args[0]));
+            quote_spanned!(expr.span()=> #func(#arg))
+        }
+        other => quote!(#other),
+    }
+}
+
+fn is_nd(func: &Expr) -> bool {
+    matches!(func, Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "nd"))
 }
 
 /// What `set!` copies from: a place is borrowed (and copied), any other
 /// expression is taken by value (and updated in its own buffer).
 fn source(target: &Expr) -> TokenStream {
     if is_place(target) {
-        quote!((#target).tensor_at_ref())
+        quote_spanned!(target.span()=> (#target).tensor_at_ref())
     } else {
         // Bound by `match` so that `{x}` is not an "unnecessary braces" argument.
         let name = syn::Ident::new("__tensor_at_source", Span::mixed_site());
@@ -145,7 +177,7 @@ fn index_elem(elem: &Elem) -> TokenStream {
             quote_spanned!(array.span()=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
         }
         Elem::Expr(expr) => {
-            let expr = typed(expr);
+            let expr = borrowed(&typed(expr));
             quote_spanned!(expr.span()=> #p::index_elem(#expr))
         }
     }
@@ -166,7 +198,6 @@ fn mode(mode: Option<&ModeSpec>) -> TokenStream {
 /// `at!(x[x < s] = v)` and `at!(x[x < s] op= v)`: the mask compares the
 /// target itself, so one pass over it decides and writes.
 fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
-    let p = quote!(::tensor_at::__private);
     let [Elem::Compare { array, op, scalar }] = call.index.as_slice() else {
         return None;
     };
@@ -174,14 +205,18 @@ fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
     if flavor.copy || quote!(#array).to_string() != quote!(#target).to_string() {
         return None;
     }
-    let target = quote!((#target).tensor_at_mut());
-    let (s, e) = (Ident::scalar(), Ident::element());
     let at = call.index_span;
+    let p = private(at);
+    let target = quote_spanned!(target.span()=> (#target).tensor_at_mut());
+    let (s, e) = (Ident::scalar(), Ident::element());
     let call = match &call.action {
-        Action::Set(value) => quote_spanned!(at=> #p::set_where(#target, |#e| *#e #op #s, #value)),
-        Action::Update(update, value) => {
-            let update = syn::Ident::new(update.name(), Span::call_site());
-            quote_spanned!(at=> #p::update_where(#target, |#e| *#e #op #s, #p::Op::#update, #value))
+        Action::Set(v) => bind_value(v, |value| quote_spanned!(at=> #p::set_where(#target, |#e| *#e #op #s, #value))),
+        Action::Update(update, v) => {
+            let update = syn::Ident::new(update.name(), call.index_span);
+            bind_value(
+                v,
+                |value| quote_spanned!(at=> #p::update_where(#target, |#e| *#e #op #s, #p::Op::#update, #value)),
+            )
         }
         Action::Read | Action::Apply(_) => return None,
     };

@@ -23,11 +23,17 @@ fn run(input: TokenStream, flavor: Flavor) -> TokenStream {
         .map(|call| expand::expand(&call, flavor));
     match expanded {
         Ok(tokens) => tokens.into(),
-        Err(error) => {
-            let errors = error.to_compile_error();
-            quote::quote!({ #errors; ::core::unreachable!() }).into()
-        }
+        Err(error) => placeholder(error).into(),
     }
+}
+
+/// Every error as a `compile_error!`, the last one in expression position:
+/// the block then has the error type, which fits wherever the call stands
+/// and adds neither errors nor "unreachable code" warnings.
+fn placeholder(error: syn::Error) -> proc_macro2::TokenStream {
+    let errors: Vec<_> = error.into_iter().map(|error| error.to_compile_error()).collect();
+    let (last, rest) = errors.split_last().expect("an error has at least one message");
+    quote::quote!({ #((#rest);)* (#last) })
 }
 
 /// In-place indexed update or read (NumPy / PyTorch `x[...] = v`, `x[...]`).

@@ -1,0 +1,8 @@
+use ndarray::Array1;
+use tensor_at::at;
+
+fn main() {
+    let x = Array1::<f64>::zeros(8);
+    let i = 1.5f64;
+    let _ = at!(x[i]);
+}

@@ -1,0 +1,8 @@
+use ndarray::{Array1, Array2};
+use tensor_at::at;
+
+fn main() {
+    let mut x = Array2::<f64>::zeros((3, 4));
+    let row = Array1::<f32>::zeros(4);
+    at!(x[0] = row);
+}
