@@ -310,3 +310,52 @@ fn rank_zero_and_dynamic_targets() {
     at!(d[1, ..., 0] = 3);
     assert_eq!(d.iter().sum::<i32>(), 6);
 }
+
+#[test]
+fn masks_combine_like_numpy() {
+    // x = np.arange(8.); x[(x > 1) & (x < 5) | (x == 7)] = -1
+    let mut x = Array1::from_iter((0..8).map(f64::from));
+    at!(x[(x > 1.0) & (x < 5.0) | (x == 7.0)] = -1.0); // fused: every comparison is on x
+    assert_eq!(x, array![0.0, 1.0, -1.0, -1.0, -1.0, 5.0, 6.0, -1.0]);
+    // y[~(y % 2 == 0)] with another array's comparisons: z[!(z == 0) ^ (y > 2)] += 10
+    let y = array![1, 2, 3, 4];
+    let mut z = array![0, 1, 0, 1];
+    at!(z[!(z == 0) ^ (y > 2)] += 10);
+    // !(z == 0) = [F, T, F, T]; y > 2 = [F, F, T, T]; xor = [F, T, T, F]
+    assert_eq!(z, array![0, 11, 10, 1]);
+    let picked: Array1<i32> = at!(y[(y == 1) | (y == 4)]);
+    assert_eq!(picked, array![1, 4]);
+    // A parenthesized single comparison is a mask too.
+    at!(z[(z > 5)] = 5);
+    assert_eq!(z, array![0, 5, 5, 1]);
+}
+
+#[test]
+fn nested_array_literals_index_like_numpy_lists() {
+    // tf.tensor_scatter_nd_update(tf.zeros(8), [[4], [3], [1], [7]], [9, 10, 11, 12])
+    let t = Array1::<i32>::zeros(8);
+    let u = set!(t[nd([[4], [3], [1], [7]])] = array![9, 10, 11, 12]);
+    assert_eq!(u, array![0, 11, 0, 10, 9, 0, 0, 12]);
+    // x[[[0, 1], [1, 0]]] on np.arange(3) -> [[0, 1], [1, 0]]
+    let x = array![5, 6, 7];
+    let r: Array2<i32> = at!(x[[[0, 1], [1, 0]]]);
+    assert_eq!(r, array![[5, 6], [6, 5]]);
+}
+
+#[test]
+fn values_may_be_index_reads_of_the_target_itself() {
+    // x = np.arange(5); x[1:] = x[:-1]  (NumPy copies the overlapping operand)
+    let mut x = Array1::from_iter(0..5);
+    at!(x[1:] = x[:-1]);
+    assert_eq!(x, array![0, 0, 1, 2, 3]);
+    // img[..., [0, 2]] = img[..., [2, 0]]: swap two channels
+    let mut img = Array2::from_shape_fn((2, 3), |(i, j)| (i * 3 + j) as i32);
+    at!(img[..., [0, 2]] = img[..., [2, 0]]);
+    assert_eq!(img, array![[2, 1, 0], [5, 4, 3]]);
+    at!(img[0, 1..] += img[1, 1..]);
+    assert_eq!(img.row(0), array![2, 5, 3]);
+    // A bad read is the call's error, not a panic of its own.
+    assert!(try_at!(img[0] = img[7]).is_err());
+    let y = set!(img[1] = img[0]);
+    assert_eq!(y.row(1), array![2, 5, 3]);
+}

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, IxDyn};
+use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::typed::{Advanced, Basic, Dynamic, Kind};
 
@@ -467,7 +467,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
     }
 }
 
-impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
+impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
     type Elem = A;
     type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
@@ -483,11 +483,28 @@ impl<'a, A: 'a> IntoCowArray<'a> for Vec<A> {
     }
 }
 
-impl<'a, A: 'a, const N: usize> IntoCowArray<'a> for [A; N] {
+impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for [A; N] {
     type Elem = A;
     type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         ndarray::Array1::from(Vec::from(self)).into_cow_array()
+    }
+}
+
+/// A nested fixed-size array, `[[4], [3], [1], [7]]`, is a two-dimensional index.
+impl<'a, A: IndexArrayElement + Clone + 'a, const M: usize, const N: usize> IntoCowArray<'a> for [[A; M]; N] {
+    type Elem = A;
+    type Dim = Ix2;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        ndarray::Array2::from(Vec::from(self)).into_cow_array()
+    }
+}
+
+impl<'a, A: IndexArrayElement + Clone + 'a, const M: usize, const N: usize> IntoCowArray<'a> for &'a [[A; M]; N] {
+    type Elem = A;
+    type Dim = Ix2;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        ndarray::Array2::from(self.to_vec()).into_cow_array()
     }
 }
 

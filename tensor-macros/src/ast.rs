@@ -15,6 +15,9 @@ pub struct Call {
     pub action: Action,
     /// The out-of-bounds mode, when given.
     pub mode: Option<ModeSpec>,
+    /// Whether the value is itself an index read (`x[1:] = x[:-1]`), parsed
+    /// into a `try_at!` call: its result is checked, then copied.
+    pub value_is_read: bool,
 }
 
 /// One index element.
@@ -32,8 +35,9 @@ pub enum Elem {
     Ellipsis(Span),
     /// `None` or `NewAxis`.
     NewAxis(Span),
-    /// `a < s` (and `<= > >= == !=`): the elementwise mask of `a` against `s`.
-    Compare { array: Expr, op: BinOp, scalar: Expr },
+    /// `a < s` (and `<= > >= == !=`): the elementwise mask of `a` against
+    /// `s`, or such comparisons combined with `&`, `|`, `^` and `!`.
+    Mask(MaskExpr),
     /// Anything else: an integer, an integer array or a mask, told apart by its type.
     Expr(Expr),
 }
@@ -45,8 +49,44 @@ impl Elem {
         match self {
             Elem::Range { range, .. } => range.span(),
             Elem::PySlice { span, .. } | Elem::Ellipsis(span) | Elem::NewAxis(span) => *span,
-            Elem::Compare { array, .. } => array.span(),
+            Elem::Mask(mask) => mask.span(),
             Elem::Expr(expr) => expr.span(),
+        }
+    }
+}
+
+/// A boolean mask written as NumPy writes it: `(x > 0) & (y != 2)`.
+#[allow(clippy::large_enum_variant)] // a handful per macro call, never stored
+pub enum MaskExpr {
+    /// `array op scalar`, elementwise.
+    Compare { array: Expr, op: BinOp, scalar: Expr },
+    /// `a & b`, `a | b`, `a ^ b`, elementwise.
+    Logic {
+        left: Box<MaskExpr>,
+        op: BinOp,
+        right: Box<MaskExpr>,
+    },
+    /// `!a`, elementwise.
+    Not(Box<MaskExpr>),
+}
+
+impl MaskExpr {
+    /// Where the mask stands in the user's code (its first comparison).
+    pub fn span(&self) -> Span {
+        use syn::spanned::Spanned;
+        match self {
+            MaskExpr::Compare { array, .. } => array.span(),
+            MaskExpr::Logic { left, .. } => left.span(),
+            MaskExpr::Not(inner) => inner.span(),
+        }
+    }
+
+    /// The arrays compared, left to right.
+    pub fn arrays(&self) -> Vec<&Expr> {
+        match self {
+            MaskExpr::Compare { array, .. } => vec![array],
+            MaskExpr::Logic { left, right, .. } => [left.arrays(), right.arrays()].concat(),
+            MaskExpr::Not(inner) => inner.arrays(),
         }
     }
 }

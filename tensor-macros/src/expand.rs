@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::Expr;
 use syn::spanned::Spanned;
 
-use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
+use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
 
 /// Which macro is expanding.
 #[derive(Clone, Copy)]
@@ -23,19 +23,24 @@ pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
     // Entry points carry the index's span: type errors about the whole index
     // (too many indices) point at it.
     let p = private(at);
-    let list = call.index.iter().rev().fold(quote!(()), |rest, elem| {
+    let index = call.index.iter().rev().fold(quote!(()), |rest, elem| {
         let (span, elem) = (elem.span(), index_elem(elem));
         quote_spanned!(span=> (#elem, #rest))
     });
+    // The index is evaluated before the target is borrowed mutably, so a
+    // mask may read the target: `at!(x[x > 0.0] = 0.0)`.
+    let list = syn::Ident::new("__tensor_at_index", Span::mixed_site());
     let mode = mode(call.mode.as_ref());
     let target = &call.target;
     let target_mut = quote_spanned!(target.span()=> (#target).tensor_at_mut());
     let op = |op: &UpdateOp| syn::Ident::new(op.name(), at);
+    let read = call.value_is_read;
 
-    let result = if let Some(fused) = fused_mask(call, flavor) {
-        fused
+    let (result, index) = if let Some(fused) = fused_mask(call, flavor) {
+        // The fused pass tests elements itself: no index to build.
+        (fused, quote!(()))
     } else {
-        match (&call.action, flavor.copy) {
+        let result = match (&call.action, flavor.copy) {
             (Action::Read, _) => {
                 let target = quote_spanned!(target.span()=> (#target).tensor_at_ref());
                 match &call.mode {
@@ -43,23 +48,25 @@ pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
                     _ => quote_spanned!(at=> #p::read(#target, #list, #mode)),
                 }
             }
-            (Action::Set(v), false) => bind_value(v, |value| quote_spanned!(at=> #p::set(#target_mut, #list, #value, #mode))),
+            (Action::Set(v), false) => bind_value(v, read, |value| quote_spanned!(at=> #p::set(#target_mut, #list, #value, #mode))),
             (Action::Update(o, v), false) => {
                 let o = op(o);
                 bind_value(
                     v,
+                    read,
                     |value| quote_spanned!(at=> #p::update(#target_mut, #list, #p::Op::#o, #value, #mode)),
                 )
             }
             (Action::Apply(f), false) => quote_spanned!(at=> #p::apply(#target_mut, #list, #f, #mode)),
             (Action::Set(v), true) => {
                 let source = source(target);
-                bind_value(v, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
+                bind_value(v, read, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
             }
             (Action::Update(o, v), true) => {
                 let (source, o) = (source(target), op(o));
                 bind_value(
                     v,
+                    read,
                     |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#o, #value, #mode)),
                 )
             }
@@ -67,13 +74,14 @@ pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
                 let source = source(target);
                 quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
             }
-        }
+        };
+        (result, index)
     };
     let result = if flavor.fallible { result } else { quote!(#p::unwrap(#result)) };
     // Method syntax reaches the array through references and `&mut` bindings.
     quote!({
         use ::tensor_at::__private::AsTarget as _;
-        #result
+        match #index { #list => #result }
     })
 }
 
@@ -98,9 +106,19 @@ impl Ident {
 /// does), keeping its temporaries alive through the call. A variable is
 /// borrowed, not moved, as NumPy users expect. The binding carries the
 /// value's span, so type errors about the value point at it.
-fn bind_value(value: &Expr, call: impl FnOnce(&syn::Ident) -> TokenStream) -> TokenStream {
+fn bind_value(value: &Expr, is_read: bool, call: impl FnOnce(&syn::Ident) -> TokenStream) -> TokenStream {
     let name = syn::Ident::new("__tensor_at_value", value.span().resolved_at(Span::mixed_site()));
     let call = call(&name);
+    if is_read {
+        // A read of (maybe) the target itself: copied before the target is
+        // borrowed for writing, as NumPy copies overlapping operands.
+        let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
+        let read = syn::Ident::new("__tensor_at_read", Span::mixed_site());
+        return quote!(match #value {
+            #ok(#read) => match #read.to_owned() { #name => #call },
+            #error(#read) => #error(#read),
+        });
+    }
     let value = borrowed(value);
     quote!(match #value { #name => #call })
 }
@@ -172,9 +190,9 @@ fn index_elem(elem: &Elem) -> TokenStream {
         }
         Elem::Ellipsis(span) => quote_spanned!(*span=> #p::Ellipsis),
         Elem::NewAxis(span) => quote_spanned!(*span=> #p::NewAxis),
-        Elem::Compare { array, op, scalar } => {
-            let (s, e) = (Ident::scalar(), Ident::element());
-            quote_spanned!(array.span()=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
+        Elem::Mask(mask) => {
+            let mask = mask_array(mask);
+            quote_spanned!(elem.span()=> #p::index_elem(#mask))
         }
         Elem::Expr(expr) => {
             let expr = borrowed(&typed(expr));
@@ -195,32 +213,77 @@ fn mode(mode: Option<&ModeSpec>) -> TokenStream {
     }
 }
 
-/// `at!(x[x < s] = v)` and `at!(x[x < s] op= v)`: the mask compares the
-/// target itself, so one pass over it decides and writes.
+/// A mask expression as a boolean array: each comparison through
+/// `mask`, combined with ndarray's elementwise `&`, `|`, `^` and `!`.
+fn mask_array(mask: &MaskExpr) -> TokenStream {
+    let p = quote!(::tensor_at::__private);
+    match mask {
+        MaskExpr::Compare { array, op, scalar } => {
+            let (s, e) = (Ident::scalar(), Ident::element());
+            quote_spanned!(array.span()=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
+        }
+        MaskExpr::Logic { left, op, right } => {
+            let (left, right) = (mask_array(left), mask_array(right));
+            quote!((&(#left) #op &(#right)))
+        }
+        MaskExpr::Not(inner) => {
+            let inner = mask_array(inner);
+            quote!((!(#inner)))
+        }
+    }
+}
+
+/// The mask as one predicate on an element `e`, its scalars bound first (in
+/// order) by `bindings`.
+fn predicate(mask: &MaskExpr, e: &syn::Ident, bindings: &mut Vec<TokenStream>) -> TokenStream {
+    match mask {
+        MaskExpr::Compare { op, scalar, .. } => {
+            let s = syn::Ident::new(&format!("__tensor_at_scalar{}", bindings.len()), Span::mixed_site());
+            bindings.push(quote!(let #s = #scalar;));
+            quote!((*#e #op #s))
+        }
+        MaskExpr::Logic { left, op, right } => {
+            let (left, right) = (predicate(left, e, bindings), predicate(right, e, bindings));
+            quote!((#left #op #right))
+        }
+        MaskExpr::Not(inner) => {
+            let inner = predicate(inner, e, bindings);
+            quote!((!#inner))
+        }
+    }
+}
+
+/// `at!(x[x < s] = v)`, `at!(x[(x > a) & (x < b)] op= v)`: every comparison
+/// is on the target itself, so one pass over it decides and writes.
 fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
-    let [Elem::Compare { array, op, scalar }] = call.index.as_slice() else {
+    let [Elem::Mask(mask)] = call.index.as_slice() else {
         return None;
     };
     let target = &call.target;
-    if flavor.copy || quote!(#array).to_string() != quote!(#target).to_string() {
+    let on_target = |array: &&Expr| quote!(#array).to_string() == quote!(#target).to_string();
+    if flavor.copy || !mask.arrays().iter().all(on_target) {
         return None;
     }
     let at = call.index_span;
     let p = private(at);
     let target = quote_spanned!(target.span()=> (#target).tensor_at_mut());
-    let (s, e) = (Ident::scalar(), Ident::element());
+    let e = Ident::element();
+    let read = call.value_is_read;
+    let mut bindings = Vec::new();
+    let test = predicate(mask, &e, &mut bindings);
     let call = match &call.action {
-        Action::Set(v) => bind_value(v, |value| quote_spanned!(at=> #p::set_where(#target, |#e| *#e #op #s, #value))),
+        Action::Set(v) => bind_value(v, read, |value| quote_spanned!(at=> #p::set_where(#target, |#e| #test, #value))),
         Action::Update(update, v) => {
-            let update = syn::Ident::new(update.name(), call.index_span);
+            let update = syn::Ident::new(update.name(), at);
             bind_value(
                 v,
-                |value| quote_spanned!(at=> #p::update_where(#target, |#e| *#e #op #s, #p::Op::#update, #value)),
+                read,
+                |value| quote_spanned!(at=> #p::update_where(#target, |#e| #test, #p::Op::#update, #value)),
             )
         }
         Action::Read | Action::Apply(_) => return None,
     };
-    Some(quote!(match #scalar { #s => #call }))
+    Some(quote!({ #(#bindings)* #call }))
 }
 
 /// The expression without the parentheses around it (they would trip

@@ -6,7 +6,7 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::{BinOp, Error, Expr, Result};
 
-use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
+use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
 use crate::errors::Errors;
 
 const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
@@ -30,6 +30,12 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
     let (place, method) = split_method(lhs);
     let (target, group) = split_index(place)?;
 
+    let mut value_is_read = false;
+    let mut operand = |tokens: &[TokenTree], empty: &str| {
+        let (value, is_read) = parse_operand(tokens, empty)?;
+        value_is_read = is_read;
+        Ok::<_, Error>(value)
+    };
     let action = match (assignment, method) {
         (Some(_), Some((name, _))) => {
             return Err(Error::new(
@@ -37,8 +43,8 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
                 "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
             ));
         }
-        (Some((None, value)), None) => Action::Set(parse_expr(value, "expected a value after `=`")?),
-        (Some((Some(op), value)), None) => Action::Update(op, parse_expr(value, "expected a value after the operator")?),
+        (Some((None, value)), None) => Action::Set(operand(value, "expected a value after `=`")?),
+        (Some((Some(op), value)), None) => Action::Update(op, operand(value, "expected a value after the operator")?),
         (None, Some((name, args))) => parse_method(&name, args)?,
         (None, None) => Action::Read,
     };
@@ -51,7 +57,27 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
         index_span: group.span(),
         action,
         mode,
+        value_is_read,
     })
+}
+
+/// The value right of `=`: a Rust expression, or an index read in this
+/// macro's own syntax (`x[:-1]`, `x[1..]`, `y[idx, 0]`, `y[0]`), which
+/// becomes a `try_at!` call. Indexing by an array or tuple literal
+/// (`y[[1, 2]]`, `y[(1, 2)]`) stays ndarray's own element access.
+fn parse_operand(tokens: &[TokenTree], empty: &str) -> Result<(Expr, bool)> {
+    let as_read = |tokens: &[TokenTree]| -> Expr {
+        let tokens: TokenStream = tokens.iter().cloned().collect();
+        syn::parse_quote!(::tensor_at::try_at!(#tokens))
+    };
+    match parse_expr(tokens, empty) {
+        Ok(Expr::Index(index)) if !matches!(*index.index, Expr::Array(_) | Expr::Tuple(_)) => Ok((as_read(tokens), true)),
+        Ok(expr) => Ok((expr, false)),
+        Err(error) => match split_index(tokens) {
+            Ok(_) => Ok((as_read(tokens), true)),
+            Err(_) => Err(error),
+        },
+    }
 }
 
 fn is_punct(token: &TokenTree, ch: char) -> bool {
@@ -233,15 +259,33 @@ fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
         return Ok(Elem::Range { range, step: Some(step) });
     }
     let expr: Expr = syn::parse2(tokens.iter().cloned().collect())?;
+    if let Some(mask) = mask_expr(&expr) {
+        return Ok(Elem::Mask(mask));
+    }
     Ok(match expr {
         Expr::Range(_) => Elem::Range { range: expr, step: None },
-        Expr::Binary(binary) if is_comparison(&binary.op) => Elem::Compare {
-            array: *binary.left,
-            op: binary.op,
-            scalar: *binary.right,
-        },
         other => Elem::Expr(other),
     })
+}
+
+/// A comparison, or comparisons combined with `&`, `|`, `^`, `!` and
+/// parentheses: NumPy's elementwise mask syntax.
+fn mask_expr(expr: &Expr) -> Option<MaskExpr> {
+    match expr {
+        Expr::Paren(paren) => mask_expr(&paren.expr),
+        Expr::Binary(binary) if is_comparison(&binary.op) => Some(MaskExpr::Compare {
+            array: (*binary.left).clone(),
+            op: binary.op,
+            scalar: (*binary.right).clone(),
+        }),
+        Expr::Binary(binary) if matches!(binary.op, BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)) => Some(MaskExpr::Logic {
+            left: Box::new(mask_expr(&binary.left)?),
+            op: binary.op,
+            right: Box::new(mask_expr(&binary.right)?),
+        }),
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => Some(MaskExpr::Not(Box::new(mask_expr(&unary.expr)?))),
+        _ => None,
+    }
 }
 
 fn is_comparison(op: &BinOp) -> bool {

@@ -1,0 +1,51 @@
+//! The fused mask update (`at!(x[x < s] = v)` with a scalar `v`) is one
+//! pass over `x` that allocates nothing: counted by a global allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use ndarray::Array1;
+use tensor_at::at;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// counter is a thread-local `Cell`, which allocates nothing itself.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which is System's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout (above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_in(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn fused_mask_updates_allocate_nothing() {
+    let mut x = Array1::from_iter((0..1000).map(|i| f64::from(i) - 500.0));
+    assert_eq!(allocations_in(|| at!(x[x < 0.0] = 0.0)), 0);
+    assert_eq!(allocations_in(|| at!(x[(x > 10.0) & (x < 20.0)] *= 2.0)), 0);
+    assert_eq!(allocations_in(|| at!(x[x >= 400.0] += 1.0)), 0);
+    assert_eq!(x[0], 0.0);
+    assert_eq!(x[511], 22.0);
+    assert_eq!(x[999], 500.0);
+    // The counter does count: a mask of another array allocates it.
+    let y = x.clone();
+    assert!(allocations_in(|| at!(x[y < 1.0] = 5.0)) > 0);
+}
