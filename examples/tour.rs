@@ -1,56 +1,70 @@
-//! A short tour of tensor-at: NumPy indexing idioms, each beside its
-//! tensor-at form, each checked against the answer NumPy gives.
+//! A short tour of tensor-at: NumPy, JAX and PyTorch indexing idioms in
+//! Rust, each checked against the answer NumPy prints for it.
+//!
+//! ```python
+//! import numpy as np
+//! x = np.arange(12.).reshape(3, 4)
+//! x[:, 1:4:2] = -1                # [[0,-1,2,-1],[4,-1,6,-1],[8,-1,10,-1]]
+//! x[[0, 2], -1]                   # [-1, -1]
+//! x[x > 5] = 0                    # row 2 becomes [0, -1, 0, -1]
+//! hist = np.zeros(4, int); np.add.at(hist, [0, 2, 2, 3, 2], 1)   # [1, 0, 3, 1]
+//! y = x.copy(); y[0, ::-1] = [1, 2, 3, 4]                          # jax: x.at[0, ::-1].set(...)
+//! x[1:] = x[:-1]                  # rows shift down, the read copied first
+//! ```
 //!
 //! Run with `cargo run --example tour`.
 
-use ndarray::{Array1, Array2, array};
-use tensor_at::{IndexElem, IndexExt, IndexMutExt, IntoUpdated, Mode, PySlice, ix};
+use ndarray::{Array1, Array2, ArrayView1, array};
+use tensor_at::{at, set, try_at};
 
-fn main() -> Result<(), tensor_at::IndexError> {
-    // x = np.arange(12.).reshape(3, 4)
+fn main() {
     let mut x = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as f64);
-    println!("x =\n{x}\n");
+    println!("x = np.arange(12.).reshape(3, 4) =\n{x}\n");
 
-    // x[:, 1:4:2] = -1
-    let every_other = IndexElem::Slice(PySlice::new(Some(1), Some(4), Some(2)));
-    x.at_mut(&[ix(..), every_other]).set(-1.0)?;
-    println!("x[:, 1:4:2] = -1  ->\n{x}\n");
-    assert_eq!(x.column(3), array![-1.0, -1.0, -1.0]);
+    at!(x[:, 1:4:2] = -1.0);
+    println!("x[:, 1:4:2] = -1            ->\n{x}\n");
+    assert_eq!(x, array![[0.0, -1.0, 2.0, -1.0], [4.0, -1.0, 6.0, -1.0], [8.0, -1.0, 10.0, -1.0]]);
 
-    // x[[0, 2], -1] gathers two elements: advanced indexing copies.
-    let corners = x.at(&[ix([0, 2]), ix(-1)]).get()?;
-    println!("x[[0, 2], -1] = {corners}");
-    assert_eq!(corners, array![-1.0, -1.0].into_dyn());
+    let corners = at!(x[[0, 2], -1]);
+    println!("x[[0, 2], -1]               -> {corners}   (advanced: a copy)");
+    assert_eq!(corners, array![-1.0, -1.0]);
 
-    // x[x > 5] = 0 with a boolean mask.
-    let mask = x.mapv(|v| v > 5.0);
-    x.at_mut(&[ix(&mask)]).set(0.0)?;
-    println!("x[x > 5] = 0  ->\n{x}\n");
+    let row: ArrayView1<f64> = at!(x[1, ..]);
+    println!("x[1, :]                     -> {row}   (basic: a view, statically ranked)");
+
+    at!(x[x > 5.0] = 0.0);
+    println!(
+        "x[x > 5] = 0                -> row 2 = {}   (one fused pass, no allocation)",
+        x.row(2)
+    );
     assert_eq!(x.row(2), array![0.0, -1.0, 0.0, -1.0]);
 
-    // np.add.at(hist, bins, 1): duplicates accumulate, unlike hist[bins] += 1.
     let bins = Array1::from(vec![0usize, 2, 2, 3, 2]);
     let mut hist = Array1::<i64>::zeros(4);
-    hist.at_mut(&[ix(&bins)]).add(1)?;
-    println!("np.add.at(hist, {bins}, 1) -> {hist}");
+    at!(hist[bins] += 1);
+    println!("np.add.at(hist, {bins}, 1) -> {hist}   (duplicates accumulate)");
     assert_eq!(hist, array![1, 0, 3, 1]);
 
-    // JAX: y = x.at[0, ::-1].set([1, 2, 3, 4]); x is unchanged.
-    let reversed = IndexElem::Slice(PySlice::new(None, None, Some(-1)));
-    let y = (&x).updated(&[ix(0), reversed]).set(&array![1.0, 2.0, 3.0, 4.0])?;
-    println!("x.at[0, ::-1].set([1, 2, 3, 4]) -> row 0 = {}", y.row(0));
+    let y = set!(x[0, ::-1] = array![1.0, 2.0, 3.0, 4.0]);
+    println!(
+        "x.at[0, ::-1].set([1, 2, 3, 4]) -> row 0 = {}   (x unchanged: {})",
+        y.row(0),
+        x.row(0)
+    );
     assert_eq!(y.row(0), array![4.0, 3.0, 2.0, 1.0]);
     assert_eq!(x.row(0), array![0.0, -1.0, 2.0, -1.0]);
 
-    // JAX: x.at[[0, 9]].get(mode='fill', fill_value=nan)
-    let safe = x.at(&[ix(..), ix([0, 9])]).mode(Mode::Fill(f64::NAN)).get()?;
-    println!("x[:, [0, 9]] with mode fill(nan) ->\n{safe}");
-    assert!(safe[[0, 1]].is_nan() && safe[[1, 0]] == 4.0);
+    let safe: Array2<f64> = at!(x[:, [0, 9]]; mode = fill(f64::NAN));
+    println!("x.at[:, [0, 9]].get(mode='fill', fill_value=nan) -> column 1 = {}", safe.column(1));
+    assert!(safe.column(1).iter().all(|v| v.is_nan()));
 
-    // Errors are values, and the target is untouched when one occurs.
+    at!(x[1:] = x[:-1]);
+    println!("x[1:] = x[:-1]              ->\n{x}\n");
+    assert_eq!(x.row(1), array![0.0, -1.0, 2.0, -1.0]);
+    assert_eq!(x.row(2), array![4.0, -1.0, 0.0, -1.0]);
+
     let before = x.clone();
-    let error = x.at_mut(&[ix([0, 7])]).set(1.0).unwrap_err();
-    println!("\nx[[0, 7]] = 1  -> error: {error}");
+    let error = try_at!(x[[0, 7]] = 1.0).unwrap_err();
+    println!("x[[0, 7]] = 1               -> IndexError: {error}   (nothing written)");
     assert_eq!(x, before);
-    Ok(())
 }

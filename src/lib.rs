@@ -103,6 +103,10 @@ pub use tensor_macros::try_at;
 /// ```
 pub use tensor_macros::try_set;
 
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// What the macros expand into. Not a public API: use the macros.
 #[doc(hidden)]
 pub mod __private {

@@ -1,3 +1,92 @@
 //! For NumPy, JAX and PyTorch users: each idiom beside its tensor-at form.
 //!
-//! (Filled in with the macros issue; see the crate docs for now.)
+//! Index syntax is NumPy's: `:` slices (`a:b:c`, with negative bounds and
+//! steps exactly as in NumPy), `...`, `None`, integers, integer arrays,
+//! boolean masks, comparisons as masks. ndarray's own ranges (`a..b;c`)
+//! work too, with ndarray's meaning.
+//!
+//! | NumPy / PyTorch | JAX | tensor-at |
+//! | --- | --- | --- |
+//! | `x[:, 1:4:2] = y` | `x = x.at[:, 1:4:2].set(y)` | `at!(x[:, 1:4:2] = y)` / `let x = set!(x[:, 1:4:2] = y)` |
+//! | `r = x[idx, 1:3]` | `r = x[idx, 1:3]` | `let r = at!(x[idx, 1:3])` |
+//! | `x[..., None, -1]` | same | `at!(x[..., None, -1])` (a view) |
+//! | `x[x < 0] = 0` | `x = jnp.where(x < 0, 0, x)` | `at!(x[x < 0.0] = 0.0)` (one pass, no allocation) |
+//! | `x[(x > a) & (x < b)] *= 2` | `x.at[...].multiply(2)` | `at!(x[(x > a) & (x < b)] *= 2.0)` |
+//! | `np.add.at(h, bins, 1)` | `h.at[bins].add(1)` | `at!(h[bins] += 1)` |
+//! | `np.maximum.at(x, i, v)` | `x.at[i].max(v)` | `at!(x[i].max(v))` |
+//! | `np.negative.at(x, i)` | `x.at[i].apply(jnp.negative)` | `at!(x[i].apply(\|e\| -e))` |
+//! | `x.index_put_((i,), v, accumulate=True)` | | `at!(x[i] += v)` |
+//! | `np.take(x, i, mode='clip')` | `x.at[i].get(mode='clip')` | `at!(x[i]; mode = clip)` |
+//! | | `x.at[i].get(mode='fill', fill_value=0)` | `at!(x[i]; mode = fill(0.0))` |
+//! | | `x.at[i].set(v, mode='drop')` | `at!(x[i] = v; mode = drop)` |
+//! | `x[1:] = x[:-1]` | | `at!(x[1:] = x[:-1])` (the read is copied first) |
+//! | `tf.tensor_scatter_nd_update(t, idx, u)` | | `at!(t[nd(idx)] = u)` |
+//! | `tf.gather_nd(x, idx)` | | `at!(x[nd(idx)])` |
+//! | `try: ... except IndexError` | | `try_at!(x[i] = v)?` |
+//!
+//! ```
+//! use ndarray::{array, Array1, Array2};
+//! use tensor_at::{at, nd, set};
+//!
+//! let mut x = Array2::from_shape_fn((3, 4), |(i, j)| (4 * i + j) as f64);
+//! at!(x[:, 1:4:2] = 0.0);
+//! assert_eq!(x.row(0), array![0.0, 0.0, 2.0, 0.0]);
+//! let picked = at!(x[[2, 0], -2]);                    // a gather: an owned Array1
+//! assert_eq!(picked, array![10.0, 2.0]);
+//!
+//! let mut h = Array1::<u32>::zeros(4);
+//! at!(h[[1, 3, 3, 3]] += 1);                           // np.add.at
+//! assert_eq!(h, array![0, 1, 0, 3]);
+//!
+//! let t = Array1::<i32>::zeros(8);
+//! let t = set!({ t }[nd([[4], [3], [1], [7]])] = array![9, 10, 11, 12]);
+//! assert_eq!(t, array![0, 11, 0, 10, 9, 0, 0, 12]);
+//! ```
+//!
+//! # Where tensor-at differs, on purpose
+//!
+//! - **Accumulation is unbuffered.** NumPy's `x[idx] += v` reads, adds and
+//!   writes back once per *distinct* index: with duplicates, one of them
+//!   wins. `at!(x[idx] += v)` applies every occurrence in index order, as
+//!   `np.add.at`, JAX's `.at[].add()` and PyTorch's `accumulate=True` do.
+//!   Every operation but `set` works this way; `set` keeps the last
+//!   occurrence. Results are the same bit for bit on every run.
+//!
+//!   ```
+//!   use ndarray::array;
+//!   use tensor_at::at;
+//!
+//!   let mut hist = array![0, 0];
+//!   at!(hist[[1, 1, 1]] += 1);       // NumPy's hist[[1, 1, 1]] += 1 gives [0, 1]
+//!   assert_eq!(hist, array![0, 3]);  // np.add.at gives [0, 3]
+//!   ```
+//!
+//! - **ndarray ranges keep ndarray's meaning.** `x[4..;-2]` is `s![4..;-2]`:
+//!   the range `4..` walked backwards (`7, 5` on a length-8 axis), where
+//!   NumPy's `x[4::-2]` walks down from 4 (`4, 2, 0`); and a range reaching
+//!   outside the axis is an error, where NumPy slices clamp. Write NumPy's
+//!   `:` syntax to get NumPy's meaning.
+//!
+//!   ```
+//!   use ndarray::Array1;
+//!   use tensor_at::at;
+//!
+//!   let x = Array1::from_iter(0..8);
+//!   assert_eq!(at!(x[4..;-2]).to_vec(), [7, 5]);
+//!   assert_eq!(at!(x[4::-2]).to_vec(), [4, 2, 0]);
+//!   ```
+//!
+//! - **No implicit casts.** The value's element type is the target's:
+//!   `at!(x[0] = 1)` on an `f64` array is a compile error (write `1.0`).
+//! - **Integer division truncates**, as Rust's `/` does (NumPy's `//`
+//!   floors), and dividing by zero is an error reported before anything is
+//!   written; NumPy writes 0 with a warning.
+//! - **Values may carry extra leading length-1 axes** everywhere, as in
+//!   PyTorch; NumPy rejects a two-dimensional value in `x[mask] = v`.
+//! - **Out-of-bounds modes** follow JAX: in every mode, indices in
+//!   `[-n, n)` keep their meaning (`-1` is the last), so `clip` clamps only
+//!   what lies outside (NumPy's `take(mode='clip')` also clamps `-1` to 0).
+//! - **Errors are values or panics, never partial writes.** Every index, the
+//!   value's shape and every operand are checked before the first write.
+//! - **`nd(idx)` reads have a dynamic rank**: the number of coordinates per
+//!   index (its last axis) is only known at run time.
