@@ -8,6 +8,7 @@ use ndarray::{ArrayBase, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dim
 
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
+use crate::exec::kernel::{ApplyKernel, Kernel, SetKernel, with_op};
 use crate::exec::{basic, gather, scatter};
 use crate::index::IndexElem;
 use crate::mode::Mode;
@@ -112,7 +113,7 @@ where
     let value = value.into_value();
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
     let values = target.broadcast_for_set(&value)?;
-    target.write(values.elements(), |element, v| *element = v.clone());
+    target.write(Some(&values), SetKernel);
     Ok(())
 }
 
@@ -146,7 +147,7 @@ where
     if T::checks_operands(op) {
         target.check_operands(&values, |v| T::check_operand(op, *v))?;
     }
-    target.write(values.elements(), |element, v| *element = element.combine(op, *v));
+    with_op!(op, kernel => target.write(Some(&values), kernel));
     Ok(())
 }
 
@@ -162,19 +163,14 @@ where
 /// assert_eq!(x, array![100, 2, 30]);
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
-pub fn apply<T, S, D>(
-    target: &mut ArrayBase<S, D>,
-    index: &[IndexElem<'_>],
-    mut f: impl FnMut(T) -> T,
-    mode: Mode<T>,
-) -> Result<(), IndexError>
+pub fn apply<T, S, D>(target: &mut ArrayBase<S, D>, index: &[IndexElem<'_>], f: impl FnMut(T) -> T, mode: Mode<T>) -> Result<(), IndexError>
 where
     T: Clone,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
-    target.write(std::iter::repeat(()), |element, ()| *element = f(element.clone()));
+    target.write(None, ApplyKernel(f));
     Ok(())
 }
 
@@ -241,13 +237,13 @@ impl<'t, T> Resolved<'t, T> {
         }
     }
 
-    /// Writes every selected element in index order.
-    fn write<V>(self, values: impl Iterator<Item = V>, write: impl FnMut(&mut T, V)) {
+    /// Updates every selected element in index order.
+    fn write<K: Kernel<T>>(self, values: Option<&Broadcast<'_, T>>, kernel: K) {
         let Resolved { mut view, plan } = self;
         match plan {
-            Plan::View(plan) => scatter::write_view(basic::view_mut(view, &plan), values, write),
+            Plan::View(plan) => scatter::write_view(basic::view_mut(view, &plan), values, kernel),
             // SAFETY: `plan` was resolved from this view's shape and strides (`Resolved::new`).
-            Plan::Indexed(plan) => unsafe { scatter::write_indexed(&mut view, &plan, values, write) },
+            Plan::Indexed(plan) => unsafe { scatter::write_indexed(&mut view, &plan, values, kernel) },
         }
     }
 }

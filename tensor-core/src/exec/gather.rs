@@ -1,8 +1,11 @@
-//! The gather path: an advanced read copies the selected elements out.
+//! The gather path: an advanced read copies the selected elements out, one
+//! row at a time.
+
+use std::iter;
 
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
-use crate::plan::IndexedPlan;
+use crate::plan::{IndexedPlan, Row, SKIP};
 
 /// The elements `plan` selects from `target`, in a new array of the plan's
 /// shape; skipped positions read as `fill`.
@@ -14,14 +17,24 @@ use crate::plan::IndexedPlan;
 /// `target`.
 pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
     let origin = target.as_ptr();
+    let fill = || fill.expect("skipped positions in a read come with a fill value").clone();
     let mut out = Vec::with_capacity(plan.len());
-    plan.for_each_offset(|offset| {
-        out.push(match offset {
-            // SAFETY: the caller guarantees every offset the plan yields is
-            // the offset of an element of `target` from its first element.
-            Some(offset) => unsafe { (*origin.offset(offset)).clone() },
-            None => fill.expect("skipped positions in a read come with a fill value").clone(),
-        })
+    // SAFETY (each dereference): the offset is a position of the plan, an
+    // element of `target` (the caller's guarantee), which we borrow shared.
+    plan.for_each_row(|row| match row {
+        Row::Point(offset) => out.push(unsafe { &*origin.offset(offset) }.clone()),
+        Row::Strided { base, len, stride: 1 } => {
+            // SAFETY: a row of stride 1 is `len` consecutive elements of `target`.
+            out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(base), len) });
+        }
+        Row::Strided { base, len, stride } => {
+            out.extend((0..len as isize).map(|i| unsafe { &*origin.offset(base + i * stride) }.clone()));
+        }
+        Row::Table { base, offsets } => out.extend(offsets.iter().map(|&offset| match offset {
+            SKIP => fill(),
+            offset => unsafe { &*origin.offset(base + offset) }.clone(),
+        })),
+        Row::Skipped(len) => out.extend(iter::repeat_with(fill).take(len)),
     });
     ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape")
 }

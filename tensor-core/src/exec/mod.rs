@@ -3,4 +3,5 @@
 
 pub(crate) mod basic;
 pub(crate) mod gather;
+pub(crate) mod kernel;
 pub(crate) mod scatter;

@@ -1,41 +1,139 @@
-//! Writes: each selected element combined with its value, in index order.
+//! Writes: each selected element combined with its value by a [`Kernel`],
+//! in index order, one row at a time.
 
-use ndarray::ArrayViewMutD;
+use std::iter;
 
-use crate::plan::IndexedPlan;
+use ndarray::{ArrayView1, ArrayViewMutD, Zip};
 
-/// Calls `write(element, value)` for each element of a basic-indexing view
-/// in C order, with the values in the same order.
-pub(crate) fn write_view<T, V>(view: ArrayViewMutD<'_, T>, values: impl Iterator<Item = V>, mut write: impl FnMut(&mut T, V)) {
-    for (element, value) in view.into_iter().zip(values) {
-        write(element, value);
+use crate::exec::kernel::Kernel;
+use crate::plan::{IndexedPlan, Row, SKIP};
+use crate::value::Broadcast;
+
+/// Updates every element of a basic-indexing view with its value (`None`
+/// for updates that take none).
+pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values: Option<&Broadcast<'_, T>>, mut kernel: K) {
+    match values {
+        None => view.map_inplace(|target| kernel.apply_unit(target)),
+        Some(Broadcast::Scalar(value)) => view.map_inplace(|target| kernel.apply(target, value)),
+        Some(Broadcast::Array { view: source, shape }) => {
+            let source = source.broadcast(shape.as_slice()).expect("checked when built");
+            Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
+        }
     }
 }
 
-/// Calls `write(element, value)` for each position `plan` selects in
-/// `target`, in index order (so duplicates apply one after the other and the
-/// last `set` wins), with the values in the same order; skipped positions
-/// consume their value and write nothing.
+/// Updates every position `plan` selects in `target` with its value, in
+/// index order (so duplicates apply one after the other and the last `set`
+/// wins); skipped positions consume their value and write nothing.
 ///
 /// # Safety
 ///
 /// `plan` must have been resolved from `target.shape()` and
 /// `target.strides()`, so that every offset it yields reaches an element of
 /// `target`.
-pub(crate) unsafe fn write_indexed<T, V>(
+pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
     target: &mut ArrayViewMutD<'_, T>,
     plan: &IndexedPlan,
-    mut values: impl Iterator<Item = V>,
-    mut write: impl FnMut(&mut T, V),
+    values: Option<&Broadcast<'_, T>>,
+    mut kernel: K,
 ) {
     let origin = target.as_mut_ptr();
-    plan.for_each_offset(|offset| {
-        let value = values.next().expect("one value per selected position");
-        if let Some(offset) = offset {
-            // SAFETY: the caller guarantees the offset reaches an element of
-            // `target`, which we borrow mutably; no other reference to that
-            // element is live while `write` runs.
-            write(unsafe { &mut *origin.offset(offset) }, value);
+    let kernel = &mut kernel;
+    // SAFETY (every call below): the caller's guarantee on `plan` and
+    // `target`, passed on to `write_row`.
+    match values {
+        None => plan.for_each_row(|row| unsafe { write_row_unit(origin, row, kernel) }),
+        Some(Broadcast::Scalar(value)) => plan.for_each_row(|row| unsafe { write_row(origin, row, iter::repeat(*value), kernel) }),
+        Some(Broadcast::Array { view, shape }) => {
+            let source = view.broadcast(shape.as_slice()).expect("checked when built");
+            if source.ndim() == 0 {
+                let value = source.iter().next().expect("a zero-dimensional array has one element");
+                return plan.for_each_row(|row| unsafe { write_row(origin, row, iter::once(value), kernel) });
+            }
+            // The value's rows (lanes of its last axis) come in the region's row order.
+            let mut rows = source.rows().into_iter();
+            plan.for_each_row(|row| {
+                let values: ArrayView1<'_, T> = rows.next().expect("one value row per region row");
+                match values.to_slice() {
+                    Some(slice) => unsafe { write_row_slice(origin, row, slice, kernel) },
+                    None => unsafe { write_row(origin, row, values.iter(), kernel) },
+                }
+            });
         }
-    });
+    }
+}
+
+/// One row from a contiguous run of values: a contiguous row of the target
+/// is updated as one run.
+///
+/// # Safety
+///
+/// Every position of `row` is an element of the array `origin` points into,
+/// and no other reference to those elements is live.
+unsafe fn write_row_slice<T, K: Kernel<T>>(origin: *mut T, row: Row<'_>, values: &[T], kernel: &mut K) {
+    match row {
+        Row::Strided { base, len, stride: 1 } => {
+            // SAFETY: a row of stride 1 is `len` consecutive elements of the
+            // array from `base` (the caller's guarantee), borrowed by nobody else.
+            let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(base), len) };
+            kernel.apply_run(targets, values);
+        }
+        // SAFETY: passed on from the caller.
+        row => unsafe { write_row(origin, row, values.iter(), kernel) },
+    }
+}
+
+/// One row, values taken in order from `values`.
+///
+/// # Safety
+///
+/// As [`write_row_slice`].
+#[inline]
+unsafe fn write_row<'v, T: 'v, K: Kernel<T>>(origin: *mut T, row: Row<'_>, values: impl Iterator<Item = &'v T>, kernel: &mut K) {
+    // SAFETY (each dereference): the offset is a position of `row`, an
+    // element of the array (the caller's guarantee); the reference lives
+    // only for the call.
+    match row {
+        Row::Point(offset) => {
+            for value in values.take(1) {
+                kernel.apply(unsafe { &mut *origin.offset(offset) }, value);
+            }
+        }
+        Row::Strided { base, len, stride } => {
+            for (i, value) in values.take(len).enumerate() {
+                kernel.apply(unsafe { &mut *origin.offset(base + i as isize * stride) }, value);
+            }
+        }
+        Row::Table { base, offsets } => {
+            for (&offset, value) in offsets.iter().zip(values) {
+                if offset != SKIP {
+                    kernel.apply(unsafe { &mut *origin.offset(base + offset) }, value);
+                }
+            }
+        }
+        Row::Skipped(_) => {}
+    }
+}
+
+/// One row of an update that takes no value.
+///
+/// # Safety
+///
+/// As [`write_row_slice`].
+unsafe fn write_row_unit<T, K: Kernel<T>>(origin: *mut T, row: Row<'_>, kernel: &mut K) {
+    // SAFETY: as in `write_row`.
+    match row {
+        Row::Point(offset) => kernel.apply_unit(unsafe { &mut *origin.offset(offset) }),
+        Row::Strided { base, len, stride } => {
+            for i in 0..len as isize {
+                kernel.apply_unit(unsafe { &mut *origin.offset(base + i * stride) });
+            }
+        }
+        Row::Table { base, offsets } => {
+            for &offset in offsets.iter().filter(|&&offset| offset != SKIP) {
+                kernel.apply_unit(unsafe { &mut *origin.offset(base + offset) });
+            }
+        }
+        Row::Skipped(_) => {}
+    }
 }

@@ -121,11 +121,53 @@ impl IndexedPlan {
     /// Calls `f` with the offset of every region element in C order (index
     /// order), or `None` for a skipped one.
     pub fn for_each_offset(&self, mut f: impl FnMut(Option<isize>)) {
+        self.for_each_row(|row| match row {
+            Row::Point(offset) => f(Some(offset)),
+            Row::Strided { base, len, stride } => (0..len as isize).for_each(|i| f(Some(base + i * stride))),
+            Row::Table { base, offsets } => offsets.iter().for_each(|&o| f((o != SKIP).then(|| base + o))),
+            Row::Skipped(len) => (0..len).for_each(|_| f(None)),
+        });
+    }
+
+    /// Calls `f` with each row of the region (its last axis) in C order:
+    /// executors run a tight loop per row instead of a call per element.
+    pub fn for_each_row(&self, mut f: impl FnMut(Row<'_>)) {
         if !self.is_empty() {
-            self.walk(&self.dims, self.base, &mut f);
+            self.rows(&self.dims, self.base, false, &mut f);
         }
     }
 
+    /// The rows of `dims` (the first dims of the region) from `base`, all
+    /// skipped when `skipped`.
+    fn rows<'p>(&'p self, dims: &[Dim], base: isize, skipped: bool, f: &mut impl FnMut(Row<'p>)) {
+        let Some((last, outer)) = dims.split_last() else {
+            return f(if skipped { Row::Skipped(1) } else { Row::Point(base) });
+        };
+        match *last {
+            Dim::Strided { len, stride } => self.walk(outer, base, &mut |start| match start {
+                Some(base) if !skipped => f(Row::Strided { base, len, stride }),
+                _ => f(Row::Skipped(len)),
+            }),
+            // A zero-dimensional table is one offset: fold it into the rest.
+            Dim::Table if self.table.shape.is_empty() => match self.table.offsets[0] {
+                SKIP => self.rows(outer, base, true, f),
+                offset => self.rows(outer, base + offset, skipped, f),
+            },
+            Dim::Table => {
+                let chunk = *self.table.shape.last().expect("a table with axes");
+                self.walk(outer, base, &mut |start| {
+                    for offsets in self.table.offsets.chunks(chunk) {
+                        f(match start {
+                            Some(base) if !skipped => Row::Table { base, offsets },
+                            _ => Row::Skipped(chunk),
+                        })
+                    }
+                })
+            }
+        }
+    }
+
+    /// Calls `f` with the offset of each position of `dims` in C order.
     fn walk(&self, dims: &[Dim], base: isize, f: &mut impl FnMut(Option<isize>)) {
         let Some((dim, rest)) = dims.split_first() else {
             return f(Some(base));
@@ -148,6 +190,31 @@ impl IndexedPlan {
             }
         }
     }
+}
+
+/// One row of a region: the positions along its last axis.
+#[derive(Clone, Copy, Debug)]
+pub enum Row<'p> {
+    /// A zero-dimensional region: one position.
+    Point(isize),
+    /// `len` positions from `base`, `stride` apart.
+    Strided {
+        /// Offset of the first position.
+        base: isize,
+        /// Number of positions.
+        len: usize,
+        /// Distance between positions.
+        stride: isize,
+    },
+    /// Positions `base + offsets[k]`; an offset of [`SKIP`] is skipped.
+    Table {
+        /// Offset the table's offsets are relative to.
+        base: isize,
+        /// One offset per position.
+        offsets: &'p [isize],
+    },
+    /// A row of this many positions, all skipped.
+    Skipped(usize),
 }
 
 /// Number of positions the strided dims after the table span.

@@ -1,0 +1,123 @@
+//! What an update does to one element, as a type: the loops are
+//! monomorphized per operation, so no `match op` runs per element.
+
+use crate::element::{Arith, Op};
+
+/// One update: combines a target element with its value.
+pub(crate) trait Kernel<T> {
+    /// `target op= value`.
+    fn apply(&mut self, target: &mut T, value: &T);
+
+    /// A contiguous run of targets with their values (the same as calling
+    /// `apply` on each pair; `set` copies the run at once).
+    #[inline]
+    fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
+        for (target, value) in targets.iter_mut().zip(values) {
+            self.apply(target, value);
+        }
+    }
+
+    /// An update that takes no value (`apply(f)`).
+    fn apply_unit(&mut self, _target: &mut T) {
+        unreachable!("updates with values are never given none")
+    }
+}
+
+/// `x[i] = v`.
+pub(crate) struct SetKernel;
+
+impl<T: Clone> Kernel<T> for SetKernel {
+    #[inline]
+    fn apply(&mut self, target: &mut T, value: &T) {
+        target.clone_from(value);
+    }
+
+    #[inline]
+    fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
+        targets.clone_from_slice(values);
+    }
+}
+
+/// An operation fixed at compile time (see [`with_op!`]).
+pub(crate) trait ConstOp {
+    /// The operation.
+    const OP: Op;
+}
+
+/// `x[i] op= v`, `op` known at compile time.
+pub(crate) struct OpKernel<O>(std::marker::PhantomData<O>);
+
+impl<O> OpKernel<O> {
+    pub(crate) fn new() -> Self {
+        OpKernel(std::marker::PhantomData)
+    }
+}
+
+impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
+    #[inline]
+    fn apply(&mut self, target: &mut T, value: &T) {
+        *target = target.combine(O::OP, *value);
+    }
+}
+
+/// `x[i] = f(x[i])`.
+pub(crate) struct ApplyKernel<F>(pub F);
+
+impl<T: Clone, F: FnMut(T) -> T> Kernel<T> for ApplyKernel<F> {
+    fn apply(&mut self, target: &mut T, _value: &T) {
+        self.apply_unit(target);
+    }
+
+    #[inline]
+    fn apply_unit(&mut self, target: &mut T) {
+        *target = (self.0)(target.clone());
+    }
+}
+
+macro_rules! const_ops {
+    ($($name:ident => $op:ident),*) => {$(
+        pub(crate) struct $name;
+        impl ConstOp for $name {
+            const OP: Op = Op::$op;
+        }
+    )*};
+}
+const_ops!(AddOp => Add, SubOp => Sub, MulOp => Mul, DivOp => Div, PowOp => Pow, MinOp => Min, MaxOp => Max);
+
+/// Runs `$body` with `$kernel` bound to the [`OpKernel`] of the run-time `$op`.
+macro_rules! with_op {
+    ($op:expr, $kernel:ident => $body:expr) => {{
+        use $crate::exec::kernel::*;
+        match $op {
+            $crate::Op::Add => {
+                let $kernel = OpKernel::<AddOp>::new();
+                $body
+            }
+            $crate::Op::Sub => {
+                let $kernel = OpKernel::<SubOp>::new();
+                $body
+            }
+            $crate::Op::Mul => {
+                let $kernel = OpKernel::<MulOp>::new();
+                $body
+            }
+            $crate::Op::Div => {
+                let $kernel = OpKernel::<DivOp>::new();
+                $body
+            }
+            $crate::Op::Pow => {
+                let $kernel = OpKernel::<PowOp>::new();
+                $body
+            }
+            $crate::Op::Min => {
+                let $kernel = OpKernel::<MinOp>::new();
+                $body
+            }
+            $crate::Op::Max => {
+                let $kernel = OpKernel::<MaxOp>::new();
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use with_op;
