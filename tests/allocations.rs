@@ -45,6 +45,10 @@ fn fused_mask_updates_allocate_nothing() {
     assert_eq!(x[0], 0.0);
     assert_eq!(x[511], 22.0);
     assert_eq!(x[999], 500.0);
+    // Array values, one per selected element: a counting pass, still no allocation.
+    let values = Array1::from_elem(501, 7.0); // x[0..=500] are 0.0
+    assert_eq!(allocations_in(|| at!(x[x <= 0.0] = values)), 0);
+    assert_eq!(x[0], 7.0);
     // The counter does count: a mask of another array allocates it.
     let y = x.clone();
     assert!(allocations_in(|| at!(x[y < 1.0] = 5.0)) > 0);

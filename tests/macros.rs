@@ -359,3 +359,26 @@ fn values_may_be_index_reads_of_the_target_itself() {
     let y = set!(img[1] = img[0]);
     assert_eq!(y.row(1), array![2, 5, 3]);
 }
+
+#[test]
+fn fused_masks_with_array_values_check_the_count_first() {
+    // x = np.array([-1., 2., -3., 4.]); x[x < 0] = [10, 20]
+    let mut x = array![-1.0, 2.0, -3.0, 4.0];
+    at!(x[x < 0.0] = array![10.0, 20.0]);
+    assert_eq!(x, array![10.0, 2.0, 20.0, 4.0]);
+    // NumPy: "cannot assign 3 input values to the 2 output values where the mask is true"
+    let before = x.clone();
+    let error = try_at!(x[x > 5.0] = array![1.0, 2.0, 3.0]).unwrap_err();
+    assert_eq!(error, IndexError::ValueCount { given: 3, expected: 2 });
+    assert!(matches!(
+        try_at!(x[x > 5.0] += array![1.0, 2.0, 3.0]),
+        Err(IndexError::ShapeMismatch { .. })
+    ));
+    assert_eq!(x, before);
+    // Integer division by a zero that would be applied: nothing written.
+    let mut n = array![4, -2, 6];
+    assert_eq!(try_at!(n[n > 0] /= array![2, 0]), Err(IndexError::DivisionByZero));
+    assert_eq!(n, array![4, -2, 6]);
+    at!(n[n > 0] /= array![2, 3]);
+    assert_eq!(n, array![2, -2, 2]);
+}

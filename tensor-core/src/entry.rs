@@ -14,11 +14,13 @@ use crate::api::{self, Selection};
 use crate::builder::IntoUpdated;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
+use crate::exec::kernel::{SetKernel, with_op};
+use crate::exec::masked;
 use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::target::{Target, TargetMut};
 use crate::typed::{Advanced, FitsIn, IndexList, IndexedBy, Kind, Read};
-use crate::value::{IntoValue, Value};
+use crate::value::IntoValue;
 
 /// The rank of the region `L` selects from a target of rank `D`.
 type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
@@ -146,58 +148,37 @@ pub fn mask<X: Target + ?Sized>(array: &X, predicate: impl FnMut(&X::Elem) -> bo
 }
 
 /// `target[predicate(target)] = value` (the mask sugar on the target
-/// itself): one pass and no allocation when `value` is a scalar.
-pub fn set_where<'v, X, V>(target: &mut X, mut predicate: impl FnMut(&X::Elem) -> bool, value: V) -> Result<(), IndexError>
+/// itself): one pass and no allocation when `value` is a scalar; an array
+/// value (one per selected element, in C order) adds a counting pass.
+pub fn set_where<'v, X, V>(target: &mut X, predicate: impl FnMut(&X::Elem) -> bool, value: V) -> Result<(), IndexError>
 where
     X: TargetMut + ?Sized,
     X::Elem: Clone + 'v,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Ix1Region>,
 {
-    let mut view = target.target_view_mut();
-    match value.into_value() {
-        Value::Scalar(v) => {
-            view.map_inplace(|e| {
-                if predicate(e) {
-                    *e = v.clone();
-                }
-            });
-            Ok(())
-        }
-        value => {
-            let mask = view.map(&mut predicate).into_dyn();
-            api::set(&mut view, &[IndexElem::Mask(mask.into())], value, Mode::Error)
-        }
-    }
+    let no_check = None::<fn(&X::Elem) -> Result<(), IndexError>>;
+    masked::write_where(
+        target.target_view_mut().into_dyn(),
+        predicate,
+        value.into_value(),
+        SetKernel,
+        no_check,
+        true,
+    )
 }
 
-/// `target[predicate(target)] op= value`: one pass and no allocation when
-/// `value` is a scalar.
-pub fn update_where<'v, X, V>(target: &mut X, mut predicate: impl FnMut(&X::Elem) -> bool, op: Op, value: V) -> Result<(), IndexError>
+/// `target[predicate(target)] op= value`, as [`set_where`].
+pub fn update_where<'v, X, V>(target: &mut X, predicate: impl FnMut(&X::Elem) -> bool, op: Op, value: V) -> Result<(), IndexError>
 where
     X: TargetMut + ?Sized,
     X::Elem: Arith + 'v,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Ix1Region>,
 {
-    let mut view = target.target_view_mut();
-    match value.into_value() {
-        Value::Scalar(v) => {
-            if X::Elem::checks_operands(op) && view.iter().any(&mut predicate) {
-                X::Elem::check_operand(op, v)?;
-            }
-            view.map_inplace(|e| {
-                if predicate(e) {
-                    *e = e.combine(op, v);
-                }
-            });
-            Ok(())
-        }
-        value => {
-            let mask = view.map(&mut predicate).into_dyn();
-            api::update(&mut view, &[IndexElem::Mask(mask.into())], op, value, Mode::Error)
-        }
-    }
+    let view = target.target_view_mut().into_dyn();
+    let check = X::Elem::checks_operands(op).then_some(|v: &X::Elem| X::Elem::check_operand(op, *v));
+    with_op!(op, kernel => masked::write_where(view, predicate, value.into_value(), kernel, check, false))
 }
 
 /// The region a mask over every axis selects: one axis, the count.

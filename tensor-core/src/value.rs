@@ -117,7 +117,7 @@ pub(crate) enum Broadcast<'v, T> {
     /// `view` broadcasts to `shape` (checked when built).
     Array {
         view: ArrayViewD<'v, T>,
-        shape: Vec<usize>,
+        shape: IxDyn,
     },
 }
 
@@ -141,10 +141,7 @@ impl<T> Value<'_, T> {
                 target: Shape(shape.to_vec()),
             });
         }
-        Ok(Broadcast::Array {
-            view,
-            shape: shape.to_vec(),
-        })
+        Ok(Broadcast::Array { view, shape: IxDyn(shape) })
     }
 
     /// The value's shape; a scalar has shape `()`.
@@ -161,10 +158,7 @@ impl<'v, T> Broadcast<'v, T> {
     pub(crate) fn elements(&self) -> impl Iterator<Item = &T> + '_ {
         let (scalar, array) = match self {
             Broadcast::Scalar(s) => (Some(std::iter::repeat(*s)), None),
-            Broadcast::Array { view, shape } => (
-                None,
-                Some(view.broadcast(shape.as_slice()).expect("checked when built").into_iter()),
-            ),
+            Broadcast::Array { view, shape } => (None, Some(view.broadcast(shape.clone()).expect("checked when built").into_iter())),
         };
         scalar.into_iter().flatten().chain(array.into_iter().flatten())
     }

@@ -16,7 +16,7 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
         None => view.map_inplace(|target| kernel.apply_unit(target)),
         Some(Broadcast::Scalar(value)) => view.map_inplace(|target| kernel.apply(target, value)),
         Some(Broadcast::Array { view: source, shape }) => {
-            let source = source.broadcast(shape.as_slice()).expect("checked when built");
+            let source = source.broadcast(shape.clone()).expect("checked when built");
             Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
         }
     }
@@ -45,7 +45,7 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
         None => plan.for_each_row(|row| unsafe { write_row_unit(origin, row, kernel) }),
         Some(Broadcast::Scalar(value)) => plan.for_each_row(|row| unsafe { write_row(origin, row, iter::repeat(*value), kernel) }),
         Some(Broadcast::Array { view, shape }) => {
-            let source = view.broadcast(shape.as_slice()).expect("checked when built");
+            let source = view.broadcast(shape.clone()).expect("checked when built");
             if source.ndim() == 0 {
                 let value = source.iter().next().expect("a zero-dimensional array has one element");
                 return plan.for_each_row(|row| unsafe { write_row(origin, row, iter::once(value), kernel) });

@@ -1,0 +1,67 @@
+//! The fused mask path: `x[predicate(x)] op= v` decided and written in one
+//! pass over `x`, with no mask, no positions and no allocation.
+
+use ndarray::ArrayViewMutD;
+
+use crate::error::IndexError;
+use crate::exec::kernel::Kernel;
+use crate::value::{Broadcast, Value};
+
+/// Updates every element of `view` for which `predicate` holds with the
+/// next value in C order: a scalar for all, or an array holding one value
+/// per selected element (counted in a first, read-only pass).
+/// `check` vets each value that will be applied before anything is written;
+/// `count_error` reports a wrong-length value as NumPy's `x[mask] = v` does.
+pub(crate) fn write_where<T, K: Kernel<T>>(
+    mut view: ArrayViewMutD<'_, T>,
+    mut predicate: impl FnMut(&T) -> bool,
+    value: Value<'_, T>,
+    mut kernel: K,
+    mut check: Option<impl FnMut(&T) -> Result<(), IndexError>>,
+    count_error: bool,
+) -> Result<(), IndexError> {
+    if let Value::Scalar(v) = &value {
+        if let Some(check) = &mut check
+            && view.iter().any(&mut predicate)
+        {
+            check(v)?;
+        }
+        view.map_inplace(|e| {
+            if predicate(e) {
+                kernel.apply(e, v);
+            }
+        });
+        return Ok(());
+    }
+    let count = view.iter().filter(|e| predicate(e)).count();
+    let values = value.broadcast_to(&[count]).map_err(|error| match value.shape() {
+        &[given] if count_error && given != count => IndexError::ValueCount { given, expected: count },
+        _ => error,
+    })?;
+    if let Some(check) = &mut check {
+        values.elements().take(count).try_for_each(&mut *check)?;
+    }
+    let contiguous = match &values {
+        Broadcast::Array { view: source, .. } if source.len() == count => source.as_slice(),
+        _ => None,
+    };
+    match contiguous {
+        Some(slice) => {
+            let mut next = slice.iter();
+            view.map_inplace(|e| {
+                if predicate(e) {
+                    kernel.apply(e, next.next().expect("one value per selected element"));
+                }
+            });
+        }
+        None => {
+            let mut next = values.elements();
+            view.map_inplace(|e| {
+                if predicate(e) {
+                    kernel.apply(e, next.next().expect("one value per selected element"));
+                }
+            });
+        }
+    }
+    Ok(())
+}
