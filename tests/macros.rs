@@ -355,8 +355,8 @@ fn values_may_be_index_reads_of_the_target_itself() {
     at!(img[0, 1..] += img[1, 1..]);
     assert_eq!(img.row(0), array![2, 5, 3]);
     // A bad read is the call's error, not a panic of its own.
-    assert!(try_at!(img[0] = img[7]).is_err());
-    let y = set!(img[1] = img[0]);
+    assert!(try_at!(img[0] = img[7, ..]).is_err());
+    let y = set!(img[1] = img[0, ..]);
     assert_eq!(y.row(1), array![2, 5, 3]);
 }
 
@@ -381,4 +381,124 @@ fn fused_masks_with_array_values_check_the_count_first() {
     assert_eq!(n, array![4, -2, 6]);
     at!(n[n > 0] /= array![2, 3]);
     assert_eq!(n, array![2, -2, 2]);
+}
+
+#[test]
+fn fused_masks_and_apply_follow_c_order_on_any_layout() {
+    use ndarray::{Axis, ShapeBuilder};
+    // np.zeros((2, 3))[x == 0] = [1..6] fills in C order whatever the memory order.
+    let mut x = Array2::<f64>::zeros((2, 3).f());
+    at!(x[x == 0.0] = array![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    assert_eq!(x, array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    // Through a reversed view: the values go to the view's C order.
+    let mut a = array![1.0, -1.0, 2.0, -2.0];
+    {
+        let mut v = a.view_mut();
+        v.invert_axis(Axis(0));
+        at!(v[v < 0.0] = array![10.0, 20.0]);
+    }
+    assert_eq!(a, array![1.0, 20.0, 2.0, 10.0]);
+    // apply(f) calls f in C order.
+    let mut z = Array2::<i32>::zeros((2, 3).f());
+    let mut calls = 0;
+    at!(z[..].apply(|_| {
+        calls += 1;
+        calls
+    }));
+    assert_eq!(z, array![[1, 2, 3], [4, 5, 6]]);
+}
+
+#[test]
+fn spacing_and_rust_indexing_in_values() {
+    let mut x = array![0.0, 0.0, 0.0];
+    at!(x[0] = -1.0);
+    at!(x[1] += -2.0);
+    let w = [5.0, 6.0];
+    at!(x[2] = w[1]); // an array's own indexing stays Rust's
+    assert_eq!(x, array![-1.0, -2.0, 6.0]);
+    let y = array![7.0, 8.0, 9.0];
+    at!(x[1:].set(y[:-1]));
+    assert_eq!(x, array![-1.0, 7.0, 8.0]);
+}
+
+#[test]
+fn variables_that_are_already_references() {
+    let mut x = Array1::<f64>::zeros(5);
+    let idx = vec![0usize, 2];
+    for i in idx.iter() {
+        at!(x[i] = 1.0);
+    }
+    let vals = [0.5, 0.25];
+    for v in vals.iter() {
+        at!(x[4] += v);
+    }
+    fn mark(x: &mut Array1<f64>, idx: &Vec<usize>, fixed: &[usize; 1]) {
+        at!(x[idx] += 1.0);
+        at!(x[fixed] = -1.0);
+    }
+    mark(&mut x, &idx, &[1]);
+    assert_eq!(x, array![2.0, -1.0, 2.0, 0.0, 0.75]);
+    let e = tensor_at::ix(1);
+    assert_eq!(at!(x[e]).into_dimensionality::<ndarray::Ix0>().unwrap()[()], -1.0);
+    let q = nd(array![[3usize]]);
+    at!(x[q] = 9.0);
+    assert_eq!(at!(x[tensor_at::Ellipsis, 3])[()], 9.0);
+}
+
+macro_rules! zero_at {
+    ($x:expr, $i:expr) => {
+        at!($x[$i] = 0.0)
+    };
+}
+
+macro_rules! copy_with {
+    ($x:expr, $i:expr, $v:expr) => {
+        set!($x[$i] = $v)
+    };
+}
+
+#[test]
+fn fragments_of_a_users_own_macro() {
+    let mut x = array![1.0, -2.0, 3.0];
+    let idx = vec![0usize];
+    zero_at!(x, idx);
+    zero_at!(x, x < 0.0);
+    let y = copy_with!(x, 2, 5.0);
+    assert_eq!(idx, vec![0]); // not moved
+    assert_eq!(x, array![0.0, 0.0, 3.0]); // not moved or changed
+    assert_eq!(y, array![0.0, 0.0, 5.0]);
+}
+
+#[test]
+fn start_and_step_variables_and_mixed_masks() {
+    let x = Array1::from_iter(0..10);
+    let (i, k) = (1isize, 3isize);
+    assert_eq!(at!(x[i::k]), array![1, 4, 7]); // x[i::k]
+    let mut y = array![-1.0, 2.0, -3.0, 4.0];
+    let m = array![true, true, false, false];
+    at!(y[(y > 0.0) & m] = 0.0); // a comparison and a boolean array
+    at!(y[0.0 > y] *= -1.0); // a literal on the left
+    assert_eq!(y, array![1.0, 0.0, 3.0, 4.0]);
+    at!(y[!m] = 7.0);
+    assert_eq!(m, array![true, true, false, false]); // borrowed
+    assert_eq!(y, array![1.0, 0.0, 7.0, 7.0]);
+}
+
+#[test]
+fn extreme_bounds_and_small_integer_indices() {
+    let x = Array1::from_iter(0..4);
+    assert!(try_at!(x[u64::MAX..]).is_err());
+    assert!(try_at!(x[3usize..usize::MAX]).is_err());
+    assert!(try_at!(x[..=isize::MAX]).is_err());
+    assert_eq!(at!(x[::isize::MIN]), array![3]); // x[::-2**63] == [3]
+    let grid = Array2::from_shape_fn((4, 5), |(i, j)| (i * 5 + j) as i32);
+    let r: Array2<i32> = at!(grid[::isize::MIN, [0, 1]]);
+    assert_eq!(r, array![[15, 16]]);
+    let small: u8 = 2;
+    assert_eq!(at!(x[small]), Array::from_elem((), 2));
+    let mut z = array![1, 2];
+    let copy = set!(z.view_mut()[0] = 5);
+    assert_eq!((copy, z[0]), (array![5, 2], 1));
+    at!(z[-1i8] = 0);
+    assert_eq!(z, array![1, 0]);
 }

@@ -176,13 +176,13 @@ where
 
 /// A mutable view paired with the plan resolved from its own shape and
 /// strides: the invariant the unsafe scatter relies on.
-struct Resolved<'t, T> {
+struct Resolved<'t, 'i, T> {
     view: ArrayViewMutD<'t, T>,
-    plan: Plan,
+    plan: Plan<'i>,
 }
 
-impl<'t, T> Resolved<'t, T> {
-    fn new(view: ArrayViewMutD<'t, T>, index: &[IndexElem<'_>], mode: &Mode<T>) -> Result<Self, IndexError> {
+impl<'t, 'i, T> Resolved<'t, 'i, T> {
+    fn new(view: ArrayViewMutD<'t, T>, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Self, IndexError> {
         if let Mode::Fill(_) = mode {
             return Err(IndexError::UnsupportedMode {
                 mode: "fill",

@@ -141,6 +141,12 @@ impl<T: Clone, D: Dimension> IntoUpdated<T, D> for CowArray<'_, T, D> {
     }
 }
 
+impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ndarray::ArrayViewMut<'_, T, D> {
+    fn into_owned_array(self) -> Array<T, D> {
+        self.to_owned()
+    }
+}
+
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayView<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
         self.to_owned()

@@ -108,6 +108,10 @@ impl IntArray<'_> {
 pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed {
     /// The value as an `i128`, exactly.
     fn to_i128(self) -> i128;
+    /// Whether the value lies in `[-len, len)`.
+    fn in_bounds(self, len: usize) -> bool;
+    /// The position of an in-bounds value: negative values count from the end.
+    fn position(self, len: usize) -> usize;
     /// Wraps an array of this type.
     fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
 }
@@ -117,12 +121,26 @@ mod sealed {
 }
 
 macro_rules! index_int {
-    ($($t:ty => $variant:ident),*) => {$(
+    ($($t:ty => $variant:ident, $signed:literal),*) => {$(
         impl sealed::Sealed for $t {}
         impl IndexInt for $t {
             #[inline]
             fn to_i128(self) -> i128 {
                 self as i128
+            }
+            #[inline]
+            #[allow(unused_comparisons)] // unsigned types are never negative
+            fn in_bounds(self, len: usize) -> bool {
+                if $signed && self < 0 {
+                    (self as i64).unsigned_abs() <= len as u64
+                } else {
+                    (self as u64) < len as u64
+                }
+            }
+            #[inline]
+            #[allow(unused_comparisons)]
+            fn position(self, len: usize) -> usize {
+                if $signed && self < 0 { len - (self as i64).unsigned_abs() as usize } else { self as usize }
             }
             fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
                 IntArray::$variant(array)
@@ -130,7 +148,7 @@ macro_rules! index_int {
         }
     )*};
 }
-index_int!(usize => Usize, isize => Isize, i32 => I32, i64 => I64, u32 => U32, u64 => U64);
+index_int!(usize => Usize, false, isize => Isize, true, i32 => I32, true, i64 => I64, true, u32 => U32, false, u64 => U64, false);
 
 /// The `...` index element.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -320,29 +338,35 @@ macro_rules! scalar_and_range_index {
                 IndexElem::Int(*self as i128)
             }
         }
+        impl<'a> IntoIndexElem<'a> for &&$t {
+            static_index!(Ix1, Ix0, Ix0, Basic);
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::Int(**self as i128)
+            }
+        }
         impl IntoRangeSlice for std::ops::Range<$t> {
             fn into_range_slice(self) -> RangeSlice {
-                RangeSlice::new(self.start as isize, Some(self.end as isize))
+                RangeSlice::new(bound(self.start), Some(bound(self.end)))
             }
         }
         impl IntoRangeSlice for std::ops::RangeFrom<$t> {
             fn into_range_slice(self) -> RangeSlice {
-                RangeSlice::new(self.start as isize, None)
+                RangeSlice::new(bound(self.start), None)
             }
         }
         impl IntoRangeSlice for std::ops::RangeTo<$t> {
             fn into_range_slice(self) -> RangeSlice {
-                RangeSlice::new(0, Some(self.end as isize))
+                RangeSlice::new(0, Some(bound(self.end)))
             }
         }
         impl IntoRangeSlice for std::ops::RangeInclusive<$t> {
             fn into_range_slice(self) -> RangeSlice {
-                RangeSlice::new(*self.start() as isize, inclusive_end(*self.end() as isize))
+                RangeSlice::new(bound(*self.start()), inclusive_end(bound(*self.end())))
             }
         }
         impl IntoRangeSlice for std::ops::RangeToInclusive<$t> {
             fn into_range_slice(self) -> RangeSlice {
-                RangeSlice::new(0, inclusive_end(self.end as isize))
+                RangeSlice::new(0, inclusive_end(bound(self.end)))
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
@@ -392,11 +416,38 @@ macro_rules! borrowed_slices {
     )*};
 }
 borrowed_slices!(std::ops::RangeFull, PySlice, RangeSlice);
-scalar_and_range_index!(usize, isize, i32, i64, u32, u64);
+
+impl<'a> IntoIndexElem<'a> for &Ellipsis {
+    static_index!(Ix0, Ix0, Ix0, Basic);
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Ellipsis
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for &NewAxis {
+    static_index!(Ix0, Ix1, Ix0, Basic);
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::NewAxis
+    }
+}
+
+impl<'a> IntoIndexElem<'a> for &IndexElem<'a> {
+    static_index!(IxDyn, IxDyn, IxDyn, Dynamic);
+    fn into_index_elem(self) -> IndexElem<'a> {
+        self.clone()
+    }
+}
+scalar_and_range_index!(usize, isize, i8, i16, i32, i64, u8, u16, u32, u64);
 
 /// `..=end` as an exclusive end, as ndarray does: `..=-1` runs to the end.
 fn inclusive_end(end: isize) -> Option<isize> {
-    if end == -1 { None } else { Some(end + 1) }
+    if end == -1 { None } else { Some(end.saturating_add(1)) }
+}
+
+/// A range bound as `isize`; one beyond `isize::MAX` saturates, which is
+/// out of bounds of any axis all the same.
+fn bound<T: TryInto<isize>>(value: T) -> isize {
+    value.try_into().unwrap_or(isize::MAX)
 }
 
 /// Containers an index array can come in: any ndarray (owned, view or
@@ -448,6 +499,22 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
     type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         (&**self).into_cow_array()
+    }
+}
+
+impl<'a, A: 'a> IntoCowArray<'a> for &'a &Vec<A> {
+    type Elem = A;
+    type Dim = Ix1;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        self.as_slice().into_cow_array()
+    }
+}
+
+impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a &[A; N] {
+    type Elem = A;
+    type Dim = Ix1;
+    fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
+        self.as_slice().into_cow_array()
     }
 }
 
@@ -552,6 +619,16 @@ where
     type Kind = Advanced;
     fn into_index_elem(self) -> IndexElem<'a> {
         T::Elem::index_elem(self.into_cow_array())
+    }
+}
+
+impl<'a, T: Clone> IntoIndexElem<'a> for &Nd<T>
+where
+    Nd<T>: IntoIndexElem<'a>,
+{
+    static_index!(IxDyn, Ix0, IxDyn, Advanced);
+    fn into_index_elem(self) -> IndexElem<'a> {
+        self.clone().into_index_elem()
     }
 }
 

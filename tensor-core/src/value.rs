@@ -53,6 +53,13 @@ impl<'a, T: Scalar> IntoValue<'a, T> for &T {
     }
 }
 
+impl<'a, T: Scalar> IntoValue<'a, T> for &&T {
+    type Dim = Ix0;
+    fn into_value(self) -> Value<'a, T> {
+        Value::Scalar((*self).clone())
+    }
+}
+
 impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T> for &'a &ArrayBase<S, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {

@@ -68,6 +68,8 @@ pub enum MaskExpr {
     },
     /// `!a`, elementwise.
     Not(Box<MaskExpr>),
+    /// A boolean array among comparisons: `(x > 0) & m`.
+    Array(Expr),
 }
 
 impl MaskExpr {
@@ -78,15 +80,18 @@ impl MaskExpr {
             MaskExpr::Compare { array, .. } => array.span(),
             MaskExpr::Logic { left, .. } => left.span(),
             MaskExpr::Not(inner) => inner.span(),
+            MaskExpr::Array(array) => array.span(),
         }
     }
 
-    /// The arrays compared, left to right.
-    pub fn arrays(&self) -> Vec<&Expr> {
+    /// The arrays compared, left to right, or `None` when a boolean array
+    /// stands among the comparisons.
+    pub fn compared_arrays(&self) -> Option<Vec<&Expr>> {
         match self {
-            MaskExpr::Compare { array, .. } => vec![array],
-            MaskExpr::Logic { left, right, .. } => [left.arrays(), right.arrays()].concat(),
-            MaskExpr::Not(inner) => inner.arrays(),
+            MaskExpr::Compare { array, .. } => Some(vec![array]),
+            MaskExpr::Logic { left, right, .. } => Some([left.compared_arrays()?, right.compared_arrays()?].concat()),
+            MaskExpr::Not(inner) => inner.compared_arrays(),
+            MaskExpr::Array(_) => None,
         }
     }
 }

@@ -139,7 +139,7 @@ fn borrowed(expr: &Expr) -> TokenStream {
 }
 
 fn is_nd(func: &Expr) -> bool {
-    matches!(func, Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "nd"))
+    matches!(unparen(func), Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "nd"))
 }
 
 /// What `set!` copies from: a place is borrowed (and copied), any other
@@ -158,7 +158,7 @@ fn is_place(expr: &Expr) -> bool {
     match expr {
         Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => true,
         Expr::Unary(unary) => matches!(unary.op, syn::UnOp::Deref(_)),
-        Expr::Paren(paren) => is_place(&paren.expr),
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_place(expr),
         _ => false,
     }
 }
@@ -228,7 +228,12 @@ fn mask_array(mask: &MaskExpr) -> TokenStream {
         }
         MaskExpr::Not(inner) => {
             let inner = mask_array(inner);
-            quote!((!(#inner)))
+            quote!((!&(#inner)))
+        }
+        // Borrowed by the `&` of the operators around it.
+        MaskExpr::Array(array) => {
+            let array = unparen(array);
+            quote!((#array))
         }
     }
 }
@@ -250,6 +255,7 @@ fn predicate(mask: &MaskExpr, e: &syn::Ident, bindings: &mut Vec<TokenStream>) -
             let inner = predicate(inner, e, bindings);
             quote!((!#inner))
         }
+        MaskExpr::Array(_) => unreachable!("masks with boolean arrays are not fused"),
     }
 }
 
@@ -261,7 +267,7 @@ fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
     };
     let target = &call.target;
     let on_target = |array: &&Expr| quote!(#array).to_string() == quote!(#target).to_string();
-    if flavor.copy || !mask.arrays().iter().all(on_target) {
+    if flavor.copy || !mask.compared_arrays()?.iter().all(on_target) {
         return None;
     }
     let at = call.index_span;
@@ -290,7 +296,7 @@ fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
 /// `unused_parens` in the user's crate once it is a function argument).
 fn unparen(expr: &Expr) -> &Expr {
     match expr {
-        Expr::Paren(paren) => unparen(&paren.expr),
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => unparen(expr),
         other => other,
     }
 }
@@ -305,6 +311,9 @@ fn typed_literals(expr: &Expr) -> Expr {
 }
 
 fn type_literal(expr: &mut Expr) {
+    if let Expr::Group(group) = expr {
+        return type_literal(&mut group.expr);
+    }
     match expr {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(int), ..

@@ -45,7 +45,11 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
         }
         (Some((None, value)), None) => Action::Set(operand(value, "expected a value after `=`")?),
         (Some((Some(op), value)), None) => Action::Update(op, operand(value, "expected a value after the operator")?),
-        (None, Some((name, args))) => parse_method(&name, args)?,
+        (None, Some((name, args))) => {
+            let (action, is_read) = parse_method(&name, args)?;
+            value_is_read = is_read;
+            action
+        }
         (None, None) => Action::Read,
     };
     let index = parse_index(group, &mut errors);
@@ -62,16 +66,17 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
 }
 
 /// The value right of `=`: a Rust expression, or an index read in this
-/// macro's own syntax (`x[:-1]`, `x[1..]`, `y[idx, 0]`, `y[0]`), which
-/// becomes a `try_at!` call. Indexing by an array or tuple literal
-/// (`y[[1, 2]]`, `y[(1, 2)]`) stays ndarray's own element access.
+/// macro's own syntax, which becomes a `try_at!` call: anything Rust cannot
+/// parse (`x[:-1]`, `y[idx, 0]`) and ranges (`x[1..]`, which ndarray cannot
+/// index). Other `y[i]` stay Rust's own indexing (a `Vec`, a slice, an
+/// ndarray element).
 fn parse_operand(tokens: &[TokenTree], empty: &str) -> Result<(Expr, bool)> {
     let as_read = |tokens: &[TokenTree]| -> Expr {
         let tokens: TokenStream = tokens.iter().cloned().collect();
         syn::parse_quote!(::tensor_at::try_at!(#tokens))
     };
     match parse_expr(tokens, empty) {
-        Ok(Expr::Index(index)) if !matches!(*index.index, Expr::Array(_) | Expr::Tuple(_)) => Ok((as_read(tokens), true)),
+        Ok(Expr::Index(index)) if matches!(*index.index, Expr::Range(_)) => Ok((as_read(tokens), true)),
         Ok(expr) => Ok((expr, false)),
         Err(error) => match split_index(tokens) {
             Ok(_) => Ok((as_read(tokens), true)),
@@ -95,8 +100,15 @@ fn is_joint_punct(token: &TokenTree) -> Option<char> {
 type Assignment<'t> = (Option<UpdateOp>, &'t [TokenTree]);
 
 fn split_assignment(tokens: &[TokenTree]) -> Result<(&[TokenTree], Option<Assignment<'_>>)> {
-    for (i, token) in tokens.iter().enumerate() {
-        if !is_punct(token, '=') || is_joint_punct(token).is_some() {
+    let mut i = 0;
+    while i < tokens.len() {
+        if !is_punct(&tokens[i], '=') {
+            i += 1;
+            continue;
+        }
+        // `==` and `=>`: this `=` is the first of two.
+        if is_joint_punct(&tokens[i]).is_some() && tokens.get(i + 1).is_some_and(|t| is_punct(t, '=') || is_punct(t, '>')) {
+            i += 2;
             continue;
         }
         let before = i.checked_sub(1).and_then(|j| is_joint_punct(&tokens[j]));
@@ -107,9 +119,15 @@ fn split_assignment(tokens: &[TokenTree]) -> Result<(&[TokenTree], Option<Assign
             Some('-') => Some(UpdateOp::Sub),
             Some('*') => Some(UpdateOp::Mul),
             Some('/') => Some(UpdateOp::Div),
-            // `==`, `!=`, `<=`, `>=` compare; `<<=` and `>>=` are operators.
-            Some('=' | '!') => continue,
-            Some(c @ ('<' | '>')) if before2 != Some(c) => continue,
+            // `!=`, `<=`, `>=` compare; `<<=` and `>>=` are operators.
+            Some('!') => {
+                i += 1;
+                continue;
+            }
+            Some(c @ ('<' | '>')) if before2 != Some(c) => {
+                i += 1;
+                continue;
+            }
             Some(_) => {
                 let start = if matches!(before2, Some('<' | '>')) { i - 2 } else { i - 1 };
                 let written: String = tokens[start..=i].iter().map(ToString::to_string).collect();
@@ -161,12 +179,14 @@ fn parse_expr(tokens: &[TokenTree], empty: &str) -> Result<Expr> {
     syn::parse2(tokens.iter().cloned().collect())
 }
 
-fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<Action> {
-    let arg =
-        || -> Result<Expr> { syn::parse2(args.clone()).map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument"))) };
-    let update = |op| Ok(Action::Update(op, arg()?));
+fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<(Action, bool)> {
+    let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
+    let operand = || -> Result<(Expr, bool)> {
+        parse_operand(&tokens, "").map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument")))
+    };
+    let update = |op| operand().map(|(value, is_read)| (Action::Update(op, value), is_read));
     match name.to_string().as_str() {
-        "set" => Ok(Action::Set(arg()?)),
+        "set" => operand().map(|(value, is_read)| (Action::Set(value), is_read)),
         "add" => update(UpdateOp::Add),
         "sub" => update(UpdateOp::Sub),
         "mul" => update(UpdateOp::Mul),
@@ -174,8 +194,8 @@ fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<Action> {
         "pow" => update(UpdateOp::Pow),
         "min" => update(UpdateOp::Min),
         "max" => update(UpdateOp::Max),
-        "apply" => Ok(Action::Apply(arg()?)),
-        "get" if args.is_empty() => Ok(Action::Read),
+        "apply" => Ok((Action::Apply(syn::parse2(args)?), false)),
+        "get" if args.is_empty() => Ok((Action::Read, false)),
         "get" => Err(Error::new(
             name.span(),
             "`.get()` takes no arguments; the mode goes after `;`: `x[i].get(); mode = fill(0.0)`",
@@ -268,23 +288,47 @@ fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
     })
 }
 
-/// A comparison, or comparisons combined with `&`, `|`, `^`, `!` and
-/// parentheses: NumPy's elementwise mask syntax.
+/// A comparison, or operands combined with `&`, `|`, `^`, `!` and
+/// parentheses: NumPy's elementwise mask syntax. Operands that are not
+/// comparisons are borrowed (a boolean array is not moved; integers combine
+/// as Rust's own bit operators on references do).
 fn mask_expr(expr: &Expr) -> Option<MaskExpr> {
     match expr {
-        Expr::Paren(paren) => mask_expr(&paren.expr),
-        Expr::Binary(binary) if is_comparison(&binary.op) => Some(MaskExpr::Compare {
-            array: (*binary.left).clone(),
-            op: binary.op,
-            scalar: (*binary.right).clone(),
-        }),
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => mask_expr(expr),
+        Expr::Binary(binary) if is_comparison(&binary.op) => Some(comparison(binary)),
         Expr::Binary(binary) if matches!(binary.op, BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)) => Some(MaskExpr::Logic {
-            left: Box::new(mask_expr(&binary.left)?),
+            left: Box::new(mask_expr(&binary.left).unwrap_or_else(|| MaskExpr::Array((*binary.left).clone()))),
             op: binary.op,
-            right: Box::new(mask_expr(&binary.right)?),
+            right: Box::new(mask_expr(&binary.right).unwrap_or_else(|| MaskExpr::Array((*binary.right).clone()))),
         }),
-        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => Some(MaskExpr::Not(Box::new(mask_expr(&unary.expr)?))),
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => Some(MaskExpr::Not(Box::new(
+            mask_expr(&unary.expr).unwrap_or_else(|| MaskExpr::Array((*unary.expr).clone())),
+        ))),
         _ => None,
+    }
+}
+
+/// `a < s`; a literal on the left (`0.0 < y`) is turned around (`y > 0.0`).
+fn comparison(binary: &syn::ExprBinary) -> MaskExpr {
+    let literal_left = matches!(&*binary.left, Expr::Lit(_)) || matches!(&*binary.left, Expr::Unary(u) if matches!(&*u.expr, Expr::Lit(_)));
+    if literal_left {
+        let op = match binary.op {
+            BinOp::Lt(t) => BinOp::Gt(syn::Token![>](t.span)),
+            BinOp::Gt(t) => BinOp::Lt(syn::Token![<](t.span)),
+            BinOp::Le(t) => BinOp::Ge(syn::Token![>=](t.spans)),
+            BinOp::Ge(t) => BinOp::Le(syn::Token![<=](t.spans)),
+            other => other,
+        };
+        return MaskExpr::Compare {
+            array: (*binary.right).clone(),
+            op,
+            scalar: (*binary.left).clone(),
+        };
+    }
+    MaskExpr::Compare {
+        array: (*binary.left).clone(),
+        op: binary.op,
+        scalar: (*binary.right).clone(),
     }
 }
 
@@ -299,6 +343,14 @@ fn is_comparison(op: &BinOp) -> bool {
 /// `::` between two identifiers (or before `<`) is a Rust path, as in
 /// `usize::MAX`; every other colon separates (`::2`, `1::2`, `a: :k`).
 fn slice_separators(tokens: &[TokenTree]) -> Vec<usize> {
+    // `i::k` alone, `k` a lowercase name: NumPy's start and step, not a
+    // path (paths to constants are uppercase; to functions, called).
+    if let [TokenTree::Ident(_), colon, TokenTree::Punct(_), TokenTree::Ident(step)] = tokens
+        && is_joint_punct(colon) == Some(':')
+        && step.to_string().starts_with(|c: char| c.is_lowercase())
+    {
+        return vec![1, 2];
+    }
     let mut separators = Vec::new();
     let mut i = 0;
     while i < tokens.len() {

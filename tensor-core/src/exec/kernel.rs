@@ -17,6 +17,15 @@ pub(crate) trait Kernel<T> {
         }
     }
 
+    /// `apply` where `selected`, else nothing: the fused mask path. Kernels
+    /// on plain data override it without a branch, so the loop vectorizes.
+    #[inline]
+    fn apply_where(&mut self, selected: bool, target: &mut T, value: &T) {
+        if selected {
+            self.apply(target, value);
+        }
+    }
+
     /// An update that takes no value (`apply(f)`).
     fn apply_unit(&mut self, _target: &mut T) {
         unreachable!("updates with values are never given none")
@@ -35,6 +44,18 @@ impl<T: Clone> Kernel<T> for SetKernel {
     #[inline]
     fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
         targets.clone_from_slice(values);
+    }
+
+    #[inline]
+    fn apply_where(&mut self, selected: bool, target: &mut T, value: &T) {
+        if std::mem::needs_drop::<T>() {
+            if selected {
+                target.clone_from(value);
+            }
+        } else {
+            // Plain data: a select, not a branch (a mask is as good as random).
+            *target = if selected { value.clone() } else { target.clone() };
+        }
     }
 }
 
@@ -57,6 +78,20 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
         *target = target.combine(O::OP, *value);
+    }
+
+    #[inline]
+    fn apply_where(&mut self, selected: bool, target: &mut T, value: &T) {
+        if T::checks_operands(O::OP) {
+            // Integer division and powers must not run on unselected
+            // elements: their operand was only checked for selected ones.
+            if selected {
+                self.apply(target, value);
+            }
+        } else {
+            let combined = target.combine(O::OP, *value);
+            *target = if selected { combined } else { *target };
+        }
     }
 }
 

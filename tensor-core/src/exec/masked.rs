@@ -26,11 +26,7 @@ pub(crate) fn write_where<T, K: Kernel<T>>(
         {
             check(v)?;
         }
-        view.map_inplace(|e| {
-            if predicate(e) {
-                kernel.apply(e, v);
-            }
-        });
+        view.map_inplace(|e| kernel.apply_where(predicate(e), e, v));
         return Ok(());
     }
     let count = view.iter().filter(|e| predicate(e)).count();
@@ -46,21 +42,23 @@ pub(crate) fn write_where<T, K: Kernel<T>>(
         _ => None,
     };
     match contiguous {
+        // Values are consumed in C order, so walk the target in C order too
+        // (`map_inplace` would take memory order).
         Some(slice) => {
             let mut next = slice.iter();
-            view.map_inplace(|e| {
+            for e in view.iter_mut() {
                 if predicate(e) {
                     kernel.apply(e, next.next().expect("one value per selected element"));
                 }
-            });
+            }
         }
         None => {
             let mut next = values.elements();
-            view.map_inplace(|e| {
+            for e in view.iter_mut() {
                 if predicate(e) {
                     kernel.apply(e, next.next().expect("one value per selected element"));
                 }
-            });
+            }
         }
     }
     Ok(())

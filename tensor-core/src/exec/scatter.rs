@@ -6,6 +6,7 @@ use std::iter;
 use ndarray::{ArrayView1, ArrayViewMutD, Zip};
 
 use crate::exec::kernel::Kernel;
+use crate::index::{IndexInt, with_int_array};
 use crate::plan::{IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
 
@@ -13,11 +14,22 @@ use crate::value::Broadcast;
 /// for updates that take none).
 pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values: Option<&Broadcast<'_, T>>, mut kernel: K) {
     match values {
-        None => view.map_inplace(|target| kernel.apply_unit(target)),
+        // `apply(f)` may count its calls: C order, as promised (`map_inplace`
+        // would take memory order).
+        None => view.iter_mut().for_each(|target| kernel.apply_unit(target)),
         Some(Broadcast::Scalar(value)) => view.map_inplace(|target| kernel.apply(target, value)),
         Some(Broadcast::Array { view: source, shape }) => {
             let source = source.broadcast(shape.clone()).expect("checked when built");
-            Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
+            if view.ndim() == 0 {
+                return Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
+            }
+            // Row by row, so contiguous rows are updated as runs (a memcpy for `set`).
+            Zip::from(view.rows_mut()).and(source.rows()).for_each(|mut targets, values| {
+                match (targets.as_slice_mut(), values.as_slice()) {
+                    (Some(targets), Some(values)) => kernel.apply_run(targets, values),
+                    _ => Zip::from(targets).and(values).for_each(|target, value| kernel.apply(target, value)),
+                }
+            });
         }
     }
 }
@@ -39,6 +51,13 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
 ) {
     let origin = target.as_mut_ptr();
     let kernel = &mut kernel;
+    if let Some((index, len, stride)) = plan.in_place_index() {
+        // SAFETY: the caller's guarantee; `in_place_index` checked every index in bounds.
+        return with_int_array!(index, a => unsafe {
+            let index = a.as_slice().expect("indices read in place are contiguous");
+            scatter_in_place(origin.offset(plan.base), index, len, stride, values, kernel)
+        });
+    }
     // SAFETY (every call below): the caller's guarantee on `plan` and
     // `target`, passed on to `write_row`.
     match values {
@@ -59,6 +78,39 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                     None => unsafe { write_row(origin, row, values.iter(), kernel) },
                 }
             });
+        }
+    }
+}
+
+/// A single index array read in place, with no offset table: one tight
+/// loop over the indices and values.
+///
+/// # Safety
+///
+/// Every `index[k]` is in bounds of an axis of length `len` and stride
+/// `stride` starting at `origin`, whose elements nobody else borrows.
+unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
+    origin: *mut T,
+    index: &[I],
+    len: usize,
+    stride: isize,
+    values: Option<&Broadcast<'_, T>>,
+    kernel: &mut K,
+) {
+    // SAFETY (each dereference): the position is in bounds (the caller's guarantee).
+    let target = |i: I| unsafe { &mut *origin.offset(i.position(len) as isize * stride) };
+    match values {
+        None => index.iter().for_each(|&i| kernel.apply_unit(target(i))),
+        Some(Broadcast::Scalar(value)) => index.iter().for_each(|&i| kernel.apply(target(i), value)),
+        Some(Broadcast::Array { view, shape }) => {
+            let source = view.broadcast(shape.clone()).expect("checked when built");
+            match source.as_slice() {
+                Some(values) => index.iter().zip(values).for_each(|(&i, value)| kernel.apply(target(i), value)),
+                None => index
+                    .iter()
+                    .zip(source.iter())
+                    .for_each(|(&i, value)| kernel.apply(target(i), value)),
+            }
         }
     }
 }

@@ -5,7 +5,7 @@ use ndarray::{ArrayViewD, Axis, IxDyn};
 use crate::error::{IndexError, Shape, Shapes};
 use crate::index::{IndexInt, IntArray, with_int_array};
 use crate::mode::{Bounds, Resolution};
-use crate::plan::{SKIP, Table};
+use crate::plan::{Entries, SKIP, Table};
 
 /// An advanced index element expanded to one coordinate source per axis.
 pub(crate) struct Component<'a> {
@@ -98,20 +98,58 @@ fn broadcast_shapes(components: &[Component<'_>], element_shapes: &[Vec<usize>])
 /// Builds the offset table of the advanced components on a target with the
 /// given shape and strides. `element_shapes` are the shapes of the index
 /// elements as written, for the broadcast error message.
-pub(crate) fn build_table(
-    components: &[Component<'_>],
+pub(crate) fn build_table<'i>(
+    components: &[Component<'i>],
     element_shapes: &[Vec<usize>],
     target_shape: &[usize],
     strides: &[isize],
     bounds: Bounds,
-) -> Result<Table, IndexError> {
+) -> Result<Table<'i>, IndexError> {
     let shape = broadcast_shapes(components, element_shapes)?;
     let count = checked_size(&shape)?;
+    if let [component] = components
+        && let Some(entries) = in_place(component, target_shape, strides, bounds)?
+    {
+        return Ok(Table { shape, entries });
+    }
     let mut offsets = vec![0isize; count];
     for component in components {
         component.accumulate(&shape, (target_shape, strides), bounds, &mut offsets)?;
     }
-    Ok(Table { shape, offsets })
+    Ok(Table {
+        shape,
+        entries: Entries::Offsets(offsets),
+    })
+}
+
+/// A lone C-contiguous index array in mode `error` is read in place: one
+/// pass checks its bounds, and nothing is copied.
+fn in_place<'i>(
+    component: &Component<'i>,
+    target_shape: &[usize],
+    strides: &[isize],
+    bounds: Bounds,
+) -> Result<Option<Entries<'i>>, IndexError> {
+    let Source::Array(index) = &component.source else {
+        return Ok(None);
+    };
+    if bounds != Bounds::Error {
+        return Ok(None);
+    }
+    let (len, axis) = (target_shape[component.axis], component.axis);
+    let checked = with_int_array!(index, a => match a.as_slice() {
+        None => return Ok(None),
+        Some(values) => match values.iter().find(|i| !i.in_bounds(len)) {
+            Some(&bad) => Err(IndexError::OutOfBounds { index: bad.to_i128(), axis, len }),
+            None => Ok(()),
+        },
+    });
+    checked?;
+    Ok(Some(Entries::Index {
+        index: index.clone(),
+        len,
+        stride: strides[axis],
+    }))
 }
 
 /// The number of elements of `shape`, or an error when it overflows.
@@ -129,7 +167,7 @@ pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
 /// `nonzero`), in C order.
 pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
     let count = mask.iter().filter(|&&b| b).count();
-    let mut positions = vec![Vec::with_capacity(count); mask.ndim()];
+    let mut positions: Vec<Vec<usize>> = (0..mask.ndim()).map(|_| Vec::with_capacity(count)).collect();
     // A C-order multi-index counter: no allocation per element.
     let mut index = vec![0usize; mask.ndim()];
     for &selected in mask.iter() {
@@ -150,11 +188,11 @@ pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
 }
 
 /// The columns `idx[..., j]` of an `nd` index of shape `batch + [depth]`.
-pub(crate) fn nd_columns<'a>(index: &'a IntArray<'_>) -> Vec<IntArray<'a>> {
+pub(crate) fn nd_columns<'a>(index: &IntArray<'a>) -> Vec<IntArray<'a>> {
     with_int_array!(index, a => {
         let last = Axis(a.ndim() - 1);
         (0..a.len_of(last))
-            .map(|j| IndexInt::wrap_array(a.index_axis(last, j).into()))
+            .map(|j| IndexInt::wrap_array(a.clone().index_axis_move(last, j)))
             .collect()
     })
 }

@@ -5,6 +5,10 @@
 //! way. Executing a plan cannot fail: the CPU executor here and the GPU
 //! crate run plans without re-deriving any rule.
 
+use std::borrow::Cow;
+
+use crate::index::{IndexInt, IntArray, with_int_array};
+
 mod advanced;
 mod resolve;
 mod slice;
@@ -12,15 +16,15 @@ mod slice;
 pub use resolve::resolve;
 
 /// What an index selects.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Plan {
+#[derive(Clone, Debug)]
+pub enum Plan<'i> {
     /// Basic indexing: a strided view of the target.
     View(ViewPlan),
     /// Advanced indexing: positions given (in part) by a table of offsets.
-    Indexed(IndexedPlan),
+    Indexed(IndexedPlan<'i>),
 }
 
-impl Plan {
+impl Plan<'_> {
     /// The shape of the selected region (the shape of a read's result).
     pub fn shape(&self) -> &[usize] {
         match self {
@@ -65,14 +69,14 @@ pub enum ViewAxis {
 /// plus, for each dim, `i * stride` (strided dims) or `table.offsets[flat]`
 /// (the table dim, `flat` being the C-order position within the table's
 /// shape). Walking the region in C order is index order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IndexedPlan {
+#[derive(Clone, Debug)]
+pub struct IndexedPlan<'i> {
     /// Offset of the element where every strided index is zero, the table excluded.
     pub base: isize,
     /// The dims of the region, in order; exactly one is [`Dim::Table`].
     pub dims: Vec<Dim>,
     /// The broadcast index table.
-    pub table: Table,
+    pub table: Table<'i>,
     /// The shape of the region.
     pub shape: Vec<usize>,
     /// Whether the index is a single boolean mask covering every axis: NumPy
@@ -95,19 +99,49 @@ pub enum Dim {
 }
 
 /// The advanced indices broadcast together, resolved to offsets.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
+#[derive(Clone, Debug)]
+pub struct Table<'i> {
     /// The broadcast shape of the advanced indices.
     pub shape: Vec<usize>,
-    /// One offset per broadcast position in C order, or [`SKIP`].
-    pub offsets: Vec<isize>,
+    /// The offsets, one per broadcast position in C order.
+    pub entries: Entries<'i>,
+}
+
+/// How a [`Table`] holds its offsets.
+#[derive(Clone, Debug)]
+pub enum Entries<'i> {
+    /// One offset per position, or [`SKIP`].
+    Offsets(Vec<isize>),
+    /// A single C-contiguous index array on one axis, checked in bounds and
+    /// read in place (never copied): the offset of position `k` is
+    /// `index[k].position(len) * stride`.
+    Index {
+        /// The user's index array.
+        index: IntArray<'i>,
+        /// The length of the indexed axis.
+        len: usize,
+        /// The stride of the indexed axis.
+        stride: isize,
+    },
+}
+
+impl Table<'_> {
+    /// The offsets, computed from the index when it is read in place.
+    pub fn offsets(&self) -> Cow<'_, [isize]> {
+        match &self.entries {
+            Entries::Offsets(offsets) => Cow::Borrowed(offsets),
+            Entries::Index { index, len, stride } => Cow::Owned(with_int_array!(index, a => {
+                a.iter().map(|&i| i.position(*len) as isize * stride).collect()
+            })),
+        }
+    }
 }
 
 /// A table entry whose index was out of bounds in mode `drop` or `fill`:
 /// updates skip it and reads give the fill value.
 pub const SKIP: isize = isize::MIN;
 
-impl IndexedPlan {
+impl<'i> IndexedPlan<'i> {
     /// Number of elements in the region.
     pub fn len(&self) -> usize {
         self.shape.iter().product()
@@ -116,6 +150,15 @@ impl IndexedPlan {
     /// Whether the region is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The index array, axis length and stride when the region is exactly
+    /// one index array read in place (no strided dims around it).
+    pub fn in_place_index(&self) -> Option<(&IntArray<'i>, usize, isize)> {
+        match (self.dims.as_slice(), &self.table.entries) {
+            ([Dim::Table], Entries::Index { index, len, stride }) => Some((index, *len, *stride)),
+            _ => None,
+        }
     }
 
     /// Calls `f` with the offset of every region element in C order (index
@@ -133,30 +176,31 @@ impl IndexedPlan {
     /// executors run a tight loop per row instead of a call per element.
     pub fn for_each_row(&self, mut f: impl FnMut(Row<'_>)) {
         if !self.is_empty() {
-            self.rows(&self.dims, self.base, false, &mut f);
+            let offsets = self.table.offsets();
+            self.rows(&self.dims, &offsets, self.base, false, &mut f);
         }
     }
 
     /// The rows of `dims` (the first dims of the region) from `base`, all
     /// skipped when `skipped`.
-    fn rows<'p>(&'p self, dims: &[Dim], base: isize, skipped: bool, f: &mut impl FnMut(Row<'p>)) {
+    fn rows<'p>(&self, dims: &[Dim], offsets: &'p [isize], base: isize, skipped: bool, f: &mut impl FnMut(Row<'p>)) {
         let Some((last, outer)) = dims.split_last() else {
             return f(if skipped { Row::Skipped(1) } else { Row::Point(base) });
         };
         match *last {
-            Dim::Strided { len, stride } => self.walk(outer, base, &mut |start| match start {
+            Dim::Strided { len, stride } => self.walk(outer, offsets, base, &mut |start| match start {
                 Some(base) if !skipped => f(Row::Strided { base, len, stride }),
                 _ => f(Row::Skipped(len)),
             }),
             // A zero-dimensional table is one offset: fold it into the rest.
-            Dim::Table if self.table.shape.is_empty() => match self.table.offsets[0] {
-                SKIP => self.rows(outer, base, true, f),
-                offset => self.rows(outer, base + offset, skipped, f),
+            Dim::Table if self.table.shape.is_empty() => match offsets[0] {
+                SKIP => self.rows(outer, offsets, base, true, f),
+                offset => self.rows(outer, offsets, base + offset, skipped, f),
             },
             Dim::Table => {
                 let chunk = *self.table.shape.last().expect("a table with axes");
-                self.walk(outer, base, &mut |start| {
-                    for offsets in self.table.offsets.chunks(chunk) {
+                self.walk(outer, offsets, base, &mut |start| {
+                    for offsets in offsets.chunks(chunk) {
                         f(match start {
                             Some(base) if !skipped => Row::Table { base, offsets },
                             _ => Row::Skipped(chunk),
@@ -168,23 +212,23 @@ impl IndexedPlan {
     }
 
     /// Calls `f` with the offset of each position of `dims` in C order.
-    fn walk(&self, dims: &[Dim], base: isize, f: &mut impl FnMut(Option<isize>)) {
+    fn walk(&self, dims: &[Dim], offsets: &[isize], base: isize, f: &mut impl FnMut(Option<isize>)) {
         let Some((dim, rest)) = dims.split_first() else {
             return f(Some(base));
         };
         match *dim {
             Dim::Strided { len, stride } => {
                 for i in 0..len as isize {
-                    self.walk(rest, base + i * stride, f);
+                    self.walk(rest, offsets, base + i * stride, f);
                 }
             }
             Dim::Table => {
                 let rest_len = rest_len(rest);
-                for &offset in &self.table.offsets {
+                for &offset in offsets {
                     if offset == SKIP {
                         (0..rest_len).for_each(|_| f(None));
                     } else {
-                        self.walk(rest, base + offset, f);
+                        self.walk(rest, offsets, base + offset, f);
                     }
                 }
             }

@@ -42,7 +42,7 @@ impl Item<'_> {
 /// arrays, masks, `nd`, and integers once any of those is present) broadcast
 /// together; their dims replace them in place when they are adjacent and go
 /// first otherwise.
-pub fn resolve(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan, IndexError> {
+pub fn resolve<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan<'i>, IndexError> {
     let items = place(index, shape, bounds)?;
     let skipped_int = items.iter().any(|item| match *item {
         Item::Int { axis, index } => bounds.resolve(index, shape[axis]) == Resolution::Skipped,
@@ -212,14 +212,14 @@ fn view_plan(items: &[Item<'_>], trailing: std::ops::Range<usize>, shape: &[usiz
     Ok(ViewPlan { axes, shape })
 }
 
-fn indexed_plan(
-    items: &[Item<'_>],
+fn indexed_plan<'i>(
+    items: &[Item<'i>],
     trailing: std::ops::Range<usize>,
     shape: &[usize],
     strides: &[isize],
     bounds: Bounds,
     whole_mask: bool,
-) -> Result<IndexedPlan, IndexError> {
+) -> Result<IndexedPlan<'i>, IndexError> {
     let (components, element_shapes) = components(items)?;
     let table = advanced::build_table(&components, &element_shapes, shape, strides, bounds)?;
 
@@ -240,10 +240,10 @@ fn indexed_plan(
                 slice: ViewAxis::Slice { first, len, step },
             } => {
                 base += first as isize * strides[axis];
-                dims.push(Dim::Strided {
-                    len,
-                    stride: step * strides[axis],
-                });
+                // With one position the stride is never used (and a huge step
+                // times the stride could overflow).
+                let stride = if len > 1 { step * strides[axis] } else { 0 };
+                dims.push(Dim::Strided { len, stride });
             }
             Item::NewAxis => dims.push(Dim::Strided { len: 1, stride: 0 }),
             _ if adjacent && i == first => dims.push(Dim::Table),
@@ -274,7 +274,7 @@ fn indexed_plan(
 
 /// The advanced items as coordinate components, plus the shapes of the
 /// index elements as written (for the broadcast error message).
-fn components<'a>(items: &'a [Item<'_>]) -> Result<(Vec<Component<'a>>, Vec<Vec<usize>>), IndexError> {
+fn components<'a>(items: &[Item<'a>]) -> Result<(Vec<Component<'a>>, Vec<Vec<usize>>), IndexError> {
     let mut components = Vec::new();
     let mut element_shapes = Vec::new();
     for item in items {
@@ -289,7 +289,7 @@ fn components<'a>(items: &'a [Item<'_>]) -> Result<(Vec<Component<'a>>, Vec<Vec<
                 components.push(Component {
                     axis: *axis,
                     shape: array.shape().to_vec(),
-                    source: Source::Array(array.view()),
+                    source: Source::Array(array.clone()),
                 });
             }
             Item::Mask { axis, mask } if mask.ndim() == 0 => {
