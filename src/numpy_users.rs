@@ -81,8 +81,12 @@
 //! - **Integer division truncates**, as Rust's `/` does (NumPy's `//`
 //!   floors), and dividing by zero is an error reported before anything is
 //!   written; NumPy writes 0 with a warning.
-//! - **Values may carry extra leading length-1 axes** everywhere, as in
-//!   PyTorch; NumPy rejects a two-dimensional value in `x[mask] = v`.
+//! - **Extra leading length-1 axes of a value** are dropped, as PyTorch
+//!   does (NumPy rejects a two-dimensional value in `x[mask] = v`) — for
+//!   values whose rank is known only at run time (`ArrayD`, the runtime API).
+//!   A statically ranked value with more axes than the region is a compile
+//!   error in the macros (`at!(x[0] = Array2::zeros((1, 3)))` on a 2-D `x`);
+//!   write `.into_dyn()` or index the value first.
 //! - **Out-of-bounds modes** follow JAX: in every mode, indices in
 //!   `[-n, n)` keep their meaning (`-1` is the last), so `clip` clamps only
 //!   what lies outside (NumPy's `take(mode='clip')` also clamps `-1` to 0).

@@ -26,7 +26,9 @@
 //! - Integer `/` truncates toward zero (Rust's `/`); division by zero and
 //!   negative integer powers are errors, found before anything is written.
 //! - `x[mask] = v` accepts a `v` with leading length-1 axes, as every other
-//!   assignment does; NumPy rejects a two-dimensional `v` there.
+//!   assignment does; NumPy rejects a two-dimensional `v` there. (The
+//!   macros reject a statically ranked value with more axes than the region
+//!   at compile time.)
 //!
 //! Duplicates are deterministic: `set` keeps the last occurrence in index
 //! order; every other operation applies each occurrence in index order.
