@@ -129,18 +129,23 @@ macro_rules! index_int {
                 self as i128
             }
             #[inline]
-            #[allow(unused_comparisons)] // unsigned types are never negative
             fn in_bounds(self, len: usize) -> bool {
-                if $signed && self < 0 {
-                    (self as i64).unsigned_abs() <= len as u64
+                if $signed {
+                    // i in [-n, n)  <=>  i + n in [0, 2n), without a branch.
+                    ((self as i64).wrapping_add(len as i64) as u64) < 2 * len as u64
                 } else {
                     (self as u64) < len as u64
                 }
             }
             #[inline]
-            #[allow(unused_comparisons)]
             fn position(self, len: usize) -> usize {
-                if $signed && self < 0 { len - (self as i64).unsigned_abs() as usize } else { self as usize }
+                if $signed {
+                    // Adds `len` to negative values only, without a branch.
+                    let i = self as i64;
+                    (i + ((i >> 63) & len as i64)) as usize
+                } else {
+                    self as usize
+                }
             }
             fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
                 IntArray::$variant(array)

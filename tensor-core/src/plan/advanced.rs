@@ -139,10 +139,13 @@ fn in_place<'i>(
     let (len, axis) = (target_shape[component.axis], component.axis);
     let checked = with_int_array!(index, a => match a.as_slice() {
         None => return Ok(None),
-        Some(values) => match values.iter().find(|i| !i.in_bounds(len)) {
-            Some(&bad) => Err(IndexError::OutOfBounds { index: bad.to_i128(), axis, len }),
-            None => Ok(()),
-        },
+        // A branch-free pass per chunk (it vectorizes); the culprit is
+        // looked for only when there is one.
+        Some(values) if values.chunks(1024).all(|chunk| chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))) => Ok(()),
+        Some(values) => {
+            let bad = values.iter().find(|i| !i.in_bounds(len)).expect("a chunk failed");
+            Err(IndexError::OutOfBounds { index: bad.to_i128(), axis, len })
+        }
     });
     checked?;
     Ok(Some(Entries::Index {
