@@ -1,0 +1,133 @@
+//! anchors.py's protocol (`time_fn`), its memory bandwidth references
+//! (`bandwidth_refs`), and the thread pool the workloads run in.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::pages::vec_on_pages;
+
+/// Median and minimum of the timed runs, in milliseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    pub median_ms: f64,
+    pub min_ms: f64,
+}
+
+/// `warmup` untimed runs, then `repeat` timed ones; before every run,
+/// `restore` (untimed) when given. The median of an even count is the mean of
+/// the middle two, as Python's `statistics.median`.
+pub fn time_runs(warmup: usize, repeat: usize, mut run: impl FnMut(), mut restore: Option<&mut dyn FnMut()>) -> Timing {
+    assert!(repeat > 0, "at least one timed run");
+    let mut ms = Vec::with_capacity(repeat);
+    for r in 0..warmup + repeat {
+        if let Some(restore) = restore.as_mut() {
+            restore();
+        }
+        let t0 = Instant::now();
+        run();
+        let elapsed = t0.elapsed();
+        if r >= warmup {
+            ms.push(elapsed.as_secs_f64() * 1e3);
+        }
+    }
+    ms.sort_by(f64::total_cmp);
+    let mid = ms.len() / 2;
+    let median_ms = if ms.len() % 2 == 1 {
+        ms[mid]
+    } else {
+        (ms[mid - 1] + ms[mid]) / 2.0
+    };
+    Timing { median_ms, min_ms: ms[0] }
+}
+
+/// One memory bandwidth reference: `bytes` read plus written per run.
+pub struct Bandwidth {
+    pub what: String,
+    /// `"copy"` or `"fill"`.
+    pub kind: &'static str,
+    /// Whether the buffers were advised to use transparent huge pages.
+    pub huge_pages: bool,
+    pub timing: Timing,
+    pub bytes: u64,
+}
+
+impl Bandwidth {
+    /// Bytes per median run, in GB/s.
+    pub fn gbps(&self) -> f64 {
+        self.bytes as f64 / self.timing.median_ms / 1e6
+    }
+}
+
+/// The references the basic-indexing targets are measured against, on one
+/// thread: a 256 MiB `f32` copy (`copy_from_slice`, a `memcpy`) and a
+/// 256 MiB fill (a `memset`), each on ordinary pages (what an ndarray array
+/// gets) and on transparent huge pages (what NumPy, which advises them for
+/// every array of 4 MiB or more, gets; anchors.py's memcpy runs on those).
+pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
+    const BYTES: usize = 256 << 20;
+    let mut refs = Vec::new();
+    for huge_pages in [false, true] {
+        let Some(a) = buffer(BYTES / 4, 1.0, huge_pages) else {
+            eprintln!("# transparent huge pages unavailable: no huge-page reference");
+            continue;
+        };
+        let mut b = buffer(BYTES / 4, 0.0, huge_pages).expect("advice that worked once works twice");
+        let pages = if huge_pages { "huge pages" } else { "4 KiB pages" };
+        let copy = time_runs(
+            warmup,
+            repeat,
+            || {
+                b.copy_from_slice(black_box(&a));
+                black_box(&mut b);
+            },
+            None,
+        );
+        refs.push(Bandwidth {
+            what: format!("copy_from_slice 256 MiB f32, {pages} (1 thread)"),
+            kind: "copy",
+            huge_pages,
+            timing: copy,
+            bytes: 2 * BYTES as u64,
+        });
+        let fill = time_runs(
+            warmup,
+            repeat,
+            || {
+                black_box(&mut b).fill(0.0);
+                black_box(&mut b);
+            },
+            None,
+        );
+        refs.push(Bandwidth {
+            what: format!("fill 256 MiB f32, {pages} (1 thread, write only)"),
+            kind: "fill",
+            huge_pages,
+            timing: fill,
+            bytes: BYTES as u64,
+        });
+    }
+    refs
+}
+
+/// `len` copies of `value`, on huge pages when `huge_pages`; `None` if
+/// the kernel refuses them.
+fn buffer(len: usize, value: f32, huge_pages: bool) -> Option<Vec<f32>> {
+    let mut v = vec_on_pages(len, huge_pages)?;
+    v.resize(len, value);
+    Some(v)
+}
+
+/// Whether `--threads` sizes a real pool yet.
+pub const THREADS_NOTE: &str = "tensor-at is single-threaded for now: --threads is recorded, no thread pool is built";
+
+/// Runs `f` inside a pool of `threads` worker threads.
+///
+/// tensor-at is single-threaded for now, so there is no pool to build and
+/// `threads` is only recorded. Once tensor-core runs on rayon, the body
+/// becomes the one line
+/// `rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool").install(f)`
+/// (and [`THREADS_NOTE`] goes); the `Send` bounds are already rayon's.
+pub fn in_thread_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    let _ = threads;
+    f()
+}
