@@ -53,8 +53,9 @@ impl<T: Clone> Kernel<T> for SetKernel {
                 target.clone_from(value);
             }
         } else {
-            // Plain data: a select, not a branch (a mask is as good as random).
-            *target = if selected { value.clone() } else { target.clone() };
+            // Plain data: a select, not a branch (a mask is as good as
+            // random to a branch predictor).
+            *target = std::hint::select_unpredictable(selected, value.clone(), target.clone());
         }
     }
 }
@@ -89,8 +90,7 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
                 self.apply(target, value);
             }
         } else {
-            let combined = target.combine(O::OP, *value);
-            *target = if selected { combined } else { *target };
+            *target = std::hint::select_unpredictable(selected, target.combine(O::OP, *value), *target);
         }
     }
 }

@@ -29,7 +29,10 @@ pub(crate) fn write_where<T, K: Kernel<T>>(
         view.map_inplace(|e| kernel.apply_where(predicate(e), e, v));
         return Ok(());
     }
-    let count = view.iter().filter(|e| predicate(e)).count();
+    let count = match view.as_slice() {
+        Some(elements) => elements.iter().filter(|e| predicate(e)).count(),
+        None => view.iter().filter(|e| predicate(e)).count(),
+    };
     let values = value.broadcast_to(&[count]).map_err(|error| match value.shape() {
         &[given] if count_error && given != count => IndexError::ValueCount { given, expected: count },
         _ => error,
@@ -45,10 +48,34 @@ pub(crate) fn write_where<T, K: Kernel<T>>(
         // Values are consumed in C order, so walk the target in C order too
         // (`map_inplace` would take memory order).
         Some(slice) => {
+            // Branch-free: every element takes `apply_where` with the value
+            // the next selected element would take; the cursor moves only
+            // past selected ones (a mask is as good as random to a branch
+            // predictor).
             let mut next = slice.iter();
-            for e in view.iter_mut() {
-                if predicate(e) {
-                    kernel.apply(e, next.next().expect("one value per selected element"));
+            match view.as_slice_mut() {
+                // C order in memory: 64 tests at a time into a bit set,
+                // then one write per set bit (no branch per element to
+                // mispredict; a mask is as good as random).
+                Some(elements) => {
+                    for chunk in elements.chunks_mut(64) {
+                        let mut bits = chunk
+                            .iter()
+                            .enumerate()
+                            .fold(0u64, |bits, (k, e)| bits | (u64::from(predicate(e)) << k));
+                        while bits != 0 {
+                            let k = bits.trailing_zeros() as usize;
+                            kernel.apply(&mut chunk[k], next.next().expect("one value per selected element"));
+                            bits &= bits - 1;
+                        }
+                    }
+                }
+                None => {
+                    for e in view.iter_mut() {
+                        if predicate(e) {
+                            kernel.apply(e, next.next().expect("one value per selected element"));
+                        }
+                    }
                 }
             }
         }

@@ -97,19 +97,77 @@ unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
     values: Option<&Broadcast<'_, T>>,
     kernel: &mut K,
 ) {
-    // SAFETY (each dereference): the position is in bounds (the caller's guarantee).
-    let target = |i: I| unsafe { &mut *origin.offset(i.position(len) as isize * stride) };
+    if stride == 1 {
+        // SAFETY: an axis of stride 1 is `len` consecutive elements from
+        // `origin`, borrowed by nobody else (the caller's guarantee). As a
+        // slice the compiler knows it does not alias the index or the
+        // values, and pipelines the loop.
+        let axis = unsafe { std::slice::from_raw_parts_mut(origin, len) };
+        scatter_each(&mut Contiguous(axis), index, len, values, kernel);
+    } else {
+        scatter_each(&mut Strided { origin, stride }, index, len, values, kernel);
+    }
+}
+
+/// The elements of the indexed axis, by position.
+trait AxisElements<T> {
+    /// The element at `position`, which is in bounds.
+    fn at(&mut self, position: usize) -> &mut T;
+}
+
+/// An axis of stride 1.
+struct Contiguous<'a, T>(&'a mut [T]);
+
+impl<T> AxisElements<T> for Contiguous<'_, T> {
+    #[inline]
+    fn at(&mut self, position: usize) -> &mut T {
+        // SAFETY: positions come from indices checked in bounds of this axis.
+        unsafe { self.0.get_unchecked_mut(position) }
+    }
+}
+
+/// An axis of any other stride; `origin` points at position 0 and every
+/// position of the axis is an element nobody else borrows.
+struct Strided<T> {
+    origin: *mut T,
+    stride: isize,
+}
+
+impl<T> AxisElements<T> for Strided<T> {
+    #[inline]
+    fn at(&mut self, position: usize) -> &mut T {
+        // SAFETY: the position is in bounds (checked), so the offset reaches
+        // an element of the axis (the invariant of `Strided`).
+        unsafe { &mut *self.origin.offset(position as isize * self.stride) }
+    }
+}
+
+/// Applies the kernel to the element at `index[k]` (on an axis of length
+/// `len`) with the `k`-th value.
+#[inline]
+fn scatter_each<T, I: IndexInt, K: Kernel<T>>(
+    axis: &mut impl AxisElements<T>,
+    index: &[I],
+    len: usize,
+    values: Option<&Broadcast<'_, T>>,
+    kernel: &mut K,
+) {
     match values {
-        None => index.iter().for_each(|&i| kernel.apply_unit(target(i))),
-        Some(Broadcast::Scalar(value)) => index.iter().for_each(|&i| kernel.apply(target(i), value)),
+        None => index.iter().for_each(|&i| kernel.apply_unit(axis.at(i.position(len)))),
+        Some(Broadcast::Scalar(value)) => index.iter().for_each(|&i| kernel.apply(axis.at(i.position(len)), value)),
         Some(Broadcast::Array { view, shape }) => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
             match source.as_slice() {
-                Some(values) => index.iter().zip(values).for_each(|(&i, value)| kernel.apply(target(i), value)),
-                None => index
-                    .iter()
-                    .zip(source.iter())
-                    .for_each(|(&i, value)| kernel.apply(target(i), value)),
+                Some(values) => {
+                    for (&i, value) in index.iter().zip(values) {
+                        kernel.apply(axis.at(i.position(len)), value);
+                    }
+                }
+                None => {
+                    for (&i, value) in index.iter().zip(source.iter()) {
+                        kernel.apply(axis.at(i.position(len)), value);
+                    }
+                }
             }
         }
     }
