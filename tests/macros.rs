@@ -502,3 +502,23 @@ fn extreme_bounds_and_small_integer_indices() {
     at!(z[-1i8] = 0);
     assert_eq!(z, array![1, 0]);
 }
+
+#[test]
+fn fused_masks_agree_with_the_general_mask_path_on_long_arrays() {
+    // 1000 elements: many 64-element chunks, partial last chunk.
+    let base = Array1::from_iter((0..1000).map(|i| f64::from((i * 37 % 101) as i32 - 50)));
+    let count = base.iter().filter(|&&v| v < 0.0).count();
+    let values = Array1::from_iter((0..count).map(|k| k as f64 * 0.5));
+    let mut fused = base.clone();
+    at!(fused[fused < 0.0] = values);
+    let mut general = base.clone();
+    let mask = base.mapv(|v| v < 0.0);
+    tensor_at::set(&mut general, &[tensor_at::ix(&mask)], &values, tensor_at::Mode::Error).unwrap();
+    assert_eq!(fused, general);
+    let mut fused = base.clone();
+    at!(fused[fused >= 10.0] += 1.5);
+    let mut general = base.clone();
+    let mask = base.mapv(|v| v >= 10.0);
+    tensor_at::update(&mut general, &[tensor_at::ix(&mask)], tensor_at::Op::Add, 1.5, tensor_at::Mode::Error).unwrap();
+    assert_eq!(fused, general);
+}
