@@ -519,6 +519,13 @@ fn fused_masks_agree_with_the_general_mask_path_on_long_arrays() {
     at!(fused[fused >= 10.0] += 1.5);
     let mut general = base.clone();
     let mask = base.mapv(|v| v >= 10.0);
-    tensor_at::update(&mut general, &[tensor_at::ix(&mask)], tensor_at::Op::Add, 1.5, tensor_at::Mode::Error).unwrap();
+    tensor_at::update(
+        &mut general,
+        &[tensor_at::ix(&mask)],
+        tensor_at::Op::Add,
+        1.5,
+        tensor_at::Mode::Error,
+    )
+    .unwrap();
     assert_eq!(fused, general);
 }

@@ -54,8 +54,9 @@ macro_rules! float_arith {
                     Op::Pow => self.powf(value),
                     // As NumPy's `minimum`/`maximum`: NaN propagates, and of
                     // two equal values (`0.0`, `-0.0`) the second one wins.
-                    Op::Min => if self.is_nan() || self < value { self } else { value },
-                    Op::Max => if self.is_nan() || self > value { self } else { value },
+                    // A select, not a branch: duplicates' order makes it unpredictable.
+                    Op::Min => std::hint::select_unpredictable(self.is_nan() | (self < value), self, value),
+                    Op::Max => std::hint::select_unpredictable(self.is_nan() | (self > value), self, value),
                 }
             }
             #[inline]

@@ -5,6 +5,7 @@ use std::iter;
 
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
+use crate::exec::pages;
 use crate::index::{IndexInt, with_int_array};
 use crate::plan::{IndexedPlan, Row, SKIP};
 
@@ -19,15 +20,16 @@ use crate::plan::{IndexedPlan, Row, SKIP};
 pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
     let origin = target.as_ptr();
     if let Some((index, len, stride)) = plan.in_place_index() {
-        let out: Vec<T> = with_int_array!(index, a => {
+        let mut out = pages::output(plan.len());
+        with_int_array!(index, a => {
             let index = a.as_slice().expect("indices read in place are contiguous");
             // SAFETY: every index was checked in bounds of this axis.
-            index.iter().map(|&i| unsafe { &*origin.offset(plan.base + i.position(len) as isize * stride) }.clone()).collect()
+            out.extend(index.iter().map(|&i| unsafe { &*origin.offset(plan.base + i.position(len) as isize * stride) }.clone()));
         });
         return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one element per index");
     }
     let fill = || fill.expect("skipped positions in a read come with a fill value").clone();
-    let mut out = Vec::with_capacity(plan.len());
+    let mut out = pages::output(plan.len());
     // SAFETY (each dereference): the offset is a position of the plan, an
     // element of `target` (the caller's guarantee), which we borrow shared.
     plan.for_each_row(|row| match row {

@@ -5,4 +5,5 @@ pub(crate) mod basic;
 pub(crate) mod gather;
 pub(crate) mod kernel;
 pub(crate) mod masked;
+pub(crate) mod pages;
 pub(crate) mod scatter;
