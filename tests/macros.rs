@@ -506,7 +506,7 @@ fn extreme_bounds_and_small_integer_indices() {
 #[test]
 fn fused_masks_agree_with_the_general_mask_path_on_long_arrays() {
     // 1000 elements: many 64-element chunks, partial last chunk.
-    let base = Array1::from_iter((0..1000).map(|i| f64::from((i * 37 % 101) as i32 - 50)));
+    let base = Array1::from_iter((0..1000).map(|i: i32| f64::from(i * 37 % 101 - 50)));
     let count = base.iter().filter(|&&v| v < 0.0).count();
     let values = Array1::from_iter((0..count).map(|k| k as f64 * 0.5));
     let mut fused = base.clone();
