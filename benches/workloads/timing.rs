@@ -117,17 +117,16 @@ fn buffer(len: usize, value: f32, huge_pages: bool) -> Option<Vec<f32>> {
     Some(v)
 }
 
-/// Whether `--threads` sizes a real pool yet.
-pub const THREADS_NOTE: &str = "tensor-at is single-threaded for now: --threads is recorded, no thread pool is built";
+/// What `--threads` does.
+pub const THREADS_NOTE: &str =
+    "--threads N runs every workload inside a rayon pool of N threads; tensor-at has no parallel path yet, so N changes nothing";
 
-/// Runs `f` inside a pool of `threads` worker threads.
-///
-/// tensor-at is single-threaded for now, so there is no pool to build and
-/// `threads` is only recorded. Once tensor-core runs on rayon, the body
-/// becomes the one line
-/// `rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool").install(f)`
-/// (and [`THREADS_NOTE`] goes); the `Send` bounds are already rayon's.
+/// Runs `f` inside a rayon pool of `threads` worker threads, where
+/// tensor-at's parallel paths will run once they exist.
 pub fn in_thread_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    let _ = threads;
-    f()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(f)
 }

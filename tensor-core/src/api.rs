@@ -31,7 +31,7 @@ use crate::value::{Broadcast, IntoValue, Value};
 /// ```
 pub fn get<'a, T, S, D>(target: &'a ArrayBase<S, D>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<CowArray<'a, T, IxDyn>, IndexError>
 where
-    T: Clone,
+    T: Clone + Send + Sync,
     S: Data<Elem = T>,
     D: Dimension,
 {
@@ -39,7 +39,7 @@ where
 }
 
 /// [`get`] on a view, returning data borrowed for the view's lifetime.
-pub fn get_view<'a, T: Clone>(
+pub fn get_view<'a, T: Clone + Send + Sync>(
     view: ArrayViewD<'a, T>,
     index: &[IndexElem<'_>],
     mode: Mode<T>,
@@ -67,7 +67,11 @@ impl<'a, T> Selection<'a, T> {
 }
 
 /// [`get_view`], telling views from gathered arrays.
-pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
+pub fn select<'a, T: Clone + Send + Sync>(
+    view: ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    mode: Mode<T>,
+) -> Result<Selection<'a, T>, IndexError> {
     if let Mode::Drop = mode {
         return Err(IndexError::UnsupportedMode {
             mode: "drop",

@@ -39,7 +39,7 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<Read<'t, 'i, X::Elem, X::Dim, L>, IndexError>
 where
     X: Target + ?Sized,
-    X::Elem: Clone,
+    X::Elem: Clone + Send + Sync,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
@@ -52,7 +52,7 @@ where
 pub fn read_filled<'i, X, L>(target: &X, list: L, fill: X::Elem) -> Result<Gathered<'i, X, L>, IndexError>
 where
     X: Target + ?Sized,
-    X::Elem: Clone,
+    X::Elem: Clone + Send + Sync,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {

@@ -17,8 +17,15 @@ use crate::plan::{IndexedPlan, Row, SKIP};
 /// `plan` must have been resolved from `target.shape()` and
 /// `target.strides()`, so that every offset it yields reaches an element of
 /// `target`.
-pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
+pub(crate) unsafe fn gather<T: Clone + Send + Sync>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
     let origin = target.as_ptr();
+    #[cfg(feature = "rayon")]
+    if crate::exec::parallel::worth_it(plan.len()) {
+        // SAFETY: the caller's guarantee, passed on.
+        if let Some(out) = unsafe { crate::exec::parallel::gather(origin, plan, fill) } {
+            return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one element per position");
+        }
+    }
     if let Some((index, len, stride)) = plan.in_place_index() {
         let mut out = pages::output(plan.len());
         with_int_array!(index, a => {

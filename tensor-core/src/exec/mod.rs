@@ -6,4 +6,6 @@ pub(crate) mod gather;
 pub(crate) mod kernel;
 pub(crate) mod masked;
 pub(crate) mod pages;
+#[cfg(feature = "rayon")]
+pub(crate) mod parallel;
 pub(crate) mod scatter;

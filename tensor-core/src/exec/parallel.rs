@@ -1,0 +1,137 @@
+//! Both cores for large reads. A gather's output splits into independent
+//! blocks, one per table entry, so threads fill disjoint parts of it and
+//! the result is the same for every thread count.
+//!
+//! Scatters stay serial: partitioning them by destination (to keep each
+//! destination's updates in index order, as SPEC §4 demands) made two
+//! threads slower than one on the workloads (each thread must scan every
+//! index; the branch on "mine or not" mispredicts half the time).
+
+use std::mem::MaybeUninit;
+
+use rayon::prelude::*;
+
+use crate::index::{IndexInt, with_int_array};
+use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
+
+/// Below this many elements a read stays serial: spawning costs more.
+pub(crate) const THRESHOLD: usize = 1 << 16;
+
+/// Whether a read of `len` elements should run on the pool.
+pub(crate) fn worth_it(len: usize) -> bool {
+    len >= THRESHOLD && rayon::current_num_threads() > 1
+}
+
+/// A raw pointer that may cross threads: every thread reads elements of the
+/// target only (shared access), so sharing it is sound.
+struct Shared<T>(*const T);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Shared<T> {}
+
+// SAFETY: the pointer is only used for shared reads of `T`, which `T: Sync`
+// makes safe from any thread.
+unsafe impl<T: Sync> Send for Shared<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for Shared<T> {}
+
+/// The gather of a plan whose table is its first dim, in parallel, or
+/// `None` when the plan has another shape (the serial path takes it).
+///
+/// # Safety
+///
+/// `origin` points at the first element of the target the plan was
+/// resolved from, and every offset the plan yields reaches an element of it.
+pub(crate) unsafe fn gather<T: Clone + Send + Sync>(origin: *const T, plan: &IndexedPlan<'_>, fill: Option<&T>) -> Option<Vec<T>> {
+    let [Dim::Table, rest @ ..] = plan.dims.as_slice() else {
+        return None;
+    };
+    let block: usize = rest
+        .iter()
+        .map(|dim| match dim {
+            Dim::Strided { len, .. } => *len,
+            Dim::Table => 1,
+        })
+        .product();
+    let len = plan.len();
+    if len == 0 {
+        return None;
+    }
+    let mut out = crate::exec::pages::output::<T>(len);
+    let origin = Shared(origin);
+    let copy_block = &|base: isize, block_out: &mut [MaybeUninit<T>]| {
+        // SAFETY: `base` is the offset of a table entry (plus the plan's
+        // base); the block under it is reached through the strided dims,
+        // so every position is an element of the target (the caller's
+        // guarantee).
+        unsafe { copy_strided(origin, base, rest, block_out) }
+    };
+    // Chunks of whole blocks, a few per thread.
+    let chunk = len.div_ceil(rayon::current_num_threads() * 4).next_multiple_of(block);
+    let spare = &mut out.spare_capacity_mut()[..len];
+    match &plan.table.entries {
+        Entries::Index { index, len: axis, stride } => with_int_array!(index, a => {
+            let index = a.as_slice().expect("indices read in place are contiguous");
+            spare.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
+                for (block_out, &i) in out.chunks_mut(block).zip(index) {
+                    copy_block(plan.base + i.position(*axis) as isize * stride, block_out);
+                }
+            })
+        }),
+        Entries::Offsets(offsets) => spare
+            .par_chunks_mut(chunk)
+            .zip(offsets.par_chunks(chunk / block))
+            .for_each(|(out, offsets)| {
+                for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
+                    match offset {
+                        SKIP => {
+                            let fill = fill.expect("skipped positions in a read come with a fill value");
+                            block_out.iter_mut().for_each(|slot| {
+                                slot.write(fill.clone());
+                            });
+                        }
+                        offset => copy_block(plan.base + offset, block_out),
+                    }
+                }
+            }),
+    }
+    // SAFETY: every one of the `len` slots was written above: the chunks
+    // cover `spare[..len]`, each entry writing its whole block.
+    unsafe { out.set_len(len) };
+    Some(out)
+}
+
+/// Copies the elements the strided `dims` reach from `base` into `out`, in
+/// C order.
+///
+/// # Safety
+///
+/// Every position is an element of the target behind `origin`.
+unsafe fn copy_strided<T: Clone>(origin: Shared<T>, base: isize, dims: &[Dim], out: &mut [MaybeUninit<T>]) {
+    match dims {
+        [] => {
+            // SAFETY: the caller's guarantee.
+            out[0].write(unsafe { &*origin.0.offset(base) }.clone());
+        }
+        [Dim::Strided { len, stride: 1 }] => {
+            // SAFETY: a stride-1 run of `len` elements of the target.
+            let source = unsafe { std::slice::from_raw_parts(origin.0.offset(base), *len) };
+            for (slot, value) in out.iter_mut().zip(source) {
+                slot.write(value.clone());
+            }
+        }
+        [Dim::Strided { len, stride }, rest @ ..] => {
+            let inner = out.len() / (*len).max(1);
+            for (i, part) in out.chunks_mut(inner.max(1)).take(*len).enumerate() {
+                // SAFETY: passed on.
+                unsafe { copy_strided(origin, base + i as isize * stride, rest, part) };
+            }
+        }
+        [Dim::Table, ..] => unreachable!("a plan has one table"),
+    }
+}
