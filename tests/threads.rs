@@ -15,7 +15,7 @@ fn indices(count: usize, below: usize, seed: u64) -> Array1<i64> {
         let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (((z ^ (z >> 31)) >> 32) * below as u64 >> 32) as i64
+        ((((z ^ (z >> 31)) >> 32) * below as u64) >> 32) as i64
     }))
 }
 
