@@ -71,12 +71,11 @@ impl Component<'_> {
                 // The common case, a contiguous array of the broadcast shape
                 // in mode error: a branch-free check, then a tight loop.
                 Some(indices) if bounds == Bounds::Error && a.shape() == shape => {
-                    if let Some(bad) = indices.iter().find(|i| !i.in_bounds(len)) {
+                    if !all_in_bounds(indices, len) {
+                        let bad = indices.iter().find(|i| !i.in_bounds(len)).expect("one is out of bounds");
                         return Err(out_of_bounds(bad.to_i128()));
                     }
-                    for (offset, &i) in offsets.iter_mut().zip(indices) {
-                        *offset += i.position(len) as isize * stride;
-                    }
+                    add_positions(offsets, indices, len, stride);
                     Ok(())
                 }
                 _ => {
@@ -154,9 +153,7 @@ fn in_place<'i>(
     let (len, axis) = (target_shape[component.axis], component.axis);
     let checked = with_int_array!(index, a => match a.as_slice() {
         None => return Ok(None),
-        // A branch-free pass per chunk (it vectorizes); the culprit is
-        // looked for only when there is one.
-        Some(values) if values.chunks(1024).all(|chunk| chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))) => Ok(()),
+        Some(values) if all_in_bounds(values, len) => Ok(()),
         Some(values) => {
             let bad = values.iter().find(|i| !i.in_bounds(len)).expect("a chunk failed");
             Err(IndexError::OutOfBounds { index: bad.to_i128(), axis, len })
@@ -168,6 +165,36 @@ fn in_place<'i>(
         len,
         stride: strides[axis],
     }))
+}
+
+/// Whether every index lies in `[-len, len)`: a branch-free pass per chunk
+/// (it vectorizes), chunks on both cores when there are many; the culprit
+/// is looked for only when there is one.
+fn all_in_bounds<I: IndexInt>(indices: &[I], len: usize) -> bool {
+    let chunk_ok = |chunk: &[I]| chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len));
+    #[cfg(feature = "rayon")]
+    if crate::exec::parallel::worth_it(indices.len()) {
+        use rayon::prelude::*;
+        return indices.par_chunks(crate::exec::parallel::THRESHOLD).all(chunk_ok);
+    }
+    indices.chunks(1024).all(chunk_ok)
+}
+
+/// `offsets[k] += position(indices[k]) * stride` for in-bounds indices, on
+/// both cores when there are many (each offset is written by one thread).
+fn add_positions<I: IndexInt>(offsets: &mut [isize], indices: &[I], len: usize, stride: isize) {
+    let add = |(offsets, indices): (&mut [isize], &[I])| {
+        for (offset, &i) in offsets.iter_mut().zip(indices) {
+            *offset += i.position(len) as isize * stride;
+        }
+    };
+    #[cfg(feature = "rayon")]
+    if crate::exec::parallel::worth_it(indices.len()) {
+        use rayon::prelude::*;
+        let chunk = crate::exec::parallel::THRESHOLD;
+        return offsets.par_chunks_mut(chunk).zip(indices.par_chunks(chunk)).for_each(add);
+    }
+    add((offsets, indices));
 }
 
 /// The number of elements of `shape`, or an error when it overflows.
