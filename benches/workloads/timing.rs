@@ -118,11 +118,10 @@ fn buffer(len: usize, value: f32, huge_pages: bool) -> Option<Vec<f32>> {
 }
 
 /// What `--threads` does.
-pub const THREADS_NOTE: &str =
-    "--threads N runs every workload inside a rayon pool of N threads; tensor-at has no parallel path yet, so N changes nothing";
+pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks), scatters stay serial";
 
 /// Runs `f` inside a rayon pool of `threads` worker threads, where
-/// tensor-at's parallel paths will run once they exist.
+/// tensor-at's parallel paths run.
 pub fn in_thread_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
