@@ -110,7 +110,7 @@ pub fn set<'v, T, S, D>(
     mode: Mode<T>,
 ) -> Result<(), IndexError>
 where
-    T: Clone + 'v,
+    T: Clone + 'static,
     S: DataMut<Elem = T>,
     D: Dimension,
 {

@@ -239,7 +239,7 @@ impl<T: Clone> AtMut<'_, '_, '_, T> {
     /// `x[index] = value`; with duplicates the last occurrence wins.
     pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<(), IndexError>
     where
-        T: 'v,
+        T: 'static,
     {
         crate::api::set(&mut self.target, self.index, value, self.mode)
     }
@@ -269,7 +269,7 @@ impl<T: Clone, D: Dimension> Updated<'_, '_, T, D> {
     /// The array with `array[index] = value`.
     pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<Array<T, D>, IndexError>
     where
-        T: 'v,
+        T: 'static,
     {
         crate::api::set(&mut self.array, self.index, value, self.mode)?;
         Ok(self.array)

@@ -64,7 +64,7 @@ where
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), IndexError>
 where
     X: TargetMut + ?Sized,
-    X::Elem: Clone + 'v,
+    X::Elem: Clone + 'static,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
@@ -101,7 +101,7 @@ where
 /// borrowed, and updated in its own buffer when owned.
 pub fn set_copy<'i, 'v, T, D, X, L, V>(source: X, list: L, value: V, mode: Mode<T>) -> Result<Array<T, D>, IndexError>
 where
-    T: Clone + 'v,
+    T: Clone + 'static,
     D: Dimension + IndexedBy<'i, L>,
     X: IntoUpdated<T, D>,
     L: IndexList<'i>,
@@ -153,7 +153,7 @@ pub fn mask<X: Target + ?Sized>(array: &X, predicate: impl FnMut(&X::Elem) -> bo
 pub fn set_where<'v, X, V>(target: &mut X, predicate: impl FnMut(&X::Elem) -> bool, value: V) -> Result<(), IndexError>
 where
     X: TargetMut + ?Sized,
-    X::Elem: Clone + 'v,
+    X::Elem: Clone + 'static,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Ix1Region>,
 {

@@ -17,6 +17,14 @@ pub(crate) trait Kernel<T> {
         }
     }
 
+    /// A contiguous run of targets all taking `value`.
+    #[inline]
+    fn fill_run(&mut self, targets: &mut [T], value: &T) {
+        for target in targets {
+            self.apply(target, value);
+        }
+    }
+
     /// `apply` where `selected`, else nothing: the fused mask path. Kernels
     /// on plain data override it without a branch, so the loop vectorizes.
     #[inline]
@@ -35,7 +43,7 @@ pub(crate) trait Kernel<T> {
 /// `x[i] = v`.
 pub(crate) struct SetKernel;
 
-impl<T: Clone> Kernel<T> for SetKernel {
+impl<T: Clone + 'static> Kernel<T> for SetKernel {
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
         target.clone_from(value);
@@ -44,6 +52,10 @@ impl<T: Clone> Kernel<T> for SetKernel {
     #[inline]
     fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
         targets.clone_from_slice(values);
+    }
+
+    fn fill_run(&mut self, targets: &mut [T], value: &T) {
+        crate::exec::fill::fill(targets, value);
     }
 
     #[inline]

@@ -2,6 +2,7 @@
 //! over the plan's offsets for advanced indexing.
 
 pub(crate) mod basic;
+pub(crate) mod fill;
 pub(crate) mod gather;
 pub(crate) mod kernel;
 pub(crate) mod masked;

@@ -17,7 +17,11 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
         // `apply(f)` may count its calls: C order, as promised (`map_inplace`
         // would take memory order).
         None => view.iter_mut().for_each(|target| kernel.apply_unit(target)),
-        Some(Broadcast::Scalar(value)) => view.map_inplace(|target| kernel.apply(target, value)),
+        Some(Broadcast::Scalar(value)) => match view.as_slice_memory_order_mut() {
+            // One value over contiguous memory (in any order): one run.
+            Some(targets) => kernel.fill_run(targets, value),
+            None => view.map_inplace(|target| kernel.apply(target, value)),
+        },
         Some(Broadcast::Array { view: source, shape }) => {
             let source = source.broadcast(shape.clone()).expect("checked when built");
             if view.ndim() == 0 {
