@@ -39,6 +39,17 @@ impl fmt::Display for Shapes {
 ///
 /// Every entry point validates everything before its first write, so when
 /// one of these is returned the target is unchanged, bit for bit.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{ix, set, IndexError, Mode};
+///
+/// let mut x = array![1, 2, 3];
+/// let error = set(&mut x, &[ix([0, 3])], 0, Mode::Error).unwrap_err();
+/// assert!(matches!(error, IndexError::OutOfBounds { index: 3, axis: 0, len: 3 }));
+/// assert_eq!(error.to_string(), "index 3 is out of bounds for axis 0 with size 3");
+/// assert_eq!(x, array![1, 2, 3]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum IndexError {

@@ -10,6 +10,14 @@ use crate::typed::{Advanced, Basic, Dynamic, Kind};
 ///
 /// `Display` prints the element in the syntax it stands for, so error
 /// messages quote the user's own index.
+///
+/// ```
+/// use tensor_core::{ix, IndexElem, PySlice};
+///
+/// let index = [ix(1), IndexElem::Slice(PySlice::new(None, None, Some(-1))), ix(1..4).step_by(2)];
+/// let written: Vec<String> = index.iter().map(ToString::to_string).collect();
+/// assert_eq!(written, ["1", "::-1", "1..4;2"]);
+/// ```
 #[derive(Clone, Debug)]
 pub enum IndexElem<'a> {
     /// `3`, `-1`: select one position and remove the axis. Negative counts
@@ -33,6 +41,17 @@ pub enum IndexElem<'a> {
 }
 
 /// A NumPy slice `start:stop:step`; a missing part is `None`.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{get, IndexElem, Mode, PySlice};
+///
+/// let x = array![0, 1, 2, 3, 4, 5];
+/// // x[4::-2] walks down from 4, as in NumPy.
+/// let down = get(&x, &[IndexElem::Slice(PySlice::new(Some(4), None, Some(-2)))], Mode::Error)?;
+/// assert_eq!(down, array![4, 2, 0].into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PySlice {
     /// First position; negative counts from the end; clamped to the axis.
@@ -44,6 +63,17 @@ pub struct PySlice {
 }
 
 /// An ndarray range `start..end;step` (`s![]` semantics).
+///
+/// ```
+/// use ndarray::{array, s};
+/// use tensor_core::{get, ix, Mode};
+///
+/// let x = array![0, 1, 2, 3, 4, 5];
+/// // 4..;-2 is the range 4.. walked backwards, as `s![4..;-2]`.
+/// let back = get(&x, &[ix(4..).step_by(-2)], Mode::Error)?;
+/// assert_eq!(back, x.slice(s![4..;-2]).into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
 ///
 /// The range `start..end` is taken first (negative bounds count from the
 /// end; reaching outside the axis is an error), then every `step`-th

@@ -2,6 +2,19 @@
 
 /// What an integer index outside `[-n, n)` does. Indices inside keep their
 /// meaning in every mode (`-1` is the last element).
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{get, ix, Mode};
+///
+/// let x = array![10, 11, 12];
+/// let index = [ix([-1, 5])];
+/// assert_eq!(get(&x, &index, Mode::Clip)?, array![12, 12].into_dyn());
+/// assert_eq!(get(&x, &index, Mode::Wrap)?, array![12, 12].into_dyn());
+/// assert_eq!(get(&x, &index, Mode::Fill(0))?, array![12, 0].into_dyn());
+/// assert!(get(&x, &index, Mode::Error).is_err());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode<T> {
     /// Fail with [`IndexError::OutOfBounds`](crate::IndexError::OutOfBounds)

@@ -1,5 +1,18 @@
 //! Plans: what an index selects, independent of where the data lives.
 //!
+//! ```
+//! use tensor_core::{ix, resolve, Bounds, Plan};
+//!
+//! // x of shape (3, 4) in C order: x[[2, 0], 1:] selects rows 2 and 0 from column 1 on.
+//! let index = [ix([2usize, 0]), ix(1..)];
+//! let Plan::Indexed(plan) = resolve(&index, &[3, 4], &[4, 1], Bounds::Error)? else { unreachable!() };
+//! assert_eq!(plan.shape.as_slice(), &[2, 3]);
+//! let mut offsets = Vec::new();
+//! plan.for_each_offset(|offset| offsets.push(offset.unwrap()));
+//! assert_eq!(offsets, [9, 10, 11, 1, 2, 3]);
+//! # Ok::<(), tensor_core::IndexError>(())
+//! ```
+//!
 //! [`resolve`] turns an index list and a target layout (shape and strides in
 //! elements) into a [`Plan`], checking every rule and every index on the
 //! way. Executing a plan cannot fail: the CPU executor here and the GPU
