@@ -12,7 +12,8 @@ use crate::exec::kernel::{ApplyKernel, Kernel, SetKernel, with_op};
 use crate::exec::{basic, gather, scatter};
 use crate::index::IndexElem;
 use crate::mode::Mode;
-use crate::plan::{Plan, resolve};
+use crate::plan::basic::resolve_basic;
+use crate::plan::{IndexedPlan, Plan, resolve};
 use crate::value::{Broadcast, IntoValue, Value};
 
 /// Reads `target[index]`: a view when the index is basic, a gathered array
@@ -78,8 +79,11 @@ pub fn select<'a, T: Clone + Send + Sync>(
             reason: "applies to updates only; reads take fill(v)",
         });
     }
+    if let Some(axes) = resolve_basic(index, view.shape()) {
+        return Ok(Selection::View(basic::select(view, &axes)));
+    }
     match resolve(index, view.shape(), view.strides(), mode.bounds())? {
-        Plan::View(plan) => Ok(Selection::View(basic::view(view, &plan))),
+        Plan::View(plan) => Ok(Selection::View(basic::select(view, &plan.axes))),
         Plan::Indexed(plan) => {
             let fill = match &mode {
                 Mode::Fill(v) => Some(v),
@@ -178,28 +182,45 @@ where
     Ok(())
 }
 
-/// A mutable view paired with the plan resolved from its own shape and
-/// strides: the invariant the unsafe scatter relies on.
-struct Resolved<'t, 'i, T> {
-    view: ArrayViewMutD<'t, T>,
-    plan: Plan<'i>,
+/// What an update writes: a view of the target (basic indexing), or the
+/// target with an indexed plan resolved from its own shape and strides (the
+/// invariant the unsafe scatter relies on).
+enum Resolved<'t, 'i, T> {
+    View(ArrayViewMutD<'t, T>),
+    Indexed {
+        target: ArrayViewMutD<'t, T>,
+        plan: IndexedPlan<'i>,
+    },
 }
 
 impl<'t, 'i, T> Resolved<'t, 'i, T> {
-    fn new(view: ArrayViewMutD<'t, T>, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Self, IndexError> {
+    fn new(target: ArrayViewMutD<'t, T>, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Self, IndexError> {
         if let Mode::Fill(_) = mode {
             return Err(IndexError::UnsupportedMode {
                 mode: "fill",
                 reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
             });
         }
-        let plan = resolve(index, view.shape(), view.strides(), mode.bounds())?;
-        Ok(Resolved { view, plan })
+        if let Some(axes) = resolve_basic(index, target.shape()) {
+            return Ok(Resolved::View(basic::select(target, &axes)));
+        }
+        Ok(match resolve(index, target.shape(), target.strides(), mode.bounds())? {
+            Plan::View(plan) => Resolved::View(basic::select(target, &plan.axes)),
+            Plan::Indexed(plan) => Resolved::Indexed { target, plan },
+        })
+    }
+
+    /// The shape of the selected region.
+    fn shape(&self) -> &[usize] {
+        match self {
+            Resolved::View(view) => view.shape(),
+            Resolved::Indexed { plan, .. } => &plan.shape,
+        }
     }
 
     /// The value broadcast to the selected region.
     fn broadcast<'v>(&self, value: &'v Value<'_, T>) -> Result<Broadcast<'v, T>, IndexError> {
-        value.broadcast_to(self.plan.shape())
+        value.broadcast_to(self.shape())
     }
 
     /// The value broadcast for `set`: NumPy reports a wrong-length
@@ -208,8 +229,8 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
         self.broadcast(value).map_err(|error| {
             let shape = value.shape();
             let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
-            match (&self.plan, &shape[leading_ones..]) {
-                (Plan::Indexed(plan), &[given]) if plan.whole_mask => IndexError::ValueCount {
+            match (self, &shape[leading_ones..]) {
+                (Resolved::Indexed { plan, .. }, &[given]) if plan.whole_mask => IndexError::ValueCount {
                     given,
                     expected: plan.len(),
                 },
@@ -221,13 +242,13 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     /// Runs `check` on every value that will be written (skipped positions
     /// excluded), before anything is.
     fn check_operands(&self, values: &Broadcast<'_, T>, mut check: impl FnMut(&T) -> Result<(), IndexError>) -> Result<(), IndexError> {
-        match (&self.plan, values) {
-            (Plan::View(plan), Broadcast::Scalar(v)) => match plan.shape.contains(&0) {
+        match (self, values) {
+            (Resolved::View(view), Broadcast::Scalar(v)) => match view.is_empty() {
                 true => Ok(()),
                 false => check(v),
             },
-            (Plan::View(_), Broadcast::Array { .. }) => values.elements().try_for_each(check),
-            (Plan::Indexed(plan), _) => {
+            (Resolved::View(_), Broadcast::Array { .. }) => values.elements().try_for_each(check),
+            (Resolved::Indexed { plan, .. }, _) => {
                 let mut values = values.elements();
                 let mut result = Ok(());
                 plan.for_each_offset(|offset| {
@@ -243,11 +264,10 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
 
     /// Updates every selected element in index order.
     fn write<K: Kernel<T>>(self, values: Option<&Broadcast<'_, T>>, kernel: K) {
-        let Resolved { mut view, plan } = self;
-        match plan {
-            Plan::View(plan) => scatter::write_view(basic::view_mut(view, &plan), values, kernel),
+        match self {
+            Resolved::View(view) => scatter::write_view(view, values, kernel),
             // SAFETY: `plan` was resolved from this view's shape and strides (`Resolved::new`).
-            Plan::Indexed(plan) => unsafe { scatter::write_indexed(&mut view, &plan, values, kernel) },
+            Resolved::Indexed { mut target, plan } => unsafe { scatter::write_indexed(&mut target, &plan, values, kernel) },
         }
     }
 }

@@ -132,8 +132,32 @@ impl<T> Value<'_, T> {
     /// The value broadcast to `shape`, leading length-1 axes dropped first
     /// (as PyTorch's setitem and NumPy's do).
     pub(crate) fn broadcast_to(&self, shape: &[usize]) -> Result<Broadcast<'_, T>, IndexError> {
+        Ok(match self.broadcast_source(shape)? {
+            None => match self {
+                Value::Scalar(scalar) => Broadcast::Scalar(scalar),
+                Value::Array(_) => unreachable!("only a scalar has no source array"),
+            },
+            Some(view) => Broadcast::Array { view, shape: IxDyn(shape) },
+        })
+    }
+
+    /// The array a value broadcasts from onto a region of shape `shape`:
+    /// the value with its leading length-1 axes dropped (as PyTorch's
+    /// setitem and NumPy's do), checked to broadcast to `shape`; `None` for
+    /// a scalar. Backends other than the CPU (tensor-gpu) write from it.
+    ///
+    /// ```
+    /// use ndarray::Array3;
+    /// use tensor_core::{IntoValue, Value};
+    ///
+    /// let value: Value<'_, f32> = Array3::<f32>::zeros((1, 1, 3)).into_value();
+    /// assert_eq!(value.broadcast_source(&[2, 3])?.unwrap().shape(), &[1, 3]);
+    /// assert!(value.broadcast_source(&[2, 4]).is_err());
+    /// # Ok::<(), tensor_core::IndexError>(())
+    /// ```
+    pub fn broadcast_source(&self, shape: &[usize]) -> Result<Option<ArrayViewD<'_, T>>, IndexError> {
         let array = match self {
-            Value::Scalar(scalar) => return Ok(Broadcast::Scalar(scalar)),
+            Value::Scalar(_) => return Ok(None),
             Value::Array(array) => array,
         };
         let leading_ones = array.shape().iter().take_while(|&&d| d == 1).count();
@@ -148,11 +172,11 @@ impl<T> Value<'_, T> {
                 target: Shape(shape.to_vec()),
             });
         }
-        Ok(Broadcast::Array { view, shape: IxDyn(shape) })
+        Ok(Some(view))
     }
 
     /// The value's shape; a scalar has shape `()`.
-    pub(crate) fn shape(&self) -> &[usize] {
+    pub fn shape(&self) -> &[usize] {
         match self {
             Value::Scalar(_) => &[],
             Value::Array(array) => array.shape(),

@@ -1,43 +1,40 @@
-//! The basic path: a [`ViewPlan`] becomes an ndarray view of the target.
+//! The basic path: view axes applied to an ndarray view in place, one axis
+//! at a time (no slicing description is built, nothing is allocated).
 
-use ndarray::{ArrayViewD, ArrayViewMutD, SliceInfo, SliceInfoElem};
+use ndarray::{ArrayBase, Axis, IxDyn, RawData, Slice};
 
-use crate::plan::{ViewAxis, ViewPlan};
+use crate::plan::ViewAxis;
 
-/// The plan as ndarray slicing, which walks negative steps from the end of
-/// its range: `first, first + step, ...` becomes the range ending at `first`.
-fn slice_info(plan: &ViewPlan) -> SliceInfo<Vec<SliceInfoElem>, ndarray::IxDyn, ndarray::IxDyn> {
-    let elems: Vec<SliceInfoElem> = plan
-        .axes
-        .iter()
-        .map(|axis| match *axis {
-            ViewAxis::Select(i) => SliceInfoElem::Index(i as isize),
-            ViewAxis::NewAxis => SliceInfoElem::NewAxis,
-            ViewAxis::Slice { len: 0, .. } => SliceInfoElem::Slice {
-                start: 0,
-                end: Some(0),
-                step: 1,
-            },
+/// The view `axes` select: each axis of the target in turn is indexed
+/// (removed), sliced, or preceded by a new axis; target axes after the last
+/// entry are kept whole.
+pub(crate) fn select<S: RawData>(mut target: ArrayBase<S, IxDyn>, axes: &[ViewAxis]) -> ArrayBase<S, IxDyn> {
+    let mut axis = 0;
+    for view_axis in axes {
+        match *view_axis {
+            ViewAxis::Select(i) => target.index_axis_inplace(Axis(axis), i),
             ViewAxis::Slice { first, len, step } => {
-                let last = first as isize + (len as isize - 1) * step;
-                let (low, high) = if step > 0 { (first as isize, last) } else { (last, first as isize) };
-                SliceInfoElem::Slice {
-                    start: low,
-                    end: Some(high + 1),
-                    step,
-                }
+                target.slice_axis_inplace(Axis(axis), ndarray_slice(first, len, step));
+                axis += 1;
             }
-        })
-        .collect();
-    SliceInfo::try_from(elems).expect("a resolved plan consumes every axis once")
+            ViewAxis::NewAxis => {
+                target.insert_axis_inplace(Axis(axis));
+                axis += 1;
+            }
+        }
+    }
+    target
 }
 
-/// The view a plan selects.
-pub(crate) fn view<'a, T>(target: ArrayViewD<'a, T>, plan: &ViewPlan) -> ArrayViewD<'a, T> {
-    target.slice_move(slice_info(plan))
-}
-
-/// The mutable view a plan selects.
-pub(crate) fn view_mut<'a, T>(target: ArrayViewMutD<'a, T>, plan: &ViewPlan) -> ArrayViewMutD<'a, T> {
-    target.slice_move(slice_info(plan))
+/// Positions `first, first + step, ...` (`len` of them) as an ndarray
+/// slice, which walks a negative step from the end of its range: the range
+/// is the one whose end (going down) is `first`.
+fn ndarray_slice(first: usize, len: usize, step: isize) -> Slice {
+    if len == 0 {
+        return Slice::new(0, Some(0), 1);
+    }
+    let first = first as isize;
+    let last = first + (len as isize - 1) * step;
+    let (low, high) = if step > 0 { (first, last) } else { (last, first) };
+    Slice::new(low, Some(high + 1), step)
 }

@@ -3,9 +3,9 @@
 use ndarray::{ArrayViewD, Axis, IxDyn};
 
 use crate::error::{IndexError, Shape, Shapes};
-use crate::index::{IndexInt, IntArray, with_int_array};
+use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
 use crate::mode::{Bounds, Resolution};
-use crate::plan::{Entries, SKIP, Table};
+use crate::plan::{Dim, Entries, IndexedPlan, SKIP, Table};
 
 /// An advanced index element expanded to one coordinate source per axis.
 pub(crate) struct Component<'a> {
@@ -165,6 +165,38 @@ fn in_place<'i>(
         len,
         stride: strides[axis],
     }))
+}
+
+/// `x[idx]` for one C-contiguous integer array `idx` in mode `error`, the
+/// most common scatter and gather, planned without the general resolver's
+/// bookkeeping: the table is `idx` itself, read in place. `None` when the
+/// index has another form or an index is out of bounds (the general
+/// resolver then reports it).
+pub(crate) fn lone_array<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Option<IndexedPlan<'i>> {
+    let ([IndexElem::Array(array)], [len, rest @ ..], Bounds::Error) = (index, shape, bounds) else {
+        return None;
+    };
+    let in_bounds = with_int_array!(array, a => a.as_slice().is_some_and(|values| all_in_bounds(values, *len)));
+    if !in_bounds || array.shape().is_empty() {
+        return None;
+    }
+    let dims = std::iter::once(Dim::Table)
+        .chain(rest.iter().zip(&strides[1..]).map(|(&len, &stride)| Dim::Strided { len, stride }))
+        .collect();
+    Some(IndexedPlan {
+        base: 0,
+        dims,
+        table: Table {
+            shape: array.shape().to_vec(),
+            entries: Entries::Index {
+                index: array.view(),
+                len: *len,
+                stride: strides[0],
+            },
+        },
+        shape: array.shape().iter().chain(rest).copied().collect(),
+        whole_mask: false,
+    })
 }
 
 /// Whether every index lies in `[-len, len)`: a branch-free pass per chunk

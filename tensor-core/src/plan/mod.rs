@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use crate::index::{IndexInt, IntArray, with_int_array};
 
 mod advanced;
+pub(crate) mod basic;
 mod resolve;
 mod slice;
 
@@ -73,6 +74,13 @@ pub enum ViewAxis {
     },
     /// A new axis of length one; consumes no target axis.
     NewAxis,
+}
+
+impl ViewAxis {
+    /// Every position of an axis of length `len`.
+    pub(crate) fn whole(len: usize) -> ViewAxis {
+        ViewAxis::Slice { first: 0, len, step: 1 }
+    }
 }
 
 /// Advanced indexing, as element offsets into the target.

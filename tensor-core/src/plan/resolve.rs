@@ -43,6 +43,9 @@ impl Item<'_> {
 /// together; their dims replace them in place when they are adjacent and go
 /// first otherwise.
 pub fn resolve<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan<'i>, IndexError> {
+    if let Some(plan) = advanced::lone_array(index, shape, strides, bounds) {
+        return Ok(Plan::Indexed(plan));
+    }
     let items = place(index, shape, bounds)?;
     let skipped_int = items.iter().any(|item| match *item {
         Item::Int { axis, index } => bounds.resolve(index, shape[axis]) == Resolution::Skipped,
@@ -112,7 +115,7 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
                 let covered = axis..axis + ellipsis_width;
                 items.extend(covered.map(|a| Item::Slice {
                     axis: a,
-                    slice: whole(shape[a]),
+                    slice: ViewAxis::whole(shape[a]),
                 }));
                 continue;
             }
@@ -164,10 +167,6 @@ fn zero_dim_value(array: &IntArray<'_>) -> i128 {
     with_int_array!(array, a => a.iter().next().map_or(0, |&i| IndexInt::to_i128(i)))
 }
 
-fn whole(len: usize) -> ViewAxis {
-    ViewAxis::Slice { first: 0, len, step: 1 }
-}
-
 /// One past the last target axis the items consume.
 fn consumed_axes(items: &[Item<'_>]) -> usize {
     items
@@ -200,7 +199,7 @@ fn view_plan(items: &[Item<'_>], trailing: std::ops::Range<usize>, shape: &[usiz
             Item::Array { .. } | Item::Mask { .. } | Item::Nd { .. } => unreachable!("array-like items make the plan advanced"),
         });
     }
-    axes.extend(trailing.map(|a| whole(shape[a])));
+    axes.extend(trailing.map(|a| ViewAxis::whole(shape[a])));
     let shape = axes
         .iter()
         .filter_map(|axis| match *axis {
