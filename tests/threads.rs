@@ -36,6 +36,7 @@ fn run_all() -> Vec<ArrayD<f32>> {
     let mut sums = Array1::<f32>::zeros(3000);
     at!(sums[rows] += flat_x.slice(s![..5000]));
     let updated = set!(flat_x[flat] += 0.25);
+    let (sums_at, maxima, counts) = accumulations();
     vec![
         at!(x[rows]).into_dyn(),
         at!(flat_x[flat]).into_dyn(),
@@ -46,7 +47,61 @@ fn run_all() -> Vec<ArrayD<f32>> {
         x.select(Axis(0), &[0, 2999]).into_dyn(),
         sums.into_dyn(),
         updated.into_dyn(),
+        sums_at.into_dyn(),
+        maxima.into_dyn(),
+        counts.into_dyn(),
     ]
+}
+
+/// Large accumulating scatters (on both cores above a size threshold):
+/// float sums whose value depends on the order of the additions, maxima
+/// with NaNs, and a scalar count.
+fn accumulations() -> (Array1<f32>, Array1<f32>, Array1<f32>) {
+    let (idx, values) = accumulation_inputs();
+    let mut sums = Array1::<f32>::from_elem(1000, 0.1);
+    at!(sums[idx] += values);
+    let mut maxima = Array1::<f32>::zeros(1000);
+    at!(maxima[idx].max(values));
+    let mut counts = Array1::<f32>::zeros(1000);
+    at!(counts[idx] += 1.0);
+    (sums, maxima, counts)
+}
+
+/// 300,000 indices into 1000 slots, values spanning many magnitudes (so a
+/// sum in another order rounds differently), every 997th a NaN.
+fn accumulation_inputs() -> (Array1<i64>, Array1<f32>) {
+    let idx = indices(300_000, 1000, 3);
+    let values = Array1::from_iter(indices(300_000, 1 << 20, 4).iter().enumerate().map(|(k, &r)| match k % 997 {
+        0 => f32::NAN,
+        _ => (r as f32 - 524_288.0) * 10f32.powi((k % 9) as i32 - 4),
+    }));
+    (idx, values)
+}
+
+#[test]
+fn large_accumulations_apply_in_index_order_for_every_thread_count() {
+    // The reference: the plain serial loop, each update in index order.
+    let (idx, values) = accumulation_inputs();
+    let mut sums = vec![0.1f32; 1000];
+    let mut maxima = vec![0.0f32; 1000];
+    let mut counts = vec![0.0f32; 1000];
+    for (&i, &v) in idx.iter().zip(&values) {
+        let i = i as usize;
+        sums[i] += v;
+        maxima[i] = if maxima[i].is_nan() || maxima[i] > v { maxima[i] } else { v };
+        counts[i] += 1.0;
+    }
+    for threads in [1, 2, 3, 8] {
+        let (got_sums, got_maxima, got_counts) = in_pool(threads, accumulations);
+        let as_bits = |a: &[f32]| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(as_bits(got_sums.as_slice().unwrap()), as_bits(&sums), "sums with {threads} threads");
+        assert_eq!(
+            as_bits(got_maxima.as_slice().unwrap()),
+            as_bits(&maxima),
+            "maxima with {threads} threads"
+        );
+        assert_eq!(got_counts.as_slice().unwrap(), counts.as_slice(), "counts with {threads} threads");
+    }
 }
 
 #[test]

@@ -9,8 +9,12 @@ use ndarray::{ArrayBase, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dim
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::{ApplyKernel, Kernel, SetKernel, with_op};
+#[cfg(feature = "rayon")]
+use crate::exec::partitioned;
 use crate::exec::{basic, gather, scatter};
 use crate::index::IndexElem;
+#[cfg(feature = "rayon")]
+use crate::index::with_int_array;
 use crate::mode::Mode;
 use crate::plan::basic::resolve_basic;
 use crate::plan::{IndexedPlan, Plan, resolve};
@@ -155,7 +159,7 @@ where
     if T::checks_operands(op) {
         target.check_operands(&values, |v| T::check_operand(op, *v))?;
     }
-    with_op!(op, kernel => target.write(Some(&values), kernel));
+    with_op!(op, kernel => target.accumulate(&values, kernel));
     Ok(())
 }
 
@@ -260,6 +264,37 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
                 result
             }
         }
+    }
+
+    /// `write` for the accumulating operations, on both cores when the
+    /// update is one large index array over a contiguous axis.
+    fn accumulate<K: Kernel<T> + Copy + Send + Sync>(self, values: &Broadcast<'_, T>, kernel: K)
+    where
+        T: Arith,
+    {
+        #[cfg(feature = "rayon")]
+        let resolved = match self {
+            Resolved::Indexed { mut target, plan } => {
+                if let Some((index, len, 1)) = plan.in_place_index() {
+                    // SAFETY: the plan was resolved from `target` (`Resolved::new`):
+                    // an axis of stride 1 is `len` consecutive elements of it
+                    // from `base`, and `target` is borrowed by nothing else.
+                    let axis = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), len) };
+                    let done = with_int_array!(index, a => {
+                        let index = a.as_slice().expect("indices read in place are contiguous");
+                        partitioned::accumulate(axis, index, values, kernel)
+                    });
+                    if done {
+                        return;
+                    }
+                }
+                Resolved::Indexed { target, plan }
+            }
+            view => view,
+        };
+        #[cfg(not(feature = "rayon"))]
+        let resolved = self;
+        resolved.write(Some(values), kernel)
     }
 
     /// Updates every selected element in index order.

@@ -79,6 +79,7 @@ pub(crate) trait ConstOp {
 }
 
 /// `x[i] op= v`, `op` known at compile time.
+#[derive(Clone, Copy)]
 pub(crate) struct OpKernel<O>(std::marker::PhantomData<O>);
 
 impl<O> OpKernel<O> {
@@ -123,6 +124,7 @@ impl<T: Clone, F: FnMut(T) -> T> Kernel<T> for ApplyKernel<F> {
 
 macro_rules! const_ops {
     ($($name:ident => $op:ident),*) => {$(
+        #[derive(Clone, Copy)]
         pub(crate) struct $name;
         impl ConstOp for $name {
             const OP: Op = Op::$op;

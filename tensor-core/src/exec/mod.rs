@@ -9,4 +9,6 @@ pub(crate) mod masked;
 pub(crate) mod pages;
 #[cfg(feature = "rayon")]
 pub(crate) mod parallel;
+#[cfg(feature = "rayon")]
+pub(crate) mod partitioned;
 pub(crate) mod scatter;
