@@ -36,7 +36,7 @@ fn run_all() -> Vec<ArrayD<f32>> {
     let mut sums = Array1::<f32>::zeros(3000);
     at!(sums[rows] += flat_x.slice(s![..5000]));
     let updated = set!(flat_x[flat] += 0.25);
-    let (sums_at, maxima, counts) = accumulations();
+    let (sums_at, maxima, counts, products) = accumulations();
     vec![
         at!(x[rows]).into_dyn(),
         at!(flat_x[flat]).into_dyn(),
@@ -49,30 +49,37 @@ fn run_all() -> Vec<ArrayD<f32>> {
         updated.into_dyn(),
         sums_at.into_dyn(),
         maxima.into_dyn(),
-        counts.into_dyn(),
+        counts.mapv(|c| c as f32).into_dyn(),
+        products.mapv(f32::from).into_dyn(),
     ]
 }
 
-/// Large accumulating scatters (on both cores above a size threshold):
-/// float sums whose value depends on the order of the additions, maxima
-/// with NaNs, and a scalar count.
-fn accumulations() -> (Array1<f32>, Array1<f32>, Array1<f32>) {
+/// Large accumulating scatters: float sums whose value depends on the
+/// order of the additions (serial), and, on every thread of the pool above
+/// a size threshold, maxima with NaNs and signed zeros, and integer counts
+/// and products that wrap.
+fn accumulations() -> (Array1<f32>, Array1<f32>, Array1<i64>, Array1<u8>) {
     let (idx, values) = accumulation_inputs();
     let mut sums = Array1::<f32>::from_elem(1000, 0.1);
     at!(sums[idx] += values);
     let mut maxima = Array1::<f32>::zeros(1000);
     at!(maxima[idx].max(values));
-    let mut counts = Array1::<f32>::zeros(1000);
-    at!(counts[idx] += 1.0);
-    (sums, maxima, counts)
+    let mut counts = Array1::<i64>::zeros(1000);
+    at!(counts[idx] += 1);
+    let mut products = Array1::<u8>::ones(1000);
+    let factors = values.mapv(|v| if v.is_nan() { 3 } else { (v.abs() as u64 % 7 + 1) as u8 });
+    at!(products[idx] *= factors);
+    (sums, maxima, counts, products)
 }
 
 /// 300,000 indices into 1000 slots, values spanning many magnitudes (so a
-/// sum in another order rounds differently), every 997th a NaN.
+/// sum in another order rounds differently), every 997th a NaN, every
+/// 1009th a negative zero.
 fn accumulation_inputs() -> (Array1<i64>, Array1<f32>) {
     let idx = indices(300_000, 1000, 3);
     let values = Array1::from_iter(indices(300_000, 1 << 20, 4).iter().enumerate().map(|(k, &r)| match k % 997 {
         0 => f32::NAN,
+        _ if k % 1009 == 0 => -0.0,
         _ => (r as f32 - 524_288.0) * 10f32.powi((k % 9) as i32 - 4),
     }));
     (idx, values)
@@ -84,16 +91,20 @@ fn large_accumulations_apply_in_index_order_for_every_thread_count() {
     let (idx, values) = accumulation_inputs();
     let mut sums = vec![0.1f32; 1000];
     let mut maxima = vec![0.0f32; 1000];
-    let mut counts = vec![0.0f32; 1000];
+    let mut counts = vec![0i64; 1000];
+    let mut products = vec![1u8; 1000];
     for (&i, &v) in idx.iter().zip(&values) {
         let i = i as usize;
         sums[i] += v;
+        // NumPy's `maximum`: NaN propagates; of equal values the second wins.
         maxima[i] = if maxima[i].is_nan() || maxima[i] > v { maxima[i] } else { v };
-        counts[i] += 1.0;
+        counts[i] += 1;
+        let factor = if v.is_nan() { 3 } else { (v.abs() as u64 % 7 + 1) as u8 };
+        products[i] = products[i].wrapping_mul(factor);
     }
+    let as_bits = |a: &[f32]| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     for threads in [1, 2, 3, 8] {
-        let (got_sums, got_maxima, got_counts) = in_pool(threads, accumulations);
-        let as_bits = |a: &[f32]| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let (got_sums, got_maxima, got_counts, got_products) = in_pool(threads, accumulations);
         assert_eq!(as_bits(got_sums.as_slice().unwrap()), as_bits(&sums), "sums with {threads} threads");
         assert_eq!(
             as_bits(got_maxima.as_slice().unwrap()),
@@ -101,6 +112,11 @@ fn large_accumulations_apply_in_index_order_for_every_thread_count() {
             "maxima with {threads} threads"
         );
         assert_eq!(got_counts.as_slice().unwrap(), counts.as_slice(), "counts with {threads} threads");
+        assert_eq!(
+            got_products.as_slice().unwrap(),
+            products.as_slice(),
+            "products with {threads} threads"
+        );
     }
 }
 

@@ -159,7 +159,7 @@ where
     if T::checks_operands(op) {
         target.check_operands(&values, |v| T::check_operand(op, *v))?;
     }
-    with_op!(op, kernel => target.accumulate(&values, kernel));
+    with_op!(op, kernel => target.accumulate(op, &values, kernel));
     Ok(())
 }
 
@@ -267,8 +267,10 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     }
 
     /// `write` for the accumulating operations, on both cores when the
-    /// update is one large index array over a contiguous axis.
-    fn accumulate<K: Kernel<T> + Copy + Send + Sync>(self, values: &Broadcast<'_, T>, kernel: K)
+    /// update is one large index array over a contiguous axis and the
+    /// operation may be regrouped (see `exec::partitioned`).
+    #[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+    fn accumulate<K: Kernel<T> + Copy + Send + Sync>(self, op: Op, values: &Broadcast<'_, T>, kernel: K)
     where
         T: Arith,
     {
@@ -282,7 +284,7 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
                     let axis = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), len) };
                     let done = with_int_array!(index, a => {
                         let index = a.as_slice().expect("indices read in place are contiguous");
-                        partitioned::accumulate(axis, index, values, kernel)
+                        partitioned::accumulate(axis, index, op, values, kernel)
                     });
                     if done {
                         return;

@@ -39,6 +39,14 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
     fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError>;
     /// Whether `check_operand` can fail for `op`: when not, nobody calls it.
     fn checks_operands(op: Op) -> bool;
+    /// The identity of `op` when applying a run of updates to it and
+    /// combining the result gives, bit for bit, what applying them one by
+    /// one gives (integer `+ * min max`, float `min max`); `None` otherwise
+    /// (float sums round differently in another order).
+    fn regrouping_identity(op: Op) -> Option<Self> {
+        let _ = op;
+        None
+    }
 }
 
 macro_rules! float_arith {
@@ -65,6 +73,15 @@ macro_rules! float_arith {
             }
             fn checks_operands(_: Op) -> bool {
                 false
+            }
+            // NaN propagation and "of equal values the second wins" both
+            // survive regrouping: the first NaN, and the last of the ties.
+            fn regrouping_identity(op: Op) -> Option<Self> {
+                match op {
+                    Op::Min => Some(<$t>::INFINITY),
+                    Op::Max => Some(<$t>::NEG_INFINITY),
+                    _ => None,
+                }
             }
         }
     )*};
@@ -113,6 +130,16 @@ macro_rules! int_arith {
             }
             fn checks_operands(op: Op) -> bool {
                 matches!(op, Op::Div | Op::Pow)
+            }
+            // Wrapping `+` and `*` are associative and commutative, as are `min`, `max`.
+            fn regrouping_identity(op: Op) -> Option<Self> {
+                match op {
+                    Op::Add => Some(0),
+                    Op::Mul => Some(1),
+                    Op::Min => Some(<$t>::MAX),
+                    Op::Max => Some(<$t>::MIN),
+                    Op::Sub | Op::Div | Op::Pow => None,
+                }
             }
         }
     )*};
