@@ -1,11 +1,17 @@
-//! Filling a large contiguous run with one value: non-temporal stores for
-//! the primitive types, which skip reading each cache line before writing
-//! it (a plain fill reads as much as it writes).
+//! Large writes with non-temporal stores for the primitive types, which
+//! skip reading each cache line before writing it (a plain fill or copy
+//! reads as much as it writes): a run filled with one value, and runs
+//! copied as rows of a large update.
 
 use std::any::TypeId;
 
-/// Below this many bytes a plain fill is as fast.
-const STREAMING_THRESHOLD: usize = 1 << 20;
+/// Below this many bytes a plain fill is as fast; below it in all, an
+/// update stays in the cache, where the next reader wants it.
+pub(crate) const STREAMING_THRESHOLD: usize = 1 << 20;
+
+/// Rows shorter than this are copied plainly: streaming partial cache lines
+/// costs more than it saves.
+const STREAMING_ROW: usize = 1 << 10;
 
 /// `targets[..] = value`.
 pub(crate) fn fill<T: Clone + 'static>(targets: &mut [T], value: &T) {
@@ -17,6 +23,33 @@ pub(crate) fn fill<T: Clone + 'static>(targets: &mut [T], value: &T) {
         return unsafe { stream(targets, bits) };
     }
     targets.fill(value.clone());
+}
+
+/// `targets.clone_from_slice(values)`, one row of an update of at least
+/// [`STREAMING_THRESHOLD`] bytes.
+pub(crate) fn copy_row<T: Clone + 'static>(targets: &mut [T], values: &[T]) {
+    assert_eq!(targets.len(), values.len(), "a row and its values have one length");
+    if std::mem::size_of_val(targets) >= STREAMING_ROW && is_plain::<T>() {
+        // SAFETY: `T` is a primitive number (no padding, no drop, every bit
+        // pattern valid), and the lengths are equal.
+        return unsafe { stream_copy(targets, values) };
+    }
+    targets.clone_from_slice(values);
+}
+
+/// Whether `T` is a primitive number of 4 or 8 bytes.
+fn is_plain<T: 'static>() -> bool {
+    let plain = [
+        TypeId::of::<f32>(),
+        TypeId::of::<f64>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<isize>(),
+        TypeId::of::<usize>(),
+    ];
+    plain.contains(&TypeId::of::<T>())
 }
 
 /// The bits of a primitive number (no padding, no drop), widened to 64.
@@ -70,6 +103,43 @@ unsafe fn stream<T>(targets: &mut [T], bits: u64) {
     }
 }
 
+/// Copies `values` over `targets` (of equal lengths) with streaming stores.
+///
+/// # Safety
+///
+/// `T` is a primitive number: copying its bytes copies it.
+#[cfg(target_arch = "x86_64")]
+unsafe fn stream_copy<T>(targets: &mut [T], values: &[T]) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+    // SAFETY: byte copies of primitives (the caller's guarantee) between
+    // slices of equal length; the aligned middle of `targets` is a whole
+    // number of 16-byte blocks, matched by the same bytes of `values`,
+    // read unaligned.
+    unsafe {
+        let (head, middle, tail) = targets.align_to_mut::<__m128i>();
+        let (head_len, middle_len) = (head.len(), middle.len() * 16 / std::mem::size_of::<T>());
+        std::ptr::copy_nonoverlapping(values.as_ptr(), head.as_mut_ptr(), head_len);
+        let source = values.as_ptr().add(head_len) as *const __m128i;
+        for (k, slot) in middle.iter_mut().enumerate() {
+            _mm_stream_si128(slot, _mm_loadu_si128(source.add(k)));
+        }
+        std::ptr::copy_nonoverlapping(values.as_ptr().add(head_len + middle_len), tail.as_mut_ptr(), tail.len());
+        // Streaming stores are weakly ordered: fence before anyone reads.
+        _mm_sfence();
+    }
+}
+
+/// Elsewhere, a plain copy.
+///
+/// # Safety
+///
+/// As on x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn stream_copy<T>(targets: &mut [T], values: &[T]) {
+    // SAFETY: byte copies of primitives (the caller's guarantee), equal lengths.
+    unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), targets.as_mut_ptr(), targets.len()) };
+}
+
 /// Elsewhere, a plain fill of the same bits.
 ///
 /// # Safety
@@ -87,7 +157,27 @@ unsafe fn stream<T>(targets: &mut [T], bits: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::fill;
+    use super::{copy_row, fill};
+
+    #[test]
+    fn streamed_row_copies_equal_plain_copies() {
+        // Misaligned starts on both sides, odd lengths: every edge case of the aligned middle.
+        for (offset, source_offset, len) in [(0, 0, 4096), (1, 0, 1001), (3, 2, 2047), (0, 1, 777)] {
+            let values: Vec<f32> = (0..len + source_offset).map(|k| k as f32 * 0.5 - 7.0).collect();
+            let mut row = vec![9.0f32; len + offset + 2];
+            copy_row(&mut row[offset..offset + len], &values[source_offset..]);
+            assert_eq!(&row[offset..offset + len], &values[source_offset..]);
+            assert!(row[..offset].iter().chain(&row[offset + len..]).all(|&v| v == 9.0));
+            let wide: Vec<i64> = (0..len as i64).map(|k| k * 3 - 5).collect();
+            let mut target = vec![0i64; len + 1];
+            copy_row(&mut target[1..], &wide);
+            assert_eq!(&target[1..], wide.as_slice());
+        }
+        // Other types copy plainly.
+        let mut pairs = vec![(0u8, 0u32); 2000];
+        copy_row(&mut pairs, &vec![(1, 2); 2000]);
+        assert!(pairs.iter().all(|&v| v == (1, 2)));
+    }
 
     #[test]
     fn streamed_fills_equal_plain_fills_for_every_primitive() {

@@ -17,6 +17,13 @@ pub(crate) trait Kernel<T> {
         }
     }
 
+    /// `apply_run` on one row of an update too large to stay in the cache
+    /// (`set` streams it past the cache).
+    #[inline]
+    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T]) {
+        self.apply_run(targets, values);
+    }
+
     /// A contiguous run of targets all taking `value`.
     #[inline]
     fn fill_run(&mut self, targets: &mut [T], value: &T) {
@@ -52,6 +59,10 @@ impl<T: Clone + 'static> Kernel<T> for SetKernel {
     #[inline]
     fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
         targets.clone_from_slice(values);
+    }
+
+    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T]) {
+        crate::exec::fill::copy_row(targets, values);
     }
 
     fn fill_run(&mut self, targets: &mut [T], value: &T) {
