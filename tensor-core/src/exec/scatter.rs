@@ -3,7 +3,7 @@
 
 use std::iter;
 
-use ndarray::{ArrayView1, ArrayViewMutD, Zip};
+use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 
 use crate::exec::fill::STREAMING_THRESHOLD;
 use crate::exec::kernel::Kernel;
@@ -21,7 +21,7 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
         Some(Broadcast::Scalar(value)) => match view.as_slice_memory_order_mut() {
             // One value over contiguous memory (in any order): one run.
             Some(targets) => kernel.fill_run(targets, value),
-            None => view.map_inplace(|target| kernel.apply(target, value)),
+            None => fill_lanes(view, value, &mut kernel),
         },
         Some(Broadcast::Array { view: source, shape }) => {
             let source = source.broadcast(shape.clone()).expect("checked when built");
@@ -37,6 +37,23 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
                     _ => Zip::from(targets).and(values).for_each(|target, value| kernel.apply(target, value)),
                 }
             });
+        }
+    }
+}
+
+/// One value over a strided view, lane by lane along its densest axis: a
+/// view from basic indexing reaches each element once, so any order gives
+/// the same result, and a one-dimensional loop per lane beats stepping a
+/// multi-dimensional index per element.
+fn fill_lanes<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, value: &T, kernel: &mut K) {
+    let densest = (0..view.ndim())
+        .filter(|&axis| view.len_of(Axis(axis)) > 1)
+        .min_by_key(|&axis| view.stride_of(Axis(axis)).unsigned_abs())
+        .unwrap_or(0);
+    for mut lane in view.lanes_mut(Axis(densest)) {
+        match lane.as_slice_mut() {
+            Some(targets) => kernel.fill_run(targets, value),
+            None => lane.iter_mut().for_each(|target| kernel.apply(target, value)),
         }
     }
 }
