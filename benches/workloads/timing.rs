@@ -118,7 +118,7 @@ fn buffer(len: usize, value: f32, huge_pages: bool) -> Option<Vec<f32>> {
 }
 
 /// What `--threads` does.
-pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks), scatters stay serial";
+pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks) and large accumulations whose operation regroups exactly (integer + * min max, float min max); sets and float sums stay serial";
 
 /// Runs `f` inside a rayon pool of `threads` worker threads, where
 /// tensor-at's parallel paths run.
