@@ -94,6 +94,15 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                 return plan.for_each_row(|row| unsafe { write_row(origin, row, iter::once(value), kernel) });
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
+            if let Some(values) = source.as_slice() {
+                // In C order already: its rows are consecutive runs, with no
+                // multi-dimensional iterator to step.
+                let mut rows = values.chunks(source.shape()[source.ndim() - 1].max(1));
+                return plan.for_each_row(|row| {
+                    let values = rows.next().expect("one value row per region row");
+                    unsafe { write_row_slice(origin, row, values, kernel) }
+                });
+            }
             let mut rows = source.rows().into_iter();
             plan.for_each_row(|row| {
                 let values: ArrayView1<'_, T> = rows.next().expect("one value row per region row");
