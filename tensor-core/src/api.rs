@@ -189,6 +189,8 @@ where
 /// What an update writes: a view of the target (basic indexing), or the
 /// target with an indexed plan resolved from its own shape and strides (the
 /// invariant the unsafe scatter relies on).
+// Lives on the stack for one call: boxing the plan would cost an allocation.
+#[allow(clippy::large_enum_variant)]
 enum Resolved<'t, 'i, T> {
     View(ArrayViewMutD<'t, T>),
     Indexed {

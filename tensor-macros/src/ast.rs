@@ -21,6 +21,9 @@ pub struct Call {
 }
 
 /// One index element.
+// A handful per macro call, at compile time: size does not matter (and
+// `syn::Expr` grows with the syn features other crates in the build enable).
+#[allow(clippy::large_enum_variant)]
 pub enum Elem {
     /// `a..b;k` and friends (`..` alone included): ndarray `s![]` semantics.
     Range { range: Expr, step: Option<Expr> },
@@ -121,6 +124,9 @@ pub enum UpdateOp {
 }
 
 /// `mode = ...`.
+// A handful per macro call, at compile time: size does not matter (and
+// `syn::Expr` grows with the syn features other crates in the build enable).
+#[allow(clippy::large_enum_variant)]
 pub enum ModeSpec {
     Error(Span),
     Clip(Span),
