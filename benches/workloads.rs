@@ -3,6 +3,7 @@
 //!
 //! ```sh
 //! cargo bench --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages]
+//! cargo bench --features gpu --bench workloads -- --gpu [--only W5]...   # on a GpuTensor (see workloads/gpu.rs)
 //! ```
 //!
 //! The protocol is anchors.py's: per workload, inputs generated (untimed) and
@@ -20,6 +21,9 @@
 
 #[path = "workloads/cases.rs"]
 mod cases;
+#[cfg(feature = "gpu")]
+#[path = "workloads/gpu.rs"]
+mod gpu;
 #[path = "workloads/inputs.rs"]
 mod inputs;
 #[path = "workloads/pages.rs"]
@@ -35,8 +39,7 @@ use serde_json::{Map, Value, json};
 use cases::WORKLOADS;
 use timing::{Bandwidth, Timing};
 
-const USAGE: &str =
-    "usage: cargo bench --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages]";
+const USAGE: &str = "usage: cargo bench [--features gpu] --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages] [--gpu]";
 
 /// Basic-indexing workloads held to a share of the memory copy bandwidth.
 const BANDWIDTH_BOUND: [&str; 3] = ["W1", "W3b", "W4"];
@@ -51,6 +54,8 @@ struct Args {
     huge_pages: bool,
     /// Run by `cargo bench` (which passes `--bench`), not `cargo test`.
     bench: bool,
+    /// The workloads on a GPU tensor (feature `gpu`).
+    gpu: bool,
 }
 
 impl Args {
@@ -63,6 +68,7 @@ impl Args {
             warmup: 2,
             huge_pages: false,
             bench: false,
+            gpu: false,
         };
         while let Some(arg) = raw.next() {
             let (flag, inline) = match arg.split_once('=') {
@@ -79,6 +85,8 @@ impl Args {
                 "--repeat" => args.repeat = number(value()?)?,
                 "--warmup" => args.warmup = number(value()?)?,
                 "--huge-pages" => args.huge_pages = true,
+                "--gpu" if cfg!(feature = "gpu") => args.gpu = true,
+                "--gpu" => return Err("--gpu needs the GPU: cargo bench --features gpu --bench workloads -- --gpu".to_string()),
                 "-h" | "--help" => return Err(String::new()),
                 other => return Err(format!("unknown argument {other}")),
             }
@@ -176,7 +184,7 @@ fn main() -> ExitCode {
 /// Generates the inputs of one workload, checksums one run from them, times
 /// it, and drops them.
 fn measure(name: &'static str, desc: &'static str, args: &Args) -> Record {
-    let mut case = cases::build(name);
+    let mut case = build(name, args);
     for (input, fp) in &case.inputs {
         eprintln!("# {name:5} input {input}: {fp}");
     }
@@ -203,6 +211,17 @@ fn measure(name: &'static str, desc: &'static str, args: &Args) -> Record {
         checksum,
         inputs: case.inputs,
     }
+}
+
+/// The workload on the CPU, or with `--gpu` on the first Vulkan device.
+fn build(name: &str, args: &Args) -> cases::Case {
+    #[cfg(feature = "gpu")]
+    if args.gpu {
+        let gpu = tensor_at::gpu::Gpu::vulkan().unwrap_or_else(|error| panic!("--gpu: {error}"));
+        return gpu::build(name, &gpu);
+    }
+    let _ = args;
+    cases::build(name)
 }
 
 fn print_tables(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) {

@@ -103,6 +103,10 @@ pub use tensor_macros::try_at;
 /// ```
 pub use tensor_macros::try_set;
 
+/// The GPU tensor and its device (feature `gpu`): the crate `tensor-gpu`.
+#[cfg(feature = "gpu")]
+pub use tensor_gpu as gpu;
+
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -1,5 +1,95 @@
-//! GPU execution of tensor-at plans with cubecl kernels.
+//! GPU execution of tensor-at: a [`GpuTensor`] indexed and updated with
+//! NumPy's rules by cubecl kernels, with the results (and errors) of
+//! tensor-core on the CPU.
 //!
-//! Placeholder: the GPU tensor and its kernels land with the issue
-//! "tensor-gpu". Plans from `tensor-core` are already backend-neutral.
+//! ```
+//! use ndarray::array;
+//! use tensor_core::{ix, Mode, Op};
+//! use tensor_gpu::{Compare, Gpu, GpuTensor};
+//!
+//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+//! let gpu = Gpu::vulkan()?;
+//! let mut x = GpuTensor::from_array(&gpu, &array![[1.0f32, -2.0], [-3.0, 4.0]])?;
+//! x.set(&[ix(..), ix(0)], 0.0, Mode::Error)?; //                x[:, 0] = 0
+//! x.update(&[ix([1, 1])], Op::Add, 1.0, Mode::Error)?; //         np.add.at(x, [1, 1], 1)
+//! x.set_where(Compare::Lt, 0.0, 9.0)?; //                         x[x < 0] = 9
+//! assert_eq!(x.to_array()?, array![[0.0, 9.0], [2.0, 6.0]].into_dyn());
+//! let column = x.get(&[ix(..), ix(-1)], Mode::Error)?; //         x[:, -1]
+//! assert_eq!(column.to_array()?, array![9.0, 6.0].into_dyn());
+//! # Ok::<(), tensor_gpu::GpuError>(())
+//! ```
+//!
+//! # How it runs
+//!
+//! The index is resolved on the host by tensor-core's [`resolve`](tensor_core::resolve), the
+//! same planner the CPU uses, so every rule and every error is the CPU's
+//! and all of them are raised before any kernel writes. The plan (a base
+//! offset, strided axes and a table of advanced-index offsets) is uploaded
+//! and executed by one kernel family per path:
+//!
+//! | path | kernels |
+//! | --- | --- |
+//! | basic read `x[1:3, ::-1]` | strided copy |
+//! | basic write `x[1:3] op= v` | strided write (positions are distinct) |
+//! | advanced read `x[idx]`, mode `fill` | gather |
+//! | `x[idx] = v` | stable sort by destination, then the last occurrence of each destination writes |
+//! | `x[idx] op= v` | stable sort by destination, then one unit per destination applies its occurrences in index order |
+//! | `x[x < s] op= v`, scalar `v` | one fused pass (predicate and write) |
+//! | `x[x < s] = array`, `x[x < s]` read | prefix sum of the predicate (compaction), then a write or a gather |
+//!
+//! Duplicates are deterministic: `set` keeps the last occurrence in index
+//! order, and accumulations apply every occurrence in index order, the
+//! sequence of operations the CPU performs, so float sums are bitwise those
+//! of tensor-core, run after run (no float atomics). Float `pow` is refused
+//! (GPU `pow` is not bitwise the CPU's), and `apply(f)` takes a host
+//! closure, which no kernel can run: download, apply, upload instead.
+//!
+//! # Runtimes
+//!
+//! Runtimes are cubecl's, chosen by features of this crate:
+//! - `wgpu` (default): Vulkan, Metal, DirectX 12 through wgpu. [`Gpu::vulkan`]
+//!   names Vulkan explicitly. Element types `f32`, `i32`, `u32` (WGSL has no
+//!   64-bit types).
+//! - `cuda`, `hip`: NVIDIA and AMD GPUs ([`Gpu::cuda`], [`Gpu::rocm`]); these
+//!   also run `f64`, `i64`, `u64`. Compiled only when asked for (they need
+//!   the vendor toolkits).
+//!
+//! `wgpu` is the default so that `cargo test --workspace` runs the kernels
+//! on whatever Vulkan device exists, a real GPU or Mesa's software driver.
+//!
+//! # Without a GPU
+//!
+//! Mesa's lavapipe is a Vulkan device on the CPU. On Debian or Ubuntu:
+//!
+//! ```text
+//! apt-get install mesa-vulkan-drivers libvulkan1 vulkan-tools
+//! vulkaninfo --summary   # lists an llvmpipe device
+//! cargo test -p tensor-gpu
+//! ```
+//!
+//! The tests skip (with a message) when no Vulkan device is found, unless
+//! `TENSOR_AT_REQUIRE_GPU=1` is set, which CI does.
+//!
+//! # Limits
+//!
+//! Positions and offsets are 32-bit on the device: a tensor or a selected
+//! region holds at most `i32::MAX` elements ([`GpuError::TooLarge`]).
 #![warn(missing_docs)]
+
+mod buffer;
+mod compare;
+mod device;
+mod element;
+mod error;
+mod kernels;
+mod layout;
+mod read;
+mod tensor;
+mod value;
+mod write;
+
+pub use compare::Compare;
+pub use device::Gpu;
+pub use element::GpuElement;
+pub use error::GpuError;
+pub use tensor::GpuTensor;

@@ -1,0 +1,69 @@
+//! A typed device buffer: a cubecl handle and the number of elements it holds.
+
+use std::marker::PhantomData;
+
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+
+use crate::error::GpuError;
+
+/// `len` elements of `T` on the device. At least one element is allocated,
+/// so an empty buffer is still a valid binding.
+pub(crate) struct Buffer<T> {
+    pub(crate) handle: Handle,
+    pub(crate) len: usize,
+    element: PhantomData<T>,
+}
+
+impl<T> Clone for Buffer<T> {
+    /// Another handle on the same device memory (no copy).
+    fn clone(&self) -> Self {
+        Buffer {
+            handle: self.handle.clone(),
+            len: self.len,
+            element: PhantomData,
+        }
+    }
+}
+
+impl<T: CubeElement> Buffer<T> {
+    /// A buffer holding `data`.
+    pub(crate) fn from_slice(client: &Client, data: &[T]) -> Self {
+        let handle = match data.is_empty() {
+            true => client.create_from_slice(&vec![0u8; size_of::<T>()]),
+            false => client.create_from_slice(T::as_bytes(data)),
+        };
+        Buffer {
+            handle,
+            len: data.len(),
+            element: PhantomData,
+        }
+    }
+
+    /// An uninitialized buffer of `len` elements.
+    pub(crate) fn empty(client: &Client, len: usize) -> Self {
+        Buffer {
+            handle: client.empty(len.max(1) * size_of::<T>()),
+            len,
+            element: PhantomData,
+        }
+    }
+
+    /// The buffer as a kernel argument.
+    pub(crate) fn arg(&self) -> BufferArg {
+        // SAFETY: the handle was allocated for at least `max(len, 1)`
+        // elements of `T`, the length declared here.
+        unsafe { BufferArg::from_raw_parts(self.handle.clone(), self.len.max(1)) }
+    }
+
+    /// The elements, copied to the host (waits for every kernel writing them).
+    pub(crate) fn read(&self, client: &Client) -> Result<Vec<T>, GpuError> {
+        if self.len == 0 {
+            return Ok(Vec::new());
+        }
+        let bytes = client
+            .read_one(self.handle.clone())
+            .map_err(|error| GpuError::Device(error.to_string()))?;
+        Ok(T::from_bytes(&bytes)[..self.len].to_vec())
+    }
+}

@@ -1,0 +1,45 @@
+//! Why a GPU operation was refused: an index error (the same
+//! [`IndexError`] tensor-core returns for the same call on the CPU), or a
+//! limit of the GPU backend.
+
+use tensor_core::IndexError;
+
+/// Why a GPU operation was refused. Every variant is returned before any
+/// kernel writes, so the tensor is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GpuError {
+    /// The index, value or mode was rejected, exactly as tensor-core rejects
+    /// them on the CPU.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// An operation the GPU backend does not run.
+    #[error("{operation} is not supported on the GPU: {reason}")]
+    Unsupported {
+        /// The operation as written (`pow`, `apply`).
+        operation: &'static str,
+        /// Why, and what to do instead.
+        reason: &'static str,
+    },
+    /// The device cannot hold this element type (wgpu has no 64-bit types).
+    #[error("the device {device} does not support {element} elements")]
+    UnsupportedElement {
+        /// The element type.
+        element: &'static str,
+        /// The device's name.
+        device: String,
+    },
+    /// A tensor or region beyond the kernels' 32-bit positions and offsets.
+    #[error("{elements} elements are more than the GPU kernels address (at most {max})", max = i32::MAX)]
+    TooLarge {
+        /// The number of elements asked for.
+        elements: usize,
+    },
+    /// No device of the asked-for runtime on this machine, or the runtime is
+    /// not in this build.
+    #[error("no GPU device: {0}")]
+    NoDevice(String),
+    /// The runtime reported a failure (a lost device, an out-of-memory).
+    #[error("the GPU runtime failed: {0}")]
+    Device(String),
+}

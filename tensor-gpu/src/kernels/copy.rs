@@ -1,0 +1,79 @@
+//! The basic path: strided reads into a fresh buffer, and strided writes
+//! (set, fill and every accumulating operation) on a region with no
+//! duplicate positions.
+
+use cubecl::prelude::*;
+
+use super::combine::{Combine, combine};
+use super::grid::grid;
+use super::region::{TARGET, VALUE, axis_sum};
+use crate::buffer::Buffer;
+use crate::layout::DeviceRegion;
+
+/// `out[p] = source[base + target_offset(p)]`.
+#[cube(launch)]
+pub(crate) fn copy_strided<T: Numeric>(source: &[T], out: &mut [T], meta: &[i32], base: i32, ndim: u32, len: u32) {
+    let position = ABSOLUTE_POS as u32;
+    if position < len {
+        let at = base + axis_sum(position, meta, ndim, TARGET);
+        out[position as usize] = source[at as usize];
+    }
+}
+
+/// `target[base + target_offset(p)] op= values[value_offset(p)]`. Only for
+/// regions whose positions are distinct (views), so units never race.
+#[cube(launch)]
+pub(crate) fn write_strided<T: Numeric>(
+    target: &mut [T],
+    values: &[T],
+    meta: &[i32],
+    base: i32,
+    ndim: u32,
+    len: u32,
+    #[comptime] op: Combine,
+) {
+    let position = ABSOLUTE_POS as u32;
+    if position < len {
+        let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
+        let value = values[axis_sum(position, meta, ndim, VALUE) as usize];
+        target[at] = combine::<T>(target[at], value, op);
+    }
+}
+
+/// The elements of `region` (no table) read from `source` into a new
+/// contiguous buffer, in C order.
+pub(crate) fn copy<T: Numeric + CubeElement>(client: &Client, source: &Buffer<T>, region: &DeviceRegion) -> Buffer<T> {
+    let out = Buffer::<T>::empty(client, region.len);
+    if region.len > 0 {
+        let (count, dim) = grid(region.len);
+        copy_strided::launch::<T>(
+            client,
+            count,
+            dim,
+            source.arg(),
+            out.arg(),
+            region.meta.arg(),
+            region.base,
+            region.ndim,
+            region.len as u32,
+        );
+    }
+    out
+}
+
+/// `target[region] op= values` for a region of distinct positions.
+pub(crate) fn write<T: Numeric + CubeElement>(client: &Client, target: &Buffer<T>, values: &Buffer<T>, region: &DeviceRegion, op: Combine) {
+    let (count, dim) = grid(region.len);
+    write_strided::launch::<T>(
+        client,
+        count,
+        dim,
+        target.arg(),
+        values.arg(),
+        region.meta.arg(),
+        region.base,
+        region.ndim,
+        region.len as u32,
+        op,
+    );
+}

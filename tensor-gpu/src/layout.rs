@@ -1,0 +1,177 @@
+//! Regions on the host: the axes a plan (or a whole tensor) selects, as the
+//! rows of `meta` the kernels decompose positions with, and their upload.
+
+use cubecl::prelude::*;
+use tensor_core::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
+
+use crate::buffer::Buffer;
+use crate::error::GpuError;
+use crate::kernels::region::{FIELDS, SKIP as DEVICE_SKIP};
+
+/// One axis of a region: its length and the distance between its positions
+/// in the target, in the value and in the offset table.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Axis {
+    pub(crate) len: usize,
+    pub(crate) target: isize,
+    pub(crate) value: isize,
+    pub(crate) table: isize,
+}
+
+/// A region of a target: element `p` (in C order) sits at
+/// `base + table[table offset of p] + target offset of p`.
+#[derive(Clone, Debug)]
+pub(crate) struct Region {
+    axes: Vec<Axis>,
+    base: isize,
+    /// The advanced-index offsets; `None` for a strided region.
+    table: Option<Vec<isize>>,
+}
+
+impl Region {
+    /// Every element of a tensor with this layout.
+    pub(crate) fn of_layout(offset: usize, shape: &[usize], strides: &[isize]) -> Self {
+        let axes = shape.iter().zip(strides).map(|(&len, &stride)| Axis {
+            len,
+            target: stride,
+            ..Axis::default()
+        });
+        Region {
+            axes: axes.collect(),
+            base: offset as isize,
+            table: None,
+        }
+    }
+
+    /// The view `plan` selects from a tensor with this layout.
+    pub(crate) fn of_view(plan: &ViewPlan, offset: usize, strides: &[isize]) -> Self {
+        let mut base = offset as isize;
+        let mut axes = Vec::with_capacity(plan.shape.len());
+        let mut strides = strides.iter();
+        for axis in &plan.axes {
+            match *axis {
+                ViewAxis::Select(i) => base += i as isize * strides.next().expect("one target axis per select"),
+                ViewAxis::Slice { first, len, step } => {
+                    let stride = strides.next().expect("one target axis per slice");
+                    if len > 0 {
+                        base += first as isize * stride;
+                    }
+                    axes.push(Axis {
+                        len,
+                        target: step * stride,
+                        ..Axis::default()
+                    });
+                }
+                ViewAxis::NewAxis => axes.push(Axis { len: 1, ..Axis::default() }),
+            }
+        }
+        Region { axes, base, table: None }
+    }
+
+    /// The positions an advanced index selects from a tensor whose origin is
+    /// at `offset` (the plan was resolved from the tensor's shape and strides).
+    pub(crate) fn of_indexed(plan: &IndexedPlan<'_>, offset: usize) -> Self {
+        let mut axes = Vec::with_capacity(plan.shape.len());
+        for dim in &plan.dims {
+            match *dim {
+                Dim::Strided { len, stride } => axes.push(Axis {
+                    len,
+                    target: stride,
+                    ..Axis::default()
+                }),
+                Dim::Table => {
+                    // C-order strides within the table's own shape.
+                    let shape = &plan.table.shape;
+                    let first = axes.len();
+                    let mut stride = 1isize;
+                    axes.extend(shape.iter().map(|&len| Axis { len, ..Axis::default() }));
+                    for axis in axes[first..].iter_mut().rev() {
+                        axis.table = stride;
+                        stride *= axis.len as isize;
+                    }
+                }
+            }
+        }
+        Region {
+            axes,
+            base: offset as isize + plan.base,
+            table: Some(plan.table.offsets().into_owned()),
+        }
+    }
+
+    /// The region's shape.
+    pub(crate) fn shape(&self) -> Vec<usize> {
+        self.axes.iter().map(|axis| axis.len).collect()
+    }
+
+    /// Number of positions.
+    pub(crate) fn len(&self) -> usize {
+        self.axes.iter().map(|axis| axis.len).product()
+    }
+
+    /// Sets the value's stride along each axis (zero where it broadcasts).
+    pub(crate) fn with_value_strides(mut self, strides: &[isize]) -> Self {
+        for (axis, &stride) in self.axes.iter_mut().zip(strides) {
+            axis.value = stride;
+        }
+        self
+    }
+
+    /// The region on the device. Fails when a position or an offset does
+    /// not fit the kernels' 32-bit arithmetic.
+    pub(crate) fn upload(&self, client: &Client) -> Result<DeviceRegion, GpuError> {
+        let len = self.len();
+        let too_large = || GpuError::TooLarge { elements: len };
+        let small = |x: isize| i32::try_from(x).map_err(|_| too_large());
+        if len > i32::MAX as usize {
+            return Err(too_large());
+        }
+        let mut meta = Vec::with_capacity(FIELDS * self.axes.len().max(1));
+        for axis in &self.axes {
+            // A stride on an axis of one position never multiplies anything
+            // but zero (and may be huge: `0::10**9`).
+            let stride = |s: isize| if axis.len > 1 { s } else { 0 };
+            meta.extend([
+                small(axis.len as isize)?,
+                small(stride(axis.target))?,
+                small(stride(axis.value))?,
+                small(stride(axis.table))?,
+            ]);
+        }
+        let table = match &self.table {
+            // A strided region reads table entry 0 everywhere.
+            None => vec![0],
+            Some(offsets) => offsets
+                .iter()
+                .map(|&offset| if offset == SKIP { Ok(DEVICE_SKIP) } else { small(offset) })
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(DeviceRegion {
+            meta: Buffer::from_slice(client, &meta),
+            table: Buffer::from_slice(client, &table),
+            base: small(self.base)?,
+            ndim: self.axes.len() as u32,
+            len,
+        })
+    }
+}
+
+/// A [`Region`] on the device.
+pub(crate) struct DeviceRegion {
+    /// [`FIELDS`] entries per axis.
+    pub(crate) meta: Buffer<i32>,
+    /// The offset table (one zero entry for a strided region).
+    pub(crate) table: Buffer<i32>,
+    pub(crate) base: i32,
+    pub(crate) ndim: u32,
+    pub(crate) len: usize,
+}
+
+impl Region {
+    /// The origin offset and strides of a strided region (a view).
+    pub(crate) fn strided_layout(&self) -> (usize, Vec<isize>) {
+        debug_assert!(self.table.is_none(), "a view has no table");
+        let offset = usize::try_from(self.base).expect("a view's origin is an element of the buffer");
+        (offset, self.axes.iter().map(|axis| axis.target).collect())
+    }
+}

@@ -1,0 +1,68 @@
+//! Reads: `x[index]` (a strided copy for basic indices, a gather for
+//! advanced ones) and `x[x < s]` (a compaction).
+
+use tensor_core::{IndexElem, IndexError, Mode, Plan, resolve};
+
+use crate::compare::Compare;
+use crate::element::GpuElement;
+use crate::error::GpuError;
+use crate::kernels::{compact, copy, gather};
+use crate::layout::Region;
+use crate::tensor::GpuTensor;
+
+impl<T: GpuElement> GpuTensor<T> {
+    /// Reads `self[index]` into a new C-contiguous tensor: the elements of
+    /// tensor-core's [`get`](tensor_core::get) on the same array, with the
+    /// same errors. Mode `fill(v)` reads out-of-bounds positions as `v`;
+    /// mode `drop` is for updates only.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use tensor_core::{ix, Mode};
+    /// use tensor_gpu::{Gpu, GpuTensor};
+    ///
+    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+    /// let x = GpuTensor::from_array(&Gpu::vulkan()?, &array![[1, 2, 3], [4, 5, 6]])?;
+    /// let picked = x.get(&[ix([1, 0, 1]), ix([0, 0, 2])], Mode::Error)?;
+    /// assert_eq!(picked.to_array()?, array![4, 1, 6].into_dyn());
+    /// # Ok::<(), tensor_gpu::GpuError>(())
+    /// ```
+    pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+        if let Mode::Drop = mode {
+            return Err(IndexError::UnsupportedMode {
+                mode: "drop",
+                reason: "applies to updates only; reads take fill(v)",
+            }
+            .into());
+        }
+        let client = self.gpu.client();
+        let (region, buffer) = match resolve(index, &self.shape, &self.strides, mode.bounds())? {
+            Plan::View(plan) => {
+                let region = Region::of_view(&plan, self.offset, &self.strides);
+                let device = region.upload(client)?;
+                (region, copy::copy(client, &self.buffer, &device))
+            }
+            Plan::Indexed(plan) => {
+                let region = Region::of_indexed(&plan, self.offset);
+                let device = region.upload(client)?;
+                let fill = match mode {
+                    Mode::Fill(fill) => fill,
+                    // No entry is skipped outside mode `fill`.
+                    _ => T::from_int(0),
+                };
+                (region, gather::gather_region(client, &self.buffer, &device, fill))
+            }
+        };
+        Ok(GpuTensor::contiguous(&self.gpu, buffer, region.shape()))
+    }
+
+    /// Reads the elements `e` with `e compare threshold`, in C order, into a
+    /// new one-dimensional tensor (NumPy's `x[x < s]`).
+    pub fn get_where(&self, compare: Compare, threshold: T) -> Result<GpuTensor<T>, GpuError> {
+        let client = self.gpu.client();
+        let device = Region::of_layout(self.offset, &self.shape, &self.strides).upload(client)?;
+        let selected = compact::select_where(client, &self.buffer, &device, (compare, threshold))?;
+        let buffer = compact::gather_where(client, &self.buffer, &device, (compare, threshold), &selected);
+        Ok(GpuTensor::contiguous(&self.gpu, buffer, vec![selected.count]))
+    }
+}

@@ -1,0 +1,169 @@
+//! The GPU tensor: a device buffer, and the shape and strides (in elements,
+//! negative ones included) of the array it holds from an origin offset.
+
+use ndarray::{ArrayBase, ArrayD, Data, Dimension, IxDyn};
+use tensor_core::{Bounds, IndexElem, Plan, resolve};
+
+use crate::buffer::Buffer;
+use crate::device::Gpu;
+use crate::element::GpuElement;
+use crate::error::GpuError;
+use crate::kernels::copy;
+use crate::layout::Region;
+
+/// An n-dimensional array on a GPU, indexed and updated with tensor-at's
+/// semantics by cubecl kernels.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{ix, Mode, Op};
+/// use tensor_gpu::{Gpu, GpuTensor};
+///
+/// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+/// let gpu = Gpu::vulkan()?;
+/// let mut hist = GpuTensor::from_array(&gpu, &array![0u32, 0, 0])?;
+/// hist.update(&[ix([0, 2, 2])], Op::Add, 1, Mode::Error)?;
+/// assert_eq!(hist.to_array()?, array![1, 0, 2].into_dyn());
+/// # Ok::<(), tensor_gpu::GpuError>(())
+/// ```
+///
+/// A tensor made by [`view`](Self::view) shares its buffer with the tensor
+/// it views, as an ndarray view does: writes through it land in the viewed
+/// tensor. Every other constructor allocates.
+pub struct GpuTensor<T> {
+    pub(crate) gpu: Gpu,
+    pub(crate) buffer: Buffer<T>,
+    /// Position of element `[0, 0, ...]` in the buffer.
+    pub(crate) offset: usize,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) strides: Vec<isize>,
+}
+
+impl<T> std::fmt::Debug for GpuTensor<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuTensor")
+            .field("element", &std::any::type_name::<T>())
+            .field("shape", &self.shape)
+            .field("strides", &self.strides)
+            .field("offset", &self.offset)
+            .finish()
+    }
+}
+
+/// The strides of a C-contiguous array of `shape`.
+fn c_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut stride = 1isize;
+    for (slot, &len) in strides.iter_mut().zip(shape).rev() {
+        *slot = stride;
+        stride *= len.max(1) as isize;
+    }
+    strides
+}
+
+impl<T: GpuElement> GpuTensor<T> {
+    /// Uploads `array` (in C order, whatever its layout).
+    ///
+    /// Fails when the device cannot hold `T`, or the array has more than
+    /// `i32::MAX` elements.
+    pub fn from_array<S: Data<Elem = T>, D: Dimension>(gpu: &Gpu, array: &ArrayBase<S, D>) -> Result<Self, GpuError> {
+        gpu.check_element::<T>()?;
+        if array.len() > i32::MAX as usize {
+            return Err(GpuError::TooLarge { elements: array.len() });
+        }
+        let contiguous = array.as_standard_layout();
+        let elements = contiguous.as_slice().expect("standard layout is contiguous");
+        Ok(Self::contiguous(
+            gpu,
+            Buffer::from_slice(gpu.client(), elements),
+            array.shape().to_vec(),
+        ))
+    }
+
+    /// A tensor filling `buffer` in C order.
+    pub(crate) fn contiguous(gpu: &Gpu, buffer: Buffer<T>, shape: Vec<usize>) -> Self {
+        GpuTensor {
+            gpu: gpu.clone(),
+            buffer,
+            offset: 0,
+            strides: c_strides(&shape),
+            shape,
+        }
+    }
+
+    /// Downloads the elements into a new array (waits for every kernel
+    /// writing them).
+    pub fn to_array(&self) -> Result<ArrayD<T>, GpuError> {
+        let elements = match self.is_standard() {
+            true => self.buffer.read(self.gpu.client())?,
+            false => self.copy()?.buffer.read(self.gpu.client())?,
+        };
+        Ok(ArrayD::from_shape_vec(IxDyn(&self.shape), elements).expect("one element per position"))
+    }
+
+    /// A C-contiguous copy in a new buffer (one strided-copy kernel).
+    pub fn copy(&self) -> Result<GpuTensor<T>, GpuError> {
+        let region = Region::of_layout(self.offset, &self.shape, &self.strides);
+        let device = region.upload(self.gpu.client())?;
+        let buffer = copy::copy(self.gpu.client(), &self.buffer, &device);
+        Ok(Self::contiguous(&self.gpu, buffer, self.shape.clone()))
+    }
+
+    /// The view `index` selects: basic indices only (integers, slices, `...`,
+    /// new axes), sharing this tensor's buffer, with no kernel run.
+    /// Advanced indices select copies: use [`get`](Self::get).
+    pub fn view(&self, index: &[IndexElem<'_>]) -> Result<GpuTensor<T>, GpuError> {
+        let Plan::View(plan) = resolve(index, &self.shape, &self.strides, Bounds::Error)? else {
+            return Err(GpuError::Unsupported {
+                operation: "view",
+                reason: "advanced indices (arrays, masks) select copies: use get",
+            });
+        };
+        let region = Region::of_view(&plan, self.offset, &self.strides);
+        let (offset, strides) = region.strided_layout();
+        Ok(GpuTensor {
+            gpu: self.gpu.clone(),
+            buffer: self.buffer.clone(),
+            offset,
+            shape: plan.shape,
+            strides,
+        })
+    }
+
+    /// Whether the elements fill the buffer in C order.
+    fn is_standard(&self) -> bool {
+        self.offset == 0 && self.buffer.len == self.len() && (self.len() <= 1 || self.strides == c_strides(&self.shape))
+    }
+}
+
+impl<T> GpuTensor<T> {
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The strides, in elements (negative for reversed axes of a view).
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+
+    /// The number of axes.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether the tensor has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The device the tensor lives on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+}

@@ -1,0 +1,66 @@
+//! Values on the device: the value's source array (tensor-core broadcasts
+//! and checks it) uploaded once, with its stride along each region axis.
+
+use ndarray::ArrayViewD;
+use tensor_core::Value;
+
+use crate::buffer::Buffer;
+use crate::device::Gpu;
+use crate::element::GpuElement;
+
+/// A value ready for a kernel: its elements, and the distance between them
+/// along each axis of the region (zero where it broadcasts).
+pub(crate) struct DeviceValue<T> {
+    pub(crate) buffer: Buffer<T>,
+    pub(crate) strides: Vec<isize>,
+}
+
+impl<T: GpuElement> DeviceValue<T> {
+    /// `value`, whose `source` (from [`Value::broadcast_source`]) broadcasts
+    /// to `region`.
+    pub(crate) fn upload(gpu: &Gpu, value: &Value<'_, T>, source: Option<ArrayViewD<'_, T>>, region: &[usize]) -> Self {
+        let Some(source) = source else {
+            let Value::Scalar(scalar) = value else {
+                unreachable!("an array value has a source")
+            };
+            return DeviceValue {
+                buffer: Buffer::from_slice(gpu.client(), &[*scalar]),
+                strides: vec![0; region.len()],
+            };
+        };
+        let contiguous = source.as_standard_layout();
+        let elements = contiguous.as_slice().expect("standard layout is contiguous");
+        DeviceValue {
+            buffer: Buffer::from_slice(gpu.client(), elements),
+            strides: broadcast_strides(source.shape(), region),
+        }
+    }
+}
+
+/// The C-order strides of an array of shape `shape` read along the axes of
+/// `region`, to which it broadcasts (aligned at the last axis): zero on the
+/// axes it lacks or has length one on.
+pub(crate) fn broadcast_strides(shape: &[usize], region: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0; region.len()];
+    let mut stride = 1isize;
+    for (slot, &len) in strides.iter_mut().rev().zip(shape.iter().rev()) {
+        if len != 1 {
+            *slot = stride;
+        }
+        stride *= len as isize;
+    }
+    strides
+}
+
+#[cfg(test)]
+mod tests {
+    use super::broadcast_strides;
+
+    #[test]
+    fn broadcast_axes_have_stride_zero() {
+        assert_eq!(broadcast_strides(&[3], &[2, 3]), [0, 1]);
+        assert_eq!(broadcast_strides(&[2, 1], &[2, 3]), [1, 0]);
+        assert_eq!(broadcast_strides(&[4, 2, 3], &[4, 2, 3]), [6, 3, 1]);
+        assert_eq!(broadcast_strides(&[], &[5]), [0]);
+    }
+}

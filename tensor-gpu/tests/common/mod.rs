@@ -1,0 +1,98 @@
+//! Shared by the GPU tests: the device (or a skip), and comparisons with
+//! tensor-core, whose CPU results are the reference.
+#![allow(dead_code)] // each test file uses its own part
+
+use ndarray::ArrayD;
+use tensor_core::IndexError;
+use tensor_gpu::{Gpu, GpuElement, GpuError, GpuTensor};
+
+/// The Vulkan device, or `None` (with a message) when this machine has
+/// none. With `TENSOR_AT_REQUIRE_GPU=1` (set in CI) a missing device fails
+/// the test instead.
+pub fn gpu() -> Option<Gpu> {
+    match Gpu::vulkan() {
+        Ok(gpu) => Some(gpu),
+        Err(error) if std::env::var("TENSOR_AT_REQUIRE_GPU").is_ok_and(|v| v == "1") => {
+            panic!("TENSOR_AT_REQUIRE_GPU=1 but no Vulkan device: {error}")
+        }
+        Err(error) => {
+            eprintln!("skipped: no Vulkan device ({error}); install mesa-vulkan-drivers to run the GPU tests");
+            None
+        }
+    }
+}
+
+/// `let gpu = device!();` or return from the test (skipped).
+#[macro_export]
+macro_rules! device {
+    () => {
+        match common::gpu() {
+            Some(gpu) => gpu,
+            None => return,
+        }
+    };
+}
+
+/// The bytes of an array in C order: floats compare bit for bit (NaN and
+/// the sign of zero included).
+pub fn bits<T: GpuElement>(array: &ArrayD<T>) -> Vec<u8> {
+    let contiguous = array.as_standard_layout();
+    T::as_bytes(contiguous.as_slice().expect("standard layout")).to_vec()
+}
+
+/// Panics unless both arrays have the same shape and bits.
+#[track_caller]
+pub fn assert_same<T: GpuElement>(gpu: &ArrayD<T>, cpu: &ArrayD<T>, what: &str) {
+    assert_eq!(gpu.shape(), cpu.shape(), "{what}: shapes");
+    if bits(gpu) != bits(cpu) {
+        let first = gpu
+            .iter()
+            .zip(cpu.iter())
+            .position(|(g, c)| T::as_bytes(&[*g]) != T::as_bytes(&[*c]))
+            .unwrap_or(0);
+        panic!(
+            "{what}: GPU and CPU differ first at flat position {first}: {:?} vs {:?}",
+            gpu.iter().nth(first),
+            cpu.iter().nth(first)
+        );
+    }
+}
+
+/// Panics unless the GPU outcome is the CPU's: both succeeded, or both
+/// failed with the same index error.
+#[track_caller]
+pub fn assert_same_outcome<A, B>(gpu: &Result<A, GpuError>, cpu: &Result<B, IndexError>, what: &str) -> bool {
+    match (gpu, cpu) {
+        (Ok(_), Ok(_)) => true,
+        (Err(GpuError::Index(g)), Err(c)) => {
+            assert_eq!(g, c, "{what}: errors");
+            false
+        }
+        (Err(g), Ok(_)) => panic!("{what}: the GPU failed ({g}) where the CPU succeeded"),
+        (Ok(_), Err(c)) => panic!("{what}: the GPU succeeded where the CPU failed ({c})"),
+        (Err(g), Err(c)) => panic!("{what}: GPU error {g:?}, CPU error {c:?}"),
+    }
+}
+
+/// Uploads `array`.
+pub fn upload<T: GpuElement>(gpu: &Gpu, array: &ArrayD<T>) -> GpuTensor<T> {
+    GpuTensor::from_array(gpu, array).expect("upload")
+}
+
+/// A deterministic pseudo-random stream (tests must not depend on a crate
+/// for this, and must repeat).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next value in `0..bound`.
+    pub fn below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound.max(1)
+    }
+
+    /// A float in `[-1, 1)` with a varied exponent (sums of them round).
+    pub fn float(&mut self) -> f32 {
+        let mantissa = self.below(1 << 24) as f32 / (1 << 23) as f32 - 1.0;
+        mantissa * [1.0, 1e-3, 1e3, 0.1][self.below(4) as usize]
+    }
+}
