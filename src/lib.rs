@@ -73,7 +73,8 @@ pub use tensor_macros::at;
 /// On a run-time index error, with the message [`try_set!`] returns.
 pub use tensor_macros::set;
 
-/// [`at!`] returning `Result<_, IndexError>` instead of panicking.
+/// [`at!`] returning `Result<_, IndexError>` instead of panicking (on a GPU
+/// tensor, `Result<_, GpuError>`).
 ///
 /// ```
 /// use ndarray::array;
@@ -89,7 +90,8 @@ pub use tensor_macros::set;
 /// ```
 pub use tensor_macros::try_at;
 
-/// [`set!`] returning `Result<_, IndexError>` instead of panicking.
+/// [`set!`] returning `Result<_, IndexError>` instead of panicking (on a GPU
+/// tensor, `Result<_, GpuError>`).
 ///
 /// ```
 /// use ndarray::array;
@@ -104,6 +106,7 @@ pub use tensor_macros::try_at;
 pub use tensor_macros::try_set;
 
 /// The GPU tensor and its device (feature `gpu`): the crate `tensor-gpu`.
+/// The macros work on a `gpu::GpuTensor` with the same syntax.
 #[cfg(feature = "gpu")]
 pub use tensor_gpu as gpu;
 

@@ -1,13 +1,13 @@
 //! The workloads on a [`GpuTensor`] (`--gpu`, with the `gpu` feature): the
-//! same inputs and checksums as `cases.rs`, run by tensor-gpu's kernels
-//! through its run-time API. Each run ends with a device sync, so it times
-//! the kernels, plus the upload of the value (values live on the host in
-//! this API). On a software driver (lavapipe) the times only show that the
+//! same inputs and checksums as `cases.rs`, written with the same macros,
+//! run by tensor-gpu's kernels. Each run ends with a device sync, so it
+//! times the kernels, plus the upload of the value (values live on the
+//! host). On a software driver (lavapipe) the times only show that the
 //! workloads run; speed needs a real GPU.
 
 use ndarray::{Array1, ArrayD};
-use tensor_at::gpu::{Compare, Gpu, GpuTensor};
-use tensor_core::{IndexElem, Mode, Op, PySlice, ix};
+use tensor_at::at;
+use tensor_at::gpu::{Gpu, GpuTensor};
 
 use crate::cases::{Case, Runner};
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
@@ -15,11 +15,6 @@ use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, uni
 const M: usize = 1 << 20;
 const F4: u64 = 4;
 const I8: u64 = 8;
-
-/// `a:b:c`.
-fn py<'a>(start: Option<isize>, stop: Option<isize>, step: Option<isize>) -> IndexElem<'a> {
-    ix(PySlice::new(start, stop, step))
-}
 
 /// A workload updating `x` on the device, or gathering from it.
 struct OnDevice<F> {
@@ -66,14 +61,12 @@ fn runner(
     })
 }
 
-/// An update through `index` with `value`.
-fn update(x: &mut GpuTensor<f32>, index: &[IndexElem<'_>], op: Option<Op>, value: &ArrayD<f32>) -> Option<GpuTensor<f32>> {
-    match op {
-        None => x.set(index, value, Mode::Error),
-        Some(op) => x.update(index, op, value, Mode::Error),
-    }
-    .expect("a valid workload");
-    None
+/// A workload updating `x` in place.
+fn update_runner(gpu: &Gpu, x: ArrayD<f32>, restores: bool, mut op: impl FnMut(&mut GpuTensor<f32>) + 'static) -> Box<dyn Runner> {
+    runner(gpu, x, restores, move |x| {
+        op(x);
+        None
+    })
 }
 
 /// Generates the inputs of `name` and its operation on `gpu`.
@@ -84,64 +77,85 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
             let w = if name == "W1" { 1 } else { 2 };
             let x = uniform(seed(w, 0), (4096, 4096)).into_dyn();
             let y = uniform(seed(w, 1), (4096, 2000)).into_dyn();
-            let (variant, columns) = match w {
-                1 => ("g.set([:, 1000:3000], y)", py(Some(1000), Some(3000), None)),
-                _ => ("g.set([:, 1:4000:2], y)", py(Some(1), Some(4000), Some(2))),
-            };
-            Case {
-                variant,
-                useful_bytes: 2 * f32_bytes(y.len()),
-                inputs: vec![("x", fingerprint(&x)), ("y", fingerprint(&y))],
-                runner: runner(gpu, x, false, move |x| update(x, &[ix(..), columns.clone()], None, &y)),
-            }
-        }
-        "W3a" | "W3b" => {
-            let x = uniform(seed(3, 0), (256, 256, 256)).into_dyn();
-            let (variant, index, bytes) = match name {
-                "W3a" => ("g.set([:, :, 2], 0)", vec![ix(..), ix(..), ix(2)], 256 * 256),
+            let inputs = vec![("x", fingerprint(&x)), ("y", fingerprint(&y))];
+            let useful_bytes = 2 * f32_bytes(y.len());
+            let (variant, runner) = match w {
+                1 => (
+                    "at!(g[:, 1000:3000] = y)",
+                    update_runner(gpu, x, false, move |x| at!(x[:, 1000:3000] = y)),
+                ),
                 _ => (
-                    "g.set([10:200, :, :], 0)",
-                    vec![py(Some(10), Some(200), None), ix(..), ix(..)],
-                    190 * 256 * 256,
+                    "at!(g[:, 1:4000:2] = y)",
+                    update_runner(gpu, x, false, move |x| at!(x[:, 1:4000:2] = y)),
                 ),
             };
             Case {
                 variant,
-                useful_bytes: f32_bytes(bytes),
+                useful_bytes,
+                inputs,
+                runner,
+            }
+        }
+        "W3a" => {
+            let x = uniform(seed(3, 0), (256, 256, 256)).into_dyn();
+            Case {
+                variant: "at!(g[:, :, 2] = 0.0)",
+                useful_bytes: f32_bytes(256 * 256),
                 inputs: vec![("x", fingerprint(&x))],
-                runner: runner(gpu, x, false, move |x| {
-                    x.set(&index, 0.0, Mode::Error).expect("a valid workload");
-                    None
-                }),
+                runner: update_runner(gpu, x, false, |x| at!(x[:, :, 2] = 0.0)),
+            }
+        }
+        "W3b" => {
+            let x = uniform(seed(3, 0), (256, 256, 256)).into_dyn();
+            Case {
+                variant: "at!(g[10:200, :, :] = 0.0)",
+                useful_bytes: f32_bytes(190 * 256 * 256),
+                inputs: vec![("x", fingerprint(&x))],
+                runner: update_runner(gpu, x, false, |x| at!(x[10:200, :, :] = 0.0)),
             }
         }
         "W4" => {
             let x = uniform(seed(4, 0), (4096, 4096)).into_dyn();
             let row = uniform(seed(4, 1), 4096).into_dyn();
             Case {
-                variant: "g.set([100:3000, :], row)",
+                variant: "at!(g[100:3000, :] = row)",
                 useful_bytes: f32_bytes(2900 * 4096 + row.len()),
                 inputs: vec![("x", fingerprint(&x)), ("row", fingerprint(&row))],
-                runner: runner(gpu, x, false, move |x| {
-                    update(x, &[py(Some(100), Some(3000), None), ix(..)], None, &row)
-                }),
+                runner: update_runner(gpu, x, false, move |x| at!(x[100:3000, :] = row)),
             }
         }
         "W5" | "W6" | "W13" => {
-            let (w, len, count, op, variant) = match name {
-                "W5" => (5, 16 * M, 2 * M, None, "g.set([idx], v)"),
-                "W6" => (6, M, 8 * M, Some(Op::Add), "g.update([idx], Add, v)"),
-                _ => (13, M, 8 * M, Some(Op::Max), "g.update([idx], Max, v)"),
+            let (w, len, count) = match name {
+                "W5" => (5, 16 * M, 2 * M),
+                "W6" => (6, M, 8 * M),
+                _ => (13, M, 8 * M),
             };
             let x = uniform(seed(w, 0), len).into_dyn();
             let idx = ints(seed(w, 1), count, len as u64);
             let v = uniform(seed(w, 2), count).into_dyn();
-            let per_index = if op.is_some() { I8 + 3 * F4 } else { I8 + 2 * F4 };
+            let inputs = vec![("x", fingerprint(&x)), ("idx", fingerprint(&idx)), ("v", fingerprint(&v))];
+            let (variant, per_index, runner) = match w {
+                5 => (
+                    "at!(g[idx] = v)",
+                    I8 + 2 * F4,
+                    update_runner(gpu, x, false, move |x| at!(x[idx] = v)),
+                ),
+                6 => (
+                    "at!(g[idx] += v)",
+                    I8 + 3 * F4,
+                    update_runner(gpu, x, false, move |x| at!(x[idx] += v)),
+                ),
+                _ => (
+                    "at!(g[idx].max(v))",
+                    I8 + 3 * F4,
+                    update_runner(gpu, x, false, move |x| at!(x[idx].max(v))),
+                ),
+            };
             Case {
                 variant,
                 useful_bytes: count as u64 * per_index,
-                inputs: vec![("x", fingerprint(&x)), ("idx", fingerprint(&idx)), ("v", fingerprint(&v))],
-                runner: runner(gpu, x, false, move |x| update(x, &[ix(&idx)], op, &v)),
+                inputs,
+                runner,
             }
         }
         "W7" => {
@@ -149,42 +163,31 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
             let rows = unique(seed(7, 1), 20000, 100000);
             let upd = uniform(seed(7, 2), (20000, 128)).into_dyn();
             Case {
-                variant: "g.set([rows], upd)",
+                variant: "at!(g[rows] = upd)",
                 useful_bytes: rows.len() as u64 * I8 + 2 * f32_bytes(upd.len()),
                 inputs: vec![("x", fingerprint(&x)), ("rows", fingerprint(&rows)), ("upd", fingerprint(&upd))],
-                runner: runner(gpu, x, false, move |x| update(x, &[ix(&rows)], None, &upd)),
+                runner: update_runner(gpu, x, false, move |x| at!(x[rows] = upd)),
             }
         }
-        "W8" | "W9" => {
-            let w = if name == "W8" { 8 } else { 9 };
-            let x = symmetric(seed(w, 0), 16 * M).into_dyn();
+        "W8" => {
+            let x = symmetric(seed(8, 0), 16 * M).into_dyn();
             let selected = x.iter().filter(|&&e| e < 0.0).count();
-            let (variant, vals, bytes, inputs) = match w {
-                8 => (
-                    "g.set_where(Lt, 0, 0)",
-                    None,
-                    f32_bytes(x.len() + selected),
-                    vec![("x", fingerprint(&x))],
-                ),
-                _ => {
-                    let vals: Array1<f32> = uniform(seed(9, 1), selected);
-                    let bytes = f32_bytes(x.len() + 2 * vals.len());
-                    let inputs = vec![("x", fingerprint(&x)), ("vals", fingerprint(&vals))];
-                    ("g.set_where(Lt, 0, vals)", Some(vals), bytes, inputs)
-                }
-            };
             Case {
-                variant,
-                useful_bytes: bytes,
-                inputs,
-                runner: runner(gpu, x, true, move |x| {
-                    match &vals {
-                        None => x.set_where(Compare::Lt, 0.0, 0.0),
-                        Some(vals) => x.set_where(Compare::Lt, 0.0, vals),
-                    }
-                    .expect("a valid workload");
-                    None
-                }),
+                variant: "at!(g[g < 0.0] = 0.0)",
+                useful_bytes: f32_bytes(x.len() + selected),
+                inputs: vec![("x", fingerprint(&x))],
+                runner: update_runner(gpu, x, true, |x| at!(x[x < 0.0] = 0.0)),
+            }
+        }
+        "W9" => {
+            let x = symmetric(seed(9, 0), 16 * M).into_dyn();
+            let selected = x.iter().filter(|&&e| e < 0.0).count();
+            let vals: Array1<f32> = uniform(seed(9, 1), selected);
+            Case {
+                variant: "at!(g[g < 0.0] = vals)",
+                useful_bytes: f32_bytes(x.len() + 2 * vals.len()),
+                inputs: vec![("x", fingerprint(&x)), ("vals", fingerprint(&vals))],
+                runner: update_runner(gpu, x, true, move |x| at!(x[x < 0.0] = vals)),
             }
         }
         "W10" => {
@@ -192,24 +195,20 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
             let idx = unique(seed(10, 1), 1000, 4096);
             let y = uniform(seed(10, 2), (1000, 1000)).into_dyn();
             Case {
-                variant: "g.set([idx, 1:3000:3], y)",
+                variant: "at!(g[idx, 1:3000:3] = y)",
                 useful_bytes: idx.len() as u64 * I8 + 2 * f32_bytes(y.len()),
                 inputs: vec![("x", fingerprint(&x)), ("idx", fingerprint(&idx)), ("y", fingerprint(&y))],
-                runner: runner(gpu, x, false, move |x| {
-                    update(x, &[ix(&idx), py(Some(1), Some(3000), Some(3))], None, &y)
-                }),
+                runner: update_runner(gpu, x, false, move |x| at!(x[idx, 1:3000:3] = y)),
             }
         }
         "W11a" => {
             let x = uniform(seed(11, 0), (100000, 128)).into_dyn();
             let rows = ints(seed(11, 1), 200000, 100000);
             Case {
-                variant: "let out = g.get([rows])",
+                variant: "let out = at!(g[rows])",
                 useful_bytes: rows.len() as u64 * (I8 + 2 * 128 * F4),
                 inputs: vec![("x", fingerprint(&x)), ("rows", fingerprint(&rows))],
-                runner: runner(gpu, x, false, move |x| {
-                    Some(x.get(&[ix(&rows)], Mode::Error).expect("a valid workload"))
-                }),
+                runner: runner(gpu, x, false, move |x| Some(at!(x[rows]))),
             }
         }
         "W11b" => {
@@ -217,12 +216,10 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
             let mask = bools(seed(11, 2), 100000);
             let selected = mask.iter().filter(|&&m| m).count();
             Case {
-                variant: "let out = g.get([mask])",
+                variant: "let out = at!(g[mask])",
                 useful_bytes: mask.len() as u64 + 2 * f32_bytes(selected * 128),
                 inputs: vec![("x", fingerprint(&x)), ("mask", fingerprint(&mask))],
-                runner: runner(gpu, x, false, move |x| {
-                    Some(x.get(&[ix(&mask)], Mode::Error).expect("a valid workload"))
-                }),
+                runner: runner(gpu, x, false, move |x| Some(at!(x[mask]))),
             }
         }
         "W12" => {
@@ -231,7 +228,7 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
             let j = ints(seed(12, 2), 4 * M, 4096);
             let v = uniform(seed(12, 3), 4 * M).into_dyn();
             Case {
-                variant: "g.set([i, j], v)",
+                variant: "at!(g[i, j] = v)",
                 useful_bytes: i.len() as u64 * (2 * I8 + 2 * F4),
                 inputs: vec![
                     ("x", fingerprint(&x)),
@@ -239,7 +236,7 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
                     ("j", fingerprint(&j)),
                     ("v", fingerprint(&v)),
                 ],
-                runner: runner(gpu, x, false, move |x| update(x, &[ix(&i), ix(&j)], None, &v)),
+                runner: update_runner(gpu, x, false, move |x| at!(x[i, j] = v)),
             }
         }
         _ => panic!("no workload {name}"),

@@ -4,11 +4,13 @@
 //! and every operand checked), and only then writes: on error the target is
 //! unchanged.
 
+use std::collections::HashMap;
+
 use ndarray::{ArrayBase, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IxDyn};
 
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::exec::kernel::{ApplyKernel, Kernel, SetKernel, with_op};
+use crate::exec::kernel::{Kernel, SetKernel, with_op};
 #[cfg(feature = "rayon")]
 use crate::exec::partitioned;
 use crate::exec::{basic, gather, scatter};
@@ -77,12 +79,7 @@ pub fn select<'a, T: Clone + Send + Sync>(
     index: &[IndexElem<'_>],
     mode: Mode<T>,
 ) -> Result<Selection<'a, T>, IndexError> {
-    if let Mode::Drop = mode {
-        return Err(IndexError::UnsupportedMode {
-            mode: "drop",
-            reason: "applies to updates only; reads take fill(v)",
-        });
-    }
+    mode.check_for_read()?;
     if let Some(axes) = resolve_basic(index, view.shape()) {
         return Ok(Selection::View(basic::select(view, &axes)));
     }
@@ -166,6 +163,10 @@ where
 /// Replaces each element of `target[index]` by `f(element)`, once per
 /// occurrence, in index order (JAX's `.at[].apply`).
 ///
+/// Every result is computed into scratch before the first write, so when
+/// `f` panics the target is unchanged (the scratch holds one element per
+/// selected position).
+///
 /// ```
 /// use ndarray::array;
 /// use tensor_core::{apply, ix, Mode};
@@ -182,8 +183,48 @@ where
     D: Dimension,
 {
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
-    target.write(None, ApplyKernel(f));
+    apply_staged(target, f);
     Ok(())
+}
+
+/// `apply`'s write in two phases: every `f(element)`, in index order, into
+/// scratch; then, once all of them returned, the results into the target.
+/// A duplicate position takes the result of its previous occurrence as its
+/// input, as the unbuffered loop would.
+fn apply_staged<T: Clone>(resolved: Resolved<'_, '_, T>, mut f: impl FnMut(T) -> T) {
+    match resolved {
+        // A view from basic indexing reaches each element once, in C order.
+        Resolved::View(mut view) => {
+            let results: Vec<T> = view.iter().map(|element| f(element.clone())).collect();
+            for (slot, result) in view.iter_mut().zip(results) {
+                *slot = result;
+            }
+        }
+        Resolved::Indexed { mut target, plan } => {
+            let mut offsets = Vec::with_capacity(plan.len());
+            plan.for_each_offset(|offset| offsets.extend(offset));
+            let origin = target.as_mut_ptr();
+            // Where the latest result for each position is in `results`.
+            let mut latest: HashMap<isize, usize> = HashMap::with_capacity(offsets.len());
+            let mut results: Vec<T> = Vec::with_capacity(offsets.len());
+            for &offset in &offsets {
+                let input = match latest.insert(offset, results.len()) {
+                    Some(previous) => results[previous].clone(),
+                    // SAFETY: the plan was resolved from `target` (`Resolved::new`),
+                    // so the offset reaches one of its elements; `target` is
+                    // borrowed mutably by this call and by nothing else.
+                    None => unsafe { &*origin.offset(offset) }.clone(),
+                };
+                results.push(f(input));
+            }
+            for (k, (offset, result)) in offsets.iter().zip(results).enumerate() {
+                if latest[offset] == k {
+                    // SAFETY: as above; no reference into `target` is live.
+                    unsafe { *origin.offset(*offset) = result };
+                }
+            }
+        }
+    }
 }
 
 /// What an update writes: a view of the target (basic indexing), or the
@@ -201,12 +242,7 @@ enum Resolved<'t, 'i, T> {
 
 impl<'t, 'i, T> Resolved<'t, 'i, T> {
     fn new(target: ArrayViewMutD<'t, T>, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Self, IndexError> {
-        if let Mode::Fill(_) = mode {
-            return Err(IndexError::UnsupportedMode {
-                mode: "fill",
-                reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
-            });
-        }
+        mode.check_for_update()?;
         if let Some(axes) = resolve_basic(index, target.shape()) {
             return Ok(Resolved::View(basic::select(target, &axes)));
         }
@@ -232,16 +268,9 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     /// The value broadcast for `set`: NumPy reports a wrong-length
     /// one-dimensional value for a single mask over every axis as a count.
     fn broadcast_for_set<'v>(&self, value: &'v Value<'_, T>) -> Result<Broadcast<'v, T>, IndexError> {
-        self.broadcast(value).map_err(|error| {
-            let shape = value.shape();
-            let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
-            match (self, &shape[leading_ones..]) {
-                (Resolved::Indexed { plan, .. }, &[given]) if plan.whole_mask => IndexError::ValueCount {
-                    given,
-                    expected: plan.len(),
-                },
-                _ => error,
-            }
+        self.broadcast(value).map_err(|error| match self {
+            Resolved::Indexed { plan, .. } if plan.whole_mask => value.whole_mask_error(plan.len(), error),
+            _ => error,
         })
     }
 

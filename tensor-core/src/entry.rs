@@ -6,27 +6,40 @@
 //! indexed region, fails to compile. Each returns a `Result`; the panicking
 //! macros pass it through [`unwrap`], which reports the user's line.
 
+use std::fmt::Display;
 use std::marker::PhantomData;
 
-use ndarray::{Array, Dimension};
+use ndarray::{Array, Dimension, Ix1, IxDyn};
 
-use crate::api::{self, Selection};
-use crate::builder::IntoUpdated;
+pub use crate::backend::{Compare, Predicate};
+use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 use crate::element::{Arith, Op};
-use crate::error::IndexError;
-use crate::exec::kernel::{SetKernel, with_op};
-use crate::exec::masked;
 use crate::index::IndexElem;
 use crate::mode::Mode;
-use crate::target::{Target, TargetMut};
-use crate::typed::{Advanced, FitsIn, IndexList, IndexedBy, Kind, Read};
+use crate::target::Target;
+use crate::typed::{Advanced, FitsIn, IndexList, IndexedBy, Kind};
 use crate::value::IntoValue;
 
 /// The rank of the region `L` selects from a target of rank `D`.
 type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
 
-/// The owned result of reading `L` from the target `X`.
-type Gathered<'i, X, L> = Array<<X as Target>::Elem, Region<'i, <X as Target>::Dim, L>>;
+/// What a read of `L` from `X` returns: a view or an owned array on the
+/// CPU, by the kinds of the index elements.
+type ReadOf<'t, 'i, X, L> = <X as Indexable>::Read<'t, <L as IndexList<'i>>::Kind, Region<'i, <X as Indexable>::Dim, L>>;
+
+/// What a read of `L` from `X` in mode `fill` returns: an owned array on
+/// the CPU.
+type FilledOf<'t, 'i, X, L> = <X as Indexable>::Read<'t, Advanced, Region<'i, <X as Indexable>::Dim, L>>;
+
+/// What a mask over every axis of `X` reads.
+type MaskedOf<'t, X> = <X as Indexable>::Read<'t, Advanced, <<X as Indexable>::Dim as WholeMask>::Selected>;
+
+/// What `set!` writes into and returns for the source `X`.
+type Updatable<X> = <X as IntoUpdatable>::Updatable;
+/// Its element type, rank and error.
+type ElemOf<X> = <Updatable<X> as Indexable>::Elem;
+type DimOf<X> = <Updatable<X> as Indexable>::Dim;
+type ErrorOf<X> = <Updatable<X> as Indexable>::Error;
 
 fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
     let mut elems = Vec::with_capacity(L::LEN);
@@ -36,149 +49,201 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 
 /// `target[list]`: a view for basic indices, an owned array for advanced
 /// ones, statically ranked where the ranks are static.
-pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<Read<'t, 'i, X::Elem, X::Dim, L>, IndexError>
+pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
-    X: Target + ?Sized,
+    X: Indexable + ?Sized,
     X::Elem: Clone + Send + Sync,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    let selection: Selection<'t, X::Elem> = api::select(target.target_view().into_dyn(), &elems(list), mode)?;
-    Ok(<L::Kind as Kind>::read::<X::Elem, Region<'i, X::Dim, L>>(selection))
+    target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), mode)
 }
 
 /// `target[list]` with mode `fill(value)`: an owned array, since positions
 /// out of bounds read as `fill` (a basic index may gather then).
-pub fn read_filled<'i, X, L>(target: &X, list: L, fill: X::Elem) -> Result<Gathered<'i, X, L>, IndexError>
+pub fn read_filled<'t, 'i, X, L>(target: &'t X, list: L, fill: X::Elem) -> Result<FilledOf<'t, 'i, X, L>, X::Error>
 where
-    X: Target + ?Sized,
+    X: Indexable + ?Sized,
     X::Elem: Clone + Send + Sync,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    let selection = api::select(target.target_view().into_dyn(), &elems(list), Mode::Fill(fill))?;
-    Ok(Advanced::read::<X::Elem, Region<'i, X::Dim, L>>(selection))
+    target.read_index::<Advanced, Region<'i, X::Dim, L>>(&elems(list), Mode::Fill(fill))
 }
 
 /// `target[list] = value`.
-pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), IndexError>
+pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
-    X: TargetMut + ?Sized,
+    X: IndexableMut + ?Sized,
     X::Elem: Clone + 'static,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    api::set(&mut target.target_view_mut(), &elems(list), value, mode)
+    target.set_index(&elems(list), value.into_value(), mode)
 }
 
 /// `target[list] op= value`, every occurrence applied in index order.
-pub fn update<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), IndexError>
+pub fn update<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
-    X: TargetMut + ?Sized,
+    X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    api::update(&mut target.target_view_mut(), &elems(list), op, value, mode)
+    target.update_index(&elems(list), op, value.into_value(), mode)
 }
 
 /// `target[list].apply(f)`.
-pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: Mode<X::Elem>) -> Result<(), IndexError>
+pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
-    X: TargetMut + ?Sized,
+    X: IndexableMut + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    api::apply(&mut target.target_view_mut(), &elems(list), f, mode)
+    target.apply_index(&elems(list), f, mode)
 }
 
 /// `set!(source[list] = value)`: the updated array; `source` is copied when
 /// borrowed, and updated in its own buffer when owned.
-pub fn set_copy<'i, 'v, T, D, X, L, V>(source: X, list: L, value: V, mode: Mode<T>) -> Result<Array<T, D>, IndexError>
+pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> Result<Updatable<X>, ErrorOf<X>>
 where
-    T: Clone + 'static,
-    D: Dimension + IndexedBy<'i, L>,
-    X: IntoUpdated<T, D>,
+    X: IntoUpdatable,
+    ElemOf<X>: Clone + 'static,
+    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
-    V: IntoValue<'v, T>,
-    V::Dim: FitsIn<Region<'i, D, L>>,
+    V: IntoValue<'v, ElemOf<X>>,
+    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
-    let mut array = source.into_owned_array();
+    let mut array = source.into_updatable()?;
     set(&mut array, list, value, mode)?;
     Ok(array)
 }
 
 /// `set!(source[list] op= value)`.
-pub fn update_copy<'i, 'v, T, D, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<T>) -> Result<Array<T, D>, IndexError>
+pub fn update_copy<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<ElemOf<X>>) -> Result<Updatable<X>, ErrorOf<X>>
 where
-    T: Arith + 'v,
-    D: Dimension + IndexedBy<'i, L>,
-    X: IntoUpdated<T, D>,
+    X: IntoUpdatable,
+    ElemOf<X>: Arith + 'v,
+    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
-    V: IntoValue<'v, T>,
-    V::Dim: FitsIn<Region<'i, D, L>>,
+    V: IntoValue<'v, ElemOf<X>>,
+    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
-    let mut array = source.into_owned_array();
+    let mut array = source.into_updatable()?;
     update(&mut array, list, op, value, mode)?;
     Ok(array)
 }
 
 /// `set!(source[list].apply(f))`.
-pub fn apply_copy<'i, T, D, X, L>(source: X, list: L, f: impl FnMut(T) -> T, mode: Mode<T>) -> Result<Array<T, D>, IndexError>
+pub fn apply_copy<'i, X, L>(
+    source: X,
+    list: L,
+    f: impl FnMut(ElemOf<X>) -> ElemOf<X>,
+    mode: Mode<ElemOf<X>>,
+) -> Result<Updatable<X>, ErrorOf<X>>
 where
-    T: Clone,
-    D: Dimension + IndexedBy<'i, L>,
-    X: IntoUpdated<T, D>,
+    X: IntoUpdatable,
+    ElemOf<X>: Clone,
+    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
 {
-    let mut array = source.into_owned_array();
+    let mut array = source.into_updatable()?;
     apply(&mut array, list, f, mode)?;
     Ok(array)
 }
 
 /// The mask `predicate(e)` for each element `e` of `array` (the mask sugar
-/// `x[a < s]`).
+/// `x[a < s]` where `a` is not the target itself).
 pub fn mask<X: Target + ?Sized>(array: &X, predicate: impl FnMut(&X::Elem) -> bool) -> Array<bool, X::Dim> {
     array.target_view().map(predicate)
+}
+
+/// The rank of what a mask over every axis of a target of rank `Self`
+/// selects: one axis (or a dynamic rank).
+pub trait WholeMask: Dimension {
+    /// The rank of the selection.
+    type Selected: Dimension;
+}
+
+macro_rules! whole_mask {
+    ($($dim:ty => $selected:ty),*) => {$( impl WholeMask for $dim { type Selected = $selected; } )*};
+}
+whole_mask!(ndarray::Ix0 => Ix1, Ix1 => Ix1, ndarray::Ix2 => Ix1, ndarray::Ix3 => Ix1, ndarray::Ix4 => Ix1, ndarray::Ix5 => Ix1, ndarray::Ix6 => Ix1, IxDyn => IxDyn);
+
+/// `target[predicate(target)]` (the mask sugar on the target itself): the
+/// selected elements in C order, with no mask built.
+pub fn read_where<'t, X, F>(target: &'t X, predicate: Predicate<'_, X::Elem, F>) -> Result<MaskedOf<'t, X>, X::Error>
+where
+    X: Indexable + ?Sized,
+    X::Elem: Clone,
+    X::Dim: WholeMask,
+    F: FnMut(&X::Elem) -> bool,
+{
+    target.read_where::<<X::Dim as WholeMask>::Selected, F>(predicate)
 }
 
 /// `target[predicate(target)] = value` (the mask sugar on the target
 /// itself): one pass and no allocation when `value` is a scalar; an array
 /// value (one per selected element, in C order) adds a counting pass.
-pub fn set_where<'v, X, V>(target: &mut X, predicate: impl FnMut(&X::Elem) -> bool, value: V) -> Result<(), IndexError>
+pub fn set_where<'v, X, F, V>(target: &mut X, predicate: Predicate<'_, X::Elem, F>, value: V) -> Result<(), X::Error>
 where
-    X: TargetMut + ?Sized,
+    X: IndexableMut + ?Sized,
     X::Elem: Clone + 'static,
+    F: FnMut(&X::Elem) -> bool,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Ix1Region>,
 {
-    let no_check = None::<fn(&X::Elem) -> Result<(), IndexError>>;
-    masked::write_where(
-        target.target_view_mut().into_dyn(),
-        predicate,
-        value.into_value(),
-        SetKernel,
-        no_check,
-        true,
-    )
+    target.set_where(predicate, value.into_value())
 }
 
 /// `target[predicate(target)] op= value`, as [`set_where`].
-pub fn update_where<'v, X, V>(target: &mut X, predicate: impl FnMut(&X::Elem) -> bool, op: Op, value: V) -> Result<(), IndexError>
+pub fn update_where<'v, X, F, V>(target: &mut X, predicate: Predicate<'_, X::Elem, F>, op: Op, value: V) -> Result<(), X::Error>
 where
-    X: TargetMut + ?Sized,
+    X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
+    F: FnMut(&X::Elem) -> bool,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Ix1Region>,
 {
-    let view = target.target_view_mut().into_dyn();
-    let check = X::Elem::checks_operands(op).then_some(|v: &X::Elem| X::Elem::check_operand(op, *v));
-    with_op!(op, kernel => masked::write_where(view, predicate, value.into_value(), kernel, check, false))
+    target.update_where(predicate, op, value.into_value())
+}
+
+/// `set!(source[predicate(source)] = value)`: [`set_where`] on the copy.
+pub fn set_where_copy<'v, X, F, V>(source: X, predicate: Predicate<'_, ElemOf<X>, F>, value: V) -> Result<Updatable<X>, ErrorOf<X>>
+where
+    X: IntoUpdatable,
+    ElemOf<X>: Clone + 'static,
+    F: FnMut(&ElemOf<X>) -> bool,
+    V: IntoValue<'v, ElemOf<X>>,
+    V::Dim: FitsIn<Ix1Region>,
+{
+    let mut array = source.into_updatable()?;
+    set_where(&mut array, predicate, value)?;
+    Ok(array)
+}
+
+/// `set!(source[predicate(source)] op= value)`: [`update_where`] on the copy.
+pub fn update_where_copy<'v, X, F, V>(
+    source: X,
+    predicate: Predicate<'_, ElemOf<X>, F>,
+    op: Op,
+    value: V,
+) -> Result<Updatable<X>, ErrorOf<X>>
+where
+    X: IntoUpdatable,
+    ElemOf<X>: Arith + 'v,
+    F: FnMut(&ElemOf<X>) -> bool,
+    V: IntoValue<'v, ElemOf<X>>,
+    V::Dim: FitsIn<Ix1Region>,
+{
+    let mut array = source.into_updatable()?;
+    update_where(&mut array, predicate, op, value)?;
+    Ok(array)
 }
 
 /// The region a mask over every axis selects: one axis, the count.
@@ -191,7 +256,7 @@ pub type Ix1Region = ndarray::Ix1;
 ///
 /// When `result` is an error.
 #[track_caller]
-pub fn unwrap<R>(result: Result<R, IndexError>) -> R {
+pub fn unwrap<R, E: Display>(result: Result<R, E>) -> R {
     match result {
         Ok(value) => value,
         Err(error) => panic!("{error}"),

@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 mod api;
+mod backend;
 mod builder;
 mod element;
 #[doc(hidden)]
@@ -50,6 +51,7 @@ pub mod typed;
 mod value;
 
 pub use api::{Selection, apply, get, get_view, select, set, update};
+pub use backend::{Compare, Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Op};
 pub use error::{IndexError, Shape, Shapes};

@@ -1,5 +1,7 @@
 //! Out-of-bounds modes: what an integer index outside `[-n, n)` does.
 
+use crate::error::IndexError;
+
 /// What an integer index outside `[-n, n)` does. Indices inside keep their
 /// meaning in every mode (`-1` is the last element).
 ///
@@ -63,6 +65,28 @@ impl<T> Mode<T> {
             Mode::Wrap => "wrap",
             Mode::Drop => "drop",
             Mode::Fill(_) => "fill",
+        }
+    }
+
+    /// Refuses the modes that do not apply to reads (`drop`).
+    pub fn check_for_read(&self) -> Result<(), IndexError> {
+        match self {
+            Mode::Drop => Err(IndexError::UnsupportedMode {
+                mode: "drop",
+                reason: "applies to updates only; reads take fill(v)",
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses the modes that do not apply to updates (`fill`).
+    pub fn check_for_update(&self) -> Result<(), IndexError> {
+        match self {
+            Mode::Fill(_) => Err(IndexError::UnsupportedMode {
+                mode: "fill",
+                reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
+            }),
+            _ => Ok(()),
         }
     }
 }

@@ -175,6 +175,19 @@ impl<T> Value<'_, T> {
         Ok(Some(view))
     }
 
+    /// `error` (from [`broadcast_source`](Self::broadcast_source)) as
+    /// NumPy reports it for `x[mask] = value` with a single mask over every
+    /// axis selecting `selected` elements: a wrong-length one-dimensional
+    /// value (after leading length-1 axes) is a [`IndexError::ValueCount`].
+    pub fn whole_mask_error(&self, selected: usize, error: IndexError) -> IndexError {
+        let shape = self.shape();
+        let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
+        match shape[leading_ones..] {
+            [given] if given != selected => IndexError::ValueCount { given, expected: selected },
+            _ => error,
+        }
+    }
+
     /// The value's shape; a scalar has shape `()`.
     pub fn shape(&self) -> &[usize] {
         match self {

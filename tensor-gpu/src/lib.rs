@@ -1,6 +1,31 @@
 //! GPU execution of tensor-at: a [`GpuTensor`] indexed and updated with
 //! NumPy's rules by cubecl kernels, with the results (and errors) of
-//! tensor-core on the CPU.
+//! tensor-core on the CPU. The macros of `tensor-at` work on it unchanged
+//! (there, this crate is `tensor_at::gpu`, feature `gpu`):
+//!
+//! ```
+//! use ndarray::array;
+//! use tensor_at::{at, set, try_at};
+//! use tensor_gpu::{Gpu, GpuError, GpuTensor};
+//!
+//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+//! let gpu = Gpu::vulkan()?; //                      wgpu on Vulkan (feature `wgpu`, the default)
+//! let x = array![[1.0f32, -2.0, 3.0], [-3.0, 4.0, 5.0]];
+//! let mut g = GpuTensor::from_array(&gpu, &x)?; //  upload (f32, i32, u32)
+//! let bins = array![1, 1, 0];
+//! at!(g[bins] += 1.0); //                           np.add.at, deterministic
+//! at!(g[g < 0.0] = 0.0); //                         one fused kernel
+//! assert_eq!(g.to_array()?, array![[2.0, 0.0, 4.0], [0.0, 6.0, 7.0]].into_dyn());
+//! let y = at!(g[:, [0, 2]]).to_array()?; //         reads are GPU tensors
+//! assert_eq!(y, array![[2.0, 4.0], [0.0, 7.0]].into_dyn());
+//! let z = set!(g[0, ..] *= 2.0); //                 a copy on the device
+//! assert_eq!(z.to_array()?, array![[4.0, 0.0, 8.0], [0.0, 6.0, 7.0]].into_dyn());
+//! assert!(matches!(try_at!(g[[0, 99]] = 1.0), Err(GpuError::Index(_)))); // nothing written
+//! assert_eq!(g.to_array()?, array![[2.0, 0.0, 4.0], [0.0, 6.0, 7.0]].into_dyn());
+//! # Ok::<(), GpuError>(())
+//! ```
+//!
+//! The same operations as methods, for indices built at run time:
 //!
 //! ```
 //! use ndarray::array;
@@ -18,6 +43,16 @@
 //! assert_eq!(column.to_array()?, array![9.0, 6.0].into_dyn());
 //! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
+//!
+//! # With the macros
+//!
+//! Reads return `GpuTensor`s; `try_at!`/`try_set!` return [`GpuError`]s,
+//! whose [`GpuError::Index`] is the `IndexError` the CPU gives for the same
+//! call. A `GpuTensor`'s rank is dynamic, so rank errors come at run time;
+//! element types are checked at compile time. Values are host scalars or
+//! ndarrays. A mask on the tensor itself is one comparison (`g[g < s]`);
+//! combined masks, `.apply(f)` and float `.pow()` are refused with
+//! [`GpuError::Unsupported`].
 //!
 //! # How it runs
 //!
@@ -77,10 +112,10 @@
 #![warn(missing_docs)]
 
 mod buffer;
-mod compare;
 mod device;
 mod element;
 mod error;
+mod indexable;
 mod kernels;
 mod layout;
 mod read;
@@ -88,8 +123,8 @@ mod tensor;
 mod value;
 mod write;
 
-pub use compare::Compare;
 pub use device::Gpu;
 pub use element::GpuElement;
 pub use error::GpuError;
 pub use tensor::GpuTensor;
+pub use tensor_core::Compare;

@@ -1,14 +1,14 @@
 //! Reads: `x[index]` (a strided copy for basic indices, a gather for
 //! advanced ones) and `x[x < s]` (a compaction).
 
-use tensor_core::{IndexElem, IndexError, Mode, Plan, resolve};
+use tensor_core::{IndexElem, Mode, Plan, resolve};
 
-use crate::compare::Compare;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::{compact, copy, gather};
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
+use tensor_core::Compare;
 
 impl<T: GpuElement> GpuTensor<T> {
     /// Reads `self[index]` into a new C-contiguous tensor: the elements of
@@ -28,13 +28,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        if let Mode::Drop = mode {
-            return Err(IndexError::UnsupportedMode {
-                mode: "drop",
-                reason: "applies to updates only; reads take fill(v)",
-            }
-            .into());
-        }
+        mode.check_for_read()?;
         let client = self.gpu.client();
         let (region, buffer) = match resolve(index, &self.shape, &self.strides, mode.bounds())? {
             Plan::View(plan) => {

@@ -6,7 +6,6 @@
 use ndarray::ArrayViewD;
 use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, Plan, Value, resolve};
 
-use crate::compare::Compare;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
@@ -15,6 +14,7 @@ use crate::kernels::{compact, copy, scatter_reduce, scatter_set};
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
 use crate::value::{DeviceValue, broadcast_strides};
+use tensor_core::Compare;
 
 /// How a write runs, chosen by [`write_auto`] once everything is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,13 +92,7 @@ impl<T: GpuElement> GpuTensor<T> {
 
     /// The plan of an update, after the mode is checked.
     fn resolve_for_update<'i>(&self, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Plan<'i>, GpuError> {
-        if let Mode::Fill(_) = mode {
-            return Err(IndexError::UnsupportedMode {
-                mode: "fill",
-                reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
-            }
-            .into());
-        }
+        mode.check_for_update()?;
         Ok(resolve(index, &self.shape, &self.strides, mode.bounds())?)
     }
 
@@ -144,8 +138,8 @@ impl<T: GpuElement> GpuTensor<T> {
         }
         let selected = compact::select_where(client, &self.buffer, &device, predicate)?;
         let count = selected.count;
-        let source = value.broadcast_source(&[count]).map_err(|error| match value.shape() {
-            &[given] if op == Combine::Set && given != count => IndexError::ValueCount { given, expected: count },
+        let source = value.broadcast_source(&[count]).map_err(|error| match op {
+            Combine::Set => value.whole_mask_error(count, error),
             _ => error,
         })?;
         let source = source.expect("an array value has a source");
@@ -176,16 +170,9 @@ fn operand_op(op: Combine) -> Option<Op> {
 /// one-dimensional value for a single mask over every axis as a count (as
 /// tensor-core's `set` does).
 fn broadcast_for_set<'v, T>(plan: &Plan<'_>, value: &'v Value<'_, T>) -> Result<Option<ArrayViewD<'v, T>>, IndexError> {
-    value.broadcast_source(plan.shape()).map_err(|error| {
-        let shape = value.shape();
-        let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
-        match (plan, &shape[leading_ones..]) {
-            (Plan::Indexed(plan), &[given]) if plan.whole_mask => IndexError::ValueCount {
-                given,
-                expected: plan.len(),
-            },
-            _ => error,
-        }
+    value.broadcast_source(plan.shape()).map_err(|error| match plan {
+        Plan::Indexed(plan) if plan.whole_mask => value.whole_mask_error(plan.len(), error),
+        _ => error,
     })
 }
 

@@ -119,20 +119,6 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
     }
 }
 
-/// `x[i] = f(x[i])`.
-pub(crate) struct ApplyKernel<F>(pub F);
-
-impl<T: Clone, F: FnMut(T) -> T> Kernel<T> for ApplyKernel<F> {
-    fn apply(&mut self, target: &mut T, _value: &T) {
-        self.apply_unit(target);
-    }
-
-    #[inline]
-    fn apply_unit(&mut self, target: &mut T) {
-        *target = (self.0)(target.clone());
-    }
-}
-
 macro_rules! const_ops {
     ($($name:ident => $op:ident),*) => {$(
         #[derive(Clone, Copy)]

@@ -33,9 +33,9 @@ pub(crate) fn write_where<T, K: Kernel<T>>(
         Some(elements) => elements.iter().filter(|e| predicate(e)).count(),
         None => view.iter().filter(|e| predicate(e)).count(),
     };
-    let values = value.broadcast_to(&[count]).map_err(|error| match value.shape() {
-        &[given] if count_error && given != count => IndexError::ValueCount { given, expected: count },
-        _ => error,
+    let values = value.broadcast_to(&[count]).map_err(|error| match count_error {
+        true => value.whole_mask_error(count, error),
+        false => error,
     })?;
     if let Some(check) = &mut check {
         values.elements().take(count).try_for_each(&mut *check)?;

@@ -11,9 +11,9 @@ use super::masked::{Predicate, holds, mark};
 use super::region::{TARGET, axis_sum};
 use super::scan::exclusive_scan;
 use crate::buffer::Buffer;
-use crate::compare::Compare;
 use crate::error::GpuError;
 use crate::layout::DeviceRegion;
+use tensor_core::Compare;
 
 /// Where the predicate holds at `p`: `target[p] op= values[ranks[p] * value_stride]`.
 /// Each unit evaluates its own element before writing it, so the predicate

@@ -9,8 +9,8 @@ use super::combine::{Combine, combine};
 use super::grid::grid;
 use super::region::{TARGET, axis_sum};
 use crate::buffer::Buffer;
-use crate::compare::Compare;
 use crate::layout::DeviceRegion;
+use tensor_core::Compare;
 
 /// A [`Compare`] as a kernel's compile-time parameter.
 #[derive(CubeType, Clone, Copy, Debug, Hash, PartialEq, Eq)]

@@ -1,0 +1,326 @@
+//! What the macros index: every ndarray on the CPU (through [`Target`] and
+//! [`TargetMut`]), and the tensors of other backends, which implement
+//! [`Indexable`], [`IndexableMut`] and [`IntoUpdatable`] themselves
+//! (tensor-gpu's `GpuTensor`).
+//!
+//! The macros' static checks (ranks, value ranks, element types) sit in the
+//! entry points above these traits, so they hold on every backend.
+
+use std::fmt::Display;
+
+use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimension};
+
+use crate::api;
+use crate::element::{Arith, Op};
+use crate::error::IndexError;
+use crate::exec::kernel::{SetKernel, with_op};
+use crate::exec::masked;
+use crate::index::IndexElem;
+use crate::mode::Mode;
+use crate::target::{Target, TargetMut};
+use crate::typed::{Advanced, Kind};
+use crate::value::Value;
+
+/// The comparison of a mask written on the target itself, `x[x < s]`.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Compare {
+    /// `x < s`
+    Lt,
+    /// `x <= s`
+    Le,
+    /// `x > s`
+    Gt,
+    /// `x >= s`
+    Ge,
+    /// `x == s`
+    Eq,
+    /// `x != s` (true for NaN, as in Rust).
+    Ne,
+}
+
+impl Compare {
+    /// Whether `element compare threshold` holds, as Rust's operators
+    /// evaluate it.
+    pub fn holds<T: PartialOrd>(self, element: &T, threshold: &T) -> bool {
+        match self {
+            Compare::Lt => element < threshold,
+            Compare::Le => element <= threshold,
+            Compare::Gt => element > threshold,
+            Compare::Ge => element >= threshold,
+            Compare::Eq => element == threshold,
+            Compare::Ne => element != threshold,
+        }
+    }
+}
+
+/// Which elements a mask on the target itself selects (`x[x < s]`,
+/// `x[(x > a) & (x < b)]`): the test on an element, and, for a single
+/// comparison, the comparison itself for backends that cannot run a host
+/// closure.
+pub enum Predicate<'s, T, F> {
+    /// One comparison `x compare scalar`; `test` evaluates the same.
+    Compare {
+        /// The comparison.
+        compare: Compare,
+        /// Its right-hand side.
+        scalar: &'s T,
+        /// The comparison as a closure.
+        test: F,
+    },
+    /// Comparisons combined with `& | ^ !`.
+    Test(F),
+}
+
+impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
+    /// `x compare scalar`, evaluated by `test`.
+    pub fn compare(compare: Compare, scalar: &'s T, test: F) -> Self {
+        Predicate::Compare { compare, scalar, test }
+    }
+
+    /// Combined comparisons, evaluated by `test`.
+    pub fn test(test: F) -> Self {
+        Predicate::Test(test)
+    }
+
+    /// The test on one element.
+    pub fn into_test(self) -> F {
+        match self {
+            Predicate::Compare { test, .. } | Predicate::Test(test) => test,
+        }
+    }
+}
+
+/// A target the macros can read: every ndarray and reference to one (the
+/// blanket implementation over [`Target`]), or another backend's tensor.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be indexed by tensor-at",
+    label = "not an array tensor-at indexes",
+    note = "the target of `at!`/`set!` is an ndarray (`Array`, `ArrayView`, `ArrayViewMut`, `ArcArray`, `CowArray`), a reference to one, or a `tensor_at::gpu::GpuTensor`"
+)]
+pub trait Indexable {
+    /// The element type.
+    type Elem;
+    /// The rank (`IxDyn` where the backend does not track it statically).
+    type Dim: Dimension;
+    /// What a refused operation returns: [`IndexError`] on the CPU.
+    type Error: From<IndexError> + Display;
+    /// The result of a read of kind `K` (basic or advanced) and rank `R`.
+    type Read<'t, K: Kind, R: Dimension>
+    where
+        Self: 't;
+
+    /// `self[index]`.
+    fn read_index<'t, K: Kind, R: Dimension>(
+        &'t self,
+        index: &[IndexElem<'_>],
+        mode: Mode<Self::Elem>,
+    ) -> Result<Self::Read<'t, K, R>, Self::Error>
+    where
+        Self::Elem: Clone + Send + Sync;
+
+    /// `self[predicate(self)]`: the selected elements in C order, in rank
+    /// `R` (one axis, or a dynamic rank).
+    fn read_where<R: Dimension, F: FnMut(&Self::Elem) -> bool>(
+        &self,
+        predicate: Predicate<'_, Self::Elem, F>,
+    ) -> Result<Self::Read<'_, Advanced, R>, Self::Error>
+    where
+        Self::Elem: Clone;
+}
+
+/// A target the macros can write. On error, nothing is written.
+#[diagnostic::on_unimplemented(
+    message = "cannot write through `{Self}`",
+    label = "this array is read-only",
+    note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray`, a `GpuTensor` or a `&mut` of one; an `ArrayView` is read-only: `set!` returns an updated copy instead"
+)]
+pub trait IndexableMut: Indexable {
+    /// `self[index] = value`.
+    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, Self::Elem>, mode: Mode<Self::Elem>) -> Result<(), Self::Error>
+    where
+        Self::Elem: Clone + 'static;
+
+    /// `self[index] op= value`, every occurrence in index order.
+    fn update_index(
+        &mut self,
+        index: &[IndexElem<'_>],
+        op: Op,
+        value: Value<'_, Self::Elem>,
+        mode: Mode<Self::Elem>,
+    ) -> Result<(), Self::Error>
+    where
+        Self::Elem: Arith;
+
+    /// `self[index].apply(f)`.
+    fn apply_index<F: FnMut(Self::Elem) -> Self::Elem>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        f: F,
+        mode: Mode<Self::Elem>,
+    ) -> Result<(), Self::Error>
+    where
+        Self::Elem: Clone;
+
+    /// `self[predicate(self)] = value`: a scalar, or one value per selected
+    /// element in C order.
+    fn set_where<F: FnMut(&Self::Elem) -> bool>(
+        &mut self,
+        predicate: Predicate<'_, Self::Elem, F>,
+        value: Value<'_, Self::Elem>,
+    ) -> Result<(), Self::Error>
+    where
+        Self::Elem: Clone + 'static;
+
+    /// `self[predicate(self)] op= value`.
+    fn update_where<F: FnMut(&Self::Elem) -> bool>(
+        &mut self,
+        predicate: Predicate<'_, Self::Elem, F>,
+        op: Op,
+        value: Value<'_, Self::Elem>,
+    ) -> Result<(), Self::Error>
+    where
+        Self::Elem: Arith;
+}
+
+impl<X: Target + ?Sized> Indexable for X {
+    type Elem = X::Elem;
+    type Dim = X::Dim;
+    type Error = IndexError;
+    type Read<'t, K: Kind, R: Dimension>
+        = K::Read<'t, X::Elem, R>
+    where
+        Self: 't;
+
+    fn read_index<'t, K: Kind, R: Dimension>(
+        &'t self,
+        index: &[IndexElem<'_>],
+        mode: Mode<X::Elem>,
+    ) -> Result<K::Read<'t, X::Elem, R>, IndexError>
+    where
+        X::Elem: Clone + Send + Sync,
+    {
+        let selection = api::select(self.target_view().into_dyn(), index, mode)?;
+        Ok(K::read::<X::Elem, R>(selection))
+    }
+
+    fn read_where<R: Dimension, F: FnMut(&X::Elem) -> bool>(
+        &self,
+        predicate: Predicate<'_, X::Elem, F>,
+    ) -> Result<Array<X::Elem, R>, IndexError>
+    where
+        X::Elem: Clone,
+    {
+        let mut test = predicate.into_test();
+        let selected: Array1<X::Elem> = self.target_view().iter().filter(|e| test(e)).cloned().collect();
+        Ok(selected.into_dimensionality().expect("a whole-array mask selects along one axis"))
+    }
+}
+
+impl<X: TargetMut + ?Sized> IndexableMut for X {
+    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    where
+        X::Elem: Clone + 'static,
+    {
+        api::set(&mut self.target_view_mut(), index, value, mode)
+    }
+
+    fn update_index(&mut self, index: &[IndexElem<'_>], op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    where
+        X::Elem: Arith,
+    {
+        api::update(&mut self.target_view_mut(), index, op, value, mode)
+    }
+
+    fn apply_index<F: FnMut(X::Elem) -> X::Elem>(&mut self, index: &[IndexElem<'_>], f: F, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    where
+        X::Elem: Clone,
+    {
+        api::apply(&mut self.target_view_mut(), index, f, mode)
+    }
+
+    fn set_where<F: FnMut(&X::Elem) -> bool>(
+        &mut self,
+        predicate: Predicate<'_, X::Elem, F>,
+        value: Value<'_, X::Elem>,
+    ) -> Result<(), IndexError>
+    where
+        X::Elem: Clone + 'static,
+    {
+        let no_check = None::<fn(&X::Elem) -> Result<(), IndexError>>;
+        let view = self.target_view_mut().into_dyn();
+        masked::write_where(view, predicate.into_test(), value, SetKernel, no_check, true)
+    }
+
+    fn update_where<F: FnMut(&X::Elem) -> bool>(
+        &mut self,
+        predicate: Predicate<'_, X::Elem, F>,
+        op: Op,
+        value: Value<'_, X::Elem>,
+    ) -> Result<(), IndexError>
+    where
+        X::Elem: Arith,
+    {
+        let view = self.target_view_mut().into_dyn();
+        let check = X::Elem::checks_operands(op).then_some(|v: &X::Elem| X::Elem::check_operand(op, *v));
+        let test = predicate.into_test();
+        with_op!(op, kernel => masked::write_where(view, test, value, kernel, check, false))
+    }
+}
+
+/// What `set!` updates: the source's own buffer when it owns it uniquely,
+/// a copy otherwise (so nothing that shares the source sees the change).
+#[diagnostic::on_unimplemented(
+    message = "`set!` cannot copy `{Self}`",
+    note = "`set!` takes an ndarray (owned, view, `ArcArray`, `CowArray`), a reference to one, or a `GpuTensor`"
+)]
+pub trait IntoUpdatable {
+    /// The array the update is written into, then returned.
+    type Updatable: IndexableMut;
+    /// Takes or copies the source.
+    fn into_updatable(self) -> Result<Self::Updatable, <Self::Updatable as Indexable>::Error>;
+}
+
+impl<T, D: Dimension> IntoUpdatable for Array<T, D> {
+    type Updatable = Array<T, D>;
+    fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
+        Ok(self)
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdatable for ArcArray<T, D> {
+    type Updatable = Array<T, D>;
+    fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
+        Ok(self.into_owned())
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdatable for CowArray<'_, T, D> {
+    type Updatable = Array<T, D>;
+    fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
+        Ok(self.into_owned())
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdatable for ArrayViewMut<'_, T, D> {
+    type Updatable = Array<T, D>;
+    fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
+        Ok(self.to_owned())
+    }
+}
+
+impl<T: Clone, D: Dimension> IntoUpdatable for ArrayView<'_, T, D> {
+    type Updatable = Array<T, D>;
+    fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
+        Ok(self.to_owned())
+    }
+}
+
+impl<X: Target + ?Sized> IntoUpdatable for &X
+where
+    X::Elem: Clone,
+{
+    type Updatable = Array<X::Elem, X::Dim>;
+    fn into_updatable(self) -> Result<Self::Updatable, IndexError> {
+        Ok(self.target_view().to_owned())
+    }
+}

@@ -1,0 +1,139 @@
+//! The GPU tensor as a target of the macros: `at!(g[idx] += v)`,
+//! `set!(g[g < 0.0] = 0.0)`, `try_at!(g[1:3])` run the methods of
+//! [`GpuTensor`] with the macros' compile-time checks. Reads return GPU
+//! tensors; errors are [`GpuError`]s.
+
+use ndarray::{Dimension, IxDyn};
+use tensor_core::typed::Kind;
+use tensor_core::{Arith, IndexElem, Indexable, IndexableMut, IntoUpdatable, Mode, Op, Predicate, Value};
+
+use crate::element::GpuElement;
+use crate::error::GpuError;
+use crate::tensor::GpuTensor;
+
+/// Masks that combine comparisons run on the host only.
+const COMBINED_MASK: GpuError = GpuError::Unsupported {
+    operation: "a combined mask",
+    reason: "a mask on a GPU tensor is one comparison `x[x < s]`; for `(x > a) & (x < b)`, index with a boolean ndarray",
+};
+
+impl<T: GpuElement> Indexable for GpuTensor<T> {
+    type Elem = T;
+    type Dim = IxDyn;
+    type Error = GpuError;
+    type Read<'t, K: Kind, R: Dimension> = GpuTensor<T>;
+
+    fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+        self.get(index, mode)
+    }
+
+    fn read_where<R: Dimension, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
+        match predicate {
+            Predicate::Compare { compare, scalar, .. } => self.get_where(compare, *scalar),
+            Predicate::Test(_) => Err(COMBINED_MASK),
+        }
+    }
+}
+
+impl<T: GpuElement> IndexableMut for GpuTensor<T> {
+    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+        self.set(index, value, mode)
+    }
+
+    fn update_index(&mut self, index: &[IndexElem<'_>], op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError>
+    where
+        T: Arith,
+    {
+        self.update(index, op, value, mode)
+    }
+
+    fn apply_index<F: FnMut(T) -> T>(&mut self, _: &[IndexElem<'_>], _: F, _: Mode<T>) -> Result<(), GpuError> {
+        Err(GpuError::Unsupported {
+            operation: "apply",
+            reason: "a host closure cannot run in a kernel: download with to_array, apply, and upload",
+        })
+    }
+
+    fn set_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, value: Value<'_, T>) -> Result<(), GpuError> {
+        match predicate {
+            Predicate::Compare { compare, scalar, .. } => GpuTensor::set_where(self, compare, *scalar, value),
+            Predicate::Test(_) => Err(COMBINED_MASK),
+        }
+    }
+
+    fn update_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, op: Op, value: Value<'_, T>) -> Result<(), GpuError>
+    where
+        T: Arith,
+    {
+        match predicate {
+            Predicate::Compare { compare, scalar, .. } => GpuTensor::update_where(self, compare, *scalar, op, value),
+            Predicate::Test(_) => Err(COMBINED_MASK),
+        }
+    }
+}
+
+/// `&g` and `&mut g`, as the macros' auto-ref reaches them (a `&mut`
+/// binding read by `at!(g[..])`): the tensor itself.
+macro_rules! forward_indexable {
+    ($($reference:ty),*) => {$(
+        impl<T: GpuElement> Indexable for $reference {
+            type Elem = T;
+            type Dim = IxDyn;
+            type Error = GpuError;
+            type Read<'t, K: Kind, R: Dimension>
+                = GpuTensor<T>
+            where
+                Self: 't;
+
+            fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+                (**self).read_index::<K, R>(index, mode)
+            }
+
+            fn read_where<R: Dimension, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
+                (**self).read_where::<R, F>(predicate)
+            }
+        }
+    )*};
+}
+forward_indexable!(&GpuTensor<T>, &mut GpuTensor<T>);
+
+impl<T: GpuElement> IndexableMut for &mut GpuTensor<T> {
+    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+        (**self).set_index(index, value, mode)
+    }
+
+    fn update_index(&mut self, index: &[IndexElem<'_>], op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+        (**self).update_index(index, op, value, mode)
+    }
+
+    fn apply_index<F: FnMut(T) -> T>(&mut self, index: &[IndexElem<'_>], f: F, mode: Mode<T>) -> Result<(), GpuError> {
+        (**self).apply_index(index, f, mode)
+    }
+
+    fn set_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, value: Value<'_, T>) -> Result<(), GpuError> {
+        IndexableMut::set_where(*self, predicate, value)
+    }
+
+    fn update_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, op: Op, value: Value<'_, T>) -> Result<(), GpuError> {
+        IndexableMut::update_where(*self, predicate, op, value)
+    }
+}
+
+/// `set!({g}[...] = v)`: updated in its own buffer unless a view shares it.
+impl<T: GpuElement> IntoUpdatable for GpuTensor<T> {
+    type Updatable = GpuTensor<T>;
+    fn into_updatable(self) -> Result<GpuTensor<T>, GpuError> {
+        match self.buffer.handle.can_mut() {
+            true => Ok(self),
+            false => self.copy(),
+        }
+    }
+}
+
+/// `set!(g[...] = v)`: a copy on the device; `g` is unchanged.
+impl<T: GpuElement> IntoUpdatable for &GpuTensor<T> {
+    type Updatable = GpuTensor<T>;
+    fn into_updatable(self) -> Result<GpuTensor<T>, GpuError> {
+        self.copy()
+    }
+}
