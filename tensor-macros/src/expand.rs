@@ -239,12 +239,12 @@ fn mask_array(mask: &MaskExpr) -> TokenStream {
 }
 
 /// The mask as one predicate on an element `e`, its scalars bound first (in
-/// order) by `bindings`.
-fn predicate(mask: &MaskExpr, e: &syn::Ident, bindings: &mut Vec<TokenStream>) -> TokenStream {
+/// order) by `bindings`: each scalar's name and its `let`.
+fn predicate(mask: &MaskExpr, e: &syn::Ident, bindings: &mut Vec<(syn::Ident, TokenStream)>) -> TokenStream {
     match mask {
         MaskExpr::Compare { op, scalar, .. } => {
             let s = syn::Ident::new(&format!("__tensor_at_scalar{}", bindings.len()), Span::mixed_site());
-            bindings.push(quote!(let #s = #scalar;));
+            bindings.push((s.clone(), quote!(let #s = #scalar;)));
             quote!((*#e #op #s))
         }
         MaskExpr::Logic { left, op, right } => {
@@ -259,37 +259,67 @@ fn predicate(mask: &MaskExpr, e: &syn::Ident, bindings: &mut Vec<TokenStream>) -
     }
 }
 
-/// `at!(x[x < s] = v)`, `at!(x[(x > a) & (x < b)] op= v)`: every comparison
-/// is on the target itself, so one pass over it decides and writes.
+/// `at!(x[x < s] = v)`, `at!(x[(x > a) & (x < b)] op= v)`, `at!(x[x < s])`:
+/// every comparison is on the target itself, so one pass over it decides
+/// and writes (or reads), and no mask is built. A single comparison is
+/// also passed as data, for backends that cannot run a closure.
 fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
     let [Elem::Mask(mask)] = call.index.as_slice() else {
         return None;
     };
     let target = &call.target;
     let on_target = |array: &&Expr| quote!(#array).to_string() == quote!(#target).to_string();
-    if flavor.copy || !mask.compared_arrays()?.iter().all(on_target) {
+    if !mask.compared_arrays()?.iter().all(on_target) {
         return None;
     }
     let at = call.index_span;
     let p = private(at);
-    let target = quote_spanned!(target.span()=> (#target).tensor_at_mut());
     let e = Ident::element();
-    let read = call.value_is_read;
     let mut bindings = Vec::new();
     let test = predicate(mask, &e, &mut bindings);
-    let call = match &call.action {
-        Action::Set(v) => bind_value(v, read, |value| quote_spanned!(at=> #p::set_where(#target, |#e| #test, #value))),
-        Action::Update(update, v) => {
-            let update = syn::Ident::new(update.name(), at);
-            bind_value(
-                v,
-                read,
-                |value| quote_spanned!(at=> #p::update_where(#target, |#e| #test, #p::Op::#update, #value)),
-            )
+    let predicate = match (mask, bindings.as_slice()) {
+        (MaskExpr::Compare { op, .. }, [(scalar, _)]) => {
+            let compare = syn::Ident::new(compare_name(op)?, at);
+            quote_spanned!(at=> #p::Predicate::compare(#p::Compare::#compare, &#scalar, |#e| #test))
         }
-        Action::Read | Action::Apply(_) => return None,
+        _ => quote_spanned!(at=> #p::Predicate::test(|#e| #test)),
+    };
+    let bindings = bindings.iter().map(|(_, binding)| binding);
+    let read = call.value_is_read;
+    let source = source(target);
+    let target_ref = quote_spanned!(target.span()=> (#target).tensor_at_ref());
+    let target = quote_spanned!(target.span()=> (#target).tensor_at_mut());
+    let call = match (&call.action, flavor.copy) {
+        (Action::Read, _) => quote_spanned!(at=> #p::read_where(#target_ref, #predicate)),
+        (Action::Set(v), false) => bind_value(v, read, |value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value))),
+        (Action::Set(v), true) => bind_value(
+            v,
+            read,
+            |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)),
+        ),
+        (Action::Update(update, v), copy) => {
+            let update = syn::Ident::new(update.name(), at);
+            bind_value(v, read, |value| match copy {
+                false => quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#update, #value)),
+                true => quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#update, #value)),
+            })
+        }
+        (Action::Apply(_), _) => return None,
     };
     Some(quote!({ #(#bindings)* #call }))
+}
+
+/// The [`Compare`](tensor_core::Compare) variant of a comparison operator.
+fn compare_name(op: &syn::BinOp) -> Option<&'static str> {
+    Some(match op {
+        syn::BinOp::Lt(_) => "Lt",
+        syn::BinOp::Le(_) => "Le",
+        syn::BinOp::Gt(_) => "Gt",
+        syn::BinOp::Ge(_) => "Ge",
+        syn::BinOp::Eq(_) => "Eq",
+        syn::BinOp::Ne(_) => "Ne",
+        _ => return None,
+    })
 }
 
 /// The expression without the parentheses around it (they would trip
