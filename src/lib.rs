@@ -18,9 +18,11 @@
 //! The macros parse NumPy slices (`a:b:c`) and ndarray ranges (`a..b;c`)
 //! at compile time and expand into the runtime API of [`tensor_core`],
 //! re-exported here for indices built at run time. See [`numpy_users`] for
-//! the idioms of NumPy, JAX and PyTorch side by side.
+//! the idioms of NumPy, JAX and PyTorch side by side, and [`guarantees`]
+//! for what holds on any input (validation, atomicity, determinism).
 #![warn(missing_docs)]
 
+pub mod guarantees;
 pub mod numpy_users;
 
 pub use tensor_core::*;

@@ -529,3 +529,25 @@ fn fused_masks_agree_with_the_general_mask_path_on_long_arrays() {
     .unwrap();
     assert_eq!(fused, general);
 }
+
+/// A point: an element type of the user's own, written as a struct literal.
+#[derive(Clone, Debug, PartialEq)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+impl tensor_at::Scalar for Point {}
+
+#[test]
+fn struct_literal_values() {
+    // Found by the `macro_parser` fuzz target: a struct literal is not an
+    // expression Rust parses bare as a `match` scrutinee.
+    let origin = Point { x: 0.0, y: 0.0 };
+    let mut points = Array1::from_elem(3, origin.clone());
+    at!(points[0] = Point { x: 1.0, y: 2.0 });
+    at!(points[[2, 2]] = &Point { x: 3.0, y: 4.0 });
+    let moved = set!(points[1:2] = Point { x: 5.0, y: 6.0 });
+    assert_eq!(points, array![Point { x: 1.0, y: 2.0 }, origin.clone(), Point { x: 3.0, y: 4.0 }]);
+    assert_eq!(moved[1], Point { x: 5.0, y: 6.0 });
+}

@@ -142,3 +142,86 @@ fn identical_results_for_one_two_and_eight_threads() {
 fn many_rows_fill(read: &ArrayD<f32>) -> bool {
     read.index_axis(Axis(0), 7).iter().all(|&v| v == -1.0) && read.index_axis(Axis(0), 6).iter().all(|&v| v >= 0.0)
 }
+
+/// Large gathers of every block shape the parallel path handles (rows of a
+/// reversed, strided view; single elements; out-of-bounds positions read as
+/// the fill value), each equal to a plain loop for 1, 2 and 8 threads.
+#[test]
+fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
+    let x = Array2::from_shape_fn((700, 30), |(i, j)| (i * 30 + j) as i64);
+    let view = x.slice(s![..;-1, 1..;3]); // negative and non-unit strides
+    let rows = indices(100_000, 700, 5);
+    let flat = Array1::from_iter(x.iter().copied());
+    let points = indices(300_000, 21_000, 6);
+    let mut wild = rows.clone();
+    for k in (0..wild.len()).step_by(97) {
+        wild[k] = if k % 2 == 0 { -1_000_000 } else { 700 + k as i64 };
+    }
+    let expected_rows = Array2::from_shape_fn((rows.len(), 10), |(k, j)| view[[rows[k] as usize, j]]);
+    let expected_points = points.mapv(|p| flat[p as usize]);
+    let expected_wild = Array2::from_shape_fn((wild.len(), 10), |(k, j)| match wild[k] {
+        r @ 0..700 => view[[r as usize, j]],
+        _ => -1,
+    });
+    for threads in [1, 2, 8] {
+        let (got_rows, got_points, got_wild) = in_pool(threads, || {
+            (at!(view[rows, ..]), at!(flat[points]), at!(view[wild]; mode = fill(-1)))
+        });
+        assert_eq!(got_rows, expected_rows, "rows with {threads} threads");
+        assert_eq!(got_points, expected_points, "points with {threads} threads");
+        assert_eq!(got_wild, expected_wild, "fill with {threads} threads");
+    }
+}
+
+/// A large accumulation whose last index is out of bounds fails before the
+/// parallel partial sums touch anything, for every thread count.
+#[test]
+fn a_bad_index_at_the_end_of_a_large_parallel_update_writes_nothing() {
+    let mut idx = indices(300_000, 1000, 7);
+    idx[299_999] = 1000;
+    for threads in [1, 2, 8] {
+        let mut counts = Array1::<i64>::from_elem(1000, 5);
+        let error = in_pool(threads, || tensor_at::try_at!(counts[idx] += 1)).unwrap_err();
+        assert_eq!(error.to_string(), "index 1000 is out of bounds for axis 0 with size 1000");
+        assert!(counts.iter().all(|&c| c == 5), "written with {threads} threads");
+    }
+}
+
+/// An element whose `Clone` panics on one value (plain data: a panic may
+/// leak the elements already cloned into the unfinished result, which
+/// holds no heap memory here).
+#[derive(Debug, PartialEq)]
+struct Fragile(u32);
+
+const POISON: u32 = 77_777;
+
+impl Clone for Fragile {
+    fn clone(&self) -> Fragile {
+        assert_ne!(self.0, POISON, "cloning the poisoned value");
+        Fragile(self.0)
+    }
+}
+
+#[test]
+fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
+    // The panic reaches the caller (rayon resumes it there); the target is
+    // only read; the same pool then runs the next parallel read correctly.
+    let x: Array1<Fragile> = (0..100_000).map(Fragile).collect();
+    let mut idx = indices(200_000, 100_000, 8);
+    idx[150_000] = POISON as i64;
+    let safe = idx.mapv(|i| if i == POISON as i64 { 0 } else { i });
+    for threads in [1, 2, 8] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let outcome = pool.install(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at!(x[idx]))));
+        assert!(outcome.is_err(), "the clone panic must reach the caller with {threads} threads");
+        assert!(
+            x.iter().enumerate().all(|(k, e)| e.0 == k as u32),
+            "target changed with {threads} threads"
+        );
+        let again = pool.install(|| at!(x[safe]));
+        assert!(
+            again.iter().zip(&safe).all(|(e, &i)| e.0 == i as u32),
+            "pool unusable after the panic ({threads} threads)"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! beyond picking the entry point.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::Expr;
 use syn::spanned::Spanned;
 
@@ -114,13 +114,24 @@ fn bind_value(value: &Expr, is_read: bool, call: impl FnOnce(&syn::Ident) -> Tok
         // borrowed for writing, as NumPy copies overlapping operands.
         let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
         let read = syn::Ident::new("__tensor_at_read", Span::mixed_site());
+        let value = scrutinee(value);
         return quote!(match #value {
             #ok(#read) => match #read.to_owned() { #name => #call },
             #error(#read) => #error(#read),
         });
     }
-    let value = borrowed(value);
+    let value = scrutinee(borrowed(value));
     quote!(match #value { #name => #call })
+}
+
+/// `expr` as the scrutinee of a `match`, parenthesized so that a struct
+/// literal (`Point { .. }`), which Rust does not parse bare there, stays one
+/// expression. The parentheses carry the macro's own span, so
+/// `unused_parens` does not report them in the user's crate.
+fn scrutinee(expr: impl ToTokens) -> proc_macro2::Group {
+    let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, expr.into_token_stream());
+    group.set_span(Span::mixed_site());
+    group
 }
 
 /// `&place` for a variable or field, so indexing never moves it; any other
@@ -150,6 +161,7 @@ fn source(target: &Expr) -> TokenStream {
     } else {
         // Bound by `match` so that `{x}` is not an "unnecessary braces" argument.
         let name = syn::Ident::new("__tensor_at_source", Span::mixed_site());
+        let target = scrutinee(target);
         quote!(match #target { #name => #name })
     }
 }
@@ -220,6 +232,7 @@ fn mask_array(mask: &MaskExpr) -> TokenStream {
     match mask {
         MaskExpr::Compare { array, op, scalar } => {
             let (s, e) = (Ident::scalar(), Ident::element());
+            let scalar = scrutinee(scalar);
             quote_spanned!(array.span()=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
         }
         MaskExpr::Logic { left, op, right } => {

@@ -179,6 +179,50 @@ mod tests {
         assert!(pairs.iter().all(|&v| v == (1, 2)));
     }
 
+    /// `fill` and `copy_row` on `len` elements from `offset` of a buffer
+    /// with canaries on both sides: the run equals the plain result and no
+    /// neighbour is touched.
+    fn check_streaming_edges<T: Copy + PartialEq + std::fmt::Debug + 'static>(value: T, canary: T, source: impl Fn(usize) -> T) {
+        let width = std::mem::size_of::<T>();
+        // Lengths around both thresholds (in elements), with head and tail
+        // lengths of every size the 16-byte alignment can leave.
+        let around = |bytes: usize| (bytes / width).saturating_sub(5)..bytes / width + 5;
+        for len in around(super::STREAMING_ROW).chain(around(super::STREAMING_THRESHOLD)) {
+            for offset in 0..16 / width + 1 {
+                let mut buffer = vec![canary; offset + len + 3];
+                fill(&mut buffer[offset..offset + len], &value);
+                assert!(buffer[offset..offset + len].iter().all(|&v| v == value), "fill {len} at {offset}");
+                assert!(
+                    buffer[..offset].iter().chain(&buffer[offset + len..]).all(|&v| v == canary),
+                    "fill {len} at {offset}"
+                );
+                let values: Vec<T> = (0..len + 1).map(&source).collect();
+                let mut buffer = vec![canary; offset + len + 3];
+                copy_row(&mut buffer[offset..offset + len], &values[offset % 2..len + offset % 2]);
+                assert_eq!(
+                    &buffer[offset..offset + len],
+                    &values[offset % 2..len + offset % 2],
+                    "copy {len} at {offset}"
+                );
+                assert!(
+                    buffer[..offset].iter().chain(&buffer[offset + len..]).all(|&v| v == canary),
+                    "copy {len} at {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn streaming_writes_stay_inside_their_run_at_every_boundary() {
+        // The SAFETY argument of `stream`/`stream_copy`: the aligned middle
+        // is whole 16-byte blocks of the run, head and tail are the rest.
+        check_streaming_edges(-1.5f32, 7.0, |k| k as f32);
+        check_streaming_edges(2.25f64, 7.0, |k| k as f64 * 0.5);
+        check_streaming_edges(-7i32, 99, |k| k as i32 - 3);
+        check_streaming_edges(u64::MAX, 5, |k| k as u64 * 3);
+        check_streaming_edges(usize::MAX - 1, 5, |k| k);
+    }
+
     #[test]
     fn streamed_fills_equal_plain_fills_for_every_primitive() {
         // Odd lengths and offsets exercise the unaligned head and tail.

@@ -5,29 +5,52 @@
 const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 
 /// A vector with room for `len` elements, its memory advised to be backed by
-/// huge pages when it is large.
-pub(crate) fn output<T>(len: usize) -> Vec<T> {
-    let mut out = Vec::with_capacity(len);
+/// huge pages when it is large; `None` when that much memory cannot be had
+/// (the size overflows, or the allocator refuses), instead of an abort.
+pub(crate) fn try_output<T>(len: usize) -> Option<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).ok()?;
     advise_huge_pages(out.as_mut_ptr() as *mut u8, len * std::mem::size_of::<T>());
-    out
+    Some(out)
+}
+
+/// [`try_output`], panicking (unwinding, never aborting) when the memory
+/// cannot be had.
+pub(crate) fn output<T>(len: usize) -> Vec<T> {
+    try_output(len).unwrap_or_else(|| {
+        panic!(
+            "indexing result of {len} elements of {} bytes is too large to allocate",
+            std::mem::size_of::<T>()
+        )
+    })
+}
+
+/// The size of a (transparent) huge page on x86-64 and aarch64 Linux.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The whole huge pages inside the buffer of `bytes` bytes at address
+/// `start`, or `None` when the buffer is small or holds none.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn huge_pages_inside(start: usize, bytes: usize) -> Option<std::ops::Range<usize>> {
+    if bytes < HUGE_PAGE_THRESHOLD {
+        return None;
+    }
+    let first = start.checked_next_multiple_of(HUGE_PAGE)?;
+    let end = start.checked_add(bytes)? / HUGE_PAGE * HUGE_PAGE;
+    (end > first).then_some(first..end)
 }
 
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    const HUGE_PAGE: usize = 2 << 20;
-    if bytes < HUGE_PAGE_THRESHOLD {
-        return;
-    }
-    // Only whole huge pages inside the buffer can be advised.
-    let first = (start as usize).next_multiple_of(HUGE_PAGE);
-    let end = (start as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
-    if end > first {
-        // SAFETY: `first..end` lies inside an allocation we own and have not
-        // handed out; `madvise(MADV_HUGEPAGE)` is advice about how to back
-        // it and changes no contents. A failure (no transparent huge pages)
-        // leaves ordinary pages, which is fine.
+    if let Some(pages) = huge_pages_inside(start as usize, bytes) {
+        // SAFETY: `pages` lies inside the buffer (`huge_pages_inside`, tested
+        // below), an allocation we own and have not handed out;
+        // `madvise(MADV_HUGEPAGE)` is advice about how to back it and changes
+        // no contents. A failure (no transparent huge pages) leaves ordinary
+        // pages, which is fine.
         unsafe {
-            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            libc::madvise(pages.start as *mut libc::c_void, pages.len(), libc::MADV_HUGEPAGE);
         }
     }
 }
@@ -42,5 +65,61 @@ mod tests {
         let out = super::output::<f32>(3 << 20);
         assert!(out.capacity() >= 3 << 20);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn huge_page_advice_covers_only_whole_pages_inside_the_buffer() {
+        use super::{HUGE_PAGE, HUGE_PAGE_THRESHOLD, huge_pages_inside};
+        // Starts on, just past and just before a huge page boundary; sizes
+        // around the threshold and around whole pages.
+        let starts = [HUGE_PAGE * 7, HUGE_PAGE * 7 + 1, HUGE_PAGE * 8 - 1, HUGE_PAGE * 7 + 4096];
+        let sizes = [
+            HUGE_PAGE_THRESHOLD - 1,
+            HUGE_PAGE_THRESHOLD,
+            HUGE_PAGE_THRESHOLD + 1,
+            3 * HUGE_PAGE - 1,
+            3 * HUGE_PAGE,
+            5 * HUGE_PAGE + 12345,
+        ];
+        for start in starts {
+            for bytes in sizes {
+                let Some(pages) = huge_pages_inside(start, bytes) else {
+                    assert!(bytes < HUGE_PAGE_THRESHOLD || bytes < 2 * HUGE_PAGE, "{start:#x} + {bytes}");
+                    continue;
+                };
+                assert!(
+                    pages.start >= start && pages.end <= start + bytes,
+                    "{start:#x} + {bytes}: {pages:x?}"
+                );
+                assert_eq!((pages.start % HUGE_PAGE, pages.end % HUGE_PAGE), (0, 0), "{start:#x} + {bytes}");
+                // And nothing whole was left out: less than a page on either side.
+                assert!(pages.start - start < HUGE_PAGE && start + bytes - pages.end < HUGE_PAGE);
+            }
+        }
+        assert_eq!(
+            huge_pages_inside(usize::MAX - HUGE_PAGE, 8 * HUGE_PAGE),
+            None,
+            "an impossible buffer"
+        );
+    }
+
+    #[test]
+    fn advised_buffers_keep_their_contents() {
+        // Real buffers through the real call (ASan checks every byte written after it).
+        for len in [(4 << 20) - 1, 4 << 20, (6 << 20) + 4095] {
+            let mut out = super::output::<u8>(len);
+            out.resize(len, 0xA5);
+            super::advise_huge_pages(out[1..].as_mut_ptr(), len - 1);
+            assert!(out.iter().all(|&b| b == 0xA5));
+        }
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused_not_aborted() {
+        assert!(super::try_output::<u64>(usize::MAX / 4).is_none());
+        assert!(super::try_output::<u8>(1 << 62).is_none());
+        let panic = std::panic::catch_unwind(|| super::output::<u64>(1 << 60)).unwrap_err();
+        let message = panic.downcast_ref::<String>().expect("a formatted message");
+        assert!(message.contains("too large"), "{message}");
     }
 }

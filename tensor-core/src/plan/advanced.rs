@@ -124,8 +124,11 @@ pub(crate) fn build_table<'i>(
     {
         return Ok(Table { shape, entries });
     }
-    // Huge pages for a large table: its page faults would cost more than filling it.
-    let mut offsets = crate::exec::pages::output(count);
+    // Huge pages for a large table: its page faults would cost more than
+    // filling it. A table memory cannot hold is an error, not an abort.
+    let mut offsets = crate::exec::pages::try_output(count).ok_or_else(|| IndexError::TooLarge {
+        shape: Shape(shape.clone()),
+    })?;
     offsets.resize(count, 0isize);
     for component in components {
         component.accumulate(&shape, (target_shape, strides), bounds, &mut offsets)?;

@@ -1,0 +1,106 @@
+//! The macro front end on arbitrary token streams: `parse → check →
+//! expand`, as plain functions over `proc_macro2`, must never panic, and
+//! must give either an expansion that is a Rust expression or at least one
+//! error with its message.
+//!
+//! tensor-macros is a proc-macro crate and cannot be linked as a library,
+//! so its modules are compiled here as they are (`#[path]`), exactly as
+//! `tensor-macros/src/lib.rs::run` calls them.
+#![no_main]
+
+use std::str::FromStr;
+
+use libfuzzer_sys::fuzz_target;
+use proc_macro2::TokenStream;
+
+#[path = "../../tensor-macros/src/ast.rs"]
+#[allow(dead_code)]
+mod ast;
+#[path = "../../tensor-macros/src/errors.rs"]
+#[allow(dead_code)]
+mod errors;
+#[path = "../../tensor-macros/src/expand.rs"]
+#[allow(dead_code)]
+mod expand;
+#[path = "../../tensor-macros/src/parse.rs"]
+#[allow(dead_code)]
+mod parse;
+#[path = "../../tensor-macros/src/valid.rs"]
+#[allow(dead_code)]
+mod valid;
+
+use expand::Flavor;
+
+/// The four macros: `at!`, `set!`, `try_at!`, `try_set!`.
+const FLAVORS: [Flavor; 4] = [
+    Flavor {
+        copy: false,
+        fallible: false,
+    },
+    Flavor {
+        copy: true,
+        fallible: false,
+    },
+    Flavor {
+        copy: false,
+        fallible: true,
+    },
+    Flavor {
+        copy: true,
+        fallible: true,
+    },
+];
+
+/// Deeper nesting than this is not a macro call anyone writes, and the
+/// lexer and syn recurse once per level (rustc stops far earlier).
+const MAX_NESTING: usize = 64;
+
+fn nesting(text: &str) -> usize {
+    let mut depth = 0usize;
+    let mut deepest = 0;
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if nesting(text) > MAX_NESTING {
+        return;
+    }
+    // What does not lex is rejected by rustc before the macro sees it.
+    let Ok(input) = TokenStream::from_str(text) else {
+        return;
+    };
+    let checked = parse::parse_call(input).and_then(|call| valid::check(&call).map(|()| call));
+    match checked {
+        Ok(call) => {
+            for flavor in FLAVORS {
+                let expansion = expand::expand(&call, flavor);
+                if let Err(error) = syn::parse2::<syn::Expr>(expansion.clone()) {
+                    panic!("the expansion of `{text}` is not an expression ({error}):\n{expansion}");
+                }
+            }
+        }
+        Err(error) => {
+            // The errors become `compile_error!` calls, as `lib.rs::placeholder` emits them.
+            assert!(!error.to_compile_error().is_empty(), "no compile_error! for `{text}`");
+            let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
+            assert!(!messages.is_empty(), "an error without a message for `{text}`");
+            assert!(
+                messages.iter().all(|m| !m.is_empty()),
+                "an empty error message for `{text}`: {messages:?}"
+            );
+        }
+    }
+});

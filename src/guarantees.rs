@@ -1,0 +1,98 @@
+//! What tensor-at promises for any input: what is validated, what is
+//! atomic, what is deterministic, what panics and what returns an error.
+//!
+//! tensor-at is meant to be fed indices that come from data (token ids,
+//! labels, user selections, files). Whatever arrives, a call answers with a
+//! value or a clear error; it never reads or writes outside the array, never
+//! leaves an array half-written because of a bad index or value, and never
+//! aborts the process.
+//!
+//! # Validated before anything is written
+//!
+//! Every entry point ([`at!`](crate::at!), [`set!`](crate::set!), `try_at!`, `try_set!`, and
+//! [`get`](crate::get), [`set`](fn@crate::set), [`update`](crate::update),
+//! [`apply`](crate::apply), [`IndexMutExt`](crate::IndexMutExt),
+//! [`IntoUpdated`](crate::IntoUpdated)) resolves
+//! the whole index into a plan first, then checks the value, then every
+//! operand, and only then writes. Checked, in NumPy's order:
+//!
+//! - the structure: at most one `...`, no more indexed axes than the array
+//!   has, `nd(idx)` with a coordinate axis;
+//! - mask shapes against the axes they cover;
+//! - every integer and slice, whatever its type or size: `i64::MIN`,
+//!   `i64::MAX`, `usize::MAX`, `u64::MAX` are ordinary out-of-bounds indices
+//!   (`error` reports them, `clip` clamps them, `wrap` takes them modulo the
+//!   length, `drop` skips them, `fill(v)` reads `v`); Python-slice bounds and
+//!   steps of any size clamp as Python's do; a zero step is an error;
+//!   `a..b` ranges outside the axis are errors;
+//! - the broadcast of the advanced indices, and its size: a result or offset
+//!   table whose element count overflows, or whose memory the allocator
+//!   refuses (index arrays broadcasting to 2^40 positions), is
+//!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), raised before anything is written;
+//! - every index array entry against its axis;
+//! - the value's shape against the selected region;
+//! - every operand that will be applied: integer division by zero
+//!   ([`IndexError::DivisionByZero`](crate::IndexError::DivisionByZero)) and negative integer powers; operands
+//!   at positions skipped by `drop` are never applied, so never rejected.
+//!
+//! # Atomic
+//!
+//! - On any [`IndexError`](crate::IndexError) the target is unchanged, bit for bit, on every
+//!   path (basic views, index arrays read in place, offset tables, fused
+//!   masks, the parallel paths), and on the GPU (errors are found on the
+//!   host before any kernel runs).
+//! - `apply(f)` computes every `f(element)` into scratch (one element per
+//!   selected position) and writes only after the last call returned: if `f`
+//!   panics, the target is unchanged.
+//! - A panic in a read (an element type whose `Clone` panics) leaves the
+//!   target unchanged, reaches the caller, and leaves the rayon pool usable;
+//!   elements already cloned into the unfinished result may be leaked (never
+//!   dropped twice).
+//! - A panic in the element type's `Clone` during `set` is not atomic, as
+//!   for `slice::clone_from_slice`: each element holds its old or its new
+//!   value, and nothing is dropped twice or leaked. (Numbers cannot panic.)
+//! - `set!` on an `ArcArray` whose buffer is shared copies it first: the
+//!   other owners never see the change. `set!(x[...])` on a place never
+//!   changes `x`.
+//!
+//! # Deterministic
+//!
+//! - Duplicates: `set` keeps the last occurrence in index order; every
+//!   other operation applies each occurrence in index order (unbuffered,
+//!   like `np.add.at`; NumPy's own `x[i] += v` is buffered and differs).
+//! - Results are bitwise identical for every rayon thread count (1, 2 and 8
+//!   tested): parallel gathers fill disjoint blocks; parallel accumulations
+//!   run only for operations that regroup exactly (integer `+ * min max`,
+//!   float `min max`); float sums and products stay serial. The GPU kernels
+//!   give the CPU's bits too (no float atomics).
+//! - Arithmetic: integers wrap on overflow as NumPy's fixed-width integers
+//!   do (in `i8`, 127 + 1 is -128; `i64::MIN / -1` is `i64::MIN`);
+//!   integer `/` truncates toward zero; float `min`/`max` propagate NaN as
+//!   `np.minimum.at`/`np.maximum.at` do.
+//!
+//! # Panics and errors
+//!
+//! - `try_at!`, `try_set!` and the functions return `Result<_, IndexError>`
+//!   (on a GPU tensor, `GpuError`) for every run-time problem of the index,
+//!   the value or the operands.
+//! - `at!` and `set!` panic with the same message at the caller's line, as
+//!   Rust's `v[i]` does.
+//! - A user closure or `Clone` that panics propagates its panic (see above).
+//! - A read whose result cannot be allocated (a gather from a huge
+//!   stride-0 broadcast view) panics with "indexing result of N elements
+//!   ... is too large to allocate" instead of aborting.
+//! - At compile time: malformed index syntax, too many indices for a static
+//!   rank, wrong element or index types are compile errors at the offending
+//!   element. The macro front end never panics on any token stream (fuzzed).
+//!
+//! # How it is checked
+//!
+//! `bash scripts/fuzz` (a cargo-fuzz smoke run of the `runtime` target,
+//! against the reference interpreter of the tests, and of the
+//! `macro_parser` target; part of `scripts/test`; the script's header has
+//! the command for long runs), `bash scripts/sanitize` (the tests of
+//! tensor-core and tensor-at under AddressSanitizer, a separate command: it
+//! takes over 20 minutes to build here), `tests/adversarial.rs`,
+//! `tests/threads.rs`, `tests/errors.rs`. Every `unsafe` block in
+//! tensor-core has a `// SAFETY:` comment and a test that would fail if its
+//! reasoning were wrong.

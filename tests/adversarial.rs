@@ -1,0 +1,457 @@
+//! Adversarial inputs: indices at the ends of every integer type, in every
+//! mode; index arrays broadcasting to absurd sizes; empty and all-false
+//! masks; NaN with `min`/`max`; integer overflow; division by zero on every
+//! write path; a panicking `apply` closure or `Clone`; shared buffers.
+//!
+//! Each test states the behaviour chosen in a one-line comment. Expected
+//! values are NumPy's (worked out by hand or with NumPy, as noted), never
+//! tensor-at's own output.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ShapeBuilder, array};
+use tensor_at::{IndexElem, IndexError, Mode, Op, apply, at, get, ix, set, try_at, try_set, update};
+
+// ---------------------------------------------------------------- extreme indices
+
+/// `x[i]` for `i` at the ends of `i64` and `usize` on an axis of length 5.
+const EXTREMES: [(i128, &str); 4] = [
+    (i64::MIN as i128, "i64::MIN"),
+    (i64::MAX as i128, "i64::MAX"),
+    (usize::MAX as i128, "usize::MAX"),
+    (u64::MAX as i128 - 1, "u64::MAX - 1"),
+];
+
+#[test]
+fn extreme_integer_indices_are_out_of_bounds_errors_in_mode_error() {
+    // NumPy: "index 9223372036854775807 is out of bounds for axis 0 with size 5"; nothing is written.
+    let original = array![10, 11, 12, 13, 14];
+    let message = |i: i128| format!("index {i} is out of bounds for axis 0 with size 5");
+    let mut x = original.clone();
+    for (i, name) in EXTREMES {
+        let index = [IndexElem::Int(i)];
+        assert_eq!(get(&x, &index, Mode::Error).unwrap_err().to_string(), message(i), "{name}");
+        assert_eq!(set(&mut x, &index, 0, Mode::Error).unwrap_err().to_string(), message(i), "{name}");
+        assert_eq!(
+            update(&mut x, &index, Op::Add, 1, Mode::Error).unwrap_err().to_string(),
+            message(i),
+            "{name}"
+        );
+        assert_eq!(
+            apply(&mut x, &index, |e| e + 1, Mode::Error).unwrap_err().to_string(),
+            message(i),
+            "{name}"
+        );
+    }
+    // In index arrays of every width, after valid entries: the first bad one is named.
+    let i64s = array![0i64, 4, i64::MIN, i64::MAX];
+    let usizes = array![1usize, usize::MAX];
+    let u64s = array![u64::MAX];
+    assert_eq!(
+        set(&mut x, &[ix(&i64s)], 0, Mode::Error).unwrap_err().to_string(),
+        message(i64::MIN.into())
+    );
+    assert_eq!(
+        set(&mut x, &[ix(&usizes)], 0, Mode::Error).unwrap_err().to_string(),
+        message(usize::MAX as i128)
+    );
+    assert_eq!(
+        update(&mut x, &[ix(&u64s)], Op::Mul, 0, Mode::Error).unwrap_err().to_string(),
+        message(u64::MAX.into())
+    );
+    assert_eq!(try_at!(x[i64s] = 0).unwrap_err().to_string(), message(i64::MIN.into()));
+    assert_eq!(try_at!(x[usize::MAX] += 1).unwrap_err().to_string(), message(usize::MAX as i128));
+    assert_eq!(x, original);
+}
+
+#[test]
+fn extreme_integer_indices_clip_to_the_nearest_end() {
+    // JAX's `clip`: below the axis is 0, above is n - 1, however far.
+    let x = array![10, 11, 12, 13, 14];
+    let index = array![i64::MIN, i64::MAX, -1, 0];
+    assert_eq!(at!(x[index]; mode = clip), array![10, 14, 14, 10]);
+    let huge = array![usize::MAX, u64::MAX as usize - 1];
+    assert_eq!(at!(x[huge]; mode = clip), array![14, 14]);
+    let mut y = x.clone();
+    at!(y[i64::MIN] = 0; mode = clip);
+    at!(y[usize::MAX] += 100; mode = clip);
+    assert_eq!(y, array![0, 11, 12, 13, 114]);
+}
+
+#[test]
+fn extreme_integer_indices_wrap_modulo_the_length() {
+    // NumPy's `mode='wrap'` (Python `%`): i64::MIN % 5 == 2, i64::MAX % 5 == 2, (2^64 - 1) % 5 == 0;
+    // modulo 7: 6, 0 and 1.
+    let x = array![10, 11, 12, 13, 14];
+    let index = array![i64::MIN, i64::MAX];
+    assert_eq!(at!(x[index]; mode = wrap), array![12, 12]);
+    assert_eq!(at!(x[[usize::MAX]]; mode = wrap), array![10]);
+    let mut y = Array1::from_iter(0..7i64);
+    at!(y[[i64::MIN, i64::MAX]] += 100; mode = wrap);
+    at!(y[usize::MAX] -= 100; mode = wrap);
+    assert_eq!(y, array![100, -99, 2, 3, 4, 5, 106]);
+}
+
+#[test]
+fn extreme_integer_indices_are_skipped_in_mode_drop_and_read_the_fill_value() {
+    // JAX: `drop` skips the update of an out-of-bounds position; `fill` reads the fill value there.
+    let original = array![10, 11, 12, 13, 14];
+    let mut x = original.clone();
+    let index = array![i64::MIN, 1, i64::MAX];
+    at!(x[index] = 0; mode = drop);
+    assert_eq!(x, array![10, 0, 12, 13, 14]);
+    at!(x[usize::MAX] += 7; mode = drop);
+    at!(x[i64::MIN].apply(|e| e * 2); mode = drop);
+    assert_eq!(x, array![10, 0, 12, 13, 14]);
+    assert_eq!(at!(original[index]; mode = fill(-1)), array![-1, 11, -1]);
+    assert_eq!(at!(original[[usize::MAX, 4usize]]; mode = fill(-1)), array![-1, 14]);
+    // A scalar index read with `fill` gives a 0-d array holding the fill value.
+    let read = get(&original, &[ix(i64::MIN)], Mode::Fill(-1)).unwrap();
+    assert_eq!((read.shape(), read.iter().copied().collect::<Vec<_>>()), (&[][..], vec![-1]));
+}
+
+#[test]
+fn extreme_indices_on_an_empty_axis_fail_in_every_mode_that_needs_a_position() {
+    // An empty axis has nothing to clip or wrap to: an error, as NumPy's `take` raises on an empty axis.
+    let empty = Array1::<i64>::zeros(0);
+    for mode in [Mode::Error, Mode::Clip, Mode::Wrap] {
+        let error = get(&empty, &[ix([i64::MAX])], mode).unwrap_err();
+        assert!(matches!(error, IndexError::OutOfBounds { len: 0, .. }), "{mode:?}: {error}");
+    }
+    // `drop` and `fill` need no position: skipped, and read as the fill value.
+    let mut target = empty.clone();
+    set(&mut target, &[ix([i64::MIN, 0])], 1, Mode::Drop).unwrap();
+    assert_eq!(
+        get(&empty, &[ix([usize::MAX])], Mode::Fill(3))
+            .unwrap()
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        vec![3]
+    );
+}
+
+#[test]
+fn extreme_slice_bounds_and_steps_clamp_like_python() {
+    // Python: list(range(5))[::-(2**63)] == [4]; [-(2**63):2**63-1] is everything; [::2**63-1] == [0].
+    let x = array![0, 1, 2, 3, 4];
+    assert_eq!(at!(x[::isize::MIN]), array![4]);
+    assert_eq!(at!(x[isize::MIN:isize::MAX]), x);
+    assert_eq!(at!(x[::isize::MAX]), array![0]);
+    assert_eq!(at!(x[(isize::MAX)::(isize::MIN)]), array![4]);
+    assert_eq!(at!(x[(isize::MIN)::(isize::MIN)]), Array1::<i32>::zeros(0));
+    // ndarray ranges with extreme steps: every |step|-th of the range, from its end when negative.
+    let step = isize::MIN;
+    assert_eq!(at!(x[..;step]), array![4]);
+    assert_eq!(at!(x[1..;isize::MAX]), array![1]);
+    // Range bounds outside the axis are errors, not clamps (ndarray's `s![]` panics there).
+    assert!(matches!(try_at!(x[isize::MIN..]), Err(IndexError::RangeOutOfBounds { .. })));
+    assert!(matches!(try_at!(x[..usize::MAX]), Err(IndexError::RangeOutOfBounds { .. })));
+    // Writes through the same slices: NumPy `y[::-(2**63)] = 9` writes y[4].
+    let mut y = x.clone();
+    at!(y[::isize::MIN] = 9);
+    at!(y[..;step] += 1);
+    assert_eq!(y, array![0, 1, 2, 3, 10]);
+}
+
+// ---------------------------------------------------------------- absurd sizes
+
+/// One element seen at every position of `shape` (all strides 0: no memory).
+fn stretched<T>(one: &[T; 1], shape: (usize, usize)) -> ArrayView2<'_, T> {
+    ArrayView2::from_shape(shape.strides((0, 0)), one).expect("one element reaches every position")
+}
+
+#[test]
+fn index_arrays_broadcasting_to_an_absurd_size_fail_before_allocating() {
+    // (2^20, 1) and (1, 2^20) broadcast to 2^40 positions: an 8 TiB offset table is refused with
+    // `TooLarge` (no abort, nothing written), on reads and on writes.
+    let zero = [0usize];
+    let (rows, cols) = (stretched(&zero, (1 << 20, 1)), stretched(&zero, (1, 1 << 20)));
+    let original = Array2::<f32>::ones((2, 2));
+    let mut x = original.clone();
+    let index = [ix(rows), ix(cols)];
+    let too_large = |e: &IndexError| matches!(e, IndexError::TooLarge { .. });
+    assert!(too_large(&get(&x, &index, Mode::Error).unwrap_err()));
+    assert!(too_large(&set(&mut x, &index, 1.0, Mode::Error).unwrap_err()));
+    assert!(too_large(&update(&mut x, &index, Op::Add, 1.0, Mode::Clip).unwrap_err()));
+    assert!(too_large(&apply(&mut x, &index, |e| e * 2.0, Mode::Drop).unwrap_err()));
+    let message = get(&x, &index, Mode::Error).unwrap_err().to_string();
+    assert_eq!(message, "indexing result of shape (1048576, 1048576) is too large");
+    assert_eq!(x, original);
+}
+
+#[test]
+fn a_gather_from_a_huge_broadcast_target_fails_cleanly() {
+    // A stride-0 target view of 2^42 elements read through 2^20 rows would be a 16 TiB result:
+    // refused, as a `TooLarge` error or (the gather itself) a panic naming the size, never an abort.
+    let one = [1.0f32];
+    let target = stretched(&one, (1 << 21, 1 << 21));
+    let zero = [0usize];
+    let rows = ArrayView1::from_shape((1 << 20).strides(0), &zero).unwrap();
+    match catch_unwind(AssertUnwindSafe(|| get(&target, &[ix(rows)], Mode::Error).map(|r| r.len()))) {
+        Ok(result) => assert!(matches!(result, Err(IndexError::TooLarge { .. })), "{result:?}"),
+        Err(panic) => {
+            let message = panic_message(&panic);
+            assert!(message.contains("too large"), "{message}");
+        }
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------- masks
+
+#[test]
+fn all_false_and_empty_masks_select_nothing() {
+    // NumPy: x[all_false] has shape (0,) (or (0, 3) and (2, 0) over one axis of a 2-d x); writes
+    // are no-ops; a length-1 value broadcasts to the empty selection; 2 values are a count error.
+    let original = array![0.0, 1.0, 2.0, 3.0];
+    let mut x = original.clone();
+    let none = Array1::from_elem(4, false);
+    assert_eq!(at!(x[none]).shape(), &[0]);
+    at!(x[none] = 5.0);
+    at!(x[none] += array![5.0]);
+    at!(x[none].apply(|_| panic!("never called")));
+    assert_eq!(x, original);
+    let error = try_at!(x[none] = array![5.0, 6.0]).unwrap_err().to_string();
+    assert!(
+        error.contains("cannot assign 2 input values to the 0 output values where the mask is true"),
+        "{error}"
+    );
+    let grid = Array2::<i32>::zeros((2, 3));
+    let (no_rows, no_cols) = (Array1::from_elem(2, false), Array1::from_elem(3, false));
+    assert_eq!(at!(grid[no_rows]).shape(), &[0, 3]);
+    assert_eq!(at!(grid[:, no_cols]).shape(), &[2, 0]);
+    // An empty array and its empty mask: shape (0,), and a division by zero there is no error
+    // (NumPy's floor_divide.at over no positions raises nothing).
+    let mut empty = Array1::<i64>::zeros(0);
+    let empty_mask = Array1::<bool>::from_elem(0, false);
+    assert_eq!(at!(empty[empty_mask]).shape(), &[0]);
+    at!(empty[empty_mask] /= 0);
+    // The fused comparison path selecting nothing writes nothing, a zero divisor included.
+    let mut n = array![1i64, 2, 3];
+    at!(n[n > 10] /= 0);
+    at!(n[n > 10] = array![7]);
+    assert_eq!(n, array![1, 2, 3]);
+}
+
+// ---------------------------------------------------------------- arithmetic edges
+
+#[test]
+fn nan_propagates_through_min_and_max() {
+    // NumPy (checked): np.minimum.at([1, 2, nan], [0, 0, 1, 2], [nan, 0.5, 3, -1]) == [nan, 2, nan];
+    // np.maximum.at([1, 2, nan], [0, 0, 1, 2], [nan, 5, -3, 9]) == [nan, 2, nan].
+    let mut minima = array![1.0, 2.0, f64::NAN];
+    at!(minima[[0, 0, 1, 2]].min(array![f64::NAN, 0.5, 3.0, -1.0]));
+    assert!(minima[0].is_nan() && minima[1] == 2.0 && minima[2].is_nan(), "{minima}");
+    let mut maxima = array![1.0, 2.0, f64::NAN];
+    at!(maxima[[0, 0, 1, 2]].max(array![f64::NAN, 5.0, -3.0, 9.0]));
+    assert!(maxima[0].is_nan() && maxima[1] == 2.0 && maxima[2].is_nan(), "{maxima}");
+    // f32, a basic view and a scalar NaN: every selected element becomes NaN.
+    let mut x = array![1.0f32, 2.0, 3.0];
+    at!(x[1..].max(f32::NAN));
+    assert!(x[0] == 1.0 && x[1].is_nan() && x[2].is_nan(), "{x}");
+    // The fused mask path: NaN compares false, so `x > 0` does not select it, and min(NaN) is NaN.
+    let mut y = array![f64::NAN, 1.0, -1.0];
+    at!(y[y > 0.0].min(f64::NAN));
+    assert!(y[0].is_nan() && y[1].is_nan() && y[2] == -1.0, "{y}");
+}
+
+#[test]
+fn integer_overflow_wraps_like_numpy_fixed_width_integers() {
+    // NumPy (checked): add.at(int8 [127], [0, 0], 1) == [-127]; subtract.at(uint8 [0], [0], 1) == [255];
+    // multiply.at(int64 [2^62], [0, 0], 4) == [0]; add.at(int64 [2^63 - 1], [0], 1) == [-2^63];
+    // multiply.at(int32 [1000003], [0, 0, 0], 1000003) == [1525764945]; power.at(int64 [3], [0], 64)
+    // == [8733086111712066817]; int64 -2^63 // -1 == -2^63.
+    let mut small = array![127i8];
+    at!(small[[0, 0]] += 1);
+    assert_eq!(small, array![-127]);
+    let mut unsigned = array![0u8];
+    at!(unsigned[[0]] -= 1);
+    assert_eq!(unsigned, array![255]);
+    let mut wide = array![1i64 << 62, i64::MAX];
+    at!(wide[[0, 0]] *= 4);
+    at!(wide[1] += 1);
+    assert_eq!(wide, array![0, i64::MIN]);
+    let mut thirty_two = array![1_000_003i32];
+    at!(thirty_two[[0, 0, 0]] *= 1_000_003);
+    assert_eq!(thirty_two, array![1_525_764_945]);
+    let mut power = array![3i64, i64::MIN];
+    at!(power[[0]].pow(64));
+    at!(power[[1]] /= -1);
+    assert_eq!(power, array![8_733_086_111_712_066_817, i64::MIN]);
+}
+
+#[test]
+fn integer_division_by_zero_is_an_error_on_every_write_path() {
+    // NumPy raises nothing but returns 0 with a warning; tensor-at refuses before writing anything.
+    let original = array![[10i64, 20, 30], [40, 50, 60]];
+    let mut x = original.clone();
+    let zero_last = array![1i64, 2, 0];
+    assert!(is_div_by_zero(try_at!(x[1, ..] /= zero_last)), "basic view, array value");
+    assert!(is_div_by_zero(try_at!(x[.., 1:] /= 0)), "basic view, scalar");
+    assert!(is_div_by_zero(try_at!(x[[1, 0, 1]] /= 0)), "index array in place");
+    assert!(is_div_by_zero(try_at!(x[[1, 0], 2].div(array![3, 0]))), "offset table");
+    assert!(is_div_by_zero(try_at!(x[x > 15] /= 0)), "fused mask, scalar");
+    assert!(is_div_by_zero(try_at!(x[[0, 9]] /= 0; mode = clip)), "clip");
+    assert!(is_div_by_zero(try_set!(x[0] /= 0)), "copy-and-update");
+    assert_eq!(x, original);
+    // Unsigned, and at a dropped position only: the zero is never applied, so no error.
+    let mut bytes = array![200u8, 100];
+    assert!(is_div_by_zero(try_at!(bytes[[1]] /= 0)));
+    at!(bytes[[0, 5]] /= array![2, 0]; mode = drop);
+    assert_eq!(bytes, array![100, 100]);
+}
+
+fn is_div_by_zero<R>(result: Result<R, IndexError>) -> bool {
+    matches!(result, Err(IndexError::DivisionByZero))
+}
+
+// ---------------------------------------------------------------- panics
+
+/// An operation reading a target, for tables of cases.
+type Read<'a, X> = Box<dyn Fn(&X) + 'a>;
+/// An operation writing a target, for tables of cases.
+type Write<'a, X> = Box<dyn Fn(&mut X) + 'a>;
+
+/// Calls of `f` that panic on their `n`-th call.
+fn panics_on_call(n: usize) -> impl FnMut(i64) -> i64 {
+    let mut calls = 0;
+    move |e| {
+        calls += 1;
+        assert!(calls < n, "the closure panics on call {n}");
+        e * 10
+    }
+}
+
+#[test]
+fn a_panicking_apply_closure_leaves_the_target_unchanged() {
+    // JAX has no partial update; tensor-at computes every f(e) into scratch and commits after.
+    let original = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i64);
+    let cases: Vec<(&str, Write<'_, Array2<i64>>)> = vec![
+        ("basic", Box::new(|x| at!(x[1.., ::2].apply(panics_on_call(4))))),
+        ("index array", Box::new(|x| at!(x[[2, 0, 2]].apply(panics_on_call(9))))),
+        ("duplicates", Box::new(|x| at!(x[[0, 0, 0], 1].apply(panics_on_call(3))))),
+        ("mask", Box::new(|x| at!(x[x > 2].apply(panics_on_call(8))))),
+        (
+            "fn api",
+            Box::new(|x| apply(x, &[ix(..), ix([3, 1])], panics_on_call(6), Mode::Wrap).unwrap()),
+        ),
+    ];
+    for (what, case) in cases {
+        let mut x = original.clone();
+        assert!(
+            catch_unwind(AssertUnwindSafe(|| case(&mut x))).is_err(),
+            "{what}: the closure must panic"
+        );
+        assert_eq!(x, original, "{what}: written before the panic");
+    }
+    // Without a panic, duplicates still chain, in index order (JAX's apply, unbuffered):
+    // x[0, 1] = 1 goes 1 -> 10 -> 100 -> 1000.
+    let mut x = original.clone();
+    at!(x[[0, 0, 0], 1].apply(panics_on_call(usize::MAX)));
+    assert_eq!(x[[0, 1]], 1000);
+    assert_eq!(x.iter().filter(|&&e| e >= 12).count(), 1);
+}
+
+/// Live `Tracked` values: a double drop makes it go below what was created.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+/// Whether cloning a `Tracked` 13 panics.
+static ARMED: AtomicBool = AtomicBool::new(false);
+
+/// An element whose `Clone` panics on the value 13 when armed, counting live instances.
+#[derive(Debug, PartialEq)]
+struct Tracked(i64);
+
+impl Tracked {
+    fn new(value: i64) -> Tracked {
+        LIVE.fetch_add(1, Ordering::SeqCst);
+        Tracked(value)
+    }
+}
+
+impl tensor_at::Scalar for Tracked {}
+
+impl Clone for Tracked {
+    fn clone(&self) -> Tracked {
+        assert!(self.0 != 13 || !ARMED.load(Ordering::SeqCst), "cloning 13");
+        Tracked::new(self.0)
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_panicking_clone_is_memory_safe_on_every_path() {
+    // A read never changes the target; a write may be left part done (as `clone_from_slice`),
+    // every element holding its old or its new value, none dropped twice (counted) or leaked.
+    let before = LIVE.load(Ordering::SeqCst);
+    {
+        let original: Array1<Tracked> = (0..20).map(Tracked::new).collect();
+        let mut x = original.clone();
+        let values: Array1<Tracked> = (10..16).map(Tracked::new).collect();
+        let reads: Vec<(&str, Read<'_, Array1<Tracked>>)> = vec![
+            ("gather", Box::new(|x| drop(at!(x[[0, 13, 1]])))),
+            (
+                "gather with fill",
+                Box::new(|x| drop(get(x, &[ix([0, 99, 13])], Mode::Fill(Tracked::new(-1))).unwrap())),
+            ),
+        ];
+        ARMED.store(true, Ordering::SeqCst);
+        for (what, read) in reads {
+            assert!(catch_unwind(AssertUnwindSafe(|| read(&x))).is_err(), "{what} must panic");
+            assert_eq!(x, original, "{what}");
+        }
+        let writes: Vec<(&str, Write<'_, Array1<Tracked>>)> = vec![
+            ("set from an array", Box::new(|x| at!(x[[0, 1, 2, 3, 4, 5]] = values.view()))),
+            ("set of a basic view", Box::new(|x| at!(x[4..10] = values.view()))),
+            ("set of a scalar", Box::new(|x| at!(x[[1, 2]] = Tracked::new(13)))),
+        ];
+        for (what, write) in writes {
+            assert!(catch_unwind(AssertUnwindSafe(|| write(&mut x))).is_err(), "{what} must panic");
+            for (k, e) in x.iter().enumerate() {
+                assert!(e.0 == k as i64 || (10..16).contains(&e.0), "{what}: element {k} is {e:?}");
+            }
+        }
+        ARMED.store(false, Ordering::SeqCst);
+    }
+    assert_eq!(LIVE.load(Ordering::SeqCst), before, "every Tracked dropped exactly once");
+}
+
+// ---------------------------------------------------------------- shared buffers
+
+#[test]
+fn writes_to_a_shared_arc_array_never_reach_the_other_owner() {
+    // ndarray's ArcArray is copy-on-write: the written handle gets its own buffer, the other keeps the old data.
+    let original = array![[1, 2], [3, 4]].into_shared();
+    let other = original.clone();
+
+    let mut written = original.clone();
+    at!(written[0, 0] = 100);
+    at!(written[[1, 1]] += 1); // np.add.at(x, [1, 1], 1): row 1 twice
+    assert_eq!(written, array![[100, 2], [5, 6]]);
+
+    let copied = set!(original[.., 1] = 0);
+    assert_eq!(copied, array![[1, 0], [3, 0]]);
+    let consumed = set!(original.clone()[0] *= 7);
+    assert_eq!(consumed, array![[7, 14], [3, 4]]);
+    let mut through_fn = other.clone();
+    set(&mut through_fn, &[ix(1)], -1, Mode::Error).unwrap();
+    apply(&mut through_fn, &[ix(0)], |e| e - 1, Mode::Error).unwrap();
+    assert_eq!(through_fn, array![[0, 1], [-1, -1]]);
+
+    assert_eq!(original, array![[1, 2], [3, 4]]);
+    assert_eq!(other, array![[1, 2], [3, 4]]);
+    assert!(std::ptr::eq(original.as_ptr(), other.as_ptr()), "the untouched owners still share");
+}
