@@ -122,7 +122,7 @@ where
     let value = value.into_value();
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
     let values = target.broadcast_for_set(&value)?;
-    target.write(Some(&values), SetKernel);
+    target.write(&values, SetKernel);
     Ok(())
 }
 
@@ -327,11 +327,11 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
         };
         #[cfg(not(feature = "rayon"))]
         let resolved = self;
-        resolved.write(Some(values), kernel)
+        resolved.write(values, kernel)
     }
 
     /// Updates every selected element in index order.
-    fn write<K: Kernel<T>>(self, values: Option<&Broadcast<'_, T>>, kernel: K) {
+    fn write<K: Kernel<T>>(self, values: &Broadcast<'_, T>, kernel: K) {
         match self {
             Resolved::View(view) => scatter::write_view(view, values, kernel),
             // SAFETY: `plan` was resolved from this view's shape and strides (`Resolved::new`).

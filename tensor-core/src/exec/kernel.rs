@@ -40,11 +40,6 @@ pub(crate) trait Kernel<T> {
             self.apply(target, value);
         }
     }
-
-    /// An update that takes no value (`apply(f)`).
-    fn apply_unit(&mut self, _target: &mut T) {
-        unreachable!("updates with values are never given none")
-    }
 }
 
 /// `x[i] = v`.

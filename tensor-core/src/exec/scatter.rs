@@ -11,19 +11,15 @@ use crate::index::{IndexInt, with_int_array};
 use crate::plan::{IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
 
-/// Updates every element of a basic-indexing view with its value (`None`
-/// for updates that take none).
-pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values: Option<&Broadcast<'_, T>>, mut kernel: K) {
+/// Updates every element of a basic-indexing view with its value.
+pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, mut kernel: K) {
     match values {
-        // `apply(f)` may count its calls: C order, as promised (`map_inplace`
-        // would take memory order).
-        None => view.iter_mut().for_each(|target| kernel.apply_unit(target)),
-        Some(Broadcast::Scalar(value)) => match view.as_slice_memory_order_mut() {
+        Broadcast::Scalar(value) => match view.as_slice_memory_order_mut() {
             // One value over contiguous memory (in any order): one run.
             Some(targets) => kernel.fill_run(targets, value),
             None => fill_lanes(view, value, &mut kernel),
         },
-        Some(Broadcast::Array { view: source, shape }) => {
+        Broadcast::Array { view: source, shape } => {
             let source = source.broadcast(shape.clone()).expect("checked when built");
             if view.ndim() == 0 {
                 return Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
@@ -70,7 +66,7 @@ fn fill_lanes<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, value: &T, kernel
 pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
     target: &mut ArrayViewMutD<'_, T>,
     plan: &IndexedPlan,
-    values: Option<&Broadcast<'_, T>>,
+    values: &Broadcast<'_, T>,
     mut kernel: K,
 ) {
     let origin = target.as_mut_ptr();
@@ -85,9 +81,8 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
     // SAFETY (every call below): the caller's guarantee on `plan` and
     // `target`, passed on to `write_row`.
     match values {
-        None => plan.for_each_row(|row| unsafe { write_row_unit(origin, row, kernel) }),
-        Some(Broadcast::Scalar(value)) => plan.for_each_row(|row| unsafe { write_row(origin, row, iter::repeat(*value), kernel) }),
-        Some(Broadcast::Array { view, shape }) => {
+        Broadcast::Scalar(value) => plan.for_each_row(|row| unsafe { write_row(origin, row, iter::repeat(*value), kernel) }),
+        Broadcast::Array { view, shape } => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
             if source.ndim() == 0 {
                 let value = source.iter().next().expect("a zero-dimensional array has one element");
@@ -127,7 +122,7 @@ unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
     index: &[I],
     len: usize,
     stride: isize,
-    values: Option<&Broadcast<'_, T>>,
+    values: &Broadcast<'_, T>,
     kernel: &mut K,
 ) {
     if stride == 1 {
@@ -182,13 +177,12 @@ fn scatter_each<T, I: IndexInt, K: Kernel<T>>(
     axis: &mut impl AxisElements<T>,
     index: &[I],
     len: usize,
-    values: Option<&Broadcast<'_, T>>,
+    values: &Broadcast<'_, T>,
     kernel: &mut K,
 ) {
     match values {
-        None => index.iter().for_each(|&i| kernel.apply_unit(axis.at(i.position(len)))),
-        Some(Broadcast::Scalar(value)) => index.iter().for_each(|&i| kernel.apply(axis.at(i.position(len)), value)),
-        Some(Broadcast::Array { view, shape }) => {
+        Broadcast::Scalar(value) => index.iter().for_each(|&i| kernel.apply(axis.at(i.position(len)), value)),
+        Broadcast::Array { view, shape } => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
             match source.as_slice() {
                 Some(values) => {
@@ -252,29 +246,6 @@ unsafe fn write_row<'v, T: 'v, K: Kernel<T>>(origin: *mut T, row: Row<'_>, value
                 if offset != SKIP {
                     kernel.apply(unsafe { &mut *origin.offset(base + offset) }, value);
                 }
-            }
-        }
-        Row::Skipped(_) => {}
-    }
-}
-
-/// One row of an update that takes no value.
-///
-/// # Safety
-///
-/// As [`write_row_slice`].
-unsafe fn write_row_unit<T, K: Kernel<T>>(origin: *mut T, row: Row<'_>, kernel: &mut K) {
-    // SAFETY: as in `write_row`.
-    match row {
-        Row::Point(offset) => kernel.apply_unit(unsafe { &mut *origin.offset(offset) }),
-        Row::Strided { base, len, stride } => {
-            for i in 0..len as isize {
-                kernel.apply_unit(unsafe { &mut *origin.offset(base + i * stride) });
-            }
-        }
-        Row::Table { base, offsets } => {
-            for &offset in offsets.iter().filter(|&&offset| offset != SKIP) {
-                kernel.apply_unit(unsafe { &mut *origin.offset(base + offset) });
             }
         }
         Row::Skipped(_) => {}
