@@ -2,6 +2,7 @@
 //! monomorphized per operation, so no `match op` runs per element.
 
 use crate::element::{Arith, Op};
+use crate::exec::fill::StreamFence;
 
 /// One update: combines a target element with its value.
 pub(crate) trait Kernel<T> {
@@ -18,9 +19,9 @@ pub(crate) trait Kernel<T> {
     }
 
     /// `apply_run` on one row of an update too large to stay in the cache
-    /// (`set` streams it past the cache).
+    /// (`set` streams it past the cache, ordered when `fence` drops).
     #[inline]
-    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T]) {
+    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T], _fence: &StreamFence) {
         self.apply_run(targets, values);
     }
 
@@ -56,8 +57,8 @@ impl<T: Clone + 'static> Kernel<T> for SetKernel {
         targets.clone_from_slice(values);
     }
 
-    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T]) {
-        crate::exec::fill::copy_row(targets, values);
+    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T], fence: &StreamFence) {
+        crate::exec::fill::copy_row(targets, values, fence);
     }
 
     fn fill_run(&mut self, targets: &mut [T], value: &T) {

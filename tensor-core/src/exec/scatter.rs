@@ -5,7 +5,7 @@ use std::iter;
 
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 
-use crate::exec::fill::STREAMING_THRESHOLD;
+use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence};
 use crate::exec::kernel::Kernel;
 use crate::index::{IndexInt, with_int_array};
 use crate::plan::{IndexedPlan, Row, SKIP};
@@ -26,9 +26,10 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
             }
             // Row by row, so contiguous rows are updated as runs (a memcpy for `set`).
             let large = view.len() * std::mem::size_of::<T>() >= STREAMING_THRESHOLD;
+            let fence = StreamFence;
             Zip::from(view.rows_mut()).and(source.rows()).for_each(|mut targets, values| {
                 match (targets.as_slice_mut(), values.as_slice()) {
-                    (Some(targets), Some(values)) if large => kernel.apply_row_of_large(targets, values),
+                    (Some(targets), Some(values)) if large => kernel.apply_row_of_large(targets, values, &fence),
                     (Some(targets), Some(values)) => kernel.apply_run(targets, values),
                     _ => Zip::from(targets).and(values).for_each(|target, value| kernel.apply(target, value)),
                 }
