@@ -13,7 +13,7 @@ use crate::error::IndexError;
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 #[cfg(feature = "rayon")]
 use crate::exec::partitioned;
-use crate::exec::{basic, gather, scatter};
+use crate::exec::{basic, gather, mask_gather, scatter};
 use crate::index::IndexElem;
 #[cfg(feature = "rayon")]
 use crate::index::with_int_array;
@@ -82,6 +82,9 @@ pub fn select<'a, T: Clone + Send + Sync>(
     mode.check_for_read()?;
     if let Some(axes) = resolve_basic(index, view.shape()) {
         return Ok(Selection::View(basic::select(view, &axes)));
+    }
+    if let Some(selected) = mask_gather::gather_masked_blocks(&view, index) {
+        return Ok(Selection::Owned(selected));
     }
     match resolve(index, view.shape(), view.strides(), mode.bounds())? {
         Plan::View(plan) => Ok(Selection::View(basic::select(view, &plan.axes))),

@@ -5,6 +5,7 @@ pub(crate) mod basic;
 pub(crate) mod fill;
 pub(crate) mod gather;
 pub(crate) mod kernel;
+pub(crate) mod mask_gather;
 pub(crate) mod masked;
 pub(crate) mod pages;
 #[cfg(feature = "rayon")]
