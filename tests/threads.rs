@@ -224,6 +224,46 @@ fn parallel_mask_gathers_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// `x[i, j]` with both arrays read in place (offsets computed in the loop,
+/// no table): reads, sets with duplicates (the last wins), float sums in
+/// index order, on a reversed strided view and on a 3-D target (a row per
+/// pair), each equal to a plain loop for 1, 2 and 8 threads. Mixed index
+/// types take the general path and must agree.
+#[test]
+fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
+    let base = Array2::from_shape_fn((300, 400), |(i, j)| (i * 400 + j) as f32 * 0.25);
+    let view = base.slice(s![..;-1, 1..;2]); // 300 x 200, negative and non-unit strides
+    let i = indices(150_000, 300, 10);
+    let j = indices(150_000, 200, 11).mapv(|j| j - 200); // negative: counted from the end
+    let v = indices(150_000, 1000, 12).mapv(|v| v as f32 * 0.001);
+    let at_pair = |k: usize| (i[k] as usize, (j[k] + 200) as usize);
+    let expected_read = Array1::from_shape_fn(i.len(), |k| view[at_pair(k)]);
+    let (mut expected_set, mut expected_sum) = (view.to_owned(), view.to_owned());
+    for k in 0..i.len() {
+        expected_set[at_pair(k)] = v[k];
+        expected_sum[at_pair(k)] += v[k];
+    }
+    let cube = ndarray::Array3::from_shape_fn((300, 200, 3), |(a, b, c)| (a * 600 + b * 3 + c) as f32);
+    let expected_rows = Array2::from_shape_fn((i.len(), 3), |(k, c)| cube[[at_pair(k).0, at_pair(k).1, c]]);
+    let j32 = j.mapv(|j| j as i32);
+    for threads in [1, 2, 8] {
+        let (read, rows, mixed, set, sum) = in_pool(threads, || {
+            let (mut set, mut sum) = (view.to_owned(), view.to_owned());
+            at!(set[i, j] = v);
+            at!(sum[i, j] += v);
+            (at!(view[i, j]), at!(cube[i, j]), at!(view[i, j32]), set, sum)
+        });
+        assert_eq!(read, expected_read, "read with {threads} threads");
+        assert_eq!(rows, expected_rows, "rows with {threads} threads");
+        assert_eq!(mixed, expected_read, "mixed index types with {threads} threads");
+        assert_eq!(set, expected_set, "set with {threads} threads");
+        assert!(
+            sum.iter().zip(&expected_sum).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "sum with {threads} threads"
+        );
+    }
+}
+
 /// A large accumulation whose last index is out of bounds fails before the
 /// parallel partial sums touch anything, for every thread count.
 #[test]

@@ -117,10 +117,37 @@ macro_rules! with_int_array {
 }
 pub(crate) use with_int_array;
 
+/// Runs `$body` with `$a` and `$b` bound to the typed arrays inside two
+/// [`IntArray`]s of one integer type (a pair of another kind panics: the
+/// caller checked [`IntArray::same_type`]).
+macro_rules! with_int_array_pair {
+    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {
+        match ($first, $second) {
+            ($crate::index::IntArray::Usize($a), $crate::index::IntArray::Usize($b)) => $body,
+            ($crate::index::IntArray::Isize($a), $crate::index::IntArray::Isize($b)) => $body,
+            ($crate::index::IntArray::I32($a), $crate::index::IntArray::I32($b)) => $body,
+            ($crate::index::IntArray::I64($a), $crate::index::IntArray::I64($b)) => $body,
+            ($crate::index::IntArray::U32($a), $crate::index::IntArray::U32($b)) => $body,
+            ($crate::index::IntArray::U64($a), $crate::index::IntArray::U64($b)) => $body,
+            _ => unreachable!("a pair of index arrays holds one integer type"),
+        }
+    };
+}
+pub(crate) use with_int_array_pair;
+
 impl IntArray<'_> {
     /// The array's shape.
     pub fn shape(&self) -> &[usize] {
         with_int_array!(self, a => a.shape())
+    }
+
+    /// Whether `other` holds the same integer type.
+    pub fn same_type(&self, other: &IntArray<'_>) -> bool {
+        use IntArray::*;
+        matches!(
+            (self, other),
+            (Usize(_), Usize(_)) | (Isize(_), Isize(_)) | (I32(_), I32(_)) | (I64(_), I64(_)) | (U32(_), U32(_)) | (U64(_), U64(_))
+        )
     }
 
     /// The same array, borrowed.

@@ -6,7 +6,7 @@ use std::iter;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
 use crate::exec::pages;
-use crate::index::{IndexInt, with_int_array};
+use crate::index::{IndexInt, with_int_array, with_int_array_pair};
 use crate::plan::{IndexedPlan, Row, SKIP};
 
 /// The elements `plan` selects from `target`, in a new array of the plan's
@@ -34,6 +34,17 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync>(target: &ArrayViewD<'_, T>, 
             out.extend(index.iter().map(|&i| unsafe { &*origin.offset(plan.base + i.position(len) as isize * stride) }.clone()));
         });
         return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one element per index");
+    }
+    if let Some((first, second)) = plan.in_place_pair() {
+        let mut out = pages::output(plan.len());
+        with_int_array_pair!(&first.index, &second.index, (a, b) => {
+            let (a, b) = (a.as_slice(), b.as_slice());
+            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+            let offset = |i: usize, j: usize| plan.base + i as isize * first.stride + j as isize * second.stride;
+            // SAFETY: both indices of each pair were checked in bounds of their axes.
+            out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(offset(i.position(first.len), j.position(second.len))) }.clone()));
+        });
+        return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one element per index pair");
     }
     let fill = || fill.expect("skipped positions in a read come with a fill value").clone();
     let mut out = pages::output(plan.len());

@@ -11,7 +11,7 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
-use crate::index::{IndexInt, with_int_array};
+use crate::index::{IndexInt, with_int_array, with_int_array_pair};
 use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
 
 /// Below this many elements a read stays serial: spawning costs more.
@@ -80,6 +80,16 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync>(origin: *const T, plan: &Ind
             spare.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
                 for (block_out, &i) in out.chunks_mut(block).zip(index) {
                     copy_block(plan.base + i.position(*axis) as isize * stride, block_out);
+                }
+            })
+        }),
+        Entries::Pair(first, second) => with_int_array_pair!(&first.index, &second.index, (a, b) => {
+            let (a, b) = (a.as_slice(), b.as_slice());
+            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+            let offset = |i: usize, j: usize| i as isize * first.stride + j as isize * second.stride;
+            spare.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
+                for (block_out, (&i, &j)) in out.chunks_mut(block).zip(a.iter().zip(b)) {
+                    copy_block(plan.base + offset(i.position(first.len), j.position(second.len)), block_out);
                 }
             })
         }),

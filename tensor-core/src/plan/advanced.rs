@@ -5,7 +5,7 @@ use ndarray::{ArrayViewD, Axis, IxDyn};
 use crate::error::{IndexError, Shape, Shapes};
 use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
 use crate::mode::{Bounds, Resolution};
-use crate::plan::{Dim, Entries, IndexedPlan, SKIP, Table};
+use crate::plan::{AxisIndex, Dim, Entries, IndexedPlan, SKIP, Table};
 
 /// An advanced index element expanded to one coordinate source per axis.
 pub(crate) struct Component<'a> {
@@ -198,6 +198,45 @@ pub(crate) fn lone_array<'i>(index: &'i [IndexElem<'_>], shape: &[usize], stride
             },
         },
         shape: array.shape().iter().chain(rest).copied().collect(),
+        whole_mask: false,
+    })
+}
+
+/// `x[i, j]` for two C-contiguous integer arrays of one shape and one
+/// integer type in mode `error` (a scatter or gather by coordinates),
+/// planned with the arrays read in place: executors compute each offset
+/// from both, so no offset table is built. `None` otherwise, or when an
+/// index is out of bounds (the general resolver then reports it).
+pub(crate) fn array_pair<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Option<IndexedPlan<'i>> {
+    let ([IndexElem::Array(first), IndexElem::Array(second)], [len0, len1, rest @ ..], Bounds::Error) = (index, shape, bounds) else {
+        return None;
+    };
+    let in_bounds =
+        |array: &IntArray<'_>, len: usize| with_int_array!(array, a => a.as_slice().is_some_and(|values| all_in_bounds(values, len)));
+    if !first.same_type(second)
+        || first.shape() != second.shape()
+        || first.shape().is_empty()
+        || !in_bounds(first, *len0)
+        || !in_bounds(second, *len1)
+    {
+        return None;
+    }
+    let axis = |index: &'i IntArray<'_>, len: usize, stride: isize| AxisIndex {
+        index: index.view(),
+        len,
+        stride,
+    };
+    let dims = std::iter::once(Dim::Table)
+        .chain(rest.iter().zip(&strides[2..]).map(|(&len, &stride)| Dim::Strided { len, stride }))
+        .collect();
+    Some(IndexedPlan {
+        base: 0,
+        dims,
+        table: Table {
+            shape: first.shape().to_vec(),
+            entries: Entries::Pair(axis(first, *len0, strides[0]), axis(second, *len1, strides[1])),
+        },
+        shape: first.shape().iter().chain(rest).copied().collect(),
         whole_mask: false,
     })
 }

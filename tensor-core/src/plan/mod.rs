@@ -20,7 +20,7 @@
 
 use std::borrow::Cow;
 
-use crate::index::{IndexInt, IntArray, with_int_array};
+use crate::index::{IndexInt, IntArray, with_int_array, with_int_array_pair};
 
 mod advanced;
 pub(crate) mod basic;
@@ -144,6 +144,23 @@ pub enum Entries<'i> {
         /// The stride of the indexed axis.
         stride: isize,
     },
+    /// Two C-contiguous index arrays of one shape and one integer type on
+    /// the first two axes (`x[i, j]`), checked in bounds and read in place:
+    /// the offset of position `k` is the sum of each array's
+    /// `index[k].position(len) * stride`. Executors compute it in their
+    /// loop, so no table is written and read back.
+    Pair(AxisIndex<'i>, AxisIndex<'i>),
+}
+
+/// An index array read in place on one axis (see [`Entries::Pair`]).
+#[derive(Clone, Debug)]
+pub struct AxisIndex<'i> {
+    /// The user's index array.
+    pub index: IntArray<'i>,
+    /// The length of the indexed axis.
+    pub len: usize,
+    /// The stride of the indexed axis.
+    pub stride: isize,
 }
 
 impl Table<'_> {
@@ -153,6 +170,12 @@ impl Table<'_> {
             Entries::Offsets(offsets) => Cow::Borrowed(offsets),
             Entries::Index { index, len, stride } => Cow::Owned(with_int_array!(index, a => {
                 a.iter().map(|&i| i.position(*len) as isize * stride).collect()
+            })),
+            Entries::Pair(first, second) => Cow::Owned(with_int_array_pair!(&first.index, &second.index, (a, b) => {
+                a.iter()
+                    .zip(b.iter())
+                    .map(|(&i, &j)| i.position(first.len) as isize * first.stride + j.position(second.len) as isize * second.stride)
+                    .collect()
             })),
         }
     }
@@ -178,6 +201,15 @@ impl<'i> IndexedPlan<'i> {
     pub fn in_place_index(&self) -> Option<(&IntArray<'i>, usize, isize)> {
         match (self.dims.as_slice(), &self.table.entries) {
             ([Dim::Table], Entries::Index { index, len, stride }) => Some((index, *len, *stride)),
+            _ => None,
+        }
+    }
+
+    /// The two index arrays when the region is exactly a pair of index
+    /// arrays read in place (no strided dims around them).
+    pub fn in_place_pair(&self) -> Option<(&AxisIndex<'i>, &AxisIndex<'i>)> {
+        match (self.dims.as_slice(), &self.table.entries) {
+            ([Dim::Table], Entries::Pair(first, second)) => Some((first, second)),
             _ => None,
         }
     }

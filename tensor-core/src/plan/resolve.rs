@@ -43,7 +43,8 @@ impl Item<'_> {
 /// together; their dims replace them in place when they are adjacent and go
 /// first otherwise.
 pub fn resolve<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan<'i>, IndexError> {
-    if let Some(plan) = advanced::lone_array(index, shape, strides, bounds) {
+    if let Some(plan) = advanced::lone_array(index, shape, strides, bounds).or_else(|| advanced::array_pair(index, shape, strides, bounds))
+    {
         return Ok(Plan::Indexed(plan));
     }
     let items = place(index, shape, bounds)?;
