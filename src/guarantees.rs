@@ -41,6 +41,12 @@
 //!   path (basic views, index arrays read in place, offset tables, fused
 //!   masks, the parallel paths), and on the GPU (errors are found on the
 //!   host before any kernel runs).
+//! - One exception to "checked before written", invisible from outside: an
+//!   accumulation (`+=`, `.max()`, ...) by one index array much longer than
+//!   a one-dimensional target copies the target, checks each index in the
+//!   loop that applies it, and on the first bad one restores the copy
+//!   before returning the error. The copy is smaller than the index array,
+//!   and it saves a separate pass over every index.
 //! - `apply(f)` computes every `f(element)` into scratch (one element per
 //!   selected position) and writes only after the last call returned: if `f`
 //!   panics, the target is unchanged.

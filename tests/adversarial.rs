@@ -455,3 +455,97 @@ fn writes_to_a_shared_arc_array_never_reach_the_other_owner() {
     assert_eq!(other, array![[1, 2], [3, 4]]);
     assert!(std::ptr::eq(original.as_ptr(), other.as_ptr()), "the untouched owners still share");
 }
+
+// ------------------------------------------- long index arrays into a short target
+
+/// A SplitMix64 stream of `count` indices in `[-len, len)`, reproducible.
+fn signed_indices(count: usize, len: usize, seed: u64) -> Array1<i64> {
+    Array1::from_iter((0..count as u64).map(|k| {
+        let mut z = seed.wrapping_add((k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % (2 * len as u64)) as i64 - len as i64
+    }))
+}
+
+#[test]
+fn long_index_arrays_into_a_short_target_equal_a_plain_loop_or_write_nothing() {
+    // Many more indices than elements: updates check each index as they
+    // apply it and roll back on the first bad one. The result must equal a
+    // plain loop in index order, and an error must leave every bit as it was.
+    let x0 = Array1::from_shape_fn(64, |k| (k as f64 - 20.0) * 0.375);
+    let idx = signed_indices(5000, 64, 3);
+    let v = Array1::from_shape_fn(5000, |k| ((k * 7919) % 97) as f64 * 0.125 - 6.0);
+    let position = |i: i64| if i < 0 { (i + 64) as usize } else { i as usize };
+    for op in [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Min, Op::Max] {
+        let mut expected = x0.clone();
+        for (&i, &v) in idx.iter().zip(&v) {
+            let e = &mut expected[position(i)];
+            *e = match op {
+                Op::Add => *e + v,
+                Op::Sub => *e - v,
+                Op::Mul => *e * v,
+                Op::Div => *e / v,
+                Op::Min => {
+                    if e.is_nan() || v.is_nan() {
+                        f64::NAN
+                    } else if v <= *e {
+                        v
+                    } else {
+                        *e
+                    }
+                }
+                _ => {
+                    if e.is_nan() || v.is_nan() {
+                        f64::NAN
+                    } else if v >= *e {
+                        v
+                    } else {
+                        *e
+                    }
+                }
+            };
+        }
+        let mut x = x0.clone();
+        update(&mut x, &[ix(&idx)], op, &v, Mode::Error).unwrap();
+        assert!(x.iter().zip(&expected).all(|(a, b)| a.to_bits() == b.to_bits()), "{op:?}");
+        // A scalar value, and i32 indices.
+        let mut x = x0.clone();
+        update(&mut x, &[ix(&idx.mapv(|i| i as i32))], op, 0.5, Mode::Error).unwrap();
+        let mut expected = x0.clone();
+        update(&mut expected, &[ix(&idx.slice(ndarray::s![..1]))], op, 0.5, Mode::Error).unwrap();
+        for &i in idx.iter().skip(1) {
+            update(&mut expected, &[IndexElem::Int(i.into())], op, 0.5, Mode::Error).unwrap();
+        }
+        assert!(x.iter().zip(&expected).all(|(a, b)| a.to_bits() == b.to_bits()), "{op:?} scalar");
+        // A bad index late (after thousands of updates), early, and first.
+        for bad_at in [4999, 2500, 0] {
+            for bad in [64, -65, i64::MAX] {
+                let mut wrong = idx.clone();
+                wrong[bad_at] = bad;
+                let mut x = x0.clone();
+                let error = update(&mut x, &[ix(&wrong)], op, &v, Mode::Error).unwrap_err();
+                assert_eq!(error.to_string(), format!("index {bad} is out of bounds for axis 0 with size 64"));
+                assert!(
+                    x.iter().zip(&x0).all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{op:?}: bad {bad} at {bad_at}"
+                );
+            }
+        }
+    }
+    // A value of the wrong shape is reported, not half-applied, and an out
+    // of bounds index is reported before it (NumPy's order).
+    let mut x = x0.clone();
+    let short = Array1::<f64>::zeros(3);
+    assert!(matches!(
+        update(&mut x, &[ix(&idx)], Op::Add, &short, Mode::Error),
+        Err(IndexError::ShapeMismatch { .. })
+    ));
+    let mut wrong = idx.clone();
+    wrong[10] = 64;
+    assert!(matches!(
+        update(&mut x, &[ix(&wrong)], Op::Add, &short, Mode::Error),
+        Err(IndexError::OutOfBounds { .. })
+    ));
+    assert_eq!(x, x0);
+}

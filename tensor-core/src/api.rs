@@ -13,7 +13,7 @@ use crate::error::IndexError;
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 #[cfg(feature = "rayon")]
 use crate::exec::partitioned;
-use crate::exec::{basic, gather, mask_gather, scatter};
+use crate::exec::{basic, gather, mask_gather, rollback, scatter};
 use crate::index::IndexElem;
 #[cfg(feature = "rayon")]
 use crate::index::with_int_array;
@@ -154,7 +154,11 @@ where
     D: Dimension,
 {
     let value = value.into_value();
-    let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
+    let mut view = target.view_mut().into_dyn();
+    if let Some(result) = with_op!(op, kernel => rollback::update(&mut view, index, op, &value, &mode, kernel)) {
+        return result;
+    }
+    let target = Resolved::new(view, index, &mode)?;
     let values = target.broadcast(&value)?;
     if T::checks_operands(op) {
         target.check_operands(&values, |v| T::check_operand(op, *v))?;

@@ -12,4 +12,5 @@ pub(crate) mod pages;
 pub(crate) mod parallel;
 #[cfg(feature = "rayon")]
 pub(crate) mod partitioned;
+pub(crate) mod rollback;
 pub(crate) mod scatter;
