@@ -35,6 +35,18 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync>(target: &ArrayViewD<'_, T>, 
         });
         return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one element per index");
     }
+    if let Some((index, len, stride, row)) = plan.in_place_rows() {
+        let mut out = pages::output(plan.len());
+        with_int_array!(index, a => {
+            let index = a.as_slice().expect("indices read in place are contiguous");
+            for &i in index {
+                // SAFETY: every index was checked in bounds of its axis, and
+                // each row under it is `row` consecutive elements of `target`.
+                out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(plan.base + i.position(len) as isize * stride), row) });
+            }
+        });
+        return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one row per index");
+    }
     if let Some((first, second)) = plan.in_place_pair() {
         let mut out = pages::output(plan.len());
         with_int_array_pair!(&first.index, &second.index, (a, b) => {

@@ -98,6 +98,19 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                 return plan.for_each_row(|row| unsafe { write_row(origin, row, iter::once(value), kernel) });
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
+            if let (Some(values), Some((index, len, stride, row))) = (source.as_slice(), plan.in_place_rows()) {
+                // `x[rows] = values`: one run per index, straight from the index.
+                return with_int_array!(index, a => {
+                    let index = a.as_slice().expect("indices read in place are contiguous");
+                    for (&i, values) in index.iter().zip(values.chunks(row.max(1))) {
+                        // SAFETY: the caller's guarantee; every index was checked in
+                        // bounds, and the row under it is `row` consecutive elements
+                        // of `target`, borrowed by nobody else during the call.
+                        let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + i.position(len) as isize * stride), row) };
+                        kernel.apply_run(targets, values);
+                    }
+                });
+            }
             if let Some(values) = source.as_slice() {
                 // In C order already: its rows are consecutive runs, with no
                 // multi-dimensional iterator to step.

@@ -205,6 +205,18 @@ impl<'i> IndexedPlan<'i> {
         }
     }
 
+    /// The index array, axis length and stride, and the row length, when the
+    /// region is one index array read in place followed by one contiguous
+    /// row per index (`x[rows]` on a C-ordered matrix).
+    pub fn in_place_rows(&self) -> Option<(&IntArray<'i>, usize, isize, usize)> {
+        match (self.dims.as_slice(), &self.table.entries) {
+            ([Dim::Table, Dim::Strided { len: row, stride: 1 }], Entries::Index { index, len, stride }) => {
+                Some((index, *len, *stride, *row))
+            }
+            _ => None,
+        }
+    }
+
     /// The two index arrays when the region is exactly a pair of index
     /// arrays read in place (no strided dims around them).
     pub fn in_place_pair(&self) -> Option<(&AxisIndex<'i>, &AxisIndex<'i>)> {
