@@ -174,24 +174,28 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
 }
 
 /// Large mask reads (the fused path for a mask over the leading axes of a
-/// C-ordered target, copying runs of true positions; a reversed view takes
-/// the general path), each equal to a plain loop for 1, 2 and 8 threads.
+/// C-ordered target, copying runs of true positions, streamed past the
+/// cache when large; a reversed view takes the general path), each equal to
+/// a plain loop for 1, 2 and 8 threads.
 #[test]
 fn parallel_mask_gathers_equal_a_plain_loop_for_every_thread_count() {
     // Runs of every length: a bit from the index stream, held for 1-4 positions.
     let random = indices(300_000, 1 << 20, 9);
     let bit = |k: usize| (random[k / (1 + k % 4)] & 1) == 1;
-    let x = Array2::from_shape_fn((5000, 30), |(i, j)| (i * 30 + j) as i64);
-    let rows = Array1::from_shape_fn(5000, bit);
+    // Rows of 240 bytes (i64) and of 120 bytes (f32: runs not 16-byte aligned), outputs of MBs.
+    let x = Array2::from_shape_fn((40_000, 30), |(i, j)| (i * 30 + j) as i64);
+    let xf = x.mapv(|v| v as f32 * 0.5);
+    let rows = Array1::from_shape_fn(40_000, bit);
     let cube = ndarray::Array3::from_shape_fn((100, 50, 20), |(i, j, k)| (i * 1000 + j * 20 + k) as i64);
     let plane = Array2::from_shape_fn((100, 50), |(i, j)| bit(i * 50 + j));
     let flat = Array2::from_shape_fn((300, 1000), |(i, j)| (i * 1000 + j) as i64);
     let every = Array2::from_shape_fn((300, 1000), |(i, j)| bit(i * 1000 + j));
-    let none = Array1::from_elem(5000, false);
+    let none = Array1::from_elem(40_000, false);
     let reversed = x.slice(s![..;-1, ..]);
 
-    let rows_of = |x: &ndarray::ArrayView2<i64>| -> Vec<i64> { (0..5000).filter(|&i| rows[i]).flat_map(|i| x.row(i).to_vec()).collect() };
+    let rows_of = |x: &ndarray::ArrayView2<i64>| -> Vec<i64> { (0..40_000).filter(|&i| rows[i]).flat_map(|i| x.row(i).to_vec()).collect() };
     let expected_rows = rows_of(&x.view());
+    let expected_floats: Vec<f32> = expected_rows.iter().map(|&v| v as f32 * 0.5).collect();
     let expected_reversed = rows_of(&reversed);
     let expected_cube: Vec<i64> = (0..100 * 50)
         .filter(|&p| plane[[p / 50, p % 50]])
@@ -199,14 +203,26 @@ fn parallel_mask_gathers_equal_a_plain_loop_for_every_thread_count() {
         .collect();
     let expected_every: Vec<i64> = flat.iter().zip(every.iter()).filter(|&(_, &m)| m).map(|(&v, _)| v).collect();
     for threads in [1, 2, 8] {
-        let (got_rows, got_cube, got_every, got_none, got_reversed) = in_pool(threads, || {
-            (at!(x[rows]), at!(cube[plane]), at!(flat[every]), at!(x[none]), at!(reversed[rows]))
+        let (got_rows, got_floats, got_cube, got_every, got_none, got_reversed) = in_pool(threads, || {
+            (
+                at!(x[rows]),
+                at!(xf[rows]),
+                at!(cube[plane]),
+                at!(flat[every]),
+                at!(x[none]),
+                at!(reversed[rows]),
+            )
         });
         assert_eq!(got_rows.shape(), [expected_rows.len() / 30, 30]);
         assert_eq!(
             got_rows.iter().copied().collect::<Vec<_>>(),
             expected_rows,
             "rows with {threads} threads"
+        );
+        assert_eq!(
+            got_floats.iter().copied().collect::<Vec<_>>(),
+            expected_floats,
+            "f32 rows with {threads} threads"
         );
         assert_eq!(got_cube.shape(), [expected_cube.len() / 20, 20]);
         assert_eq!(

@@ -38,7 +38,7 @@ use crate::value::{Broadcast, IntoValue, Value};
 /// ```
 pub fn get<'a, T, S, D>(target: &'a ArrayBase<S, D>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<CowArray<'a, T, IxDyn>, IndexError>
 where
-    T: Clone + Send + Sync,
+    T: Clone + Send + Sync + 'static,
     S: Data<Elem = T>,
     D: Dimension,
 {
@@ -46,7 +46,7 @@ where
 }
 
 /// [`get`] on a view, returning data borrowed for the view's lifetime.
-pub fn get_view<'a, T: Clone + Send + Sync>(
+pub fn get_view<'a, T: Clone + Send + Sync + 'static>(
     view: ArrayViewD<'a, T>,
     index: &[IndexElem<'_>],
     mode: Mode<T>,
@@ -74,7 +74,7 @@ impl<'a, T> Selection<'a, T> {
 }
 
 /// [`get_view`], telling views from gathered arrays.
-pub fn select<'a, T: Clone + Send + Sync>(
+pub fn select<'a, T: Clone + Send + Sync + 'static>(
     view: ArrayViewD<'a, T>,
     index: &[IndexElem<'_>],
     mode: Mode<T>,

@@ -116,7 +116,7 @@ pub trait Indexable {
         mode: Mode<Self::Elem>,
     ) -> Result<Self::Read<'t, K, R>, Self::Error>
     where
-        Self::Elem: Clone + Send + Sync;
+        Self::Elem: Clone + Send + Sync + 'static;
 
     /// `self[predicate(self)]`: the selected elements in C order, in rank
     /// `R` (one axis, or a dynamic rank).
@@ -197,7 +197,7 @@ impl<X: Target + ?Sized> Indexable for X {
         mode: Mode<X::Elem>,
     ) -> Result<K::Read<'t, X::Elem, R>, IndexError>
     where
-        X::Elem: Clone + Send + Sync,
+        X::Elem: Clone + Send + Sync + 'static,
     {
         let selection = api::select(self.target_view().into_dyn(), index, mode)?;
         Ok(K::read::<X::Elem, R>(selection))

@@ -85,7 +85,7 @@ pub struct At<'s, 'i, 'e, T> {
     mode: Mode<T>,
 }
 
-impl<'s, T: Clone + Send + Sync> At<'s, '_, '_, T> {
+impl<'s, T: Clone + Send + Sync + 'static> At<'s, '_, '_, T> {
     /// Sets the out-of-bounds mode (`Mode::Fill(v)` for reads).
     pub fn mode(self, mode: Mode<T>) -> Self {
         At { mode, ..self }

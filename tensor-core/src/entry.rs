@@ -52,7 +52,7 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
-    X::Elem: Clone + Send + Sync,
+    X::Elem: Clone + Send + Sync + 'static,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
@@ -64,7 +64,7 @@ where
 pub fn read_filled<'t, 'i, X, L>(target: &'t X, list: L, fill: X::Elem) -> Result<FilledOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
-    X::Elem: Clone + Send + Sync,
+    X::Elem: Clone + Send + Sync + 'static,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {

@@ -17,7 +17,11 @@ use crate::plan::{IndexedPlan, Row, SKIP};
 /// `plan` must have been resolved from `target.shape()` and
 /// `target.strides()`, so that every offset it yields reaches an element of
 /// `target`.
-pub(crate) unsafe fn gather<T: Clone + Send + Sync>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
+pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
+    target: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan,
+    fill: Option<&T>,
+) -> ArrayD<T> {
     let origin = target.as_ptr();
     #[cfg(feature = "rayon")]
     if crate::exec::parallel::worth_it(plan.len()) {

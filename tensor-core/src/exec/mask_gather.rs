@@ -8,13 +8,17 @@ use std::mem::MaybeUninit;
 
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
+use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence, copy_into};
 use crate::index::IndexElem;
 
 /// The read `target[mask]` when `index` is one mask over the leading axes
 /// of a C-ordered `target` (the mask C-ordered too); `None` for any other
 /// index or layout, which the general plan takes (it also reports a mask
 /// of the wrong shape).
-pub(crate) fn gather_masked_blocks<T: Clone + Send + Sync>(target: &ArrayViewD<'_, T>, index: &[IndexElem<'_>]) -> Option<ArrayD<T>> {
+pub(crate) fn gather_masked_blocks<T: Clone + Send + Sync + 'static>(
+    target: &ArrayViewD<'_, T>,
+    index: &[IndexElem<'_>],
+) -> Option<ArrayD<T>> {
     let [IndexElem::Mask(mask)] = index else {
         return None;
     };
@@ -32,14 +36,14 @@ pub(crate) fn gather_masked_blocks<T: Clone + Send + Sync>(target: &ArrayViewD<'
 
 /// The blocks `source[k * block..(k + 1) * block]` for each `k` where
 /// `mask[k]`, in order; on both cores when the output is large.
-fn gather_blocks<T: Clone + Send + Sync>(source: &[T], mask: &[bool], block: usize) -> Vec<T> {
+fn gather_blocks<T: Clone + Send + Sync + 'static>(source: &[T], mask: &[bool], block: usize) -> Vec<T> {
     let len = count_true(mask) * block;
     #[cfg(feature = "rayon")]
     if crate::exec::parallel::worth_it(len) {
         return gather_blocks_parallel(source, mask, block, len);
     }
     let mut out = crate::exec::pages::output::<T>(len);
-    copy_selected(source, mask, block, &mut out.spare_capacity_mut()[..len]);
+    copy_selected(source, mask, block, &mut out.spare_capacity_mut()[..len], streams::<T>(len, block));
     // SAFETY: `copy_selected` wrote all `len` slots: one block per true position.
     unsafe { out.set_len(len) };
     out
@@ -49,7 +53,7 @@ fn gather_blocks<T: Clone + Send + Sync>(source: &[T], mask: &[bool], block: usi
 /// true positions are counted, and each chunk copies into its own part of
 /// the output, so the result is the same for every thread count.
 #[cfg(feature = "rayon")]
-fn gather_blocks_parallel<T: Clone + Send + Sync>(source: &[T], mask: &[bool], block: usize, len: usize) -> Vec<T> {
+fn gather_blocks_parallel<T: Clone + Send + Sync + 'static>(source: &[T], mask: &[bool], block: usize, len: usize) -> Vec<T> {
     use rayon::prelude::*;
 
     let chunk = mask.len().div_ceil(rayon::current_num_threads() * 8).max(1);
@@ -67,24 +71,41 @@ fn gather_blocks_parallel<T: Clone + Send + Sync>(source: &[T], mask: &[bool], b
     parts
         .into_par_iter()
         .zip(mask.par_chunks(chunk).zip(source.par_chunks(chunk * block.max(1))))
-        .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part));
+        .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part, streams::<T>(len, block)));
     // SAFETY: the parts cover `spare[..len]` (their lengths are the chunks'
     // counts, which sum to `len / block`), and `copy_selected` wrote each whole.
     unsafe { out.set_len(len) };
     out
 }
 
+/// Whether to write an output of `len` elements in blocks of `block` with
+/// streaming stores: when it is large, and each block fills a cache line
+/// (runs of smaller blocks would mix plain stores into the lines). The
+/// output is written in order, so the stores combine into whole lines
+/// (W11b: 2.5 against 5.2 ms with plain stores, when the cache is busy).
+fn streams<T>(len: usize, block: usize) -> bool {
+    let bytes = std::mem::size_of::<T>();
+    len * bytes >= STREAMING_THRESHOLD && block * bytes >= 64
+}
+
 /// Clones the block of each true position of `mask` into `out` (exactly
-/// long enough), copying each run of true positions as one slice.
-fn copy_selected<T: Clone>(source: &[T], mask: &[bool], block: usize, out: &mut [MaybeUninit<T>]) {
+/// long enough), copying each run of true positions as one slice, with
+/// streaming stores when `stream`.
+fn copy_selected<T: Clone + 'static>(source: &[T], mask: &[bool], block: usize, out: &mut [MaybeUninit<T>], stream: bool) {
+    let fence = StreamFence;
     let mut written = 0;
     let mut k = 0;
     while k < mask.len() {
         let start = k + mask[k..].iter().position(|&m| m).unwrap_or(mask.len() - k);
         let end = start + mask[start..].iter().position(|&m| !m).unwrap_or(mask.len() - start);
         let run = &source[start * block..end * block];
-        for (slot, value) in out[written..written + run.len()].iter_mut().zip(run) {
-            slot.write(value.clone());
+        let slots = &mut out[written..written + run.len()];
+        if stream {
+            copy_into(slots, run, &fence);
+        } else {
+            for (slot, value) in slots.iter_mut().zip(run) {
+                slot.write(value.clone());
+            }
         }
         written += run.len();
         k = end;

@@ -47,7 +47,11 @@ unsafe impl<T: Sync> Sync for Shared<T> {}
 ///
 /// `origin` points at the first element of the target the plan was
 /// resolved from, and every offset the plan yields reaches an element of it.
-pub(crate) unsafe fn gather<T: Clone + Send + Sync>(origin: *const T, plan: &IndexedPlan<'_>, fill: Option<&T>) -> Option<Vec<T>> {
+pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
+    origin: *const T,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+) -> Option<Vec<T>> {
     let [Dim::Table, rest @ ..] = plan.dims.as_slice() else {
         return None;
     };
