@@ -245,13 +245,37 @@ pub(crate) fn array_pair<'i>(index: &'i [IndexElem<'_>], shape: &[usize], stride
 /// (it vectorizes), chunks on both cores when there are many; the culprit
 /// is looked for only when there is one.
 fn all_in_bounds<I: IndexInt>(indices: &[I], len: usize) -> bool {
-    let chunk_ok = |chunk: &[I]| chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len));
+    let chunk_ok = |chunk: &[I]| chunk_in_bounds(chunk, len);
     #[cfg(feature = "rayon")]
     if crate::exec::parallel::worth_it(indices.len()) {
         use rayon::prelude::*;
         return indices.par_chunks(crate::exec::parallel::THRESHOLD).all(chunk_ok);
     }
     indices.chunks(1024).all(chunk_ok)
+}
+
+/// Whether every index of `chunk` lies in `[-len, len)`, with AVX2 where
+/// the processor has it: the baseline x86-64 instruction set has no 64-bit
+/// comparison to vectorize with (W5's 2M-index check: 2.5 -> 1.9 ms).
+fn chunk_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { chunk_in_bounds_avx2(chunk, len) };
+    }
+    fold_in_bounds(chunk, len)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn chunk_in_bounds_avx2<I: IndexInt>(chunk: &[I], len: usize) -> bool {
+    fold_in_bounds(chunk, len)
+}
+
+/// The check itself: branch-free, so it vectorizes.
+#[inline(always)]
+fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
+    chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
 }
 
 /// `offsets[k] += position(indices[k]) * stride` for in-bounds indices, on
