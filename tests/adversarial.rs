@@ -511,9 +511,9 @@ fn long_index_arrays_into_a_short_target_equal_a_plain_loop_or_write_nothing() {
         assert!(x.iter().zip(&expected).all(|(a, b)| a.to_bits() == b.to_bits()), "{op:?}");
         // A scalar value, and i32 indices.
         let mut x = x0.clone();
-        update(&mut x, &[ix(&idx.mapv(|i| i as i32))], op, 0.5, Mode::Error).unwrap();
+        update(&mut x, &[ix(idx.mapv(|i| i as i32))], op, 0.5, Mode::Error).unwrap();
         let mut expected = x0.clone();
-        update(&mut expected, &[ix(&idx.slice(ndarray::s![..1]))], op, 0.5, Mode::Error).unwrap();
+        update(&mut expected, &[ix(idx.slice(ndarray::s![..1]))], op, 0.5, Mode::Error).unwrap();
         for &i in idx.iter().skip(1) {
             update(&mut expected, &[IndexElem::Int(i.into())], op, 0.5, Mode::Error).unwrap();
         }

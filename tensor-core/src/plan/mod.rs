@@ -30,6 +30,8 @@ mod slice;
 pub use resolve::resolve;
 
 /// What an index selects.
+// Lives for one call: boxing the indexed plan would cost an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Plan<'i> {
     /// Basic indexing: a strided view of the target.
