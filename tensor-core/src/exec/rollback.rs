@@ -20,9 +20,9 @@ use crate::value::{Broadcast, Value};
 
 /// `target[index] op= value` when `index` is one C-contiguous integer array
 /// in mode `error` on a contiguous one-dimensional target no larger than
-/// the index, `kernel` applying `op`; `None` (nothing done) otherwise, and
-/// when the value does not broadcast (the general path reports errors in
-/// NumPy's order).
+/// the index, `kernel` applying `op`; `None` (nothing done) otherwise, when
+/// the value does not broadcast (the general path reports errors in NumPy's
+/// order), and when it is not in C order.
 pub(crate) fn update<T: Arith, K: Kernel<T>>(
     target: &mut ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
@@ -46,8 +46,14 @@ pub(crate) fn update<T: Arith, K: Kernel<T>>(
             return None;
         }
         let values = value.broadcast_to(a.shape()).ok()?;
+        let values = match &values {
+            Broadcast::Scalar(value) => Values::Scalar(*value),
+            // A value in C order; any other layout takes the general path
+            // (one loop fewer to compile per operation and index type).
+            Broadcast::Array { view, shape } => Values::Slice(view.broadcast(shape.clone()).expect("checked when built").to_slice()?),
+        };
         let snapshot = axis.to_vec();
-        match apply_checked(axis, indices, &values, kernel) {
+        match apply_checked(axis, indices, values, kernel) {
             Ok(()) => Some(Ok(())),
             Err(bad) => {
                 axis.copy_from_slice(&snapshot);
@@ -69,23 +75,18 @@ fn leaves_cores_idle<T: Arith>(_: Op, _: usize) -> bool {
     false
 }
 
+/// The values of an update: one for every index, or one per index.
+enum Values<'v, T> {
+    Scalar(&'v T),
+    Slice(&'v [T]),
+}
+
 /// `axis[indices[k]] op= values[k]` in index order, stopping at the first
 /// index out of bounds, which is returned (the updates before it stay).
-fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T>>(
-    axis: &mut [T],
-    indices: &[I],
-    values: &Broadcast<'_, T>,
-    kernel: K,
-) -> Result<(), I> {
+fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T>>(axis: &mut [T], indices: &[I], values: Values<'_, T>, kernel: K) -> Result<(), I> {
     match values {
-        Broadcast::Scalar(value) => apply_each(axis, indices, iter::repeat(*value), kernel),
-        Broadcast::Array { view, shape } => {
-            let source = view.broadcast(shape.clone()).expect("checked when built");
-            match source.as_slice() {
-                Some(values) => apply_each(axis, indices, values.iter(), kernel),
-                None => apply_each(axis, indices, source.iter(), kernel),
-            }
-        }
+        Values::Scalar(value) => apply_each(axis, indices, iter::repeat(value), kernel),
+        Values::Slice(values) => apply_each(axis, indices, values.iter(), kernel),
     }
 }
 
