@@ -56,9 +56,8 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
         with_int_array_pair!(&first.index, &second.index, (a, b) => {
             let (a, b) = (a.as_slice(), b.as_slice());
             let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
-            let offset = |i: usize, j: usize| plan.base + i as isize * first.stride + j as isize * second.stride;
             // SAFETY: both indices of each pair were checked in bounds of their axes.
-            out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(offset(i.position(first.len), j.position(second.len))) }.clone()));
+            out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(plan.base + first.offset(i) + second.offset(j)) }.clone()));
         });
         return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one element per index pair");
     }

@@ -90,10 +90,9 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
         Entries::Pair(first, second) => with_int_array_pair!(&first.index, &second.index, (a, b) => {
             let (a, b) = (a.as_slice(), b.as_slice());
             let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
-            let offset = |i: usize, j: usize| i as isize * first.stride + j as isize * second.stride;
             spare.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
                 for (block_out, (&i, &j)) in out.chunks_mut(block).zip(a.iter().zip(b)) {
-                    copy_block(plan.base + offset(i.position(first.len), j.position(second.len)), block_out);
+                    copy_block(plan.base + first.offset(i) + second.offset(j), block_out);
                 }
             })
         }),

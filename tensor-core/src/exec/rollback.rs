@@ -1,11 +1,11 @@
 //! Accumulations of many indices into a small target (`np.add.at(x, idx,
 //! v)` with `idx` much longer than `x`), checked as they go and rolled back
-//! on error: the target is
-//! copied first, each index is checked in the loop that applies it, and the
-//! first bad one restores the copy before the error is returned. The copy
-//! costs less than the separate bounds pass over every index that it
-//! replaces (W6: a 4 MB copy instead of a 64 MB read), and the result, or
-//! the untouched target on error, is the same bit for bit.
+//! on error: the target is copied first, each index is checked in the loop
+//! that applies it, and the first bad one restores the copy before the
+//! error is returned. The copy costs less than the separate bounds pass
+//! over every index that it replaces (W6: a 4 MB copy instead of a 64 MB
+//! read), and the result, or the untouched target on error, is the same
+//! bit for bit.
 
 use std::iter;
 

@@ -8,7 +8,7 @@ use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence};
 use crate::exec::kernel::Kernel;
 use crate::index::{IndexInt, with_int_array, with_int_array_pair};
-use crate::plan::{IndexedPlan, Row, SKIP};
+use crate::plan::{AxisIndex, IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
 
 /// Updates every element of a basic-indexing view with its value.
@@ -84,7 +84,7 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
             let (a, b) = (a.as_slice(), b.as_slice());
             let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
             // SAFETY: the caller's guarantee; `in_place_pair` checked every index in bounds.
-            unsafe { scatter_pair(origin.offset(plan.base), (a, first.len, first.stride), (b, second.len, second.stride), values, kernel) }
+            unsafe { scatter_pair(origin.offset(plan.base), (a, first), (b, second), values, kernel) }
         });
     }
     // SAFETY (every call below): the caller's guarantee on `plan` and
@@ -165,19 +165,19 @@ unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
 ///
 /// # Safety
 ///
-/// Every `first.0[k]` is in bounds of an axis of length `first.1` and
-/// stride `first.2`, and likewise for `second`, on an array starting at
-/// `origin` whose elements nobody else borrows.
+/// Every index of `first.0` is in bounds of the axis `first.1` describes,
+/// and likewise for `second`, on an array starting at `origin` whose
+/// elements nobody else borrows.
 unsafe fn scatter_pair<T, I: IndexInt, K: Kernel<T>>(
     origin: *mut T,
-    first: (&[I], usize, isize),
-    second: (&[I], usize, isize),
+    first: (&[I], &AxisIndex<'_>),
+    second: (&[I], &AxisIndex<'_>),
     values: &Broadcast<'_, T>,
     kernel: &mut K,
 ) {
-    let ((rows, rows_len, row_stride), (cols, cols_len, col_stride)) = (first, second);
+    let ((rows, row_axis), (cols, col_axis)) = (first, second);
     let pairs = rows.iter().zip(cols);
-    let offset = |i: I, j: I| i.position(rows_len) as isize * row_stride + j.position(cols_len) as isize * col_stride;
+    let offset = |i: I, j: I| row_axis.offset(i) + col_axis.offset(j);
     // SAFETY (each dereference): both indices are in bounds (the caller's
     // guarantee), so the offset reaches an element nobody else borrows; the
     // reference lives for one call.

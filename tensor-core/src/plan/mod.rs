@@ -165,6 +165,14 @@ pub struct AxisIndex<'i> {
     pub stride: isize,
 }
 
+impl AxisIndex<'_> {
+    /// The offset of the position `i` (in bounds) selects on this axis.
+    #[inline]
+    pub(crate) fn offset<I: IndexInt>(&self, i: I) -> isize {
+        i.position(self.len) as isize * self.stride
+    }
+}
+
 impl Table<'_> {
     /// The offsets, computed from the index when it is read in place.
     pub fn offsets(&self) -> Cow<'_, [isize]> {
@@ -176,7 +184,7 @@ impl Table<'_> {
             Entries::Pair(first, second) => Cow::Owned(with_int_array_pair!(&first.index, &second.index, (a, b) => {
                 a.iter()
                     .zip(b.iter())
-                    .map(|(&i, &j)| i.position(first.len) as isize * first.stride + j.position(second.len) as isize * second.stride)
+                    .map(|(&i, &j)| first.offset(i) + second.offset(j))
                     .collect()
             })),
         }
