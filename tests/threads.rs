@@ -280,6 +280,89 @@ fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Float sums and products into targets of several MB (split by
+/// destination on two or more threads): bit for bit the plain loop's, with
+/// negative indices, array and scalar values, `i64` and `u32` indices, and
+/// an axis that does not divide evenly among the threads.
+#[test]
+fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_count() {
+    let len = (1 << 20) + 3;
+    // Four times as many indices as slots (the checked, rolled-back path),
+    // one in five counted from the end.
+    let many = Array1::from_iter(
+        indices(4 * len, len, 11)
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| if k % 5 == 0 { i - len as i64 } else { i }),
+    );
+    let values = Array1::from_iter(indices(4 * len, 1 << 20, 12).iter().map(|&r| (r as f32 - 524_288.0) * 1e-3));
+    // Fewer indices than slots into a larger target (resolved first, then split).
+    let wide = 3 * len;
+    let few = indices(200_000, wide, 13).mapv(|i| i as u32);
+    let factors = Array1::from_iter(indices(200_000, 1000, 14).iter().map(|&r| 0.5 + r as f32 / 1000.0));
+    let start = |n: usize| Array1::from_iter((0..n).map(|k| (k % 1013) as f32 * 0.25 - 100.0));
+
+    let position = |i: i64, n: usize| if i < 0 { (i + n as i64) as usize } else { i as usize };
+    let (mut sums, mut scalar_sums, mut products) = (start(len), start(len), start(wide));
+    for (&i, &v) in many.iter().zip(&values) {
+        sums[position(i, len)] += v;
+        scalar_sums[position(i, len)] += 0.1;
+    }
+    for (&i, &f) in few.iter().zip(&factors) {
+        products[i as usize] *= f;
+    }
+    let bits = |a: &Array1<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for threads in [1, 2, 3, 8] {
+        let (got_sums, got_scalar_sums, got_products) = in_pool(threads, || {
+            let (mut sums, mut scalar_sums, mut products) = (start(len), start(len), start(wide));
+            at!(sums[many] += values);
+            at!(scalar_sums[many] += 0.1);
+            at!(products[few] *= factors);
+            (sums, scalar_sums, products)
+        });
+        assert_eq!(bits(&got_sums), bits(&sums), "sums with {threads} threads");
+        assert_eq!(bits(&got_scalar_sums), bits(&scalar_sums), "scalar sums with {threads} threads");
+        assert_eq!(bits(&got_products), bits(&products), "products with {threads} threads");
+    }
+}
+
+/// The large float sum above fails on its first bad index, wherever the
+/// bad ones fall among the threads' blocks, and leaves the target as it was.
+#[test]
+fn a_bad_index_in_a_large_float_sum_is_reported_first_and_writes_nothing() {
+    let len = (1 << 20) + 3;
+    let values = Array1::from_elem(3 * len, 0.5f32);
+    let x0 = Array1::from_iter((0..len).map(|k| k as f32));
+    // (positions of bad indices, the one reported). Blocks of 4096 indices
+    // are checked by threads in turn: the first two cases put the bad ones
+    // in blocks of different threads (odd and even), the first found by a
+    // thread that starts later; the last has one, at the very end.
+    let cases: [(&[(usize, i64)], i64); 3] = [
+        (&[(5000, len as i64), (66_000, -(len as i64) - 1)], len as i64),
+        (&[(9000, i64::MAX), (3 * len - 108, -5_000_000)], i64::MAX),
+        (&[(3 * len - 1, -(len as i64) - 1)], -(len as i64) - 1),
+    ];
+    for (bad, reported) in cases {
+        let mut idx = indices(3 * len, len, 15);
+        for &(k, i) in bad {
+            idx[k] = i;
+        }
+        for threads in [1, 2, 3, 8] {
+            let mut x = x0.clone();
+            let error = in_pool(threads, || tensor_at::try_at!(x[idx] += values)).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("index {reported} is out of bounds for axis 0 with size {len}"),
+                "{threads} threads"
+            );
+            assert!(
+                x.iter().zip(&x0).all(|(a, b)| a.to_bits() == b.to_bits()),
+                "written with {threads} threads"
+            );
+        }
+    }
+}
+
 /// A large accumulation whose last index is out of bounds fails before the
 /// parallel partial sums touch anything, for every thread count.
 #[test]

@@ -11,10 +11,12 @@ use ndarray::{ArrayBase, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dim
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
-#[cfg(feature = "rayon")]
-use crate::exec::partitioned;
 use crate::exec::{basic, gather, mask_gather, rollback, scatter};
+#[cfg(feature = "rayon")]
+use crate::exec::{partitioned, split};
 use crate::index::IndexElem;
+#[cfg(feature = "rayon")]
+use crate::index::IndexInt;
 #[cfg(feature = "rayon")]
 use crate::index::with_int_array;
 use crate::mode::Mode;
@@ -305,8 +307,9 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     }
 
     /// `write` for the accumulating operations, on both cores when the
-    /// update is one large index array over a contiguous axis and the
-    /// operation may be regrouped (see `exec::partitioned`).
+    /// update is one large index array over a contiguous axis: by index
+    /// chunks when the operation may be regrouped (`exec::partitioned`),
+    /// else by destination when the axis is large (`exec::split`).
     #[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
     fn accumulate<K: Kernel<T> + Copy + Send + Sync>(self, op: Op, values: &Broadcast<'_, T>, kernel: K)
     where
@@ -322,7 +325,7 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
                     let axis = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), len) };
                     let done = with_int_array!(index, a => {
                         let index = a.as_slice().expect("indices read in place are contiguous");
-                        partitioned::accumulate(axis, index, op, values, kernel)
+                        partitioned::accumulate(axis, index, op, values, kernel) || split_by_destination(axis, index, values, kernel)
                     });
                     if done {
                         return;
@@ -345,4 +348,35 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
             Resolved::Indexed { mut target, plan } => unsafe { scatter::write_indexed(&mut target, &plan, values, kernel) },
         }
     }
+}
+
+/// `axis[index] op= values` on every core, split by destination, when the
+/// axis is large enough to pay; `false` (nothing done) otherwise. Every
+/// index is in bounds (resolved).
+#[cfg(feature = "rayon")]
+fn split_by_destination<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    index: &[I],
+    values: &Broadcast<'_, T>,
+    kernel: K,
+) -> bool {
+    if !split::worth_it(axis, index.len()) {
+        return false;
+    }
+    let result = match values {
+        Broadcast::Scalar(value) => {
+            split::accumulate::<false, _, _, _, _>(axis, index, |range| std::iter::repeat_n(*value, range.len()), kernel)
+        }
+        Broadcast::Array { view, shape } => {
+            let source = view.broadcast(shape.clone()).expect("checked when built");
+            let Some(values) = source.to_slice() else {
+                return false;
+            };
+            split::accumulate::<false, _, _, _, _>(axis, index, |range| values[range].iter(), kernel)
+        }
+    };
+    let Ok(()) = result else {
+        unreachable!("an unchecked scan reports no index");
+    };
+    true
 }

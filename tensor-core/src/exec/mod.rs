@@ -14,3 +14,5 @@ pub(crate) mod parallel;
 pub(crate) mod partitioned;
 pub(crate) mod rollback;
 pub(crate) mod scatter;
+#[cfg(feature = "rayon")]
+pub(crate) mod split;

@@ -2,10 +2,8 @@
 //! blocks, one per table entry, so threads fill disjoint parts of it and
 //! the result is the same for every thread count.
 //!
-//! Scatters stay serial: partitioning them by destination (to keep each
-//! destination's updates in index order, as SPEC §4 demands) made two
-//! threads slower than one on the workloads (each thread must scan every
-//! index; the branch on "mine or not" mispredicts half the time).
+//! Large accumulating scatters have their own modules: `partitioned`
+//! (operations that regroup exactly) and `split` (by destination).
 
 use std::mem::MaybeUninit;
 

@@ -6,10 +6,8 @@
 //! folded into the target in chunk order. The result equals the serial
 //! loop's for every thread count.
 //!
-//! Float sums and products are left to the serial loop: regrouped, they
-//! round differently. (Splitting the destinations instead, each thread
-//! scanning every index, keeps index order but measured slower than one
-//! thread here: each thread re-reads all indices and values.)
+//! Float sums and products would round differently regrouped: they are
+//! split by destination instead (`exec::split`), when the target is large.
 
 use rayon::prelude::*;
 

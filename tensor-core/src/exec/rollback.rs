@@ -5,7 +5,8 @@
 //! error is returned. The copy costs less than the separate bounds pass
 //! over every index that it replaces (W6: a 4 MB copy instead of a 64 MB
 //! read), and the result, or the untouched target on error, is the same
-//! bit for bit.
+//! bit for bit. A large target is updated on every core, split by
+//! destination (`exec::split`).
 
 use std::iter;
 
@@ -14,6 +15,8 @@ use ndarray::ArrayViewMutD;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::Kernel;
+#[cfg(feature = "rayon")]
+use crate::exec::split;
 use crate::index::{IndexElem, IndexInt, with_int_array};
 use crate::mode::Mode;
 use crate::value::{Broadcast, Value};
@@ -23,7 +26,7 @@ use crate::value::{Broadcast, Value};
 /// the index, `kernel` applying `op`; `None` (nothing done) otherwise, when
 /// the value does not broadcast (the general path reports errors in NumPy's
 /// order), and when it is not in C order.
-pub(crate) fn update<T: Arith, K: Kernel<T>>(
+pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     target: &mut ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
     op: Op,
@@ -53,7 +56,7 @@ pub(crate) fn update<T: Arith, K: Kernel<T>>(
             Broadcast::Array { view, shape } => Values::Slice(view.broadcast(shape.clone()).expect("checked when built").to_slice()?),
         };
         let snapshot = axis.to_vec();
-        match apply_checked(axis, indices, values, kernel) {
+        match apply_checked(axis, indices, &values, kernel) {
             Ok(()) => Some(Ok(())),
             Err(bad) => {
                 axis.copy_from_slice(&snapshot);
@@ -81,11 +84,26 @@ enum Values<'v, T> {
     Slice(&'v [T]),
 }
 
-/// `axis[indices[k]] op= values[k]` in index order, stopping at the first
-/// index out of bounds, which is returned (the updates before it stay).
-fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T>>(axis: &mut [T], indices: &[I], values: Values<'_, T>, kernel: K) -> Result<(), I> {
+/// `axis[indices[k]] op= values[k]` in index order for each destination,
+/// stopping at the first index out of bounds, which is returned (some
+/// updates are done: the caller restores the target).
+fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    indices: &[I],
+    values: &Values<'_, T>,
+    kernel: K,
+) -> Result<(), I> {
+    #[cfg(feature = "rayon")]
+    if split::worth_it(axis, indices.len()) {
+        return match values {
+            Values::Scalar(value) => {
+                split::accumulate::<true, _, _, _, _>(axis, indices, |range| iter::repeat_n(*value, range.len()), kernel)
+            }
+            Values::Slice(values) => split::accumulate::<true, _, _, _, _>(axis, indices, |range| values[range].iter(), kernel),
+        };
+    }
     match values {
-        Values::Scalar(value) => apply_each(axis, indices, iter::repeat(value), kernel),
+        Values::Scalar(value) => apply_each(axis, indices, iter::repeat(*value), kernel),
         Values::Slice(values) => apply_each(axis, indices, values.iter(), kernel),
     }
 }

@@ -22,7 +22,7 @@ use std::borrow::Cow;
 
 use crate::index::{IndexInt, IntArray, with_int_array, with_int_array_pair};
 
-mod advanced;
+pub(crate) mod advanced;
 pub(crate) mod basic;
 mod resolve;
 mod slice;
