@@ -160,6 +160,32 @@ fn value_that_does_not_broadcast_on_basic_and_advanced_paths() {
     assert_every_path_fails(&[ix(0)], &value, |e| matches!(e, IndexError::ShapeMismatch { .. }));
 }
 
+/// A few indices into a vector take a short path (checked before any
+/// write, no broadcast built); its value shapes follow the same rules as
+/// everywhere: a column of indices does not take a row of values (NumPy's
+/// setitem message), a row with a leading length-1 axis does.
+#[test]
+fn few_indices_into_a_vector_follow_the_value_shape_rules() {
+    let mut x = Array1::<f64>::from_iter((0..8).map(f64::from));
+    let original = x.clone();
+    let column = Array::from_shape_vec((3, 1), vec![0i64, 2, 4]).unwrap();
+    for op in [Op::Add, Op::Max] {
+        let error = update(&mut x, &[ix(&column)], op, array![1.0, 2.0, 3.0], Mode::Error).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "shape mismatch: value array of shape (3,) could not be broadcast to indexing result of shape (3, 1)"
+        );
+        assert_eq!(x, original);
+    }
+    let error = update(&mut x, &[ix([0, 2, 4])], Op::Add, array![1.0, 2.0], Mode::Error).unwrap_err();
+    assert!(matches!(error, IndexError::ShapeMismatch { .. }), "{error:?}");
+    let error = update(&mut x, &[ix([0, 2, -9])], Op::Add, array![1.0, 2.0, 3.0], Mode::Error).unwrap_err();
+    assert_eq!(error.to_string(), "index -9 is out of bounds for axis 0 with size 8");
+    assert_eq!(x, original);
+    update(&mut x, &[ix([0, 2, -8])], Op::Sub, array![[1.0, 2.0, 3.0]], Mode::Error).unwrap();
+    assert_eq!(x, array![-4.0, 1.0, 0.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+}
+
 #[test]
 fn mask_assignment_with_the_wrong_number_of_values() {
     // NumPy counts values only for `x[mask] = v`; `np.add.at` and friends
