@@ -20,7 +20,7 @@ use crate::index::IndexInt;
 #[cfg(feature = "rayon")]
 use crate::index::with_int_array;
 use crate::mode::Mode;
-use crate::plan::basic::resolve_basic;
+use crate::plan::basic::{each_basic_axis, resolve_basic};
 use crate::plan::{IndexedPlan, Plan, resolve};
 use crate::value::{Broadcast, IntoValue, Value};
 
@@ -125,6 +125,11 @@ where
     D: Dimension,
 {
     let value = value.into_value();
+    if let Value::Scalar(scalar) = &value
+        && written_in_place(target, index, &mode, |element| *element = scalar.clone())
+    {
+        return Ok(());
+    }
     let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
     let values = target.broadcast_for_set(&value)?;
     target.write(&values, SetKernel);
@@ -156,6 +161,15 @@ where
     D: Dimension,
 {
     let value = value.into_value();
+    if let Value::Scalar(scalar) = &value
+        && !T::checks_operands(op)
+        && with_op!(op, kernel => {
+            let mut kernel = kernel;
+            written_in_place(target, index, &mode, |element| kernel.apply(element, scalar))
+        })
+    {
+        return Ok(());
+    }
     let mut view = target.view_mut().into_dyn();
     if let Some(result) = with_op!(op, kernel => rollback::update(&mut view, index, op, &value, &mode, kernel)) {
         return result;
@@ -167,6 +181,35 @@ where
     }
     with_op!(op, kernel => target.accumulate(op, &values, kernel));
     Ok(())
+}
+
+/// Below this many elements, a scalar written through a basic index goes
+/// straight to the target's own view: no dynamic shapes are built (a 4x4
+/// set: 153 -> 40 ns, against 25 by hand). Larger regions take the planned path, which
+/// streams large fills past the cache.
+const SMALL_REGION: usize = 1 << 12;
+
+/// `write` on every element of `target[index]` when the index is purely
+/// basic, valid, and selects at most `SMALL_REGION` elements; `false`
+/// (nothing done) otherwise.
+fn written_in_place<T, S: DataMut<Elem = T>, D: Dimension>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    mode: &Mode<T>,
+    write: impl FnMut(&mut T),
+) -> bool {
+    let shape = target.raw_dim();
+    let mut region = target.view_mut();
+    let mut axis = 0;
+    let narrowed = each_basic_axis(index, shape.slice(), |view_axis| {
+        axis = basic::narrow(&mut region, axis, view_axis);
+        Some(())
+    });
+    if narrowed.is_none() || region.len() > SMALL_REGION || mode.check_for_update().is_err() {
+        return false;
+    }
+    region.map_inplace(write);
+    true
 }
 
 /// Replaces each element of `target[index]` by `f(element)`, once per

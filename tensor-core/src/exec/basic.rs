@@ -1,7 +1,7 @@
 //! The basic path: view axes applied to an ndarray view in place, one axis
 //! at a time (no slicing description is built, nothing is allocated).
 
-use ndarray::{ArrayBase, Axis, IxDyn, RawData, Slice};
+use ndarray::{ArrayBase, Axis, Dimension, IxDyn, RawData, Slice};
 
 use crate::plan::ViewAxis;
 
@@ -24,6 +24,20 @@ pub(crate) fn select<S: RawData>(mut target: ArrayBase<S, IxDyn>, axes: &[ViewAx
         }
     }
     target
+}
+
+/// Narrows target axis `axis` to the positions `view_axis` selects, keeping
+/// the target's rank (and static dimension type): an indexed axis keeps its
+/// one position, and a new axis changes nothing. For writes, where the
+/// region's shape does not matter. Returns the next target axis.
+pub(crate) fn narrow<S: RawData, D: Dimension>(target: &mut ArrayBase<S, D>, axis: usize, view_axis: ViewAxis) -> usize {
+    let slice = match view_axis {
+        ViewAxis::NewAxis => return axis,
+        ViewAxis::Select(i) => ndarray_slice(i, 1, 1),
+        ViewAxis::Slice { first, len, step } => ndarray_slice(first, len, step),
+    };
+    target.slice_axis_inplace(Axis(axis), slice);
+    axis + 1
 }
 
 /// Positions `first, first + step, ...` (`len` of them) as an ndarray

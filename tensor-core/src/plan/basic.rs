@@ -43,15 +43,24 @@ impl Deref for BasicAxes {
 ///
 /// Integers must be in `[-n, n)`: there every mode means the same.
 pub(crate) fn resolve_basic(index: &[IndexElem<'_>], shape: &[usize]) -> Option<BasicAxes> {
+    let mut resolved = BasicAxes {
+        axes: [ViewAxis::NewAxis; MAX_AXES],
+        len: 0,
+    };
+    each_basic_axis(index, shape, |axis| resolved.push(axis))?;
+    Some(resolved)
+}
+
+/// `resolve_basic`'s axes handed to `visit` one at a time, as they are
+/// resolved, with nothing stored; `None` as soon as the index turns out
+/// not to be basic or valid (or `visit` returns `None`), when some axes
+/// may already have been visited.
+pub(crate) fn each_basic_axis(index: &[IndexElem<'_>], shape: &[usize], mut visit: impl FnMut(ViewAxis) -> Option<()>) -> Option<()> {
     let consumed = index
         .iter()
         .filter(|elem| matches!(elem, IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_)))
         .count();
     let whole_axes = shape.len().checked_sub(consumed)?;
-    let mut resolved = BasicAxes {
-        axes: [ViewAxis::NewAxis; MAX_AXES],
-        len: 0,
-    };
     let mut axis = 0;
     let mut seen_ellipsis = false;
     for elem in index {
@@ -61,30 +70,30 @@ pub(crate) fn resolve_basic(index: &[IndexElem<'_>], shape: &[usize]) -> Option<
                 if !(-n..n).contains(&i) {
                     return None;
                 }
-                resolved.push(ViewAxis::Select(if i < 0 { i + n } else { i } as usize))?;
+                visit(ViewAxis::Select(if i < 0 { i + n } else { i } as usize))?;
                 axis += 1;
             }
             IndexElem::Slice(slice) => {
-                resolved.push(resolve_py(slice, shape[axis]).ok()?)?;
+                visit(resolve_py(slice, shape[axis]).ok()?)?;
                 axis += 1;
             }
             IndexElem::Range(range) => {
-                resolved.push(resolve_range(range, shape[axis], axis).ok()?)?;
+                visit(resolve_range(range, shape[axis], axis).ok()?)?;
                 axis += 1;
             }
-            IndexElem::NewAxis => resolved.push(ViewAxis::NewAxis)?,
+            IndexElem::NewAxis => visit(ViewAxis::NewAxis)?,
             IndexElem::Ellipsis if seen_ellipsis => return None,
             IndexElem::Ellipsis => {
                 seen_ellipsis = true;
                 for _ in 0..whole_axes {
-                    resolved.push(ViewAxis::whole(shape[axis]))?;
+                    visit(ViewAxis::whole(shape[axis]))?;
                     axis += 1;
                 }
             }
             IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) => return None,
         }
     }
-    Some(resolved)
+    Some(())
 }
 
 #[cfg(test)]
