@@ -326,6 +326,48 @@ fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_c
     }
 }
 
+/// Large `set`s of primitive numbers (split by destination on two or more
+/// threads, copied as bits): the last occurrence of each position wins, as
+/// in the plain loop, for 4- and 8-byte elements, array and scalar values
+/// and negative indices.
+#[test]
+fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
+    let len = (1 << 20) + 5;
+    let idx = Array1::from_iter(
+        indices(300_000, len, 21)
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| if k % 3 == 0 { i - len as i64 } else { i }),
+    );
+    let values = Array1::from_iter((0..300_000).map(|k| k as f64 * 0.5 - 7.0));
+    let narrow = values.mapv(|v| v as f32);
+    let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
+    let (mut wide, mut single, mut marked) = (Array1::<f64>::zeros(len), Array1::<f32>::zeros(len), Array1::<i64>::ones(len));
+    for (&i, (&v, &n)) in idx.iter().zip(values.iter().zip(&narrow)) {
+        wide[position(i)] = v;
+        single[position(i)] = n;
+        marked[position(i)] = -3;
+    }
+    for threads in [1, 2, 3, 8] {
+        let (got_wide, got_single, got_marked) = in_pool(threads, || {
+            let (mut wide, mut single, mut marked) = (Array1::<f64>::zeros(len), Array1::<f32>::zeros(len), Array1::<i64>::ones(len));
+            at!(wide[idx] = values);
+            at!(single[idx] = narrow);
+            at!(marked[idx] = -3);
+            (wide, single, marked)
+        });
+        assert!(
+            got_wide.iter().zip(&wide).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "f64 with {threads} threads"
+        );
+        assert!(
+            got_single.iter().zip(&single).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "f32 with {threads} threads"
+        );
+        assert_eq!(got_marked, marked, "i64 with {threads} threads");
+    }
+}
+
 /// The large float sum above fails on its first bad index, wherever the
 /// bad ones fall among the threads' blocks, and leaves the target as it was.
 #[test]

@@ -18,6 +18,8 @@ use crate::index::IndexElem;
 #[cfg(feature = "rayon")]
 use crate::index::IndexInt;
 #[cfg(feature = "rayon")]
+use crate::index::IntArray;
+#[cfg(feature = "rayon")]
 use crate::index::with_int_array;
 use crate::mode::Mode;
 use crate::plan::basic::{each_basic_axis, resolve_basic};
@@ -130,8 +132,15 @@ where
     {
         return Ok(());
     }
-    let target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
+    #[cfg_attr(not(feature = "rayon"), allow(unused_mut))]
+    let mut target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
     let values = target.broadcast_for_set(&value)?;
+    #[cfg(feature = "rayon")]
+    if let Some((index, axis)) = target.index_and_axis()
+        && with_int_array!(index, a => split::set_plain(axis, a.as_slice().expect("indices read in place are contiguous"), &values))
+    {
+        return Ok(());
+    }
     target.write(&values, SetKernel);
     Ok(())
 }
@@ -353,34 +362,39 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     /// update is one large index array over a contiguous axis: by index
     /// chunks when the operation may be regrouped (`exec::partitioned`),
     /// else by destination when the axis is large (`exec::split`).
-    #[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
-    fn accumulate<K: Kernel<T> + Copy + Send + Sync>(self, op: Op, values: &Broadcast<'_, T>, kernel: K)
+    #[cfg_attr(not(feature = "rayon"), allow(unused_variables, unused_mut))]
+    fn accumulate<K: Kernel<T> + Copy + Send + Sync>(mut self, op: Op, values: &Broadcast<'_, T>, kernel: K)
     where
         T: Arith,
     {
         #[cfg(feature = "rayon")]
-        let resolved = match self {
-            Resolved::Indexed { mut target, plan } => {
-                if let Some((index, len, 1)) = plan.in_place_index() {
-                    // SAFETY: the plan was resolved from `target` (`Resolved::new`):
-                    // an axis of stride 1 is `len` consecutive elements of it
-                    // from `base`, and `target` is borrowed by nothing else.
-                    let axis = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), len) };
-                    let done = with_int_array!(index, a => {
-                        let index = a.as_slice().expect("indices read in place are contiguous");
-                        partitioned::accumulate(axis, index, op, values, kernel) || split_by_destination(axis, index, values, kernel)
-                    });
-                    if done {
-                        return;
-                    }
-                }
-                Resolved::Indexed { target, plan }
+        if let Some((index, axis)) = self.index_and_axis() {
+            let done = with_int_array!(index, a => {
+                let index = a.as_slice().expect("indices read in place are contiguous");
+                partitioned::accumulate(axis, index, op, values, kernel) || split_by_destination(axis, index, values, kernel)
+            });
+            if done {
+                return;
             }
-            view => view,
+        }
+        self.write(values, kernel)
+    }
+
+    /// The index array and the axis it indexes, when the update is one
+    /// index array read in place over an axis of stride 1.
+    #[cfg(feature = "rayon")]
+    fn index_and_axis(&mut self) -> Option<(&IntArray<'i>, &mut [T])> {
+        let Resolved::Indexed { target, plan } = self else {
+            return None;
         };
-        #[cfg(not(feature = "rayon"))]
-        let resolved = self;
-        resolved.write(values, kernel)
+        let (index, len, 1) = plan.in_place_index()? else {
+            return None;
+        };
+        // SAFETY: the plan was resolved from `target` (`Resolved::new`): an
+        // axis of stride 1 is `len` consecutive elements of it from `base`,
+        // and `target` is borrowed by nothing else while the slice lives.
+        let axis = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), len) };
+        Some((index, axis))
     }
 
     /// Updates every selected element in index order.

@@ -73,7 +73,7 @@ pub(crate) fn copy_into<T: Clone + 'static>(out: &mut [MaybeUninit<T>], values: 
 }
 
 /// Whether `T` is a primitive number of 4 or 8 bytes.
-fn is_plain<T: 'static>() -> bool {
+pub(crate) fn is_plain<T: 'static>() -> bool {
     let plain = [
         TypeId::of::<f32>(),
         TypeId::of::<f64>(),

@@ -44,6 +44,7 @@ pub(crate) trait Kernel<T> {
 }
 
 /// `x[i] = v`.
+#[derive(Clone, Copy)]
 pub(crate) struct SetKernel;
 
 impl<T: Clone + 'static> Kernel<T> for SetKernel {

@@ -96,6 +96,7 @@ fn leaves_cores_idle<T: Arith>(op: Op, len: usize) -> bool {
 }
 
 #[cfg(not(feature = "rayon"))]
+#[allow(clippy::extra_unused_type_parameters)] // the same signature as with rayon
 fn leaves_cores_idle<T: Arith>(_: Op, _: usize) -> bool {
     false
 }

@@ -1,5 +1,5 @@
 //! Both cores for large accumulations whose operation may not be regrouped
-//! (float `add.at`, ...), by destination: the target is cut into one range
+//! (float `add.at`, ...) and for large `set`s, by destination: the target is cut into one range
 //! per thread, and each thread scans every index and applies, in index
 //! order, the updates that land in its range. Each destination sees its
 //! updates in index order, so the result is the serial loop's bit for bit.
@@ -12,15 +12,18 @@
 //! It pays when the random updates miss the cache: a target that fits one
 //! core's cache is faster updated by one thread than scanned twice.
 
+use std::iter;
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::exec::kernel::Kernel;
+use crate::exec::fill;
+use crate::exec::kernel::{Kernel, SetKernel};
 use crate::exec::parallel;
 use crate::index::IndexInt;
 use crate::plan::advanced::chunk_in_bounds;
+use crate::value::Broadcast;
 
 /// Targets smaller than this stay serial: measured here, a 2 MB target broke
 /// even and a 4 MB one ran 1.7x faster on two threads (2 MB of L2 a core).
@@ -76,6 +79,47 @@ where
         .filter_map(|chunk| scan(chunk).err())
         .min_by_key(|&(k, _)| k);
     first_bad.map_or(Ok(()), |(_, i)| Err(i))
+}
+
+/// `axis[index[k]] = values[k]` on every core, split by destination (the
+/// last occurrence of a position wins, as in the serial loop), for the
+/// primitive numbers: their bits are copied as `u32` or `u64`, which cross
+/// threads whatever bounds `T` has. `false` (nothing done) for other types,
+/// small updates and values not in C order. Every index is in bounds.
+pub(crate) fn set_plain<T: 'static, I: IndexInt>(axis: &mut [T], index: &[I], values: &Broadcast<'_, T>) -> bool {
+    if !fill::is_plain::<T>() || !worth_it(axis, index.len()) {
+        return false;
+    }
+    match size_of::<T>() {
+        4 => set_bits::<T, u32, I>(axis, index, values),
+        8 => set_bits::<T, u64, I>(axis, index, values),
+        _ => false,
+    }
+}
+
+/// `set_plain` with `T` read as `B`, an unsigned integer of its size.
+fn set_bits<T, B: Copy + Send + Sync + 'static, I: IndexInt>(axis: &mut [T], index: &[I], values: &Broadcast<'_, T>) -> bool {
+    // SAFETY (each cast): `T` is a primitive number of `B`'s size and
+    // alignment (`set_plain`), so its bits are a valid `B` and back.
+    let axis = unsafe { std::slice::from_raw_parts_mut(axis.as_mut_ptr().cast::<B>(), axis.len()) };
+    let done = match values {
+        Broadcast::Scalar(value) => {
+            let bits = unsafe { *std::ptr::from_ref::<T>(value).cast::<B>() };
+            accumulate::<false, _, _, _, _>(axis, index, |range| iter::repeat_n(&bits, range.len()), SetKernel)
+        }
+        Broadcast::Array { view, shape } => {
+            let source = view.broadcast(shape.clone()).expect("checked when built");
+            let Some(values) = source.to_slice() else {
+                return false;
+            };
+            let values = unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<B>(), values.len()) };
+            accumulate::<false, _, _, _, _>(axis, index, |range| values[range].iter(), SetKernel)
+        }
+    };
+    let Ok(()) = done else {
+        unreachable!("an unchecked scan reports no index");
+    };
+    true
 }
 
 /// One thread's share: the destinations `range`, starting at `base` of an
