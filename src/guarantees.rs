@@ -69,10 +69,13 @@
 //!   other operation applies each occurrence in index order (unbuffered,
 //!   like `np.add.at`; NumPy's own `x[i] += v` is buffered and differs).
 //! - Results are bitwise identical for every rayon thread count (1, 2 and 8
-//!   tested): parallel gathers fill disjoint blocks; parallel accumulations
-//!   run only for operations that regroup exactly (integer `+ * min max`,
-//!   float `min max`); float sums and products stay serial. The GPU kernels
-//!   give the CPU's bits too (no float atomics).
+//!   tested): parallel gathers fill disjoint blocks; accumulations whose
+//!   operation regroups exactly (integer `+ * min max`, float `min max`)
+//!   are cut into chunks of indices; float sums and products, and large
+//!   `set`s, are split by destination: each thread owns a range of the
+//!   target and applies the updates landing there in index order, so no
+//!   sum is regrouped. The GPU kernels give the CPU's bits too (no float
+//!   atomics).
 //! - Arithmetic: integers wrap on overflow as NumPy's fixed-width integers
 //!   do (in `i8`, 127 + 1 is -128; `i64::MIN / -1` is `i64::MIN`);
 //!   integer `/` truncates toward zero; float `min`/`max` propagate NaN as
