@@ -368,6 +368,49 @@ fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Large `set`s through a pair of index arrays (`x[i, j] = v`, split by
+/// destination rows on two or more threads): the last occurrence wins, as
+/// in the plain loop, with negative indices, `i32` and `i64` pairs, array
+/// and scalar values, and a transposed target (not in standard layout).
+#[test]
+fn large_pair_sets_equal_a_plain_loop_for_every_thread_count() {
+    let (rows, cols) = (1100, 1001);
+    let i = Array1::from_iter(
+        indices(300_000, rows, 31)
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| if k % 4 == 0 { i - rows as i64 } else { i }),
+    );
+    let j = indices(300_000, cols, 32);
+    let (i32s, j32s) = (i.mapv(|v| v as i32), j.mapv(|v| v as i32));
+    let values = Array1::from_iter((0..300_000).map(|k| k as f32 * 0.25 - 9.0));
+    let at_rc = |r: i64, c: i64| ((if r < 0 { r + rows as i64 } else { r }) as usize, c as usize);
+    let mut expected = Array2::<f32>::zeros((rows, cols));
+    let mut marked = Array2::<f64>::ones((rows, cols));
+    for ((&r, &c), &v) in i.iter().zip(&j).zip(&values) {
+        expected[at_rc(r, c)] = v;
+        marked[at_rc(r, c)] = -2.5;
+    }
+    let bits = |a: &Array2<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for threads in [1, 2, 3, 8] {
+        let (wide, narrow, scalar, transposed) = in_pool(threads, || {
+            let (mut wide, mut narrow) = (Array2::<f32>::zeros((rows, cols)), Array2::<f32>::zeros((rows, cols)));
+            at!(wide[i, j] = values);
+            at!(narrow[i32s, j32s] = values);
+            let mut scalar = Array2::<f64>::ones((rows, cols));
+            at!(scalar[i, j] = -2.5);
+            let mut transposed = Array2::<f32>::zeros((cols, rows));
+            let mut view = transposed.view_mut().reversed_axes();
+            at!(view[i, j] = values);
+            (wide, narrow, scalar, transposed.reversed_axes())
+        });
+        assert_eq!(bits(&wide), bits(&expected), "i64 pairs with {threads} threads");
+        assert_eq!(bits(&narrow), bits(&expected), "i32 pairs with {threads} threads");
+        assert_eq!(scalar, marked, "scalar with {threads} threads");
+        assert_eq!(bits(&transposed), bits(&expected), "transposed with {threads} threads");
+    }
+}
+
 /// The large float sum above fails on its first bad index, wherever the
 /// bad ones fall among the threads' blocks, and leaves the target as it was.
 #[test]

@@ -20,7 +20,7 @@ use crate::index::IndexInt;
 #[cfg(feature = "rayon")]
 use crate::index::IntArray;
 #[cfg(feature = "rayon")]
-use crate::index::with_int_array;
+use crate::index::{with_int_array, with_int_array_pair};
 use crate::mode::Mode;
 use crate::plan::basic::{each_basic_axis, resolve_basic};
 use crate::plan::{IndexedPlan, Plan, resolve};
@@ -136,9 +136,7 @@ where
     let mut target = Resolved::new(target.view_mut().into_dyn(), index, &mode)?;
     let values = target.broadcast_for_set(&value)?;
     #[cfg(feature = "rayon")]
-    if let Some((index, axis)) = target.index_and_axis()
-        && with_int_array!(index, a => split::set_plain(axis, a.as_slice().expect("indices read in place are contiguous"), &values))
-    {
+    if target.set_by_destination(&values) {
         return Ok(());
     }
     target.write(&values, SetKernel);
@@ -380,6 +378,45 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
         self.write(values, kernel)
     }
 
+    /// `write` with `SetKernel` on every core, split by destination, when
+    /// the update is one index array along an axis of stride 1 or a pair of
+    /// them into a target in standard layout, and large; `false` (nothing
+    /// done) otherwise.
+    #[cfg(feature = "rayon")]
+    fn set_by_destination(&mut self, values: &Broadcast<'_, T>) -> bool
+    where
+        T: 'static,
+    {
+        if let Some((index, axis)) = self.index_and_axis() {
+            let len = axis.len();
+            return with_int_array!(index, a => {
+                let index = a.as_slice().expect("indices read in place are contiguous");
+                split::set_plain(axis, &split::Along { index, len }, values)
+            });
+        }
+        let Resolved::Indexed { target, plan } = self else {
+            return false;
+        };
+        let Some((first, second)) = plan.in_place_pair() else {
+            return false;
+        };
+        let base = plan.base;
+        let Some(target) = target
+            .as_slice_mut()
+            .filter(|_| base >= 0 && first.stride >= 0 && second.stride >= 0)
+        else {
+            return false;
+        };
+        with_int_array_pair!(&first.index, &second.index, (a, b) => {
+            let (a, b) = (a.as_slice(), b.as_slice());
+            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+            // Positions are in bounds: the plan checked every index, and the
+            // offsets of a standard-layout target with positive strides
+            // count elements of its slice from the first.
+            split::set_plain(target, &split::Pairs { first: (a, first), second: (b, second), base }, values)
+        })
+    }
+
     /// The index array and the axis it indexes, when the update is one
     /// index array read in place over an axis of stride 1.
     #[cfg(feature = "rayon")]
@@ -420,16 +457,17 @@ fn split_by_destination<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync
     if !split::worth_it(axis, index.len()) {
         return false;
     }
+    let along = split::Along { index, len: axis.len() };
     let result = match values {
         Broadcast::Scalar(value) => {
-            split::accumulate::<false, _, _, _, _>(axis, index, |range| std::iter::repeat_n(*value, range.len()), kernel)
+            split::accumulate::<false, _, _, _, _>(axis, &along, |range| std::iter::repeat_n(*value, range.len()), kernel)
         }
         Broadcast::Array { view, shape } => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
             let Some(values) = source.to_slice() else {
                 return false;
             };
-            split::accumulate::<false, _, _, _, _>(axis, index, |range| values[range].iter(), kernel)
+            split::accumulate::<false, _, _, _, _>(axis, &along, |range| values[range].iter(), kernel)
         }
     };
     let Ok(()) = result else {

@@ -139,11 +139,15 @@ fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
 ) -> Result<(), I> {
     #[cfg(feature = "rayon")]
     if split::worth_it(axis, indices.len()) {
+        let along = split::Along {
+            index: indices,
+            len: axis.len(),
+        };
         return match values {
             Values::Scalar(value) => {
-                split::accumulate::<true, _, _, _, _>(axis, indices, |range| iter::repeat_n(*value, range.len()), kernel)
+                split::accumulate::<true, _, _, _, _>(axis, &along, |range| iter::repeat_n(*value, range.len()), kernel)
             }
-            Values::Slice(values) => split::accumulate::<true, _, _, _, _>(axis, indices, |range| values[range].iter(), kernel),
+            Values::Slice(values) => split::accumulate::<true, _, _, _, _>(axis, &along, |range| values[range].iter(), kernel),
         };
     }
     match values {

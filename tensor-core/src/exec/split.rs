@@ -1,5 +1,6 @@
 //! Both cores for large accumulations whose operation may not be regrouped
-//! (float `add.at`, ...) and for large `set`s, by destination: the target is cut into one range
+//! (float `add.at`, ...) and for large `set`s (one index array, or a pair
+//! into a matrix), by destination: the target is cut into one range
 //! per thread, and each thread scans every index and applies, in index
 //! order, the updates that land in its range. Each destination sees its
 //! updates in index order, so the result is the serial loop's bit for bit.
@@ -12,6 +13,7 @@
 //! It pays when the random updates miss the cache: a target that fits one
 //! core's cache is faster updated by one thread than scanned twice.
 
+use std::convert::Infallible;
 use std::iter;
 use std::mem::MaybeUninit;
 use std::ops::Range;
@@ -22,6 +24,7 @@ use crate::exec::fill;
 use crate::exec::kernel::{Kernel, SetKernel};
 use crate::exec::parallel;
 use crate::index::IndexInt;
+use crate::plan::AxisIndex;
 use crate::plan::advanced::chunk_in_bounds;
 use crate::value::Broadcast;
 
@@ -32,80 +35,150 @@ const MIN_TARGET_BYTES: usize = 4 << 20;
 /// Indices compacted at a time: their positions stay in L1.
 const BLOCK: usize = 4096;
 
-/// Whether `accumulate` should take an update of `indices` indices into
-/// `axis` (whose ranges must also be addressable by `u32` offsets).
-pub(crate) fn worth_it<T>(axis: &[T], indices: usize) -> bool {
-    let part = axis.len().div_ceil(rayon::current_num_threads());
-    size_of_val(axis) >= MIN_TARGET_BYTES && part <= u32::MAX as usize && parallel::worth_it(indices)
+/// Whether `accumulate` should take `updates` updates of `target` (whose
+/// ranges must also be addressable by `u32` offsets).
+pub(crate) fn worth_it<T>(target: &[T], updates: usize) -> bool {
+    let part = target.len().div_ceil(rayon::current_num_threads());
+    size_of_val(target) >= MIN_TARGET_BYTES && part <= u32::MAX as usize && parallel::worth_it(updates)
 }
 
-/// `axis[index[k]] op= values[k]` for every `k`, in index order for each
-/// destination, on every thread of the pool. `values(range)` yields the
-/// values of the indices `index[range]`.
+/// Where the updates of a scan land: a position in the target slice for
+/// each, and, when checked, the first bad index of a block.
+pub(crate) trait Destinations: Sync {
+    /// A bad index, as reported.
+    type Bad: Send;
+
+    /// The number of updates.
+    fn count(&self) -> usize;
+
+    /// The positions of the updates `range`, in order. A bad index may give
+    /// any position outside `[0, target length)`, never one inside.
+    fn positions(&self, range: Range<usize>) -> impl Iterator<Item = usize>;
+
+    /// The first bad index among the updates `range`: its place in the
+    /// range, and itself.
+    fn first_bad(&self, range: Range<usize>) -> Option<(usize, Self::Bad)>;
+}
+
+/// One index array along a one-dimensional target of `len` elements.
+pub(crate) struct Along<'a, I> {
+    pub(crate) index: &'a [I],
+    pub(crate) len: usize,
+}
+
+impl<I: IndexInt> Destinations for Along<'_, I> {
+    type Bad = I;
+
+    fn count(&self) -> usize {
+        self.index.len()
+    }
+
+    fn positions(&self, range: Range<usize>) -> impl Iterator<Item = usize> {
+        // An index out of bounds is negative or past the axis here.
+        self.index[range].iter().map(|i| i.position(self.len))
+    }
+
+    fn first_bad(&self, range: Range<usize>) -> Option<(usize, I)> {
+        let block = &self.index[range];
+        if chunk_in_bounds(block, self.len) {
+            return None;
+        }
+        block.iter().enumerate().find(|(_, i)| !i.in_bounds(self.len)).map(|(k, &i)| (k, i))
+    }
+}
+
+/// A pair of index arrays (`x[i, j]`) into a target in standard layout:
+/// position `base + first.offset(i) + second.offset(j)`. Every index is in
+/// bounds and both strides are positive (checked by the caller).
+pub(crate) struct Pairs<'a, 'i, I> {
+    pub(crate) first: (&'a [I], &'a AxisIndex<'i>),
+    pub(crate) second: (&'a [I], &'a AxisIndex<'i>),
+    pub(crate) base: isize,
+}
+
+impl<I: IndexInt> Destinations for Pairs<'_, '_, I> {
+    type Bad = Infallible;
+
+    fn count(&self) -> usize {
+        self.first.0.len()
+    }
+
+    fn positions(&self, range: Range<usize>) -> impl Iterator<Item = usize> {
+        let (first, second) = (self.first.1, self.second.1);
+        let pairs = self.first.0[range.clone()].iter().zip(&self.second.0[range]);
+        pairs.map(move |(&i, &j)| (self.base + first.offset(i) + second.offset(j)) as usize)
+    }
+
+    fn first_bad(&self, _: Range<usize>) -> Option<(usize, Infallible)> {
+        None
+    }
+}
+
+/// `target[position(k)] op= values[k]` for every update `k`, in index
+/// order for each destination, on every thread of the pool. `values(range)`
+/// yields the values of the updates `range`.
 ///
 /// With `CHECKED`, every index is checked (each block of them by one
-/// thread) and the first one outside `[-len, len)` is returned: some
-/// updates are done by then, so the caller restores the target. Without,
-/// every index must be in bounds (checked by the planner).
-pub(crate) fn accumulate<'v, const CHECKED: bool, T, I, K, V>(
-    axis: &mut [T],
-    index: &[I],
+/// thread) and the first bad one is returned: some updates are done by
+/// then, so the caller restores the target. Without, every index must be
+/// in bounds.
+pub(crate) fn accumulate<'v, const CHECKED: bool, T, D, K, V>(
+    target: &mut [T],
+    updates: &D,
     values: impl Fn(Range<usize>) -> V + Sync,
     kernel: K,
-) -> Result<(), I>
+) -> Result<(), D::Bad>
 where
     T: Copy + Send + Sync + 'v,
-    I: IndexInt,
+    D: Destinations,
     K: Kernel<T> + Copy + Send + Sync,
     V: Iterator<Item = &'v T>,
 {
-    let len = axis.len();
     let parts = rayon::current_num_threads();
-    let part = len.div_ceil(parts).max(1);
+    let part = target.len().div_ceil(parts).max(1);
     assert!(part <= u32::MAX as usize, "offsets within a range fit in u32 (`worth_it`)");
     let scan = |(p, range): (usize, &mut [T])| {
         let scan = Scan {
             range,
             base: p * part,
-            len,
             part: p,
             parts,
         };
-        scan.apply::<CHECKED, _, _, _>(index, &values, kernel)
+        scan.apply::<CHECKED, _, _, _>(updates, &values, kernel)
     };
-    let first_bad = axis
+    let first_bad = target
         .par_chunks_mut(part)
         .enumerate()
         .filter_map(|chunk| scan(chunk).err())
         .min_by_key(|&(k, _)| k);
-    first_bad.map_or(Ok(()), |(_, i)| Err(i))
+    first_bad.map_or(Ok(()), |(_, bad)| Err(bad))
 }
 
-/// `axis[index[k]] = values[k]` on every core, split by destination (the
-/// last occurrence of a position wins, as in the serial loop), for the
-/// primitive numbers: their bits are copied as `u32` or `u64`, which cross
-/// threads whatever bounds `T` has. `false` (nothing done) for other types,
-/// small updates and values not in C order. Every index is in bounds.
-pub(crate) fn set_plain<T: 'static, I: IndexInt>(axis: &mut [T], index: &[I], values: &Broadcast<'_, T>) -> bool {
-    if !fill::is_plain::<T>() || !worth_it(axis, index.len()) {
+/// `target[position(k)] = values[k]` on every core, split by destination
+/// (the last occurrence of a position wins, as in the serial loop), for
+/// the primitive numbers: their bits are copied as `u32` or `u64`, which
+/// cross threads whatever bounds `T` has. `false` (nothing done) for other
+/// types, small updates and values not in C order. Every index is in bounds.
+pub(crate) fn set_plain<T: 'static, D: Destinations>(target: &mut [T], updates: &D, values: &Broadcast<'_, T>) -> bool {
+    if !fill::is_plain::<T>() || !worth_it(target, updates.count()) {
         return false;
     }
     match size_of::<T>() {
-        4 => set_bits::<T, u32, I>(axis, index, values),
-        8 => set_bits::<T, u64, I>(axis, index, values),
+        4 => set_bits::<T, u32, D>(target, updates, values),
+        8 => set_bits::<T, u64, D>(target, updates, values),
         _ => false,
     }
 }
 
 /// `set_plain` with `T` read as `B`, an unsigned integer of its size.
-fn set_bits<T, B: Copy + Send + Sync + 'static, I: IndexInt>(axis: &mut [T], index: &[I], values: &Broadcast<'_, T>) -> bool {
+fn set_bits<T, B: Copy + Send + Sync + 'static, D: Destinations>(target: &mut [T], updates: &D, values: &Broadcast<'_, T>) -> bool {
     // SAFETY (each cast): `T` is a primitive number of `B`'s size and
     // alignment (`set_plain`), so its bits are a valid `B` and back.
-    let axis = unsafe { std::slice::from_raw_parts_mut(axis.as_mut_ptr().cast::<B>(), axis.len()) };
+    let target = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().cast::<B>(), target.len()) };
     let done = match values {
         Broadcast::Scalar(value) => {
             let bits = unsafe { *std::ptr::from_ref::<T>(value).cast::<B>() };
-            accumulate::<false, _, _, _, _>(axis, index, |range| iter::repeat_n(&bits, range.len()), SetKernel)
+            accumulate::<false, _, _, _, _>(target, updates, |range| iter::repeat_n(&bits, range.len()), SetKernel)
         }
         Broadcast::Array { view, shape } => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
@@ -113,7 +186,7 @@ fn set_bits<T, B: Copy + Send + Sync + 'static, I: IndexInt>(axis: &mut [T], ind
                 return false;
             };
             let values = unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<B>(), values.len()) };
-            accumulate::<false, _, _, _, _>(axis, index, |range| values[range].iter(), SetKernel)
+            accumulate::<false, _, _, _, _>(target, updates, |range| values[range].iter(), SetKernel)
         }
     };
     let Ok(()) = done else {
@@ -122,51 +195,51 @@ fn set_bits<T, B: Copy + Send + Sync + 'static, I: IndexInt>(axis: &mut [T], ind
     true
 }
 
-/// One thread's share: the destinations `range`, starting at `base` of an
-/// axis of `len` elements, and (when checking) every `parts`th block of
-/// indices from block `part`.
+/// One thread's share: the destinations `range`, starting at `base` of the
+/// target, and (when checking) every `parts`th block of updates from
+/// block `part`.
 struct Scan<'t, T> {
     range: &'t mut [T],
     base: usize,
-    len: usize,
     part: usize,
     parts: usize,
 }
 
 impl<T: Copy> Scan<'_, T> {
-    /// The updates of `index` that land in the range, in index order; with
-    /// `CHECKED`, stops at the first bad index of this thread's blocks and
-    /// returns its position and value.
-    fn apply<'v, const CHECKED: bool, I: IndexInt, K: Kernel<T>, V: Iterator<Item = &'v T>>(
+    /// The updates that land in the range, in index order; with `CHECKED`,
+    /// stops at the first bad index of this thread's blocks and returns its
+    /// place among all updates, and itself.
+    fn apply<'v, const CHECKED: bool, D: Destinations, K: Kernel<T>, V: Iterator<Item = &'v T>>(
         self,
-        index: &[I],
+        updates: &D,
         values: &impl Fn(Range<usize>) -> V,
         mut kernel: K,
-    ) -> Result<(), (usize, I)>
+    ) -> Result<(), (usize, D::Bad)>
     where
         T: 'v,
     {
         let mut offsets = [0u32; BLOCK];
         let mut picked = [MaybeUninit::<T>::uninit(); BLOCK];
-        for (b, block) in index.chunks(BLOCK).enumerate() {
-            let start = b * BLOCK;
-            if CHECKED && b % self.parts == self.part && !chunk_in_bounds(block, self.len) {
-                let k = block.iter().position(|i| !i.in_bounds(self.len)).expect("a bad index in the block");
-                return Err((start + k, block[k]));
+        let count = updates.count();
+        for (b, start) in (0..count).step_by(BLOCK).enumerate() {
+            let block = start..(start + BLOCK).min(count);
+            if CHECKED
+                && b % self.parts == self.part
+                && let Some((k, bad)) = updates.first_bad(block.clone())
+            {
+                return Err((start + k, bad));
             }
-            // Every position is written; `count` advances for this range's only.
-            // An index out of bounds (in another thread's blocks) never lands
-            // in the range: its position is negative or past the axis.
-            let mut count = 0;
-            for (&i, &value) in block.iter().zip(values(start..start + block.len())) {
-                let offset = i.position(self.len).wrapping_sub(self.base);
-                offsets[count] = offset as u32;
-                picked[count] = MaybeUninit::new(value);
-                count += (offset < self.range.len()) as usize;
+            // Every position is written; `taken` advances for this range's only.
+            let mut taken = 0;
+            for (position, &value) in updates.positions(block.clone()).zip(values(block)) {
+                let offset = position.wrapping_sub(self.base);
+                offsets[taken] = offset as u32;
+                picked[taken] = MaybeUninit::new(value);
+                taken += (offset < self.range.len()) as usize;
             }
-            for (&offset, value) in offsets[..count].iter().zip(&picked[..count]) {
+            for (&offset, value) in offsets[..taken].iter().zip(&picked[..taken]) {
                 // SAFETY: `offset < range.len()` was the compaction's test, and
-                // every slot below `count` was written in this block.
+                // every slot below `taken` was written in this block.
                 kernel.apply(unsafe { self.range.get_unchecked_mut(offset as usize) }, unsafe {
                     value.assume_init_ref()
                 });
