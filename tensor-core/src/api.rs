@@ -20,7 +20,7 @@ use crate::index::IndexInt;
 #[cfg(feature = "rayon")]
 use crate::index::IntArray;
 #[cfg(feature = "rayon")]
-use crate::index::{with_int_array, with_int_array_pair};
+use crate::index::{with_index_slice, with_index_slices};
 use crate::mode::Mode;
 use crate::plan::basic::{each_basic_axis, resolve_basic};
 use crate::plan::{IndexedPlan, Plan, resolve};
@@ -367,8 +367,7 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     {
         #[cfg(feature = "rayon")]
         if let Some((index, axis)) = self.index_and_axis() {
-            let done = with_int_array!(index, a => {
-                let index = a.as_slice().expect("indices read in place are contiguous");
+            let done = with_index_slice!(index, index => {
                 partitioned::accumulate(axis, index, op, values, kernel) || split_by_destination(axis, index, values, kernel)
             });
             if done {
@@ -389,8 +388,7 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
     {
         if let Some((index, axis)) = self.index_and_axis() {
             let len = axis.len();
-            return with_int_array!(index, a => {
-                let index = a.as_slice().expect("indices read in place are contiguous");
+            return with_index_slice!(index, index => {
                 split::set_plain(axis, &split::Along { index, len }, values)
             });
         }
@@ -407,9 +405,7 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
         else {
             return false;
         };
-        with_int_array_pair!(&first.index, &second.index, (a, b) => {
-            let (a, b) = (a.as_slice(), b.as_slice());
-            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+        with_index_slices!(&first.index, &second.index, (a, b) => {
             // Positions are in bounds: the plan checked every index, and the
             // offsets of a standard-layout target with positive strides
             // count elements of its slice from the first.
@@ -457,20 +453,11 @@ fn split_by_destination<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync
     if !split::worth_it(axis, index.len()) {
         return false;
     }
-    let along = split::Along { index, len: axis.len() };
-    let result = match values {
-        Broadcast::Scalar(value) => {
-            split::accumulate::<false, _, _, _, _>(axis, &along, |range| std::iter::repeat_n(*value, range.len()), kernel)
-        }
-        Broadcast::Array { view, shape } => {
-            let source = view.broadcast(shape.clone()).expect("checked when built");
-            let Some(values) = source.to_slice() else {
-                return false;
-            };
-            split::accumulate::<false, _, _, _, _>(axis, &along, |range| values[range].iter(), kernel)
-        }
+    let Some(values) = values.in_order() else {
+        return false;
     };
-    let Ok(()) = result else {
+    let along = split::Along { index, len: axis.len() };
+    let Ok(()) = split::accumulate::<false, _, _, _>(axis, &along, values, kernel) else {
         unreachable!("an unchecked scan reports no index");
     };
     true

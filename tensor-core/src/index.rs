@@ -135,6 +135,32 @@ macro_rules! with_int_array_pair {
 }
 pub(crate) use with_int_array_pair;
 
+/// Runs `$body` with `$index` bound to the indices of an [`IntArray`] the
+/// planner reads in place (`Entries::Index`), as a slice: it keeps only
+/// contiguous arrays in place.
+macro_rules! with_index_slice {
+    ($array:expr, $index:ident => $body:expr) => {
+        $crate::index::with_int_array!($array, array => {
+            let $index = array.as_slice().expect("indices read in place are contiguous");
+            $body
+        })
+    };
+}
+pub(crate) use with_index_slice;
+
+/// [`with_index_slice`] for a pair read in place (`Entries::Pair`): one
+/// integer type, both contiguous.
+macro_rules! with_index_slices {
+    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {
+        $crate::index::with_int_array_pair!($first, $second, (first, second) => {
+            let $a = first.as_slice().expect("indices read in place are contiguous");
+            let $b = second.as_slice().expect("indices read in place are contiguous");
+            $body
+        })
+    };
+}
+pub(crate) use with_index_slices;
+
 impl IntArray<'_> {
     /// The array's shape.
     pub fn shape(&self) -> &[usize] {

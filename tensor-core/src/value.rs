@@ -197,7 +197,29 @@ impl<T> Value<'_, T> {
     }
 }
 
+/// The values of an update as the fast loops read them: one for every
+/// position, or one per position in C order.
+#[derive(Clone, Copy)]
+pub(crate) enum InOrder<'v, T> {
+    Scalar(&'v T),
+    Slice(&'v [T]),
+}
+
 impl<'v, T> Broadcast<'v, T> {
+    /// The values as a scalar or a slice in C order of the region; `None`
+    /// when the broadcast array is not laid out so (a value repeated along
+    /// an axis, or not in C order): the general loops take those.
+    pub(crate) fn in_order(&self) -> Option<InOrder<'_, T>> {
+        match self {
+            Broadcast::Scalar(value) => Some(InOrder::Scalar(value)),
+            Broadcast::Array { view, shape } => view
+                .broadcast(shape.clone())
+                .expect("checked when built")
+                .to_slice()
+                .map(InOrder::Slice),
+        }
+    }
+
     /// The elements in C order of the broadcast shape (a scalar repeats forever).
     pub(crate) fn elements(&self) -> impl Iterator<Item = &T> + '_ {
         let (scalar, array) = match self {

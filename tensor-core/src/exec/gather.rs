@@ -6,7 +6,7 @@ use std::iter;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
 use crate::exec::pages;
-use crate::index::{IndexInt, with_int_array, with_int_array_pair};
+use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{IndexedPlan, Row, SKIP};
 
 /// The elements `plan` selects from `target`, in a new array of the plan's
@@ -32,8 +32,7 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     }
     if let Some((index, len, stride)) = plan.in_place_index() {
         let mut out = pages::output(plan.len());
-        with_int_array!(index, a => {
-            let index = a.as_slice().expect("indices read in place are contiguous");
+        with_index_slice!(index, index => {
             // SAFETY: every index was checked in bounds of this axis.
             out.extend(index.iter().map(|&i| unsafe { &*origin.offset(plan.base + i.position(len) as isize * stride) }.clone()));
         });
@@ -41,8 +40,7 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     }
     if let Some((index, len, stride, row)) = plan.in_place_rows() {
         let mut out = pages::output(plan.len());
-        with_int_array!(index, a => {
-            let index = a.as_slice().expect("indices read in place are contiguous");
+        with_index_slice!(index, index => {
             for &i in index {
                 // SAFETY: every index was checked in bounds of its axis, and
                 // each row under it is `row` consecutive elements of `target`.
@@ -53,9 +51,7 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     }
     if let Some((first, second)) = plan.in_place_pair() {
         let mut out = pages::output(plan.len());
-        with_int_array_pair!(&first.index, &second.index, (a, b) => {
-            let (a, b) = (a.as_slice(), b.as_slice());
-            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+        with_index_slices!(&first.index, &second.index, (a, b) => {
             // SAFETY: both indices of each pair were checked in bounds of their axes.
             out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(plan.base + first.offset(i) + second.offset(j)) }.clone()));
         });

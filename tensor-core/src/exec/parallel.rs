@@ -9,7 +9,7 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
-use crate::index::{IndexInt, with_int_array, with_int_array_pair};
+use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
 
 /// Below this many elements a read stays serial: spawning costs more.
@@ -77,17 +77,14 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     let chunk = len.div_ceil(rayon::current_num_threads() * 4).next_multiple_of(block);
     let spare = &mut out.spare_capacity_mut()[..len];
     match &plan.table.entries {
-        Entries::Index { index, len: axis, stride } => with_int_array!(index, a => {
-            let index = a.as_slice().expect("indices read in place are contiguous");
+        Entries::Index { index, len: axis, stride } => with_index_slice!(index, index => {
             spare.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
                 for (block_out, &i) in out.chunks_mut(block).zip(index) {
                     copy_block(plan.base + i.position(*axis) as isize * stride, block_out);
                 }
             })
         }),
-        Entries::Pair(first, second) => with_int_array_pair!(&first.index, &second.index, (a, b) => {
-            let (a, b) = (a.as_slice(), b.as_slice());
-            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+        Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
             spare.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
                 for (block_out, (&i, &j)) in out.chunks_mut(block).zip(a.iter().zip(b)) {
                     copy_block(plan.base + first.offset(i) + second.offset(j), block_out);

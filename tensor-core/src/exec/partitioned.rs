@@ -15,7 +15,7 @@ use crate::element::{Arith, Op};
 use crate::exec::kernel::Kernel;
 use crate::exec::parallel;
 use crate::index::IndexInt;
-use crate::value::Broadcast;
+use crate::value::{Broadcast, InOrder};
 
 /// `axis[index[k]] op= value[k]` for every `k`, on several threads when
 /// large and regroupable; `false` (nothing done) when the serial loop
@@ -39,18 +39,10 @@ pub(crate) fn accumulate<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Syn
         return false;
     }
     let chunk = index.len().div_ceil(parts);
-    match values {
-        Broadcast::Scalar(value) => {
-            let value = **value;
-            regrouped(axis, index, chunk, identity, kernel, |_| value);
-        }
-        Broadcast::Array { view, shape } => {
-            let source = view.broadcast(shape.clone()).expect("checked when built");
-            let Some(values) = source.as_slice() else {
-                return false;
-            };
-            regrouped(axis, index, chunk, identity, kernel, |k| values[k]);
-        }
+    match values.in_order() {
+        Some(InOrder::Scalar(&value)) => regrouped(axis, index, chunk, identity, kernel, |_| value),
+        Some(InOrder::Slice(values)) => regrouped(axis, index, chunk, identity, kernel, |k| values[k]),
+        None => return false,
     }
     true
 }

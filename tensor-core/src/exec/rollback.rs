@@ -23,7 +23,7 @@ use crate::exec::kernel::Kernel;
 use crate::exec::split;
 use crate::index::{IndexElem, IndexInt, with_int_array};
 use crate::mode::Mode;
-use crate::value::{Broadcast, Value};
+use crate::value::{InOrder, Value};
 
 /// `target[index] op= value` when `index` is one C-contiguous integer array
 /// in mode `error` on a contiguous one-dimensional target no larger than
@@ -57,16 +57,11 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         let broadcast;
         let values = match in_order(value, a.shape()) {
             Some(values) => values,
+            // A value in C order; any other layout takes the general path
+            // (one loop fewer to compile per operation and index type).
             None => {
                 broadcast = value.broadcast_to(a.shape()).ok()?;
-                match &broadcast {
-                    Broadcast::Scalar(value) => Values::Scalar(*value),
-                    // A value in C order; any other layout takes the general path
-                    // (one loop fewer to compile per operation and index type).
-                    Broadcast::Array { view, shape } => {
-                        Values::Slice(view.broadcast(shape.clone()).expect("checked when built").to_slice()?)
-                    }
-                }
+                broadcast.in_order()?
             }
         };
         if few {
@@ -74,11 +69,11 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             if let Some(&bad) = indices.iter().find(|i| !i.in_bounds(axis.len())) {
                 return Some(Err(IndexError::OutOfBounds { index: bad.to_i128(), axis: 0, len: axis.len() }));
             }
-            apply_unchecked(axis, indices, &values, kernel);
+            apply_unchecked(axis, indices, values, kernel);
             return Some(Ok(()));
         }
         let snapshot = axis.to_vec();
-        match apply_checked(axis, indices, &values, kernel) {
+        match apply_checked(axis, indices, values, kernel) {
             Ok(()) => Some(Ok(())),
             Err(bad) => {
                 axis.copy_from_slice(&snapshot);
@@ -106,24 +101,18 @@ fn leaves_cores_idle<T: Arith>(_: Op, _: usize) -> bool {
 /// scatter of three: 410 -> 121 ns, with `in_order`).
 const FEW: usize = 64;
 
-/// The values of an update: one for every index, or one per index.
-enum Values<'v, T> {
-    Scalar(&'v T),
-    Slice(&'v [T]),
-}
-
 /// The values for an index array of shape `region` without building a
 /// broadcast, in the usual cases: a scalar, or as many contiguous values as
 /// there are indices, both shapes one axis after leading length-1 axes;
 /// `None` for any other.
-fn in_order<'v, T>(value: &'v Value<'_, T>, region: &[usize]) -> Option<Values<'v, T>> {
+fn in_order<'v, T>(value: &'v Value<'_, T>, region: &[usize]) -> Option<InOrder<'v, T>> {
     let flat = |shape: &[usize]| match shape.split_last() {
         Some((&last, leading)) if leading.iter().all(|&len| len == 1) => Some(last),
         _ => None,
     };
     match value {
-        Value::Scalar(value) => Some(Values::Scalar(value)),
-        Value::Array(array) if flat(array.shape()).is_some() && flat(array.shape()) == flat(region) => array.as_slice().map(Values::Slice),
+        Value::Scalar(value) => Some(InOrder::Scalar(value)),
+        Value::Array(array) if flat(array.shape()).is_some() && flat(array.shape()) == flat(region) => array.as_slice().map(InOrder::Slice),
         Value::Array(_) => None,
     }
 }
@@ -134,7 +123,7 @@ fn in_order<'v, T>(value: &'v Value<'_, T>, region: &[usize]) -> Option<Values<'
 fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     axis: &mut [T],
     indices: &[I],
-    values: &Values<'_, T>,
+    values: InOrder<'_, T>,
     kernel: K,
 ) -> Result<(), I> {
     #[cfg(feature = "rayon")]
@@ -143,26 +132,21 @@ fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
             index: indices,
             len: axis.len(),
         };
-        return match values {
-            Values::Scalar(value) => {
-                split::accumulate::<true, _, _, _, _>(axis, &along, |range| iter::repeat_n(*value, range.len()), kernel)
-            }
-            Values::Slice(values) => split::accumulate::<true, _, _, _, _>(axis, &along, |range| values[range].iter(), kernel),
-        };
+        return split::accumulate::<true, _, _, _>(axis, &along, values, kernel);
     }
     match values {
-        Values::Scalar(value) => apply_each(axis, indices, iter::repeat(*value), kernel),
-        Values::Slice(values) => apply_each(axis, indices, values.iter(), kernel),
+        InOrder::Scalar(value) => apply_each(axis, indices, iter::repeat(value), kernel),
+        InOrder::Slice(values) => apply_each(axis, indices, values.iter(), kernel),
     }
 }
 
 /// `axis[indices[k]] op= values[k]` in index order, every index in bounds.
-fn apply_unchecked<T: Arith, I: IndexInt, K: Kernel<T>>(axis: &mut [T], indices: &[I], values: &Values<'_, T>, mut kernel: K) {
+fn apply_unchecked<T: Arith, I: IndexInt, K: Kernel<T>>(axis: &mut [T], indices: &[I], values: InOrder<'_, T>, mut kernel: K) {
     let len = axis.len();
     let mut apply = |i: I, value: &T| kernel.apply(&mut axis[i.position(len)], value);
     match values {
-        Values::Scalar(value) => indices.iter().for_each(|&i| apply(i, value)),
-        Values::Slice(values) => indices.iter().zip(*values).for_each(|(&i, value)| apply(i, value)),
+        InOrder::Scalar(value) => indices.iter().for_each(|&i| apply(i, value)),
+        InOrder::Slice(values) => indices.iter().zip(values).for_each(|(&i, value)| apply(i, value)),
     }
 }
 

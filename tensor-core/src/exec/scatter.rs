@@ -7,7 +7,7 @@ use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 
 use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence};
 use crate::exec::kernel::Kernel;
-use crate::index::{IndexInt, with_int_array, with_int_array_pair};
+use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{AxisIndex, IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
 
@@ -74,15 +74,12 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
     let kernel = &mut kernel;
     if let Some((index, len, stride)) = plan.in_place_index() {
         // SAFETY: the caller's guarantee; `in_place_index` checked every index in bounds.
-        return with_int_array!(index, a => unsafe {
-            let index = a.as_slice().expect("indices read in place are contiguous");
+        return with_index_slice!(index, index => unsafe {
             scatter_in_place(origin.offset(plan.base), index, len, stride, values, kernel)
         });
     }
     if let Some((first, second)) = plan.in_place_pair() {
-        return with_int_array_pair!(&first.index, &second.index, (a, b) => {
-            let (a, b) = (a.as_slice(), b.as_slice());
-            let (a, b) = (a.expect("indices read in place are contiguous"), b.expect("indices read in place are contiguous"));
+        return with_index_slices!(&first.index, &second.index, (a, b) => {
             // SAFETY: the caller's guarantee; `in_place_pair` checked every index in bounds.
             unsafe { scatter_pair(origin.offset(plan.base), (a, first), (b, second), values, kernel) }
         });
@@ -100,8 +97,7 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
             // The value's rows (lanes of its last axis) come in the region's row order.
             if let (Some(values), Some((index, len, stride, row))) = (source.as_slice(), plan.in_place_rows()) {
                 // `x[rows] = values`: one run per index, straight from the index.
-                return with_int_array!(index, a => {
-                    let index = a.as_slice().expect("indices read in place are contiguous");
+                return with_index_slice!(index, index => {
                     for (&i, values) in index.iter().zip(values.chunks(row.max(1))) {
                         // SAFETY: the caller's guarantee; every index was checked in
                         // bounds, and the row under it is `row` consecutive elements

@@ -26,7 +26,7 @@ use crate::exec::parallel;
 use crate::index::IndexInt;
 use crate::plan::AxisIndex;
 use crate::plan::advanced::chunk_in_bounds;
-use crate::value::Broadcast;
+use crate::value::{Broadcast, InOrder};
 
 /// Targets smaller than this stay serial: measured here, a 2 MB target broke
 /// even and a 4 MB one ran 1.7x faster on two threads (2 MB of L2 a core).
@@ -115,14 +115,31 @@ impl<I: IndexInt> Destinations for Pairs<'_, '_, I> {
 }
 
 /// `target[position(k)] op= values[k]` for every update `k`, in index
-/// order for each destination, on every thread of the pool. `values(range)`
-/// yields the values of the updates `range`.
+/// order for each destination, on every thread of the pool.
 ///
 /// With `CHECKED`, every index is checked (each block of them by one
 /// thread) and the first bad one is returned: some updates are done by
 /// then, so the caller restores the target. Without, every index must be
 /// in bounds.
-pub(crate) fn accumulate<'v, const CHECKED: bool, T, D, K, V>(
+pub(crate) fn accumulate<const CHECKED: bool, T, D, K>(
+    target: &mut [T],
+    updates: &D,
+    values: InOrder<'_, T>,
+    kernel: K,
+) -> Result<(), D::Bad>
+where
+    T: Copy + Send + Sync,
+    D: Destinations,
+    K: Kernel<T> + Copy + Send + Sync,
+{
+    match values {
+        InOrder::Scalar(value) => scan_all::<CHECKED, _, _, _, _>(target, updates, |range| iter::repeat_n(value, range.len()), kernel),
+        InOrder::Slice(values) => scan_all::<CHECKED, _, _, _, _>(target, updates, |range| values[range].iter(), kernel),
+    }
+}
+
+/// `accumulate` with `values(range)` yielding the values of the updates `range`.
+fn scan_all<'v, const CHECKED: bool, T, D, K, V>(
     target: &mut [T],
     updates: &D,
     values: impl Fn(Range<usize>) -> V + Sync,
@@ -163,6 +180,9 @@ pub(crate) fn set_plain<T: 'static, D: Destinations>(target: &mut [T], updates: 
     if !fill::is_plain::<T>() || !worth_it(target, updates.count()) {
         return false;
     }
+    let Some(values) = values.in_order() else {
+        return false;
+    };
     match size_of::<T>() {
         4 => set_bits::<T, u32, D>(target, updates, values),
         8 => set_bits::<T, u64, D>(target, updates, values),
@@ -171,25 +191,15 @@ pub(crate) fn set_plain<T: 'static, D: Destinations>(target: &mut [T], updates: 
 }
 
 /// `set_plain` with `T` read as `B`, an unsigned integer of its size.
-fn set_bits<T, B: Copy + Send + Sync + 'static, D: Destinations>(target: &mut [T], updates: &D, values: &Broadcast<'_, T>) -> bool {
+fn set_bits<T, B: Copy + Send + Sync + 'static, D: Destinations>(target: &mut [T], updates: &D, values: InOrder<'_, T>) -> bool {
     // SAFETY (each cast): `T` is a primitive number of `B`'s size and
     // alignment (`set_plain`), so its bits are a valid `B` and back.
     let target = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().cast::<B>(), target.len()) };
-    let done = match values {
-        Broadcast::Scalar(value) => {
-            let bits = unsafe { *std::ptr::from_ref::<T>(value).cast::<B>() };
-            accumulate::<false, _, _, _, _>(target, updates, |range| iter::repeat_n(&bits, range.len()), SetKernel)
-        }
-        Broadcast::Array { view, shape } => {
-            let source = view.broadcast(shape.clone()).expect("checked when built");
-            let Some(values) = source.to_slice() else {
-                return false;
-            };
-            let values = unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<B>(), values.len()) };
-            accumulate::<false, _, _, _, _>(target, updates, |range| values[range].iter(), SetKernel)
-        }
+    let values = match values {
+        InOrder::Scalar(value) => InOrder::Scalar(unsafe { &*std::ptr::from_ref::<T>(value).cast::<B>() }),
+        InOrder::Slice(values) => InOrder::Slice(unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<B>(), values.len()) }),
     };
-    let Ok(()) = done else {
+    let Ok(()) = accumulate::<false, _, _, _>(target, updates, values, SetKernel) else {
         unreachable!("an unchecked scan reports no index");
     };
     true
