@@ -22,6 +22,10 @@
 
 use tensor_at::{IndexElem, IntArray, Mode, Op};
 
+/// A random case of the runtime API and its check against this interpreter,
+/// shared by the property tests and the fuzz target.
+pub mod case;
+
 /// An array as plain data: `data` holds the elements in C order of `shape`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tensor<T> {
