@@ -14,8 +14,6 @@
 
 use std::iter;
 
-use ndarray::ArrayViewMutD;
-
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::Kernel;
@@ -25,14 +23,14 @@ use crate::index::{IndexElem, IndexInt, with_int_array};
 use crate::mode::Mode;
 use crate::value::{InOrder, Value};
 
-/// `target[index] op= value` when `index` is one C-contiguous integer array
-/// in mode `error` on a contiguous one-dimensional target no larger than
-/// the index (or of at most `FEW` indices), `kernel` applying `op`; `None`
-/// (nothing done) otherwise, when
-/// the value does not broadcast (the general path reports errors in NumPy's
-/// order), and when it is not in C order.
+/// `axis[index] op= value`, `axis` a contiguous one-dimensional target,
+/// when `index` is one C-contiguous integer array in mode `error` at least
+/// twice the target's size (or of at most `FEW` indices), `kernel` applying
+/// `op`; `None` (nothing done) otherwise, when the value does not broadcast
+/// (the general path reports errors in NumPy's order), and when it is not
+/// in C order.
 pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
-    target: &mut ArrayViewMutD<'_, T>,
+    axis: &mut [T],
     index: &[IndexElem<'_>],
     op: Op,
     value: &Value<'_, T>,
@@ -42,10 +40,9 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     let ([IndexElem::Array(array)], Mode::Error) = (index, mode) else {
         return None;
     };
-    if target.ndim() != 1 || T::checks_operands(op) || leaves_cores_idle::<T>(op, array.shape().iter().product()) {
+    if T::checks_operands(op) || leaves_cores_idle::<T>(op, array.shape().iter().product()) {
         return None;
     }
-    let axis = target.as_slice_mut()?;
     with_int_array!(array, a => {
         let indices = a.as_slice()?;
         let few = indices.len() <= FEW;
