@@ -454,7 +454,7 @@ fn split_by_destination<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync
     values: &Broadcast<'_, T>,
     kernel: K,
 ) -> bool {
-    if !split::worth_it(axis, index.len()) {
+    if !split::worth_it_for_sums(axis, index.len()) {
         return false;
     }
     let Some(values) = values.in_order() else {

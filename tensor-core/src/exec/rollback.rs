@@ -124,7 +124,7 @@ fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     kernel: K,
 ) -> Result<(), I> {
     #[cfg(feature = "rayon")]
-    if split::worth_it(axis, indices.len()) {
+    if split::worth_it_for_sums(axis, indices.len()) {
         let along = split::Along {
             index: indices,
             len: axis.len(),
