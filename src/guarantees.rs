@@ -47,7 +47,7 @@
 //!   loop that applies it, and on the first bad one restores the copy
 //!   before returning the error. The copy is smaller than the index array,
 //!   and it saves a separate pass over every index. On several threads
-//!   (a target of 4 MB or more, split by destination) every thread stops
+//!   (a large target, split by destination) every thread stops
 //!   before the copy is restored, and the error names the first bad index.
 //! - `apply(f)` computes every `f(element)` into scratch (one element per
 //!   selected position) and writes only after the last call returned: if `f`
