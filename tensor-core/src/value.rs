@@ -188,6 +188,24 @@ impl<T> Value<'_, T> {
         }
     }
 
+    /// The values for a region of shape `region` without building a
+    /// broadcast, in the usual cases: a scalar, or as many contiguous values
+    /// as the region has elements, both shapes one axis after leading
+    /// length-1 axes; `None` for any other.
+    pub(crate) fn flat_in_order(&self, region: &[usize]) -> Option<InOrder<'_, T>> {
+        let flat = |shape: &[usize]| match shape.split_last() {
+            Some((&last, leading)) if leading.iter().all(|&len| len == 1) => Some(last),
+            _ => None,
+        };
+        match self {
+            Value::Scalar(value) => Some(InOrder::Scalar(value)),
+            Value::Array(array) if flat(array.shape()).is_some() && flat(array.shape()) == flat(region) => {
+                array.as_slice().map(InOrder::Slice)
+            }
+            Value::Array(_) => None,
+        }
+    }
+
     /// The value's shape; a scalar has shape `()`.
     pub fn shape(&self) -> &[usize] {
         match self {

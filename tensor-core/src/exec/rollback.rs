@@ -52,7 +52,7 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             return None;
         }
         let broadcast;
-        let values = match in_order(value, a.shape()) {
+        let values = match value.flat_in_order(a.shape()) {
             Some(values) => values,
             // A value in C order; any other layout takes the general path
             // (one loop fewer to compile per operation and index type).
@@ -95,24 +95,8 @@ fn leaves_cores_idle<T: Arith>(_: Op, _: usize) -> bool {
 
 /// At most this many indices are checked before any is applied, instead of
 /// copying the target: the tiny updates whose cost is the planning (a
-/// scatter of three: 410 -> 121 ns, with `in_order`).
+/// scatter of three: 410 -> 121 ns, with `Value::flat_in_order`).
 const FEW: usize = 64;
-
-/// The values for an index array of shape `region` without building a
-/// broadcast, in the usual cases: a scalar, or as many contiguous values as
-/// there are indices, both shapes one axis after leading length-1 axes;
-/// `None` for any other.
-fn in_order<'v, T>(value: &'v Value<'_, T>, region: &[usize]) -> Option<InOrder<'v, T>> {
-    let flat = |shape: &[usize]| match shape.split_last() {
-        Some((&last, leading)) if leading.iter().all(|&len| len == 1) => Some(last),
-        _ => None,
-    };
-    match value {
-        Value::Scalar(value) => Some(InOrder::Scalar(value)),
-        Value::Array(array) if flat(array.shape()).is_some() && flat(array.shape()) == flat(region) => array.as_slice().map(InOrder::Slice),
-        Value::Array(_) => None,
-    }
-}
 
 /// `axis[indices[k]] op= values[k]` in index order for each destination,
 /// stopping at the first index out of bounds, which is returned (some
