@@ -448,6 +448,77 @@ fn a_bad_index_in_a_large_float_sum_is_reported_first_and_writes_nothing() {
     }
 }
 
+/// Many indices of a regroupable operation (`maximum.at`, integer `add.at`)
+/// are checked by the threads that apply them, each its own chunk: the
+/// first bad index in index order is reported, even when a later chunk's
+/// thread finds its own first, and the target is left as it was.
+#[test]
+fn a_bad_index_in_a_large_regrouped_update_is_reported_in_index_order() {
+    let len = 1000;
+    let count = 300_000;
+    let values = indices(count, 1 << 20, 5).mapv(|v| v as f32);
+    // (positions of bad indices, the one reported). With two threads the
+    // first pair straddles the chunk boundary: the second chunk's thread
+    // meets its bad index at once, the first's at its very end.
+    let cases: [(&[(usize, i64)], i64); 3] = [
+        (&[(count / 2 - 1, 1000), (count / 2, -1001)], 1000),
+        (&[(10, i64::MIN), (count - 1, 5000)], i64::MIN),
+        (&[(count - 1, -1001)], -1001),
+    ];
+    for (bad, reported) in cases {
+        let mut idx = indices(count, len, 16);
+        for &(k, i) in bad {
+            idx[k] = i;
+        }
+        for threads in [1, 2, 3, 8] {
+            let message = format!("index {reported} is out of bounds for axis 0 with size {len}");
+            let mut maxima = Array1::from_iter((0..len).map(|k| k as f32));
+            let error = in_pool(threads, || tensor_at::try_at!(maxima[idx].max(values))).unwrap_err();
+            assert_eq!(error.to_string(), message, "maxima, {threads} threads");
+            assert!(
+                maxima.iter().enumerate().all(|(k, &m)| m == k as f32),
+                "maxima written, {threads} threads"
+            );
+            let mut counts = Array1::<i64>::from_elem(len, 5);
+            let error = in_pool(threads, || tensor_at::try_at!(counts[idx] += 1)).unwrap_err();
+            assert_eq!(error.to_string(), message, "counts, {threads} threads");
+            assert!(counts.iter().all(|&c| c == 5), "counts written, {threads} threads");
+        }
+    }
+}
+
+/// Fewer indices than twice the target's size are bounds-checked in a pass
+/// of their own, then applied by chunks (the partials): equal to a plain
+/// loop for every thread count.
+#[test]
+fn regrouped_updates_checked_beforehand_equal_a_plain_loop() {
+    let len = 70_000;
+    let idx = indices(100_000, len, 17);
+    let values = Array1::from_iter(indices(100_000, 1 << 20, 18).iter().enumerate().map(|(k, &r)| match k % 997 {
+        0 => f32::NAN,
+        _ if k % 1009 == 0 => -0.0,
+        _ => r as f32 - 524_288.0,
+    }));
+    let mut maxima = vec![0.0f32; len];
+    let mut counts = vec![3i64; len];
+    for (&i, &v) in idx.iter().zip(&values) {
+        let i = i as usize;
+        maxima[i] = if maxima[i].is_nan() || maxima[i] > v { maxima[i] } else { v };
+        counts[i] += 1;
+    }
+    for threads in [1, 2, 3, 8] {
+        let mut got_maxima = Array1::<f32>::zeros(len);
+        let mut got_counts = Array1::<i64>::from_elem(len, 3);
+        in_pool(threads, || {
+            at!(got_maxima[idx].max(values));
+            at!(got_counts[idx] += 1);
+        });
+        let same_bits = got_maxima.iter().zip(&maxima).all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same_bits, "maxima with {threads} threads");
+        assert_eq!(got_counts.as_slice().unwrap(), counts.as_slice(), "counts with {threads} threads");
+    }
+}
+
 /// A large accumulation whose last index is out of bounds fails before the
 /// parallel partial sums touch anything, for every thread count.
 #[test]

@@ -5,8 +5,9 @@
 //! error is returned. The copy costs less than the separate bounds pass
 //! over every index that it replaces (W6: a 4 MB copy instead of a 64 MB
 //! read), and the result, or the untouched target on error, is the same
-//! bit for bit. A large target is updated on every core, split by
-//! destination (`exec::split`).
+//! bit for bit. Many indices are applied on every core: by index chunks
+//! when the operation regroups exactly (`exec::partitioned`), else split
+//! by destination when the target is large (`exec::split`).
 //!
 //! The same entry takes a few indices into any vector (`x[[1, 5, 9]] +=
 //! v`): they are checked before the first write, so there is nothing to
@@ -18,7 +19,7 @@ use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::Kernel;
 #[cfg(feature = "rayon")]
-use crate::exec::split;
+use crate::exec::{partitioned, split};
 use crate::index::{IndexElem, IndexInt, with_int_array};
 use crate::mode::Mode;
 use crate::value::{InOrder, Value};
@@ -40,7 +41,7 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     let ([IndexElem::Array(array)], Mode::Error) = (index, mode) else {
         return None;
     };
-    if T::checks_operands(op) || leaves_cores_idle::<T>(op, array.shape().iter().product()) {
+    if T::checks_operands(op) {
         return None;
     }
     with_int_array!(array, a => {
@@ -70,7 +71,7 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             return Some(Ok(()));
         }
         let snapshot = axis.to_vec();
-        match apply_checked(axis, indices, values, kernel) {
+        match apply_checked(axis, indices, op, values, kernel) {
             Ok(()) => Some(Ok(())),
             Err(bad) => {
                 axis.copy_from_slice(&snapshot);
@@ -78,19 +79,6 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             }
         }
     })
-}
-
-/// Whether the partitioned accumulation (every thread of the pool) would
-/// take this update: then it should, rather than this serial loop.
-#[cfg(feature = "rayon")]
-fn leaves_cores_idle<T: Arith>(op: Op, len: usize) -> bool {
-    T::regrouping_identity(op).is_some() && crate::exec::parallel::worth_it(len)
-}
-
-#[cfg(not(feature = "rayon"))]
-#[allow(clippy::extra_unused_type_parameters)] // the same signature as with rayon
-fn leaves_cores_idle<T: Arith>(_: Op, _: usize) -> bool {
-    false
 }
 
 /// At most this many indices are checked before any is applied, instead of
@@ -101,12 +89,18 @@ const FEW: usize = 64;
 /// `axis[indices[k]] op= values[k]` in index order for each destination,
 /// stopping at the first index out of bounds, which is returned (some
 /// updates are done: the caller restores the target).
+#[cfg_attr(not(feature = "rayon"), allow(unused_variables))] // `op` chooses a parallel path
 fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     axis: &mut [T],
     indices: &[I],
+    op: Op,
     values: InOrder<'_, T>,
     kernel: K,
 ) -> Result<(), I> {
+    #[cfg(feature = "rayon")]
+    if let Some(result) = partitioned::accumulate_checked(axis, indices, op, values, kernel) {
+        return result;
+    }
     #[cfg(feature = "rayon")]
     if split::worth_it_for_sums(axis, indices.len()) {
         let along = split::Along {
