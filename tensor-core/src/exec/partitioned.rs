@@ -39,26 +39,15 @@ pub(crate) fn accumulate<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Syn
     }
 }
 
-/// As `accumulate`, with each index checked in the loop that applies it:
-/// `Some(Err(bad))` for the first index out of bounds (in index order),
-/// after which `axis` holds some of the updates (the caller restores it).
+/// `accumulate` of values in order, with each index checked in the loop
+/// that applies it when `CHECKED`: `Some(Err(bad))` for the first index out
+/// of bounds (in index order), after which `axis` holds some of the updates
+/// (the caller restores it); `None` when the serial loop should run instead.
 ///
 /// A separate bounds pass before would cost more than its own time: on an
 /// EPYC with a 32 MB L3, reading W13's 64 MB of indices first made the
 /// threads' updates after it 1.6x slower (10 -> 16-17 ms a thread).
-pub(crate) fn accumulate_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
-    axis: &mut [T],
-    index: &[I],
-    op: Op,
-    values: InOrder<'_, T>,
-    kernel: K,
-) -> Option<Result<(), I>> {
-    accumulate_in_order::<true, _, _, _>(axis, index, op, values, kernel)
-}
-
-/// `accumulate`, checking each index when `CHECKED`; `None` when the
-/// serial loop should run instead.
-fn accumulate_in_order<const CHECKED: bool, T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+pub(crate) fn accumulate_in_order<const CHECKED: bool, T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     axis: &mut [T],
     index: &[I],
     op: Op,

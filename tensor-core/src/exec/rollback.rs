@@ -98,7 +98,7 @@ fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     kernel: K,
 ) -> Result<(), I> {
     #[cfg(feature = "rayon")]
-    if let Some(result) = partitioned::accumulate_checked(axis, indices, op, values, kernel) {
+    if let Some(result) = partitioned::accumulate_in_order::<true, _, _, _>(axis, indices, op, values, kernel) {
         return result;
     }
     #[cfg(feature = "rayon")]
