@@ -4,7 +4,9 @@
 //! chunk updates the target directly, each later one builds a partial
 //! result (starting from the operation's identity), and the partials are
 //! folded into the target in chunk order. The result equals the serial
-//! loop's for every thread count.
+//! loop's for every thread count. Indices not checked before (the rollback
+//! path, `exec::rollback`) are checked by the thread applying them, and
+//! the first bad one in index order is reported.
 //!
 //! Float sums and products would round differently regrouped: they are
 //! split by destination instead (`exec::split`), when the target is large.
