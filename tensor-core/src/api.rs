@@ -372,7 +372,7 @@ impl<'t, 'i, T> Resolved<'t, 'i, T> {
         #[cfg(feature = "rayon")]
         if let Some((index, axis)) = self.index_and_axis() {
             let done = with_index_slice!(index, index => {
-                partitioned::accumulate(axis, index, op, values, kernel) || split_by_destination(axis, index, values, kernel)
+                K::REGROUPS && partitioned::accumulate(axis, index, op, values, kernel) || split_by_destination(axis, index, values, kernel)
             });
             if done {
                 return;

@@ -21,6 +21,23 @@ pub enum Op {
     Max,
 }
 
+impl Op {
+    /// Whether applying a run of updates to the identity and combining the
+    /// result gives, bit for bit, what applying them one by one gives: `min`
+    /// and `max` always, wrapping integer `+` and `*` too (float sums round
+    /// differently in another order). A constant, so that the parallel
+    /// paths an operation cannot take are not compiled for it.
+    pub(crate) const fn regroups(self, integer: bool) -> bool {
+        matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul)
+    }
+
+    /// Whether an operand of `self` can be invalid: integer division
+    /// (by zero) and integer powers (negative).
+    pub(crate) const fn checks_operands(self, integer: bool) -> bool {
+        integer && matches!(self, Op::Div | Op::Pow)
+    }
+}
+
 /// Element types the accumulating operations work on.
 ///
 /// Floats follow IEEE arithmetic and NumPy's NaN-propagating `minimum` and
@@ -32,26 +49,29 @@ pub enum Op {
     note = "`+= -= *= /=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types; `set` and `apply` work on any `Clone` element"
 )]
 pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
+    /// Whether the type is an integer: its arithmetic wraps, so `+` and `*`
+    /// are exact and may be regrouped, and division and powers have
+    /// operands to check.
+    const INTEGER: bool;
     /// `self op value`.
     fn combine(self, op: Op, value: Self) -> Self;
     /// Whether `value` may be the right operand of `op` (no integer
     /// division by zero, no negative integer power).
     fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError>;
     /// Whether `check_operand` can fail for `op`: when not, nobody calls it.
-    fn checks_operands(op: Op) -> bool;
-    /// The identity of `op` when applying a run of updates to it and
-    /// combining the result gives, bit for bit, what applying them one by
-    /// one gives (integer `+ * min max`, float `min max`); `None` otherwise
-    /// (float sums round differently in another order).
-    fn regrouping_identity(op: Op) -> Option<Self> {
-        let _ = op;
-        None
+    fn checks_operands(op: Op) -> bool {
+        op.checks_operands(Self::INTEGER)
     }
+    /// The identity of `op` when the updates may be regrouped
+    /// (integer `+ * min max`, float `min max`: [`Arith::INTEGER`] decides); `None`
+    /// otherwise.
+    fn regrouping_identity(op: Op) -> Option<Self>;
 }
 
 macro_rules! float_arith {
     ($($t:ty),*) => {$(
         impl Arith for $t {
+            const INTEGER: bool = false;
             #[inline]
             fn combine(self, op: Op, value: Self) -> Self {
                 match op {
@@ -70,9 +90,6 @@ macro_rules! float_arith {
             #[inline]
             fn check_operand(_: Op, _: Self) -> Result<(), crate::IndexError> {
                 Ok(())
-            }
-            fn checks_operands(_: Op) -> bool {
-                false
             }
             // NaN propagation and "of equal values the second wins" both
             // survive regrouping: the first NaN, and the last of the ties.
@@ -105,6 +122,7 @@ fn wrapping_pow<T: WrappingMul + One + Copy>(base: T, mut exponent: u128) -> T {
 macro_rules! int_arith {
     ($($t:ty),*) => {$(
         impl Arith for $t {
+            const INTEGER: bool = true;
             #[inline]
             fn combine(self, op: Op, value: Self) -> Self {
                 match op {
@@ -128,9 +146,6 @@ macro_rules! int_arith {
                     _ => Ok(()),
                 }
             }
-            fn checks_operands(op: Op) -> bool {
-                matches!(op, Op::Div | Op::Pow)
-            }
             // Wrapping `+` and `*` are associative and commutative, as are `min`, `max`.
             fn regrouping_identity(op: Op) -> Option<Self> {
                 match op {
@@ -145,3 +160,41 @@ macro_rules! int_arith {
     )*};
 }
 int_arith!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPS: [Op; 7] = [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Pow, Op::Min, Op::Max];
+
+    /// `Op::regroups` decides at compile time which path is built;
+    /// `regrouping_identity` gives the value: they must agree.
+    fn identities_agree<T: Arith>() {
+        for op in OPS {
+            assert_eq!(
+                T::regrouping_identity(op).is_some(),
+                op.regroups(T::INTEGER),
+                "{op:?} on {}",
+                std::any::type_name::<T>()
+            );
+        }
+    }
+
+    #[test]
+    fn an_identity_exactly_where_the_operation_regroups() {
+        identities_agree::<f32>();
+        identities_agree::<f64>();
+        identities_agree::<i8>();
+        identities_agree::<u8>();
+        identities_agree::<i64>();
+        identities_agree::<usize>();
+        assert!(Op::Add.regroups(true) && !Op::Add.regroups(false));
+        assert!(Op::Max.regroups(false) && !Op::Sub.regroups(true));
+    }
+
+    #[test]
+    fn integer_division_and_powers_check_their_operands() {
+        assert_eq!(OPS.map(i32::checks_operands), [false, false, false, true, true, false, false]);
+        assert_eq!(OPS.map(f64::checks_operands), [false; 7]);
+    }
+}

@@ -223,6 +223,17 @@ pub(crate) enum InOrder<'v, T> {
     Slice(&'v [T]),
 }
 
+impl<'v, T> InOrder<'v, T> {
+    /// The values of the updates from the `first`.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // a parallel path's
+    pub(crate) fn skip(self, first: usize) -> Self {
+        match self {
+            InOrder::Slice(values) => InOrder::Slice(&values[first..]),
+            scalar => scalar,
+        }
+    }
+}
+
 impl<'v, T> Broadcast<'v, T> {
     /// The values as a scalar or a slice in C order of the region; `None`
     /// when the broadcast array is not laid out so (a value repeated along

@@ -1,11 +1,23 @@
 //! What an update does to one element, as a type: the loops are
 //! monomorphized per operation, so no `match op` runs per element.
 
+use std::iter;
+
 use crate::element::{Arith, Op};
 use crate::exec::fill::StreamFence;
+use crate::index::IndexInt;
+use crate::value::InOrder;
 
 /// One update: combines a target element with its value.
 pub(crate) trait Kernel<T> {
+    /// Whether the updates may be applied in runs to partials from an
+    /// identity and folded in order (`exec::partitioned`); else they are
+    /// split by destination (`exec::split`). A constant, so that the path
+    /// a kernel cannot take is not compiled for it.
+    const REGROUPS: bool = false;
+    /// Whether the operands need checking first (`Arith::checks_operands`).
+    const CHECKS_OPERANDS: bool = false;
+
     /// `target op= value`.
     fn apply(&mut self, target: &mut T, value: &T);
 
@@ -41,6 +53,50 @@ pub(crate) trait Kernel<T> {
             self.apply(target, value);
         }
     }
+}
+
+/// `targets[indices[k]] op= values[k]` in index order. With `CHECKED`,
+/// each index is checked just before it is applied, and the place in
+/// `indices` of the first out of bounds is returned (the updates before it
+/// are done).
+///
+/// # Safety
+///
+/// Without `CHECKED`, every index must be in bounds of `targets`.
+#[inline]
+pub(crate) unsafe fn apply_indexed<const CHECKED: bool, T, I: IndexInt, K: Kernel<T>>(
+    targets: &mut [T],
+    indices: &[I],
+    values: InOrder<'_, T>,
+    kernel: K,
+) -> Result<(), usize> {
+    // SAFETY: the caller's.
+    unsafe {
+        match values {
+            InOrder::Scalar(value) => apply_each::<CHECKED, _, _, _>(targets, indices, iter::repeat(value), kernel),
+            InOrder::Slice(values) => apply_each::<CHECKED, _, _, _>(targets, indices, values.iter(), kernel),
+        }
+    }
+}
+
+/// `apply_indexed` over an iterator of values.
+#[inline]
+unsafe fn apply_each<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>>(
+    targets: &mut [T],
+    indices: &[I],
+    values: impl Iterator<Item = &'v T>,
+    mut kernel: K,
+) -> Result<(), usize> {
+    let len = targets.len();
+    for (k, (&i, value)) in indices.iter().zip(values).enumerate() {
+        if CHECKED && !i.in_bounds(len) {
+            return Err(k);
+        }
+        // SAFETY: `i` is in bounds of `targets` (just checked, or the
+        // caller's guarantee), so its position is below `len`.
+        kernel.apply(unsafe { targets.get_unchecked_mut(i.position(len)) }, value);
+    }
+    Ok(())
 }
 
 /// `x[i] = v`.
@@ -97,6 +153,9 @@ impl<O> OpKernel<O> {
 }
 
 impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
+    const REGROUPS: bool = O::OP.regroups(T::INTEGER);
+    const CHECKS_OPERANDS: bool = O::OP.checks_operands(T::INTEGER);
+
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
         *target = target.combine(O::OP, *value);
@@ -104,7 +163,7 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
 
     #[inline]
     fn apply_where(&mut self, selected: bool, target: &mut T, value: &T) {
-        if T::checks_operands(O::OP) {
+        if <Self as Kernel<T>>::CHECKS_OPERANDS {
             // Integer division and powers must not run on unselected
             // elements: their operand was only checked for selected ones.
             if selected {

@@ -14,7 +14,7 @@
 use rayon::prelude::*;
 
 use crate::element::{Arith, Op};
-use crate::exec::kernel::Kernel;
+use crate::exec::kernel::{Kernel, apply_indexed};
 use crate::exec::parallel;
 use crate::index::IndexInt;
 use crate::value::{Broadcast, InOrder};
@@ -60,60 +60,62 @@ pub(crate) fn accumulate_in_order<const CHECKED: bool, T: Arith, I: IndexInt, K:
         return None;
     }
     let chunk = index.len().div_ceil(parts);
-    Some(match values {
-        InOrder::Scalar(&value) => regrouped::<CHECKED, _, _, _>(axis, index, chunk, identity, kernel, |_| value),
-        InOrder::Slice(values) => regrouped::<CHECKED, _, _, _>(axis, index, chunk, identity, kernel, |k| values[k]),
-    })
+    // The loops are compiled per operation and index type; the threads'
+    // plumbing (`regrouped`) once per element type.
+    let apply = |targets: &mut [T], part: usize| {
+        let first = part * chunk;
+        let indices = &index[first..(first + chunk).min(index.len())];
+        // SAFETY: unchecked, every index is in bounds (the caller's
+        // guarantee), and `targets` has the axis's length.
+        unsafe { apply_indexed::<CHECKED, _, _, _>(targets, indices, values.skip(first), kernel) }.map_err(|k| first + k)
+    };
+    let fold = |targets: &mut [T], partial: &[T]| {
+        let mut kernel = kernel;
+        targets
+            .iter_mut()
+            .zip(partial)
+            .for_each(|(target, value)| kernel.apply(target, value));
+    };
+    let parts = index.len().div_ceil(chunk);
+    Some(regrouped(axis, parts, identity, &apply, &fold).map_err(|k| index[k]))
 }
 
-/// The chunked update: chunk 0 into `axis`, the others into partials, then
-/// the partials folded into `axis` in order, unless an index (checked when
-/// `CHECKED`) is out of bounds: then the first is returned, unfolded.
-fn regrouped<const CHECKED: bool, T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+/// Applies part `p` of the updates to `targets`; `Err` holds the place of
+/// a bad index among all updates.
+type ApplyPart<'a, T> = dyn Fn(&mut [T], usize) -> Result<(), usize> + Sync + 'a;
+
+/// The chunked update: `apply(axis, 0)`, and `apply(partial, part)` for
+/// each later part into a partial starting from `identity`; then the
+/// partials folded into `axis` in part order, unless `apply` reported a
+/// bad index: then the first (the earliest part's) is returned, unfolded.
+fn regrouped<T: Copy + Send + Sync>(
     axis: &mut [T],
-    index: &[I],
-    chunk: usize,
+    parts: usize,
     identity: T,
-    kernel: K,
-    value: impl Fn(usize) -> T + Sync,
-) -> Result<(), I> {
+    apply: &ApplyPart<'_, T>,
+    fold: &(dyn Fn(&mut [T], &[T]) + Sync),
+) -> Result<(), usize> {
     let len = axis.len();
-    let apply = |targets: &mut [T], first: usize| {
-        let mut kernel = kernel;
-        for (k, &i) in index[first..(first + chunk).min(index.len())].iter().enumerate() {
-            if CHECKED && !i.in_bounds(len) {
-                return Err(i);
-            }
-            // SAFETY: every index is in bounds of the axis (just checked, or
-            // the caller's guarantee), and `targets` has the axis's length.
-            kernel.apply(unsafe { targets.get_unchecked_mut(i.position(len)) }, &value(first + k));
-        }
-        Ok(())
-    };
-    let (first_chunk, partials) = rayon::join(
+    let (first_part, partials) = rayon::join(
         || apply(axis, 0),
         || {
             // Each partial is filled by the thread that updates it.
-            (1..index.len().div_ceil(chunk))
+            (1..parts)
                 .into_par_iter()
                 .map(|part| {
                     let mut partial = vec![identity; len];
-                    apply(&mut partial, part * chunk).map(|()| partial)
+                    apply(&mut partial, part).map(|()| partial)
                 })
                 .collect::<Vec<_>>()
         },
     );
-    // The first bad index in index order: the earliest chunk's.
-    first_chunk?;
-    let partials = partials.into_iter().collect::<Result<Vec<Vec<T>>, I>>()?;
-    // Fold the partials in chunk order, destinations split among the threads.
+    first_part?;
+    let partials = partials.into_iter().collect::<Result<Vec<Vec<T>>, usize>>()?;
+    // Fold the partials in part order, destinations split among the threads.
     let block = len.div_ceil(rayon::current_num_threads()).max(1);
     axis.par_chunks_mut(block).enumerate().for_each(|(b, targets)| {
-        let mut kernel = kernel;
         for partial in &partials {
-            for (target, value) in targets.iter_mut().zip(&partial[b * block..]) {
-                kernel.apply(target, value);
-            }
+            fold(targets, &partial[b * block..]);
         }
     });
     Ok(())

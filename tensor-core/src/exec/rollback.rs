@@ -13,11 +13,9 @@
 //! v`): they are checked before the first write, so there is nothing to
 //! copy, and the planner's general machinery is skipped.
 
-use std::iter;
-
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::exec::kernel::Kernel;
+use crate::exec::kernel::{Kernel, apply_indexed};
 #[cfg(feature = "rayon")]
 use crate::exec::{partitioned, split};
 use crate::index::{IndexElem, IndexInt, with_int_array};
@@ -41,7 +39,7 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     let ([IndexElem::Array(array)], Mode::Error) = (index, mode) else {
         return None;
     };
-    if T::checks_operands(op) {
+    if K::CHECKS_OPERANDS {
         return None;
     }
     with_int_array!(array, a => {
@@ -67,7 +65,10 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             if let Some(&bad) = indices.iter().find(|i| !i.in_bounds(axis.len())) {
                 return Some(Err(IndexError::OutOfBounds { index: bad.to_i128(), axis: 0, len: axis.len() }));
             }
-            apply_unchecked(axis, indices, values, kernel);
+            // SAFETY: every index was just checked.
+            let Ok(()) = (unsafe { apply_indexed::<false, _, _, _>(axis, indices, values, kernel) }) else {
+                unreachable!("an unchecked loop reports no index");
+            };
             return Some(Ok(()));
         }
         let snapshot = axis.to_vec();
@@ -98,7 +99,9 @@ fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     kernel: K,
 ) -> Result<(), I> {
     #[cfg(feature = "rayon")]
-    if let Some(result) = partitioned::accumulate_in_order::<true, _, _, _>(axis, indices, op, values, kernel) {
+    if K::REGROUPS
+        && let Some(result) = partitioned::accumulate_in_order::<true, _, _, _>(axis, indices, op, values, kernel)
+    {
         return result;
     }
     #[cfg(feature = "rayon")]
@@ -109,36 +112,6 @@ fn apply_checked<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
         };
         return split::accumulate::<true, _, _, _>(axis, &along, values, kernel);
     }
-    match values {
-        InOrder::Scalar(value) => apply_each(axis, indices, iter::repeat(value), kernel),
-        InOrder::Slice(values) => apply_each(axis, indices, values.iter(), kernel),
-    }
-}
-
-/// `axis[indices[k]] op= values[k]` in index order, every index in bounds.
-fn apply_unchecked<T: Arith, I: IndexInt, K: Kernel<T>>(axis: &mut [T], indices: &[I], values: InOrder<'_, T>, mut kernel: K) {
-    let len = axis.len();
-    let mut apply = |i: I, value: &T| kernel.apply(&mut axis[i.position(len)], value);
-    match values {
-        InOrder::Scalar(value) => indices.iter().for_each(|&i| apply(i, value)),
-        InOrder::Slice(values) => indices.iter().zip(values).for_each(|(&i, value)| apply(i, value)),
-    }
-}
-
-#[inline]
-fn apply_each<'v, T: 'v, I: IndexInt, K: Kernel<T>>(
-    axis: &mut [T],
-    indices: &[I],
-    values: impl Iterator<Item = &'v T>,
-    mut kernel: K,
-) -> Result<(), I> {
-    let len = axis.len();
-    for (&i, value) in indices.iter().zip(values) {
-        if !i.in_bounds(len) {
-            return Err(i);
-        }
-        // SAFETY: `i` was just checked in `[-len, len)`, so its position is below `len`.
-        kernel.apply(unsafe { axis.get_unchecked_mut(i.position(len)) }, value);
-    }
-    Ok(())
+    // SAFETY: checked.
+    unsafe { apply_indexed::<true, _, _, _>(axis, indices, values, kernel) }.map_err(|k| indices[k])
 }

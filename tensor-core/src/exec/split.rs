@@ -175,21 +175,31 @@ where
     let parts = rayon::current_num_threads();
     let part = target.len().div_ceil(parts).max(1);
     assert!(part <= u32::MAX as usize, "offsets within a range fit in u32 (`worth_it`)");
-    let scan = |(p, range): (usize, &mut [T])| {
+    let scan = |p: usize, range: &mut [T]| {
         let scan = Scan {
             range,
             base: p * part,
             part: p,
             parts,
         };
-        scan.apply::<CHECKED, _, _, _>(updates, &values, kernel)
+        scan.apply::<CHECKED, _, _, _>(updates, &values, kernel).err()
     };
-    let first_bad = target
+    match in_ranges(target, part, &scan) {
+        None => Ok(()),
+        Some(k) => Err(updates.first_bad(k..k + 1).expect("the scan stopped at a bad index").1),
+    }
+}
+
+/// `scan(p, range)` for each range `p` of `part` elements of `target`, on
+/// every thread; the smallest place of a bad index they return. The scans
+/// are compiled per operation, index and value type; these threads'
+/// plumbing once per element type.
+fn in_ranges<T: Send>(target: &mut [T], part: usize, scan: &(dyn Fn(usize, &mut [T]) -> Option<usize> + Sync)) -> Option<usize> {
+    target
         .par_chunks_mut(part)
         .enumerate()
-        .filter_map(|chunk| scan(chunk).err())
-        .min_by_key(|&(k, _)| k);
-    first_bad.map_or(Ok(()), |(_, bad)| Err(bad))
+        .filter_map(|(p, range)| scan(p, range))
+        .min()
 }
 
 /// `target[position(k)] = values[k]` on every core, split by destination
@@ -239,13 +249,13 @@ struct Scan<'t, T> {
 impl<T: Copy> Scan<'_, T> {
     /// The updates that land in the range, in index order; with `CHECKED`,
     /// stops at the first bad index of this thread's blocks and returns its
-    /// place among all updates, and itself.
+    /// place among all updates.
     fn apply<'v, const CHECKED: bool, D: Destinations, K: Kernel<T>, V: Iterator<Item = &'v T>>(
         self,
         updates: &D,
         values: &impl Fn(Range<usize>) -> V,
         mut kernel: K,
-    ) -> Result<(), (usize, D::Bad)>
+    ) -> Result<(), usize>
     where
         T: 'v,
     {
@@ -256,9 +266,9 @@ impl<T: Copy> Scan<'_, T> {
             let block = start..(start + BLOCK).min(count);
             if CHECKED
                 && b % self.parts == self.part
-                && let Some((k, bad)) = updates.first_bad(block.clone())
+                && let Some((k, _)) = updates.first_bad(block.clone())
             {
-                return Err((start + k, bad));
+                return Err(start + k);
             }
             // Every position is written; `taken` advances for this range's only.
             let mut taken = 0;
