@@ -1,5 +1,5 @@
 //! The runtime API (`get`, `set`, `update`, `apply`) on arbitrary inputs,
-//! against the reference interpreter of the tests (`tests/reference/`,
+//! against the reference interpreter of the tests (`tests/suite/reference/`,
 //! written from the rules, independent of tensor-core's planner).
 //!
 //! The bytes are decoded into: an element type (`i64` or `f64`), a shape (up
@@ -15,12 +15,12 @@
 //! base array equal to the reference's (so a write outside the view is
 //! caught); an error must be the reference's error and leave the base
 //! unchanged bit for bit (the case and its check are
-//! `tests/reference/case.rs`, shared with tests/proptest_reference.rs; this
+//! `tests/suite/reference/case.rs`, shared with tests/suite/proptest_reference.rs; this
 //! file only decodes cases). Any panic is a finding: the runtime API answers
 //! every input with a value or an error.
 #![no_main]
 
-#[path = "../../tests/reference/mod.rs"]
+#[path = "../../tests/suite/reference/mod.rs"]
 mod reference;
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NumPy-differential corpus for tensor-at (run by tests/corpus.rs).
+"""NumPy-differential corpus for tensor-at (run by tests/suite/corpus.rs).
 
 Usage: python tests/corpus/generate.py [OUT_PATH]
 OUT_PATH defaults to tests/corpus/generated/cases.json (gitignored: never

@@ -7,9 +7,8 @@
 //! `TENSOR_AT_CORPUS=path` runs another corpus file.
 
 use std::fmt::Debug;
-use std::panic::{self, AssertUnwindSafe};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
 use serde_json::Value as Json;
@@ -331,9 +330,6 @@ fn run_case(case: &Json) -> Outcome<()> {
     }
 }
 
-/// The panic message and location of the last panic caught in a case.
-static PANIC: Mutex<Option<String>> = Mutex::new(None);
-
 #[test]
 fn numpy_corpus() {
     let path = std::env::var_os("TENSOR_AT_CORPUS")
@@ -351,14 +347,10 @@ fn numpy_corpus() {
         .as_array()
         .unwrap_or_else(|| panic!("{} has no `cases` list", path.display()));
 
-    let default_hook = panic::take_hook();
-    panic::set_hook(Box::new(|info| {
-        *PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.to_string());
-    }));
     let mut failures = Vec::new();
     for case in cases {
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| run_case(case)))
-            .unwrap_or_else(|_| Err(PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default()));
+        let outcome = crate::panics::catch(AssertUnwindSafe(|| run_case(case)))
+            .unwrap_or_else(|caught| Err(format!("panicked at {}: {}", caught.location, caught.message)));
         if let Err(message) = outcome {
             failures.push(format!(
                 "case {} [{}] {}\n    {message}",
@@ -368,7 +360,6 @@ fn numpy_corpus() {
             ));
         }
     }
-    panic::set_hook(default_hook);
 
     println!(
         "NumPy corpus {} (numpy {}): {} cases run, {} failed",

@@ -276,28 +276,13 @@ fn try_forms_return_errors_and_write_nothing() -> Result<(), IndexError> {
 fn panics_carry_the_error_message_at_the_callers_line() {
     let x = Array1::<i32>::zeros(3);
     let line = line!() + 2;
-    let (message, location) = capture_panic(move || {
+    let Err(caught) = crate::panics::catch(move || {
         let _ = at!(x[7]);
-    });
-    assert_eq!(message, "index 7 is out of bounds for axis 0 with size 3");
-    assert_eq!(location, format!("{}:{line}", file!()));
-}
-
-/// The message and `file:line` of a panic in `f`.
-fn capture_panic(f: impl FnOnce() + std::panic::UnwindSafe) -> (String, String) {
-    use std::sync::{Arc, Mutex};
-    let seen = Arc::new(Mutex::new(String::new()));
-    let hook_seen = Arc::clone(&seen);
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let location = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
-        *hook_seen.lock().unwrap() = location;
-    }));
-    let payload = std::panic::catch_unwind(f).expect_err("it panics");
-    std::panic::set_hook(previous);
-    let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
-    let location = seen.lock().unwrap().clone();
-    (message, location)
+    }) else {
+        panic!("an index out of bounds panics");
+    };
+    assert_eq!(caught.message, "index 7 is out of bounds for axis 0 with size 3");
+    assert_eq!(caught.location, format!("{}:{line}", file!()));
 }
 
 #[test]

@@ -11,15 +11,13 @@
 //! and its check are `reference/case.rs`, shared with the fuzz target; this
 //! file only draws cases.
 
-mod reference;
-
+use crate::reference::case::{Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, check, kind, value_shape};
+use crate::reference::{self, ErrKind, Tensor};
 use ndarray::{Axis, Slice};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
-use reference::case::{Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, check, kind, value_shape};
-use reference::{ErrKind, Tensor};
 use tensor_at::{Mode, Op, PySlice, RangeSlice, ix};
 
 // ---------------------------------------------------------------- layouts

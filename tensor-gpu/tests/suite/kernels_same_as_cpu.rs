@@ -2,9 +2,7 @@
 //! implementation of the same rules): results bit for bit, errors equal,
 //! and on error the GPU tensor unchanged. Shapes exceed one cube (256 units).
 
-mod common;
-
-use common::{Lcg, assert_same, assert_same_outcome, upload};
+use crate::common::{Lcg, assert_same, assert_same_outcome, upload};
 use ndarray::{Array, ArrayD, IxDyn, array};
 use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, PySlice, Value, ix};
 use tensor_gpu::{Compare, Gpu, GpuElement, GpuError};

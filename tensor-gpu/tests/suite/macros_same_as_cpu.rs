@@ -3,9 +3,7 @@
 //! `GpuTensor` holding the same elements give the same elements, bit for
 //! bit, and the same errors.
 
-mod common;
-
-use common::{Lcg, assert_same, upload};
+use crate::common::{Lcg, assert_same, upload};
 use ndarray::{Array, ArrayD, IxDyn, array};
 use tensor_at::{at, set, try_at, try_set};
 use tensor_core::IndexError;

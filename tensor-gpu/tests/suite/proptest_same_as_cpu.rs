@@ -2,9 +2,7 @@
 //! update on the GPU gives tensor-core's CPU result (bit for bit) or its
 //! error, and leaves the tensor unchanged on error.
 
-mod common;
-
-use common::{assert_same, assert_same_outcome, upload};
+use crate::common::{assert_same, assert_same_outcome, upload};
 use ndarray::{Array, ArrayD, IxDyn};
 use proptest::prelude::*;
 use tensor_core::{Bounds, IndexElem, IntoValue, Mode, Op, PySlice, Value, ix, resolve};
@@ -105,7 +103,7 @@ fn case() -> impl Strategy<Value = (Vec<usize>, bool, Vec<Elem>, Call, u64)> {
 }
 
 fn values(shape: &[usize], seed: u64) -> ArrayD<f32> {
-    let mut rng = common::Lcg(seed);
+    let mut rng = crate::common::Lcg(seed);
     Array::from_shape_simple_fn(IxDyn(shape), || rng.float())
 }
 
@@ -155,7 +153,7 @@ proptest! {
 
     #[test]
     fn random_index_expressions_same_as_cpu((shape, reversed, elems, call, seed) in case()) {
-        let Some(gpu) = common::gpu() else { return Ok(()) };
+        let Some(gpu) = crate::common::gpu() else { return Ok(()) };
         run(&gpu, &shape, reversed, &elems, &call, seed);
     }
 }

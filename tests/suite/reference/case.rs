@@ -1,6 +1,6 @@
 //! One random case of the runtime API (`get`, `set`, `update`, `apply`) and
 //! its check against the interpreter of `super`: shared by the property
-//! tests (`tests/proptest_reference.rs`, which draw cases with proptest) and
+//! tests (`tests/suite/proptest_reference.rs`, which draw cases with proptest) and
 //! the fuzz target (`fuzz/fuzz_targets/runtime.rs`, which decodes them from
 //! bytes), so that both check the same properties. Neither generator's crate
 //! is needed here.

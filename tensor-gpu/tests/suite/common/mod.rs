@@ -1,6 +1,6 @@
 //! Shared by the GPU tests: the device (or a skip), and comparisons with
 //! tensor-core, whose CPU results are the reference.
-#![allow(dead_code)] // each test file uses its own part
+#![allow(dead_code)] // each part of the suite uses its own share
 
 use ndarray::ArrayD;
 use tensor_core::IndexError;
@@ -26,7 +26,7 @@ pub fn gpu() -> Option<Gpu> {
 #[macro_export]
 macro_rules! device {
     () => {
-        match common::gpu() {
+        match $crate::common::gpu() {
             Some(gpu) => gpu,
             None => return,
         }
