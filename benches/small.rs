@@ -40,6 +40,9 @@ fn read_4x4(c: &mut Criterion) {
     let x = Array2::<f32>::zeros((4, 4));
     group.bench_function("at!", |b| b.iter(|| black_box(at!(black_box(&x)[1, ..]).len())));
     group.bench_function("ndarray row", |b| b.iter(|| black_box(black_box(&x).row(1).len())));
+    group.bench_function("ndarray slice s![1, ..]", |b| {
+        b.iter(|| black_box(black_box(&x).slice(s![1, ..]).len()))
+    });
     group.finish();
 }
 

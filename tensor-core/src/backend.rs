@@ -14,7 +14,7 @@ use crate::api;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::{SetKernel, with_op};
-use crate::exec::masked;
+use crate::exec::{basic, masked};
 use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::target::{Target, TargetMut};
@@ -199,6 +199,11 @@ impl<X: Target + ?Sized> Indexable for X {
     where
         X::Elem: Clone + Send + Sync + 'static,
     {
+        if let Mode::Error = mode
+            && let Some(view) = basic::typed_view::<_, _, R>(self.target_view(), index)
+        {
+            return Ok(K::read_view(view));
+        }
         let selection = api::select(self.target_view().into_dyn(), index, mode)?;
         Ok(K::read::<X::Elem, R>(selection))
     }

@@ -27,12 +27,16 @@ pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexEr
     } else {
         (clamp(slice.start, high), clamp(slice.stop, low))
     };
-    let step_abs = (step as i128).abs();
     let span = if step > 0 { stop - start } else { start - stop };
-    let count = if span > 0 { (span + step_abs - 1) / step_abs } else { 0 };
+    // In `usize`: a 128-bit division costs more than the rest of a small read.
+    let count = if span > 0 {
+        (span as usize).div_ceil(step.unsigned_abs())
+    } else {
+        0
+    };
     Ok(ViewAxis::Slice {
         first: if count > 0 { start as usize } else { 0 },
-        len: count as usize,
+        len: count,
         step,
     })
 }
@@ -60,8 +64,7 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
         });
     }
     let end = end.max(start);
-    let step_abs = (range.step as i128).abs();
-    let count = (end - start + step_abs - 1) / step_abs;
+    let count = ((end - start) as usize).div_ceil(range.step.unsigned_abs());
     let first = if count == 0 {
         0
     } else if range.step > 0 {
@@ -71,7 +74,7 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
     };
     Ok(ViewAxis::Slice {
         first: first as usize,
-        len: count as usize,
+        len: count,
         step: range.step,
     })
 }
