@@ -111,30 +111,80 @@ fn plain_bits<T: 'static>(value: &T) -> Option<u64> {
 /// `T` is a 4- or 8-byte primitive whose value has these bits.
 #[cfg(target_arch = "x86_64")]
 unsafe fn stream<T>(targets: &mut [T], bits: u64) {
-    use std::arch::x86_64::{__m128i, _mm_set_epi64x, _mm_sfence, _mm_stream_si128};
     let pattern = match std::mem::size_of::<T>() {
         4 => bits | (bits << 32),
         _ => bits,
     } as i64;
-    // SAFETY: every `T` here is a primitive (the caller's guarantee), so any
-    // byte sequence that repeats its bits is a valid run of them; the
-    // aligned middle is a whole number of 16-byte blocks of `targets`.
+    // 32-byte streaming stores where the processor has them: on an EPYC,
+    // 16-byte ones top out at 70 GB/s and 32-byte ones reach memset's 99
+    // (W3b, a 50 MB zero fill: 0.69 -> 0.50 ms).
+    // SAFETY: the caller's guarantee, passed on.
+    unsafe {
+        if std::is_x86_feature_detected!("avx") {
+            stream_32(targets, pattern);
+        } else {
+            stream_16(targets, pattern);
+        }
+        // Streaming stores are weakly ordered: fence before anyone reads.
+        std::arch::x86_64::_mm_sfence();
+    }
+}
+
+/// `stream` with 32-byte stores (AVX).
+///
+/// # Safety
+///
+/// As `stream`'s, with `pattern` the value's bits repeated over 8 bytes,
+/// on a processor with AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn stream_32<T>(targets: &mut [T], pattern: i64) {
+    use std::arch::x86_64::{__m256i, _mm256_set1_epi64x, _mm256_stream_si256};
+    // SAFETY: any byte sequence that repeats the value's bits is a valid run
+    // of `T`s (the caller's guarantee); the aligned middle is a whole
+    // number of 32-byte blocks of `targets`.
+    unsafe {
+        let (head, middle, tail) = targets.align_to_mut::<__m256i>();
+        fill_bytes(head, pattern);
+        fill_bytes(tail, pattern);
+        let block = _mm256_set1_epi64x(pattern);
+        for slot in middle {
+            _mm256_stream_si256(slot, block);
+        }
+    }
+}
+
+/// `stream` with 16-byte stores (SSE2, always there on x86-64).
+///
+/// # Safety
+///
+/// As `stream_32`'s, without AVX.
+#[cfg(target_arch = "x86_64")]
+unsafe fn stream_16<T>(targets: &mut [T], pattern: i64) {
+    use std::arch::x86_64::{__m128i, _mm_set1_epi64x, _mm_stream_si128};
+    // SAFETY: as in `stream_32`, with 16-byte blocks.
     unsafe {
         let (head, middle, tail) = targets.align_to_mut::<__m128i>();
-        let fill_edge = |edge: &mut [T]| {
-            let bytes = std::slice::from_raw_parts_mut(edge.as_mut_ptr() as *mut u8, std::mem::size_of_val(edge));
-            for (k, byte) in bytes.iter_mut().enumerate() {
-                *byte = (pattern as u64 >> (8 * (k % 8))) as u8;
-            }
-        };
-        fill_edge(head);
-        fill_edge(tail);
-        let block = _mm_set_epi64x(pattern, pattern);
+        fill_bytes(head, pattern);
+        fill_bytes(tail, pattern);
+        let block = _mm_set1_epi64x(pattern);
         for slot in middle {
             _mm_stream_si128(slot, block);
         }
-        // Streaming stores are weakly ordered: fence before anyone reads.
-        _mm_sfence();
+    }
+}
+
+/// Writes `pattern`'s bytes, repeated, over `edge` (a few elements).
+///
+/// # Safety
+///
+/// Any repetition of `pattern`'s bytes is a valid run of `T`s.
+#[cfg(target_arch = "x86_64")]
+unsafe fn fill_bytes<T>(edge: &mut [T], pattern: i64) {
+    // SAFETY: `edge`'s bytes, written with values valid for `T` (the caller's guarantee).
+    let bytes = unsafe { std::slice::from_raw_parts_mut(edge.as_mut_ptr() as *mut u8, std::mem::size_of_val(edge)) };
+    for (k, byte) in bytes.iter_mut().enumerate() {
+        *byte = (pattern as u64 >> (8 * (k % 8))) as u8;
     }
 }
 
@@ -224,10 +274,10 @@ mod tests {
     fn check_streaming_edges<T: Copy + PartialEq + std::fmt::Debug + 'static>(value: T, canary: T, source: impl Fn(usize) -> T) {
         let width = std::mem::size_of::<T>();
         // Lengths around both thresholds (in elements), with head and tail
-        // lengths of every size the 16-byte alignment can leave.
+        // lengths of every size the 32-byte alignment can leave.
         let around = |bytes: usize| (bytes / width).saturating_sub(5)..bytes / width + 5;
         for len in around(super::STREAMING_ROW).chain(around(super::STREAMING_THRESHOLD)) {
-            for offset in 0..16 / width + 1 {
+            for offset in 0..32 / width + 1 {
                 let mut buffer = vec![canary; offset + len + 3];
                 fill(&mut buffer[offset..offset + len], &value);
                 assert!(buffer[offset..offset + len].iter().all(|&v| v == value), "fill {len} at {offset}");
@@ -278,6 +328,19 @@ mod tests {
         // Values of one repeated byte (zero, all ones) stream too.
         check_streaming_edges(0.0f32, 7.0, |k| k as f32);
         check_streaming_edges(-1i64, 5, |k| k as i64);
+    }
+
+    /// Processors without AVX stream 16 bytes at a time.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn sixteen_byte_streams_fill_the_whole_run() {
+        for offset in 0..9 {
+            let mut buffer = vec![7u32; 1000];
+            // SAFETY: `u32` is a primitive; the pattern repeats its bits.
+            unsafe { super::stream_16(&mut buffer[offset..990], 0x0000_0005_0000_0005) };
+            assert!(buffer[offset..990].iter().all(|&v| v == 5), "from {offset}");
+            assert!(buffer[..offset].iter().chain(&buffer[990..]).all(|&v| v == 7), "from {offset}");
+        }
     }
 
     #[test]
