@@ -150,3 +150,20 @@ fn nd_keeps_its_batch_shape_even_without_coordinates() {
     let picked = get(&x, &[ix(tensor_at::nd(&points))], Mode::Error).unwrap();
     assert_eq!(picked, array![9, 3].into_dyn());
 }
+
+#[test]
+fn large_row_sets_equal_a_plain_loop() {
+    // 2500 rows of 128 f32 (1.25 MB, streamed) and of 100 (400 bytes, copied
+    // plainly), in a scrambled order.
+    for width in [128, 100] {
+        let mut x = Array::from_shape_fn((3000, width), |(i, j)| (i * width + j) as f32);
+        let rows: Vec<usize> = (0..2500).map(|k| (k * 7919 + 13) % 2999).collect();
+        let values = Array::from_shape_fn((rows.len(), width), |(k, j)| -((k * width + j) as f32));
+        let mut expected = x.clone();
+        for (k, &row) in rows.iter().enumerate() {
+            expected.row_mut(row).assign(&values.row(k));
+        }
+        tensor_at::at!(x[rows] = values);
+        assert_eq!(x, expected, "rows of {width}");
+    }
+}

@@ -96,14 +96,21 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
             if let (Some(values), Some((index, len, stride, row))) = (source.as_slice(), plan.in_place_rows()) {
-                // `x[rows] = values`: one run per index, straight from the index.
+                // `x[rows] = values`: one run per index, straight from the
+                // index; streamed when large (W7), as `write_view`'s rows.
+                let large = std::mem::size_of_val(values) >= STREAMING_THRESHOLD;
+                let fence = StreamFence;
                 return with_index_slice!(index, index => {
                     for (&i, values) in index.iter().zip(values.chunks(row.max(1))) {
                         // SAFETY: the caller's guarantee; every index was checked in
                         // bounds, and the row under it is `row` consecutive elements
                         // of `target`, borrowed by nobody else during the call.
                         let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + i.position(len) as isize * stride), row) };
-                        kernel.apply_run(targets, values);
+                        if large {
+                            kernel.apply_row_of_large(targets, values, &fence);
+                        } else {
+                            kernel.apply_run(targets, values);
+                        }
                     }
                 });
             }
