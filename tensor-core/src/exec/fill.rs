@@ -4,7 +4,6 @@
 //! copied as rows of a large update.
 
 use std::any::TypeId;
-use std::mem::MaybeUninit;
 
 /// Below this many bytes a plain fill is as fast; below it in all, an
 /// update stays in the cache, where the next reader wants it.
@@ -56,21 +55,6 @@ pub(crate) fn copy_row<T: Clone + 'static>(targets: &mut [T], values: &[T], _fen
         return unsafe { stream_copy(targets.as_mut_ptr(), values) };
     }
     targets.clone_from_slice(values);
-}
-
-/// Clones `values` into `out` (of equal length, not yet initialized),
-/// streaming the stores for the primitive types: part of a large output
-/// written in order, whose stores the fence orders when it drops.
-pub(crate) fn copy_into<T: Clone + 'static>(out: &mut [MaybeUninit<T>], values: &[T], _fence: &StreamFence) {
-    assert_eq!(out.len(), values.len(), "a run and its values have one length");
-    if is_plain::<T>() {
-        // SAFETY: `T` is a primitive number, and `out` is `values.len()`
-        // writable elements borrowed by us alone.
-        return unsafe { stream_copy(out.as_mut_ptr() as *mut T, values) };
-    }
-    for (slot, value) in out.iter_mut().zip(values) {
-        slot.write(value.clone());
-    }
 }
 
 /// Whether `T` is a primitive number of 4 or 8 bytes.
@@ -301,17 +285,6 @@ mod tests {
                 assert!(
                     buffer[..offset].iter().chain(&buffer[offset + len..]).all(|&v| v == canary),
                     "copy {len} at {offset}"
-                );
-                // Into memory not yet initialized (the canaries are outside the run).
-                let mut buffer = vec![canary; offset + len + 3];
-                let run = &mut buffer[offset..offset + len];
-                // SAFETY: `MaybeUninit<T>` has `T`'s layout; every slot is written below.
-                let slots = unsafe { std::slice::from_raw_parts_mut(run.as_mut_ptr() as *mut std::mem::MaybeUninit<T>, len) };
-                super::copy_into(slots, &values[1..len + 1], &StreamFence);
-                assert_eq!(&buffer[offset..offset + len], &values[1..len + 1], "copy into {len} at {offset}");
-                assert!(
-                    buffer[..offset].iter().chain(&buffer[offset + len..]).all(|&v| v == canary),
-                    "copy into {len} at {offset}"
                 );
             }
         }

@@ -5,7 +5,7 @@ use std::iter;
 
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
-use crate::exec::pages;
+use crate::exec::{pages, prefetch};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{IndexedPlan, Row, SKIP};
 
@@ -40,11 +40,17 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     }
     if let Some((index, len, stride, row)) = plan.in_place_rows() {
         let mut out = pages::output(plan.len());
+        let ahead = prefetch::rows_ahead(row * std::mem::size_of::<T>());
         with_index_slice!(index, index => {
-            for &i in index {
-                // SAFETY: every index was checked in bounds of its axis, and
-                // each row under it is `row` consecutive elements of `target`.
-                out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(plan.base + i.position(len) as isize * stride), row) });
+            // SAFETY: every index was checked in bounds of its axis, and
+            // each row under it is `row` consecutive elements of `target`.
+            let row_at = |i: usize| unsafe { origin.offset(plan.base + index[i].position(len) as isize * stride) };
+            for k in 0..index.len() {
+                if k + ahead < index.len() {
+                    prefetch::row(row_at(k + ahead), row);
+                }
+                // SAFETY: as above.
+                out.extend_from_slice(unsafe { std::slice::from_raw_parts(row_at(k), row) });
             }
         });
         return ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("one row per index");

@@ -1,14 +1,20 @@
 //! `x[mask]` with the mask over the leading axes of a C-ordered target:
 //! each true position selects one contiguous block of the trailing axes,
 //! so a run of true positions is one contiguous copy. No positions list
-//! and no offset table are built, and a large output is written with
-//! streaming stores (W11b: 6.0 ms through the general plan, 2.7 here).
+//! and no offset table are built (W11b: 6.0 ms through the general plan,
+//! 2.0 here).
+//!
+//! The output is written with plain stores. Streaming stores, which skip
+//! the cache, lost wherever it was measured on AMD EPYC: a fresh output
+//! below glibc's mmap threshold reuses heap memory that is still cached
+//! (W11b: 3.8 ms streamed, 2.0 plain), and a larger one comes from the
+//! kernel just zeroed, in the cache too (W11a's 100 MB rows: 26 against
+//! 14.6 ms). On an earlier Xeon, W11b streamed in 2.5 against 5.2 ms.
 
 use std::mem::MaybeUninit;
 
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
-use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence, copy_into};
 use crate::index::IndexElem;
 
 /// The read `target[mask]` when `index` is one mask over the leading axes
@@ -43,7 +49,7 @@ fn gather_blocks<T: Clone + Send + Sync + 'static>(source: &[T], mask: &[bool], 
         return gather_blocks_parallel(source, mask, block, len);
     }
     let mut out = crate::exec::pages::output::<T>(len);
-    copy_selected(source, mask, block, &mut out.spare_capacity_mut()[..len], streams::<T>(len, block));
+    copy_selected(source, mask, block, &mut out.spare_capacity_mut()[..len]);
     // SAFETY: `copy_selected` wrote all `len` slots: one block per true position.
     unsafe { out.set_len(len) };
     out
@@ -71,41 +77,24 @@ fn gather_blocks_parallel<T: Clone + Send + Sync + 'static>(source: &[T], mask: 
     parts
         .into_par_iter()
         .zip(mask.par_chunks(chunk).zip(source.par_chunks(chunk * block.max(1))))
-        .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part, streams::<T>(len, block)));
+        .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part));
     // SAFETY: the parts cover `spare[..len]` (their lengths are the chunks'
     // counts, which sum to `len / block`), and `copy_selected` wrote each whole.
     unsafe { out.set_len(len) };
     out
 }
 
-/// Whether to write an output of `len` elements in blocks of `block` with
-/// streaming stores: when it is large, and each block fills a cache line
-/// (runs of smaller blocks would mix plain stores into the lines). The
-/// output is written in order, so the stores combine into whole lines
-/// (W11b: 2.5 against 5.2 ms with plain stores, when the cache is busy).
-fn streams<T>(len: usize, block: usize) -> bool {
-    let bytes = std::mem::size_of::<T>();
-    len * bytes >= STREAMING_THRESHOLD && block * bytes >= 64
-}
-
 /// Clones the block of each true position of `mask` into `out` (exactly
-/// long enough), copying each run of true positions as one slice, with
-/// streaming stores when `stream`.
-fn copy_selected<T: Clone + 'static>(source: &[T], mask: &[bool], block: usize, out: &mut [MaybeUninit<T>], stream: bool) {
-    let fence = StreamFence;
+/// long enough), copying each run of true positions as one slice.
+fn copy_selected<T: Clone>(source: &[T], mask: &[bool], block: usize, out: &mut [MaybeUninit<T>]) {
     let mut written = 0;
     let mut k = 0;
     while k < mask.len() {
         let start = k + mask[k..].iter().position(|&m| m).unwrap_or(mask.len() - k);
         let end = start + mask[start..].iter().position(|&m| !m).unwrap_or(mask.len() - start);
         let run = &source[start * block..end * block];
-        let slots = &mut out[written..written + run.len()];
-        if stream {
-            copy_into(slots, run, &fence);
-        } else {
-            for (slot, value) in slots.iter_mut().zip(run) {
-                slot.write(value.clone());
-            }
+        for (slot, value) in out[written..written + run.len()].iter_mut().zip(run) {
+            slot.write(value.clone());
         }
         written += run.len();
         k = end;

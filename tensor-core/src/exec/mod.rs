@@ -14,6 +14,7 @@ pub(crate) mod pages;
 pub(crate) mod parallel;
 #[cfg(feature = "rayon")]
 pub(crate) mod partitioned;
+pub(crate) mod prefetch;
 pub(crate) mod rollback;
 pub(crate) mod scatter;
 #[cfg(feature = "rayon")]

@@ -9,6 +9,7 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
+use crate::exec::prefetch;
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
 
@@ -31,6 +32,14 @@ impl<T> Clone for Shared<T> {
 }
 
 impl<T> Copy for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// The address `offset` elements on, for a prefetch hint (a method, so
+    /// that closures capture the whole `Shared`, not its raw pointer).
+    fn wrapping_offset(self, offset: isize) -> *const T {
+        self.0.wrapping_offset(offset)
+    }
+}
 
 // SAFETY: the pointer is only used for shared reads of `T`, which `T: Sync`
 // makes safe from any thread.
@@ -78,9 +87,14 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     let spare = &mut out.spare_capacity_mut()[..len];
     match &plan.table.entries {
         Entries::Index { index, len: axis, stride } => with_index_slice!(index, index => {
+            let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
+            let base = |i: isize| plan.base + i * stride;
             spare.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
-                for (block_out, &i) in out.chunks_mut(block).zip(index) {
-                    copy_block(plan.base + i.position(*axis) as isize * stride, block_out);
+                for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
+                    if let Some(&next) = index.get(k + ahead) {
+                        prefetch::row(origin.wrapping_offset(base(next.position(*axis) as isize)), block);
+                    }
+                    copy_block(base(i.position(*axis) as isize), block_out);
                 }
             })
         }),
