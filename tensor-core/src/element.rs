@@ -27,6 +27,7 @@ impl Op {
     /// and `max` always, wrapping integer `+` and `*` too (float sums round
     /// differently in another order). A constant, so that the parallel
     /// paths an operation cannot take are not compiled for it.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
     pub(crate) const fn regroups(self, integer: bool) -> bool {
         matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul)
     }

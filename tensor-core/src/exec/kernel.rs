@@ -14,6 +14,7 @@ pub(crate) trait Kernel<T> {
     /// identity and folded in order (`exec::partitioned`); else they are
     /// split by destination (`exec::split`). A constant, so that the path
     /// a kernel cannot take is not compiled for it.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
     const REGROUPS: bool = false;
     /// Whether the operands need checking first (`Arith::checks_operands`).
     const CHECKS_OPERANDS: bool = false;

@@ -2,7 +2,6 @@
 //! over the plan's offsets for advanced indexing.
 
 pub(crate) mod basic;
-#[cfg(feature = "rayon")]
 pub(crate) mod caches;
 pub(crate) mod fill;
 pub(crate) mod gather;

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::exec::caches::{Caches, caches};
 use crate::exec::fill;
 use crate::exec::kernel::{Kernel, SetKernel};
-use crate::exec::parallel;
+use crate::exec::{parallel, prefetch};
 use crate::index::IndexInt;
 use crate::plan::AxisIndex;
 use crate::plan::advanced::chunk_in_bounds;
@@ -174,6 +174,7 @@ where
 {
     let parts = rayon::current_num_threads();
     let part = target.len().div_ceil(parts).max(1);
+    let far = prefetch::beyond_cache(size_of_val(target));
     assert!(part <= u32::MAX as usize, "offsets within a range fit in u32 (`worth_it`)");
     let scan = |p: usize, range: &mut [T]| {
         let scan = Scan {
@@ -181,6 +182,7 @@ where
             base: p * part,
             part: p,
             parts,
+            far,
         };
         scan.apply::<CHECKED, _, _, _>(updates, &values, kernel).err()
     };
@@ -244,6 +246,8 @@ struct Scan<'t, T> {
     base: usize,
     part: usize,
     parts: usize,
+    /// Whether to prefetch destinations (the whole target is beyond the cache).
+    far: bool,
 }
 
 impl<T: Copy> Scan<'_, T> {
@@ -278,7 +282,13 @@ impl<T: Copy> Scan<'_, T> {
                 picked[taken] = MaybeUninit::new(value);
                 taken += (offset < self.range.len()) as usize;
             }
-            for (&offset, value) in offsets[..taken].iter().zip(&picked[..taken]) {
+            let offsets = &offsets[..taken];
+            for (k, (&offset, value)) in offsets.iter().zip(&picked[..taken]).enumerate() {
+                if self.far
+                    && let Some(&ahead) = offsets.get(k + prefetch::UPDATES_AHEAD)
+                {
+                    prefetch::element(self.range.as_ptr().wrapping_add(ahead as usize));
+                }
                 // SAFETY: `offset < range.len()` was the compaction's test, and
                 // every slot below `taken` was written in this block.
                 kernel.apply(unsafe { self.range.get_unchecked_mut(offset as usize) }, unsafe {
@@ -293,6 +303,7 @@ impl<T: Copy> Scan<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::kernel::{AddOp, OpKernel};
 
     #[test]
     fn sums_split_where_shares_fit_the_l2_or_the_target_exceeds_the_l3() {
@@ -306,5 +317,43 @@ mod tests {
         // A 64 MB target, W5's size.
         assert!(!leaves_slow_memory(64 * MB, 2, xeon));
         assert!(leaves_slow_memory(64 * MB, 2, epyc));
+    }
+
+    #[test]
+    fn prefetching_scans_equal_a_plain_loop() {
+        // Two ranges of a 1000-element target, each scanning all updates
+        // (with duplicates and negative indices, more than the prefetch
+        // distance land in each range).
+        let len = 1000;
+        let index: Vec<i64> = (0..5000i64).map(|k| (k * 7919 % 1999) - 999).collect();
+        let values: Vec<f32> = (0..index.len()).map(|k| k as f32 * 0.5 - 3.0).collect();
+        let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
+        let (mut set, mut sum) = (vec![0.25f32; len], vec![0.25f32; len]);
+        for (&i, &value) in index.iter().zip(&values) {
+            set[position(i)] = value;
+            sum[position(i)] += value;
+        }
+        let updates = Along { index: &index, len };
+        let values = |range: Range<usize>| values[range].iter();
+        for far in [false, true] {
+            let (mut by_set, mut by_sum) = (vec![0.25f32; len], vec![0.25f32; len]);
+            for (part, (set_range, sum_range)) in by_set.chunks_mut(500).zip(by_sum.chunks_mut(500)).enumerate() {
+                let scan = |range| Scan {
+                    range,
+                    base: part * 500,
+                    part,
+                    parts: 2,
+                    far,
+                };
+                assert!(scan(set_range).apply::<false, _, _, _>(&updates, &values, SetKernel).is_ok());
+                assert!(
+                    scan(sum_range)
+                        .apply::<false, _, _, _>(&updates, &values, OpKernel::<AddOp>::new())
+                        .is_ok()
+                );
+            }
+            assert_eq!(by_set, set, "set, far: {far}");
+            assert_eq!(by_sum, sum, "add, far: {far}");
+        }
     }
 }
