@@ -45,9 +45,12 @@ const CACHED_VALUES: usize = 256 << 10;
 
 /// Whether `values` repeat (broadcast along some axis) elements that fit
 /// in [`CACHED_VALUES`]. Such rows are copied with plain stores even into
-/// a large view: on an EPYC, W4 (one 16 KB row into 2900 rows) took
-/// 0.90-1.03 ms so, 1.09-1.14 streamed, in alternating runs; fresh rows
-/// still gain from streaming (W1: 1.11 ms streamed, 1.25 plain).
+/// a large view, so that the part of the result the cache keeps is there
+/// for the next reader. Streaming them bought no speed on an EPYC: W4 (one
+/// 16 KB row into 2900 rows) took 0.90-1.34 ms plain, depending on what
+/// else held the shared L3 (NumPy's plain copy moves the same way), and
+/// 1.08-1.15 streamed. Fresh rows still stream (W1: 1.11 ms streamed, 1.25
+/// plain).
 fn repeats_from_cache<T>(values: &ArrayViewD<'_, T>) -> bool {
     let distinct: usize = values
         .shape()
