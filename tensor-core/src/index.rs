@@ -195,6 +195,9 @@ pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed
     fn in_bounds(self, len: usize) -> bool;
     /// The position of an in-bounds value: negative values count from the end.
     fn position(self, len: usize) -> usize;
+    /// The position of a value in `[0, len)`, which needs no wrapping;
+    /// `None` for a negative or too large one.
+    fn direct_position(self, len: usize) -> Option<usize>;
     /// Wraps an array of this type.
     fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
 }
@@ -229,6 +232,12 @@ macro_rules! index_int {
                 } else {
                     self as usize
                 }
+            }
+            #[inline]
+            fn direct_position(self, len: usize) -> Option<usize> {
+                // A negative value is at least 2^63 as a `u64`, above
+                // every length (at most `isize::MAX`).
+                ((self as i64 as u64) < len as u64).then_some(self as usize)
             }
             fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
                 IntArray::$variant(array)
@@ -728,5 +737,38 @@ where
     static_index!(IxDyn, Ix0, IxDyn, Advanced);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IndexInt;
+
+    #[test]
+    fn direct_positions_are_the_in_bounds_values_from_zero() {
+        fn check<I: IndexInt + TryFrom<i64>>(len: usize) {
+            for value in [-3i64, -1, 0, 1, len as i64 - 1, len as i64, len as i64 + 1] {
+                let Ok(index) = I::try_from(value) else { continue };
+                let expected = (0..len as i64).contains(&value).then_some(value as usize);
+                assert_eq!(index.direct_position(len), expected, "{value} of {len}");
+                if let Some(position) = expected {
+                    assert_eq!(index.position(len), position);
+                }
+            }
+        }
+        for len in [0, 1, 7] {
+            check::<i32>(len);
+            check::<i64>(len);
+            check::<isize>(len);
+            check::<u32>(len);
+            check::<u64>(len);
+            check::<usize>(len);
+        }
+        // No axis is longer than `isize::MAX`, so no negative value passes.
+        let longest = isize::MAX as usize;
+        assert_eq!(u64::MAX.direct_position(longest), None);
+        assert_eq!(i64::MIN.direct_position(longest), None);
+        assert_eq!((-1i64).direct_position(longest), None);
+        assert_eq!(i64::MAX.direct_position(longest), None);
     }
 }

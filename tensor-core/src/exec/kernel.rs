@@ -18,6 +18,12 @@ pub(crate) trait Kernel<T> {
     const REGROUPS: bool = false;
     /// Whether the operands need checking first (`Arith::checks_operands`).
     const CHECKS_OPERANDS: bool = false;
+    /// Whether an indexed loop applies indices in `[0, len)` as they are,
+    /// before wrapping any (`apply_each`). On an EPYC that made sums faster
+    /// (W6: 8.4 -> 7.2 ms) and `min`/`max` slower (W13: 9.1 -> 11.2 ms; a
+    /// scratch loop showed the same with every branchless form of `max`),
+    /// so they keep the branchless wrap throughout.
+    const DIRECT_POSITIONS: bool = true;
 
     /// `target op= value`.
     fn apply(&mut self, target: &mut T, value: &T);
@@ -81,6 +87,14 @@ pub(crate) unsafe fn apply_indexed<const CHECKED: bool, T, I: IndexInt, K: Kerne
 }
 
 /// `apply_indexed` over an iterator of values.
+///
+/// Indices in `[0, len)`, the usual case, are applied as they are, after one
+/// compare that the processor predicts; the first other index hands the
+/// rest to a loop that wraps negative ones without a branch (kernels
+/// without [`Kernel::DIRECT_POSITIONS`] start there). W6: 8.4 ms with the
+/// branchless wrap throughout, 7.2 so. A branch on the sign at every index
+/// would cost 4x on indices of mixed signs (mispredicted half the time);
+/// the branchless loop costs them nothing more.
 #[inline]
 unsafe fn apply_each<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>>(
     targets: &mut [T],
@@ -89,13 +103,31 @@ unsafe fn apply_each<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>>(
     mut kernel: K,
 ) -> Result<(), usize> {
     let len = targets.len();
-    for (k, (&i, value)) in indices.iter().zip(values).enumerate() {
+    // SAFETY (each call): the positions passed below are below `len`:
+    // direct ones by their test, the others checked just before (with
+    // `CHECKED`) or by the caller's guarantee.
+    let mut apply = |position: usize, value: &'v T| kernel.apply(unsafe { targets.get_unchecked_mut(position) }, value);
+    let wrapped = |k: usize, i: I| {
         if CHECKED && !i.in_bounds(len) {
-            return Err(k);
+            Err(k)
+        } else {
+            Ok(i.position(len))
         }
-        // SAFETY: `i` is in bounds of `targets` (just checked, or the
-        // caller's guarantee), so its position is below `len`.
-        kernel.apply(unsafe { targets.get_unchecked_mut(i.position(len)) }, value);
+    };
+    let mut updates = indices.iter().zip(values).enumerate();
+    if K::DIRECT_POSITIONS {
+        for (k, (&i, value)) in updates.by_ref() {
+            match i.direct_position(len) {
+                Some(position) => apply(position, value),
+                None => {
+                    apply(wrapped(k, i)?, value);
+                    break;
+                }
+            }
+        }
+    }
+    for (k, (&i, value)) in updates {
+        apply(wrapped(k, i)?, value);
     }
     Ok(())
 }
@@ -156,6 +188,7 @@ impl<O> OpKernel<O> {
 impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
     const REGROUPS: bool = O::OP.regroups(T::INTEGER);
     const CHECKS_OPERANDS: bool = O::OP.checks_operands(T::INTEGER);
+    const DIRECT_POSITIONS: bool = !matches!(O::OP, Op::Min | Op::Max);
 
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
@@ -224,3 +257,63 @@ macro_rules! with_op {
     }};
 }
 pub(crate) use with_op;
+
+#[cfg(test)]
+mod tests {
+    use super::{AddOp, MaxOp, OpKernel, apply_indexed};
+    use crate::value::InOrder;
+
+    /// `apply_indexed` against a plain loop: `Ok` with every update
+    /// applied, or the place of the first index out of bounds with the
+    /// updates before it applied.
+    fn check(indices: &[i64], combine: fn(f32, f32) -> f32, apply: impl Fn(&mut [f32], &[i64], &[f32]) -> Result<(), usize>) {
+        let len = 40;
+        let values: Vec<f32> = (0..indices.len()).map(|k| (k as f32 * 0.37).sin() * 5.0).collect();
+        let mut expected: Vec<f32> = (0..len).map(|k| k as f32 * 0.1).collect();
+        let mut outcome = Ok(());
+        for (k, (&i, &value)) in indices.iter().zip(&values).enumerate() {
+            if i < -(len as i64) || i >= len as i64 {
+                outcome = Err(k);
+                break;
+            }
+            let position = if i < 0 { i + len as i64 } else { i } as usize;
+            expected[position] = combine(expected[position], value);
+        }
+        let mut targets: Vec<f32> = (0..len).map(|k| k as f32 * 0.1).collect();
+        assert_eq!(apply(&mut targets, indices, &values), outcome, "{indices:?}");
+        assert_eq!(targets, expected, "{indices:?}");
+    }
+
+    #[test]
+    fn indices_from_the_start_then_wrapped_equal_a_plain_loop() {
+        let cases: [&[i64]; 7] = [
+            &[3, 39, 0, 3, 17],          // only direct positions
+            &[3, 39, -1, 3, -40, 17, 0], // a negative one hands over mid-way
+            &[-5, 2, 2, -5],             // from the first
+            &[1, 2, 40, 3],              // out of bounds in the direct loop
+            &[1, -2, 5, -41, 3],         // out of bounds in the wrapping loop
+            &[1, 2, i64::MIN, 3],        // far out of bounds
+            &[],
+        ];
+        let max = |a: f32, b: f32| if a.is_nan() || a > b { a } else { b };
+        for indices in cases {
+            // SAFETY: checked, so any index may be out of bounds.
+            check(
+                indices,
+                |a, b| a + b,
+                |t, i, v| unsafe { apply_indexed::<true, _, _, _>(t, i, InOrder::Slice(v), OpKernel::<AddOp>::new()) },
+            );
+            check(indices, max, |t, i, v| unsafe {
+                apply_indexed::<true, _, _, _>(t, i, InOrder::Slice(v), OpKernel::<MaxOp>::new())
+            });
+            if indices.iter().all(|&i| (-40..40).contains(&i)) {
+                // SAFETY: every index is in bounds.
+                check(
+                    indices,
+                    |a, b| a + b,
+                    |t, i, v| unsafe { apply_indexed::<false, _, _, _>(t, i, InOrder::Slice(v), OpKernel::<AddOp>::new()) },
+                );
+            }
+        }
+    }
+}
