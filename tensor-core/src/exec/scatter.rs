@@ -3,7 +3,7 @@
 
 use std::iter;
 
-use ndarray::{ArrayView1, ArrayViewD, ArrayViewMutD, Axis, Zip};
+use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 
 use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence};
 use crate::exec::kernel::Kernel;
@@ -26,7 +26,7 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
                 return Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
             }
             // Row by row, so contiguous rows are updated as runs (a memcpy for `set`).
-            let large = view.len() * std::mem::size_of::<T>() >= STREAMING_THRESHOLD && !repeats_from_cache(&source);
+            let large = view.len() * std::mem::size_of::<T>() >= STREAMING_THRESHOLD;
             let fence = StreamFence;
             Zip::from(view.rows_mut()).and(source.rows()).for_each(|mut targets, values| {
                 match (targets.as_slice_mut(), values.as_slice()) {
@@ -37,29 +37,6 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
             });
         }
     }
-}
-
-/// Values whose distinct elements are at most this many bytes, repeated
-/// by broadcasting, stay in the cache while they are copied.
-const CACHED_VALUES: usize = 256 << 10;
-
-/// Whether `values` repeat (broadcast along some axis) elements that fit
-/// in [`CACHED_VALUES`]. Such rows are copied with plain stores even into
-/// a large view, so that the part of the result the cache keeps is there
-/// for the next reader. Streaming them bought no speed on an EPYC: W4 (one
-/// 16 KB row into 2900 rows) took 0.90-1.34 ms plain, depending on what
-/// else held the shared L3 (NumPy's plain copy moves the same way), and
-/// 1.08-1.15 streamed. Fresh rows still stream (W1: 1.11 ms streamed, 1.25
-/// plain).
-fn repeats_from_cache<T>(values: &ArrayViewD<'_, T>) -> bool {
-    let distinct: usize = values
-        .shape()
-        .iter()
-        .zip(values.strides())
-        .filter(|&(_, &stride)| stride != 0)
-        .map(|(&len, _)| len)
-        .product();
-    distinct < values.len() && distinct * std::mem::size_of::<T>() <= CACHED_VALUES
 }
 
 /// One value over a strided view, lane by lane along its densest axis: a
@@ -401,18 +378,6 @@ mod tests {
     /// prefetch distance, so every update but the last few prefetches.
     fn indices(len: usize) -> Vec<i64> {
         (0..1000i64).map(|k| (k * 7919 % 613) - 300).filter(|&i| i < len as i64).collect()
-    }
-
-    #[test]
-    fn broadcast_rows_that_fit_the_cache_are_copied_plainly() {
-        let row = ndarray::Array::from_shape_fn(4096, |k| k as f32).into_dyn();
-        // W4's values: one 16 KB row over 2900 rows.
-        assert!(super::repeats_from_cache(&row.view().broadcast(IxDyn(&[2900, 4096])).unwrap()));
-        // Fresh rows, and a repeated block larger than the cache bound.
-        let fresh = row.view().broadcast(IxDyn(&[100, 4096])).unwrap().to_owned();
-        assert!(!super::repeats_from_cache(&fresh.view()));
-        let block = fresh.view().insert_axis(ndarray::Axis(0));
-        assert!(!super::repeats_from_cache(&block.broadcast(IxDyn(&[3, 100, 4096])).unwrap()));
     }
 
     #[test]
