@@ -13,12 +13,10 @@ use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimens
 use crate::api;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::exec::kernel::{SetKernel, with_op};
-use crate::exec::{basic, masked};
 use crate::index::IndexElem;
 use crate::mode::Mode;
+use crate::rank::{Advanced, Kind};
 use crate::target::{Target, TargetMut};
-use crate::typed::{Advanced, Kind};
 use crate::value::Value;
 
 /// The comparison of a mask written on the target itself, `x[x < s]`.
@@ -116,7 +114,7 @@ pub trait Indexable {
         mode: Mode<Self::Elem>,
     ) -> Result<Self::Read<'t, K, R>, Self::Error>
     where
-        Self::Elem: Clone + Send + Sync + 'static;
+        Self::Elem: Clone;
 
     /// `self[predicate(self)]`: the selected elements in C order, in rank
     /// `R` (one axis, or a dynamic rank).
@@ -138,7 +136,7 @@ pub trait IndexableMut: Indexable {
     /// `self[index] = value`.
     fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, Self::Elem>, mode: Mode<Self::Elem>) -> Result<(), Self::Error>
     where
-        Self::Elem: Clone + 'static;
+        Self::Elem: Clone;
 
     /// `self[index] op= value`, every occurrence in index order.
     fn update_index(
@@ -169,7 +167,7 @@ pub trait IndexableMut: Indexable {
         value: Value<'_, Self::Elem>,
     ) -> Result<(), Self::Error>
     where
-        Self::Elem: Clone + 'static;
+        Self::Elem: Clone;
 
     /// `self[predicate(self)] op= value`.
     fn update_where<F: FnMut(&Self::Elem) -> bool>(
@@ -197,15 +195,9 @@ impl<X: Target + ?Sized> Indexable for X {
         mode: Mode<X::Elem>,
     ) -> Result<K::Read<'t, X::Elem, R>, IndexError>
     where
-        X::Elem: Clone + Send + Sync + 'static,
+        X::Elem: Clone,
     {
-        if let Mode::Error = mode
-            && let Some(view) = basic::typed_view::<_, _, R>(self.target_view(), index)
-        {
-            return Ok(K::read_view(view));
-        }
-        let selection = api::select(self.target_view().into_dyn(), index, mode)?;
-        Ok(K::read::<X::Elem, R>(selection))
+        api::read_as::<K, _, _, R>(self.target_view(), index, mode)
     }
 
     fn read_where<R: Dimension, F: FnMut(&X::Elem) -> bool>(
@@ -224,7 +216,7 @@ impl<X: Target + ?Sized> Indexable for X {
 impl<X: TargetMut + ?Sized> IndexableMut for X {
     fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
     where
-        X::Elem: Clone + 'static,
+        X::Elem: Clone,
     {
         api::set(&mut self.target_view_mut(), index, value, mode)
     }
@@ -249,11 +241,9 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         value: Value<'_, X::Elem>,
     ) -> Result<(), IndexError>
     where
-        X::Elem: Clone + 'static,
+        X::Elem: Clone,
     {
-        let no_check = None::<fn(&X::Elem) -> Result<(), IndexError>>;
-        let view = self.target_view_mut().into_dyn();
-        masked::write_where(view, predicate.into_test(), value, SetKernel, no_check, true)
+        api::set_where(self.target_view_mut().into_dyn(), predicate.into_test(), value)
     }
 
     fn update_where<F: FnMut(&X::Elem) -> bool>(
@@ -265,10 +255,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Arith,
     {
-        let view = self.target_view_mut().into_dyn();
-        let check = X::Elem::checks_operands(op).then_some(|v: &X::Elem| X::Elem::check_operand(op, *v));
-        let test = predicate.into_test();
-        with_op!(op, kernel => masked::write_where(view, test, value, kernel, check, false))
+        api::update_where(self.target_view_mut().into_dyn(), predicate.into_test(), op, value)
     }
 }
 

@@ -85,7 +85,7 @@ pub struct At<'s, 'i, 'e, T> {
     mode: Mode<T>,
 }
 
-impl<'s, T: Clone + Send + Sync + 'static> At<'s, '_, '_, T> {
+impl<'s, T: Clone> At<'s, '_, '_, T> {
     /// Sets the out-of-bounds mode (`Mode::Fill(v)` for reads).
     pub fn mode(self, mode: Mode<T>) -> Self {
         At { mode, ..self }
@@ -239,7 +239,7 @@ impl<T: Clone> AtMut<'_, '_, '_, T> {
     /// `x[index] = value`; with duplicates the last occurrence wins.
     pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<(), IndexError>
     where
-        T: 'static,
+        T: 'v,
     {
         crate::api::set(&mut self.target, self.index, value, self.mode)
     }
@@ -269,7 +269,7 @@ impl<T: Clone, D: Dimension> Updated<'_, '_, T, D> {
     /// The array with `array[index] = value`.
     pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<Array<T, D>, IndexError>
     where
-        T: 'static,
+        T: 'v,
     {
         crate::api::set(&mut self.array, self.index, value, self.mode)?;
         Ok(self.array)

@@ -1,4 +1,9 @@
-//! The arithmetic of the accumulating operations, per element type.
+//! What tensor-at knows of element types: the arithmetic of the
+//! accumulating operations, and which types are plain numbers that the
+//! fast paths may copy by their bits.
+
+use std::any::TypeId;
+use std::marker::PhantomData;
 
 use num_traits::{One, WrappingMul};
 
@@ -58,8 +63,8 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
     fn combine(self, op: Op, value: Self) -> Self;
     /// Whether `value` may be the right operand of `op` (no integer
     /// division by zero, no negative integer power).
-    fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError>;
-    /// Whether `check_operand` can fail for `op`: when not, nobody calls it.
+    fn valid_operand(op: Op, value: Self) -> bool;
+    /// Whether `valid_operand` can be false for `op`: when not, nobody calls it.
     fn checks_operands(op: Op) -> bool {
         op.checks_operands(Self::INTEGER)
     }
@@ -89,8 +94,8 @@ macro_rules! float_arith {
                 }
             }
             #[inline]
-            fn check_operand(_: Op, _: Self) -> Result<(), crate::IndexError> {
-                Ok(())
+            fn valid_operand(_: Op, _: Self) -> bool {
+                true
             }
             // NaN propagation and "of equal values the second wins" both
             // survive regrouping: the first NaN, and the last of the ties.
@@ -130,9 +135,9 @@ macro_rules! int_arith {
                     Op::Add => self.wrapping_add(value),
                     Op::Sub => self.wrapping_sub(value),
                     Op::Mul => self.wrapping_mul(value),
-                    // `check_operand` ruled out zero; MIN / -1 wraps to MIN.
+                    // `valid_operand` ruled out zero; MIN / -1 wraps to MIN.
                     Op::Div => self.wrapping_div(value),
-                    // `check_operand` ruled out negative exponents.
+                    // `valid_operand` ruled out negative exponents.
                     Op::Pow => wrapping_pow(self, value as u128),
                     Op::Min => self.min(value),
                     Op::Max => self.max(value),
@@ -140,11 +145,11 @@ macro_rules! int_arith {
             }
             #[inline]
             #[allow(unused_comparisons)] // unsigned types are never negative
-            fn check_operand(op: Op, value: Self) -> Result<(), crate::IndexError> {
+            fn valid_operand(op: Op, value: Self) -> bool {
                 match op {
-                    Op::Div if value == 0 => Err(crate::IndexError::DivisionByZero),
-                    Op::Pow if value < 0 => Err(crate::IndexError::NegativeIntegerPower),
-                    _ => Ok(()),
+                    Op::Div => value != 0,
+                    Op::Pow => value >= 0,
+                    _ => true,
                 }
             }
             // Wrapping `+` and `*` are associative and commutative, as are `min`, `max`.
@@ -161,6 +166,108 @@ macro_rules! int_arith {
     )*};
 }
 int_arith!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// The width of a plain number: a primitive of 4 or 8 bytes, with no
+/// padding, no drop and every bit pattern valid, so that copying its bits
+/// copies it (and cloning it is copying it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// `f32`, `i32`, `u32`.
+    Bits32,
+    /// `f64`, `i64`, `u64`, and `isize`, `usize` on 64-bit targets.
+    Bits64,
+}
+
+/// The unsigned integers the bits of plain numbers are moved as.
+pub(crate) trait Bits: Copy + Send + Sync + 'static {
+    /// The width of the numbers whose bits these are.
+    const WIDTH: Width;
+}
+
+impl Bits for u32 {
+    const WIDTH: Width = Width::Bits32;
+}
+
+impl Bits for u64 {
+    const WIDTH: Width = Width::Bits64;
+}
+
+/// Proof that `T` is a plain number of some [`Width`], made only by
+/// [`Plain::of`], which tells the type by its type id: slices of `T` may
+/// then be read and written as their bits, which cross threads and are
+/// streamed whatever bounds `T` carries.
+pub(crate) struct Plain<T> {
+    width: Width,
+    element: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Plain<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Plain<T> {}
+
+impl<T> Plain<T> {
+    /// The proof for `T`, when it is one of the plain numbers. (The type id
+    /// of [`typeid::of`] needs no `'static` bound; it erases lifetimes, and
+    /// the types compared with have none, so equal ids mean equal types.)
+    pub(crate) fn of() -> Option<Self> {
+        let id = typeid::of::<T>();
+        let is = |ids: &[TypeId]| ids.contains(&id);
+        let words = [TypeId::of::<usize>(), TypeId::of::<isize>()];
+        let word = if size_of::<usize>() == 8 { Width::Bits64 } else { Width::Bits32 };
+        let width = if is(&[TypeId::of::<f32>(), TypeId::of::<i32>(), TypeId::of::<u32>()]) {
+            Width::Bits32
+        } else if is(&[TypeId::of::<f64>(), TypeId::of::<i64>(), TypeId::of::<u64>()]) {
+            Width::Bits64
+        } else if is(&words) {
+            word
+        } else {
+            return None;
+        };
+        Some(Plain {
+            width,
+            element: PhantomData,
+        })
+    }
+
+    /// The width of `T`.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    pub(crate) fn width(self) -> Width {
+        self.width
+    }
+
+    /// `values` as their bits, when `B` has `T`'s width.
+    pub(crate) fn bits<B: Bits>(self, values: &[T]) -> Option<&[B]> {
+        // SAFETY: `T` is a plain number of `B`'s width (the proof, and the
+        // test just made): the same size and alignment, no padding, and
+        // every bit pattern of either is valid for the other.
+        (self.width == B::WIDTH).then(|| unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<B>(), values.len()) })
+    }
+
+    /// `bits` as the numbers they are the bits of, when `B` has `T`'s
+    /// width (else `bits` back).
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    pub(crate) fn numbers_of<B: Bits>(self, bits: Vec<B>) -> Result<Vec<T>, Vec<B>> {
+        if self.width != B::WIDTH {
+            return Err(bits);
+        }
+        let mut bits = std::mem::ManuallyDrop::new(bits);
+        let (pointer, len, capacity) = (bits.as_mut_ptr(), bits.len(), bits.capacity());
+        // SAFETY: `T` has `B`'s size and alignment (as in `bits`), so the
+        // allocation's layout is the same for both; every `B` is a valid
+        // `T`; `bits` is forgotten, so the allocation has one owner.
+        Ok(unsafe { Vec::from_raw_parts(pointer.cast::<T>(), len, capacity) })
+    }
+
+    /// `values` as their bits, for writing, when `B` has `T`'s width.
+    pub(crate) fn bits_mut<B: Bits>(self, values: &mut [T]) -> Option<&mut [B]> {
+        // SAFETY: as in `bits`; the bits borrow `values` exclusively.
+        (self.width == B::WIDTH).then(|| unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<B>(), values.len()) })
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -197,5 +304,48 @@ mod tests {
     fn integer_division_and_powers_check_their_operands() {
         assert_eq!(OPS.map(i32::checks_operands), [false, false, false, true, true, false, false]);
         assert_eq!(OPS.map(f64::checks_operands), [false; 7]);
+        assert!(!i32::valid_operand(Op::Div, 0) && i32::valid_operand(Op::Div, -1));
+        assert!(!i8::valid_operand(Op::Pow, -1) && u8::valid_operand(Op::Pow, 0));
+        assert!(f64::valid_operand(Op::Div, 0.0));
+    }
+
+    #[test]
+    fn plain_numbers_are_told_by_type() {
+        let width = |plain: Option<Width>| plain;
+        assert_eq!(width(Plain::<f32>::of().map(Plain::width)), Some(Width::Bits32));
+        assert_eq!(width(Plain::<u32>::of().map(Plain::width)), Some(Width::Bits32));
+        assert_eq!(width(Plain::<f64>::of().map(Plain::width)), Some(Width::Bits64));
+        assert_eq!(width(Plain::<i64>::of().map(Plain::width)), Some(Width::Bits64));
+        assert!(Plain::<usize>::of().is_some() && Plain::<isize>::of().is_some());
+        // Same size, not plain: padding, drop glue or invalid bit patterns.
+        assert!(Plain::<char>::of().is_none());
+        assert!(Plain::<(u16, u16)>::of().is_none());
+        assert!(Plain::<Option<u32>>::of().is_none());
+        assert!(Plain::<&'static u64>::of().is_none());
+        assert!(Plain::<std::num::NonZeroU64>::of().is_none());
+        assert!(Plain::<bool>::of().is_none());
+        // Non-'static types can ask.
+        fn ask<'a, T: 'a>(_: &'a T) -> bool {
+            Plain::<&'a T>::of().is_some()
+        }
+        assert!(!ask(&1u64));
+    }
+
+    #[test]
+    fn plain_slices_read_as_their_bits_of_their_width_only() {
+        let plain = Plain::<f32>::of().unwrap();
+        let mut values = [1.5f32, -0.0, f32::NAN];
+        assert_eq!(
+            plain.bits::<u32>(&values),
+            Some(&[1.5f32.to_bits(), (-0.0f32).to_bits(), f32::NAN.to_bits()][..])
+        );
+        assert!(plain.bits::<u64>(&values).is_none());
+        plain.bits_mut::<u32>(&mut values).unwrap()[0] = 2.25f32.to_bits();
+        assert_eq!(values[0], 2.25);
+        let wide = Plain::<i64>::of().unwrap();
+        assert_eq!(wide.bits::<u64>(&[-1i64]), Some(&[u64::MAX][..]));
+        let back = plain.numbers_of::<u32>(vec![0.5f32.to_bits(), 0]).unwrap();
+        assert_eq!(back, [0.5, 0.0]);
+        assert_eq!(plain.numbers_of::<u64>(vec![7]).unwrap_err(), [7]);
     }
 }

@@ -16,8 +16,9 @@ use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 use crate::element::{Arith, Op};
 use crate::index::IndexElem;
 use crate::mode::Mode;
+use crate::rank::{Advanced, FitsIn, Kind};
 use crate::target::Target;
-use crate::typed::{Advanced, FitsIn, IndexList, IndexedBy, Kind};
+use crate::typed::{IndexList, IndexedBy};
 use crate::value::IntoValue;
 
 /// The rank of the region `L` selects from a target of rank `D`.
@@ -52,7 +53,7 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
-    X::Elem: Clone + Send + Sync + 'static,
+    X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
@@ -64,7 +65,7 @@ where
 pub fn read_filled<'t, 'i, X, L>(target: &'t X, list: L, fill: X::Elem) -> Result<FilledOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
-    X::Elem: Clone + Send + Sync + 'static,
+    X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
@@ -75,7 +76,7 @@ where
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
-    X::Elem: Clone + 'static,
+    X::Elem: Clone + 'v,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
@@ -113,7 +114,7 @@ where
 pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> Result<Updatable<X>, ErrorOf<X>>
 where
     X: IntoUpdatable,
-    ElemOf<X>: Clone + 'static,
+    ElemOf<X>: Clone + 'v,
     DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
     V: IntoValue<'v, ElemOf<X>>,
@@ -193,7 +194,7 @@ where
 pub fn set_where<'v, X, F, V>(target: &mut X, predicate: Predicate<'_, X::Elem, F>, value: V) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
-    X::Elem: Clone + 'static,
+    X::Elem: Clone + 'v,
     F: FnMut(&X::Elem) -> bool,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Ix1Region>,
@@ -217,7 +218,7 @@ where
 pub fn set_where_copy<'v, X, F, V>(source: X, predicate: Predicate<'_, ElemOf<X>, F>, value: V) -> Result<Updatable<X>, ErrorOf<X>>
 where
     X: IntoUpdatable,
-    ElemOf<X>: Clone + 'static,
+    ElemOf<X>: Clone + 'v,
     F: FnMut(&ElemOf<X>) -> bool,
     V: IntoValue<'v, ElemOf<X>>,
     V::Dim: FitsIn<Ix1Region>,

@@ -2,10 +2,12 @@
 //!
 //! An index is a list of [`IndexElem`]s. [`resolve`] turns it and a target
 //! layout into a backend-neutral [`Plan`] (a view, or a table of offsets for
-//! advanced indexing), checking every rule. The entry points [`get`],
-//! [`set`], [`update`] and [`apply`] resolve, then execute the plan on the
-//! CPU; the method syntax of [`IndexExt`], [`IndexMutExt`] and
-//! [`IntoUpdated`] wraps them for indices built at run time.
+//! advanced indexing), checking every rule; [`prepare`] checks a whole read
+//! or update (the mode, the index, the value, the operands) for every
+//! backend. The entry points [`get`], [`set`], [`update`] and [`apply`]
+//! prepare, then execute on the CPU; the method syntax of [`IndexExt`],
+//! [`IndexMutExt`] and [`IntoUpdated`] wraps them for indices built at run
+//! time.
 //!
 //! # Semantics
 //!
@@ -35,9 +37,14 @@
 //! On any error the target is unchanged.
 #![warn(missing_docs)]
 
+// The layers, each importing only from those above it in this list:
+// leaves (error, element, mode, index, rank, value, target, exec::sys),
+// then plan, then exec, then the entry layer (prepare, choose, api), then
+// the traits and method syntax over it (backend, builder, typed, entry).
 mod api;
 mod backend;
 mod builder;
+mod choose;
 mod element;
 #[doc(hidden)]
 pub mod entry;
@@ -46,11 +53,13 @@ mod exec;
 mod index;
 mod mode;
 pub mod plan;
+pub mod prepare;
+pub mod rank;
 mod target;
 pub mod typed;
 mod value;
 
-pub use api::{Selection, apply, get, get_view, select, set, update};
+pub use api::{apply, get, get_view, select, set, update};
 pub use backend::{Compare, Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Op};
@@ -61,5 +70,6 @@ pub use index::{
 };
 pub use mode::{Bounds, Mode, Resolution};
 pub use plan::{Plan, resolve};
+pub use rank::Selection;
 pub use target::{Target, TargetMut};
-pub use value::{IntoValue, SameElement, Scalar, Value};
+pub use value::{Broadcast, IntoValue, SameElement, Scalar, Value};

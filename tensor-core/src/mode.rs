@@ -1,6 +1,6 @@
 //! Out-of-bounds modes: what an integer index outside `[-n, n)` does.
 
-use crate::error::IndexError;
+use crate::index::position_of;
 
 /// What an integer index outside `[-n, n)` does. Indices inside keep their
 /// meaning in every mode (`-1` is the last element).
@@ -67,28 +67,6 @@ impl<T> Mode<T> {
             Mode::Fill(_) => "fill",
         }
     }
-
-    /// Refuses the modes that do not apply to reads (`drop`).
-    pub fn check_for_read(&self) -> Result<(), IndexError> {
-        match self {
-            Mode::Drop => Err(IndexError::UnsupportedMode {
-                mode: "drop",
-                reason: "applies to updates only; reads take fill(v)",
-            }),
-            _ => Ok(()),
-        }
-    }
-
-    /// Refuses the modes that do not apply to updates (`fill`).
-    pub fn check_for_update(&self) -> Result<(), IndexError> {
-        match self {
-            Mode::Fill(_) => Err(IndexError::UnsupportedMode {
-                mode: "fill",
-                reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
-            }),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// Where one integer index lands on an axis.
@@ -106,10 +84,10 @@ impl Bounds {
     /// Resolves `index` on an axis of length `len`.
     #[inline]
     pub fn resolve(self, index: i128, len: usize) -> Resolution {
-        let n = len as i128;
-        if (-n..n).contains(&index) {
-            return Resolution::At(if index < 0 { index + n } else { index } as usize);
+        if let Some(position) = position_of(index, len) {
+            return Resolution::At(position);
         }
+        let n = len as i128;
         match self {
             Bounds::Error => Resolution::OutOfBounds,
             Bounds::Skip => Resolution::Skipped,

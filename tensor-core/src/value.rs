@@ -3,8 +3,6 @@
 
 use ndarray::{ArrayBase, ArrayViewD, CowArray, Data, Dimension, Ix0, IxDyn};
 
-use crate::error::{IndexError, Shape};
-
 /// A value to write: one scalar for every position, or an array.
 #[derive(Clone, Debug)]
 pub enum Value<'a, T> {
@@ -118,74 +116,37 @@ impl<'a, T> IntoValue<'a, T> for Value<'a, T> {
     }
 }
 
-/// A value ready to be read in the C order of the indexed region.
-pub(crate) enum Broadcast<'v, T> {
+/// A value checked to broadcast to the region it is written to, ready to
+/// be read in the C order of that region (built by [`prepare`](crate::prepare)).
+#[derive(Clone, Debug)]
+pub enum Broadcast<'v, T> {
+    /// One value for every position.
     Scalar(&'v T),
-    /// `view` broadcasts to `shape` (checked when built).
+    /// `view` (the value, leading length-1 axes dropped) broadcasts to `shape`.
     Array {
+        /// The value's elements.
         view: ArrayViewD<'v, T>,
+        /// The region's shape, which `view` broadcasts to.
         shape: IxDyn,
     },
 }
 
 impl<T> Value<'_, T> {
-    /// The value broadcast to `shape`, leading length-1 axes dropped first
-    /// (as PyTorch's setitem and NumPy's do).
-    pub(crate) fn broadcast_to(&self, shape: &[usize]) -> Result<Broadcast<'_, T>, IndexError> {
-        Ok(match self.broadcast_source(shape)? {
-            None => match self {
-                Value::Scalar(scalar) => Broadcast::Scalar(scalar),
-                Value::Array(_) => unreachable!("only a scalar has no source array"),
-            },
-            Some(view) => Broadcast::Array { view, shape: IxDyn(shape) },
-        })
-    }
-
-    /// The array a value broadcasts from onto a region of shape `shape`:
-    /// the value with its leading length-1 axes dropped (as PyTorch's
-    /// setitem and NumPy's do), checked to broadcast to `shape`; `None` for
-    /// a scalar. Backends other than the CPU (tensor-gpu) write from it.
-    ///
-    /// ```
-    /// use ndarray::Array3;
-    /// use tensor_core::{IntoValue, Value};
-    ///
-    /// let value: Value<'_, f32> = Array3::<f32>::zeros((1, 1, 3)).into_value();
-    /// assert_eq!(value.broadcast_source(&[2, 3])?.unwrap().shape(), &[1, 3]);
-    /// assert!(value.broadcast_source(&[2, 4]).is_err());
-    /// # Ok::<(), tensor_core::IndexError>(())
-    /// ```
-    pub fn broadcast_source(&self, shape: &[usize]) -> Result<Option<ArrayViewD<'_, T>>, IndexError> {
+    /// The value's array for a region of `ndim` axes, with its leading
+    /// length-1 axes dropped first, as PyTorch's setitem and NumPy's do
+    /// (never below the region's rank); `None` for a scalar.
+    pub(crate) fn trimmed(&self, ndim: usize) -> Option<ArrayViewD<'_, T>> {
         let array = match self {
-            Value::Scalar(_) => return Ok(None),
+            Value::Scalar(_) => return None,
             Value::Array(array) => array,
         };
         let leading_ones = array.shape().iter().take_while(|&&d| d == 1).count();
-        let dropped = leading_ones.min(array.ndim().saturating_sub(shape.len()));
+        let dropped = leading_ones.min(array.ndim().saturating_sub(ndim));
         let mut view = array.view();
         for _ in 0..dropped {
             view.index_axis_inplace(ndarray::Axis(0), 0);
         }
-        if view.broadcast(shape).is_none() {
-            return Err(IndexError::ShapeMismatch {
-                value: Shape(array.shape().to_vec()),
-                target: Shape(shape.to_vec()),
-            });
-        }
-        Ok(Some(view))
-    }
-
-    /// `error` (from [`broadcast_source`](Self::broadcast_source)) as
-    /// NumPy reports it for `x[mask] = value` with a single mask over every
-    /// axis selecting `selected` elements: a wrong-length one-dimensional
-    /// value (after leading length-1 axes) is a [`IndexError::ValueCount`].
-    pub fn whole_mask_error(&self, selected: usize, error: IndexError) -> IndexError {
-        let shape = self.shape();
-        let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
-        match shape[leading_ones..] {
-            [given] if given != selected => IndexError::ValueCount { given, expected: selected },
-            _ => error,
-        }
+        Some(view)
     }
 
     /// The values for a region of shape `region` without building a
@@ -235,6 +196,15 @@ impl<'v, T> InOrder<'v, T> {
 }
 
 impl<'v, T> Broadcast<'v, T> {
+    /// The value's own array, before broadcasting (`None` for a scalar):
+    /// backends that broadcast by strides (tensor-gpu) upload it.
+    pub fn source(&self) -> Option<&ArrayViewD<'v, T>> {
+        match self {
+            Broadcast::Scalar(_) => None,
+            Broadcast::Array { view, .. } => Some(view),
+        }
+    }
+
     /// The values as a scalar or a slice in C order of the region; `None`
     /// when the broadcast array is not laid out so (a value repeated along
     /// an axis, or not in C order): the general loops take those.

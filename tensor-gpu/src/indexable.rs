@@ -4,7 +4,7 @@
 //! tensors; errors are [`GpuError`]s.
 
 use ndarray::{Dimension, IxDyn};
-use tensor_core::typed::Kind;
+use tensor_core::rank::Kind;
 use tensor_core::{Arith, IndexElem, Indexable, IndexableMut, IntoUpdatable, Mode, Op, Predicate, Value};
 
 use crate::element::GpuElement;

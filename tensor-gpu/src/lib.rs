@@ -56,9 +56,11 @@
 //!
 //! # How it runs
 //!
-//! The index is resolved on the host by tensor-core's [`resolve`](tensor_core::resolve), the
-//! same planner the CPU uses, so every rule and every error is the CPU's
-//! and all of them are raised before any kernel writes. The plan (a base
+//! Every read and update is prepared on the host by tensor-core's
+//! [`prepare`](tensor_core::prepare), the same code the CPU prepares with
+//! (the mode, the index, the value's broadcast, the operands, in NumPy's
+//! order), so every rule and every error is the CPU's and all of them are
+//! raised before any kernel writes. The plan (a base
 //! offset, strided axes and a table of advanced-index offsets) is uploaded
 //! and executed by one kernel family per path:
 //!

@@ -1,7 +1,7 @@
 //! Reads: `x[index]` (a strided copy for basic indices, a gather for
 //! advanced ones) and `x[x < s]` (a compaction).
 
-use tensor_core::{IndexElem, Mode, Plan, resolve};
+use tensor_core::{IndexElem, Mode, Plan, prepare};
 
 use crate::element::GpuElement;
 use crate::error::GpuError;
@@ -28,9 +28,8 @@ impl<T: GpuElement> GpuTensor<T> {
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        mode.check_for_read()?;
         let client = self.gpu.client();
-        let (region, buffer) = match resolve(index, &self.shape, &self.strides, mode.bounds())? {
+        let (region, buffer) = match prepare::read(index, self.layout(), &mode)? {
             Plan::View(plan) => {
                 let region = Region::of_view(&plan, self.offset, &self.strides);
                 let device = region.upload(client)?;

@@ -2,7 +2,8 @@
 //! negative ones included) of the array it holds from an origin offset.
 
 use ndarray::{ArrayBase, ArrayD, Data, Dimension, IxDyn};
-use tensor_core::{Bounds, IndexElem, Plan, resolve};
+use tensor_core::prepare::{self, Layout};
+use tensor_core::{IndexElem, Mode, Plan};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -113,7 +114,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// new axes), sharing this tensor's buffer, with no kernel run.
     /// Advanced indices select copies: use [`get`](Self::get).
     pub fn view(&self, index: &[IndexElem<'_>]) -> Result<GpuTensor<T>, GpuError> {
-        let Plan::View(plan) = resolve(index, &self.shape, &self.strides, Bounds::Error)? else {
+        let Plan::View(plan) = prepare::read(index, self.layout(), &Mode::<T>::Error)? else {
             return Err(GpuError::Unsupported {
                 operation: "view",
                 reason: "advanced indices (arrays, masks) select copies: use get",
@@ -128,6 +129,14 @@ impl<T: GpuElement> GpuTensor<T> {
             shape: plan.shape,
             strides,
         })
+    }
+
+    /// The layout tensor-core prepares indices on.
+    pub(crate) fn layout(&self) -> Layout<'_> {
+        Layout {
+            shape: &self.shape,
+            strides: &self.strides,
+        }
     }
 
     /// Whether the elements fill the buffer in C order.

@@ -1,8 +1,8 @@
-//! Values on the device: the value's source array (tensor-core broadcasts
-//! and checks it) uploaded once, with its stride along each region axis.
+//! Values on the device: the value's own array (tensor-core's `prepare`
+//! checked it broadcasts) uploaded once, with its stride along each region
+//! axis.
 
-use ndarray::ArrayViewD;
-use tensor_core::Value;
+use tensor_core::Broadcast;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -16,17 +16,16 @@ pub(crate) struct DeviceValue<T> {
 }
 
 impl<T: GpuElement> DeviceValue<T> {
-    /// `value`, whose `source` (from [`Value::broadcast_source`]) broadcasts
-    /// to `region`.
-    pub(crate) fn upload(gpu: &Gpu, value: &Value<'_, T>, source: Option<ArrayViewD<'_, T>>, region: &[usize]) -> Self {
-        let Some(source) = source else {
-            let Value::Scalar(scalar) = value else {
-                unreachable!("an array value has a source")
-            };
-            return DeviceValue {
-                buffer: Buffer::from_slice(gpu.client(), &[*scalar]),
-                strides: vec![0; region.len()],
-            };
+    /// `values`, prepared for a region of shape `region`.
+    pub(crate) fn upload(gpu: &Gpu, values: &Broadcast<'_, T>, region: &[usize]) -> Self {
+        let source = match values {
+            Broadcast::Scalar(scalar) => {
+                return DeviceValue {
+                    buffer: Buffer::from_slice(gpu.client(), &[**scalar]),
+                    strides: vec![0; region.len()],
+                };
+            }
+            Broadcast::Array { view, .. } => view,
         };
         let contiguous = source.as_standard_layout();
         let elements = contiguous.as_slice().expect("standard layout is contiguous");

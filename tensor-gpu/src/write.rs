@@ -3,18 +3,19 @@
 //! shape, integer operands, the 32-bit limits) is checked before the first
 //! kernel runs, so on error the tensor is unchanged.
 
-use ndarray::ArrayViewD;
-use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, Plan, Value, resolve};
+use ndarray::Dimension;
+use tensor_core::prepare::{self, Update};
+use tensor_core::{Broadcast, Compare, IndexElem, IntoValue, Mode, Op, Plan};
 
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
+use crate::kernels::compact::{self, Selected};
 use crate::kernels::masked;
-use crate::kernels::{compact, copy, scatter_reduce, scatter_set};
+use crate::kernels::{copy, scatter_reduce, scatter_set};
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
 use crate::value::{DeviceValue, broadcast_strides};
-use tensor_core::Compare;
 
 /// How a write runs, chosen by [`write_auto`] once everything is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +58,8 @@ impl<T: GpuElement> GpuTensor<T> {
     /// positions.
     pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         let value = value.into_value();
-        let plan = self.resolve_for_update(index, &mode)?;
-        let source = broadcast_for_set(&plan, &value)?;
-        self.write(&plan, &value, source, Combine::Set)
+        let update = prepare::set(index, self.layout(), &mode, &value)?;
+        self.write(update, Combine::Set)
     }
 
     /// Combines `self[index]` with `value` by `op`, once per occurrence, in
@@ -69,36 +69,29 @@ impl<T: GpuElement> GpuTensor<T> {
     pub fn update<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
         let value = value.into_value();
-        let plan = self.resolve_for_update(index, &mode)?;
-        let source = value.broadcast_source(plan.shape())?;
-        if T::checks_operands(op) {
-            check_operands(&plan, &value, source.clone(), op)?;
-        }
-        self.write(&plan, &value, source, op.into())
+        let update = prepare::update(index, self.layout(), op, &mode, &value)?;
+        self.write(update, op.into())
     }
 
     /// `self[self compare threshold] = value` (the mask sugar
     /// `at!(x[x < s] = v)`), fused: one pass for a scalar `value`; an array
     /// holds one value per selected element, in C order.
     pub fn set_where<'v>(&mut self, compare: Compare, threshold: T, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
-        self.write_where((compare, threshold), value.into_value(), Combine::Set)
+        let value = value.into_value();
+        self.write_where((compare, threshold), Combine::Set, |count| prepare::set_where(&value, count))
     }
 
     /// `self[self compare threshold] op= value`, as [`set_where`](Self::set_where).
     pub fn update_where<'v>(&mut self, compare: Compare, threshold: T, op: Op, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
-        self.write_where((compare, threshold), value.into_value(), op.into())
+        let value = value.into_value();
+        self.write_where((compare, threshold), op.into(), |count| prepare::update_where(op, &value, count))
     }
 
-    /// The plan of an update, after the mode is checked.
-    fn resolve_for_update<'i>(&self, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Plan<'i>, GpuError> {
-        mode.check_for_update()?;
-        Ok(resolve(index, &self.shape, &self.strides, mode.bounds())?)
-    }
-
-    /// Runs a checked write.
-    fn write(&mut self, plan: &Plan<'_>, value: &Value<'_, T>, source: Option<ArrayViewD<'_, T>>, op: Combine) -> Result<(), GpuError> {
-        let region = match plan {
+    /// Runs a prepared write.
+    fn write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<(), GpuError> {
+        let Update { plan, values } = update;
+        let region = match &plan {
             Plan::View(plan) => Region::of_view(plan, self.offset, &self.strides),
             Plan::Indexed(plan) => Region::of_indexed(plan, self.offset),
         };
@@ -106,9 +99,9 @@ impl<T: GpuElement> GpuTensor<T> {
             return Ok(());
         }
         let client = self.gpu.client();
-        let value = DeviceValue::upload(&self.gpu, value, source, &region.shape());
+        let value = DeviceValue::upload(&self.gpu, &values, &region.shape());
         let device = region.with_value_strides(&value.strides).upload(client)?;
-        match write_auto(plan, op) {
+        match write_auto(&plan, op) {
             WriteStrategy::Direct => copy::write(client, &self.buffer, &value.buffer, &device, op),
             WriteStrategy::LastWins => scatter_set::scatter_set(client, &self.buffer, &value.buffer, &device),
             WriteStrategy::FoldInOrder => scatter_reduce::scatter_reduce(client, &self.buffer, &value.buffer, &device, op),
@@ -116,98 +109,42 @@ impl<T: GpuElement> GpuTensor<T> {
         Ok(())
     }
 
-    /// The mask sugar, as tensor-core's fused mask path: a scalar is vetted
-    /// once if anything is selected; an array is counted against the
-    /// selection first.
-    fn write_where(&mut self, predicate: (Compare, T), value: Value<'_, T>, op: Combine) -> Result<(), GpuError> {
+    /// The mask sugar: `prepare` checks the value, given the count of the
+    /// selection (a compaction pass on the device, run when it asks: for an
+    /// array value, or a scalar whose operand it vets), then one kernel
+    /// writes.
+    fn write_where<'v>(
+        &mut self,
+        predicate: (Compare, T),
+        op: Combine,
+        prepare: impl FnOnce(&mut dyn FnMut() -> Result<usize, GpuError>) -> Result<Broadcast<'v, T>, GpuError>,
+    ) -> Result<(), GpuError>
+    where
+        T: 'v,
+    {
         let client = self.gpu.client();
         let region = Region::of_layout(self.offset, &self.shape, &self.strides);
         if region.len() == 0 {
             return Ok(());
         }
         let device = region.upload(client)?;
-        // Integer division and powers vet their operands (as on the CPU).
-        let vetted = operand_op(op).filter(|&op| T::checks_operands(op));
-        let check = |v: &T| vetted.map_or(Ok(()), |op| T::check_operand(op, *v));
-        if let Value::Scalar(scalar) = &value {
-            if vetted.is_some() && compact::select_where(client, &self.buffer, &device, predicate)?.count > 0 {
-                check(scalar)?;
+        let mut selected: Option<Selected> = None;
+        let mut count = || {
+            let selection = compact::select_where(client, &self.buffer, &device, predicate)?;
+            let count = selection.count;
+            selected = Some(selection);
+            Ok(count)
+        };
+        let values = prepare(&mut count)?;
+        match &values {
+            Broadcast::Scalar(scalar) => masked::update_where_scalar(client, &self.buffer, &device, predicate, op, **scalar),
+            Broadcast::Array { view, shape } => {
+                let selected = selected.expect("an array value is checked against the count");
+                let stride = broadcast_strides(view.shape(), shape.slice())[0] as u32;
+                let values = DeviceValue::upload(&self.gpu, &values, shape.slice());
+                compact::write_selected_values(client, &self.buffer, &device, predicate, &selected, (&values.buffer, stride), op);
             }
-            masked::update_where_scalar(client, &self.buffer, &device, predicate, op, *scalar);
-            return Ok(());
         }
-        let selected = compact::select_where(client, &self.buffer, &device, predicate)?;
-        let count = selected.count;
-        let source = value.broadcast_source(&[count]).map_err(|error| match op {
-            Combine::Set => value.whole_mask_error(count, error),
-            _ => error,
-        })?;
-        let source = source.expect("an array value has a source");
-        if vetted.is_some() {
-            source
-                .broadcast(count)
-                .expect("checked by broadcast_source")
-                .iter()
-                .try_for_each(check)?;
-        }
-        let stride = broadcast_strides(source.shape(), &[count])[0] as u32;
-        let values = DeviceValue::upload(&self.gpu, &value, Some(source), &[count]);
-        compact::write_selected_values(client, &self.buffer, &device, predicate, &selected, (&values.buffer, stride), op);
         Ok(())
-    }
-}
-
-/// The operation whose operands integer types vet, if `op` is one.
-fn operand_op(op: Combine) -> Option<Op> {
-    match op {
-        Combine::Div => Some(Op::Div),
-        Combine::Pow => Some(Op::Pow),
-        _ => None,
-    }
-}
-
-/// The value's source for `set`: NumPy reports a wrong-length
-/// one-dimensional value for a single mask over every axis as a count (as
-/// tensor-core's `set` does).
-fn broadcast_for_set<'v, T>(plan: &Plan<'_>, value: &'v Value<'_, T>) -> Result<Option<ArrayViewD<'v, T>>, IndexError> {
-    value.broadcast_source(plan.shape()).map_err(|error| match plan {
-        Plan::Indexed(plan) if plan.whole_mask => value.whole_mask_error(plan.len(), error),
-        _ => error,
-    })
-}
-
-/// Vets every value that will be applied (skipped positions excluded)
-/// before anything is written: integer division by zero, negative integer
-/// powers.
-fn check_operands<T: GpuElement>(
-    plan: &Plan<'_>,
-    value: &Value<'_, T>,
-    source: Option<ArrayViewD<'_, T>>,
-    op: Op,
-) -> Result<(), IndexError> {
-    let shape = plan.shape();
-    if shape.contains(&0) {
-        return Ok(());
-    }
-    let check = |v: &T| T::check_operand(op, *v);
-    let source = match (source, value) {
-        (Some(source), _) => source,
-        (None, Value::Scalar(scalar)) => return check(scalar),
-        (None, Value::Array(_)) => unreachable!("an array value has a source"),
-    };
-    let values = source.broadcast(shape).expect("checked by broadcast_source");
-    match plan {
-        Plan::View(_) => values.iter().try_for_each(check),
-        Plan::Indexed(plan) => {
-            let mut values = values.iter();
-            let mut result = Ok(());
-            plan.for_each_offset(|offset| {
-                let value = values.next().expect("one value per selected position");
-                if offset.is_some() && result.is_ok() {
-                    result = check(value);
-                }
-            });
-            result
-        }
     }
 }

@@ -3,9 +3,8 @@
 
 use ndarray::{ArrayBase, ArrayView, Axis, Dimension, IxDyn, RawData, Slice, SliceInfo, SliceInfoElem};
 
-use crate::index::IndexElem;
 use crate::plan::ViewAxis;
-use crate::plan::basic::each_basic_axis;
+use crate::plan::basic::ViewAxes;
 
 /// The view `axes` select: each axis of the target in turn is indexed
 /// (removed), sliced, or preceded by a new axis; target axes after the last
@@ -28,35 +27,27 @@ pub(crate) fn select<S: RawData>(mut target: ArrayBase<S, IxDyn>, axes: &[ViewAx
     target
 }
 
-/// `target[index]` as a view of rank `R`, sliced by ndarray, when the index
-/// is purely basic, valid, and at most `INLINE` entries long once `...` and
-/// the trailing axes are spelled out; `None` otherwise (the planner takes
-/// it, and reports any error). A small read then skips the planner:
-/// `x[1, ..]` on a 4x4 matrix, 137 -> 68 ns (the `small` bench).
-pub(crate) fn typed_view<'a, T, D: Dimension, R: Dimension>(
-    target: ArrayView<'a, T, D>,
-    index: &[IndexElem<'_>],
-) -> Option<ArrayView<'a, T, R>> {
+/// The view `axes` select as a view of rank `R`, sliced by ndarray: a
+/// statically ranked read skips the dynamic rank; `None` when the axes,
+/// spelled out with the trailing whole ones, do not fit inline or `R` is
+/// not their rank.
+pub(crate) fn typed_view<'a, T, D: Dimension, R: Dimension>(target: ArrayView<'a, T, D>, axes: &ViewAxes) -> Option<ArrayView<'a, T, R>> {
     const INLINE: usize = 8;
     let mut elems = [SliceInfoElem::NewAxis; INLINE];
-    let (mut len, mut consumed) = (0, 0);
-    let mut push = |elem: SliceInfoElem| {
+    let trailing = (axes.consumed()..target.ndim()).map(|_| SliceInfoElem::from(..));
+    let spelled = axes
+        .iter()
+        .map(|&view_axis| match view_axis {
+            ViewAxis::NewAxis => SliceInfoElem::NewAxis,
+            ViewAxis::Select(i) => SliceInfoElem::Index(i as isize),
+            ViewAxis::Slice { first, len, step } => ndarray_slice(first, len, step).into(),
+        })
+        .chain(trailing);
+    let mut len = 0;
+    for elem in spelled {
         *elems.get_mut(len)? = elem;
         len += 1;
-        Some(())
-    };
-    each_basic_axis(index, target.shape(), |view_axis| match view_axis {
-        ViewAxis::NewAxis => push(SliceInfoElem::NewAxis),
-        ViewAxis::Select(i) => {
-            consumed += 1;
-            push(SliceInfoElem::Index(i as isize))
-        }
-        ViewAxis::Slice { first, len, step } => {
-            consumed += 1;
-            push(ndarray_slice(first, len, step).into())
-        }
-    })?;
-    (consumed..target.ndim()).try_for_each(|_| push(SliceInfoElem::from(..)))?;
+    }
     // ndarray slices a statically ranked array only by a description of
     // static length; a dynamic-rank view of it takes one built at run time.
     let info = SliceInfo::<_, IxDyn, R>::try_from(&elems[..len]).ok()?;
@@ -95,8 +86,8 @@ mod tests {
     use ndarray::{ArrayD, ArrayViewD};
 
     use super::*;
-    use crate::index::{PySlice, RangeSlice};
-    use crate::mode::Mode;
+    use crate::index::{IndexElem, PySlice, RangeSlice};
+    use crate::mode::{Bounds, Mode};
 
     /// A reproducible stream of small integers (SplitMix64).
     struct Draws(u64);
@@ -145,7 +136,10 @@ mod tests {
             let shape: Vec<usize> = (0..draws.below(5)).map(|_| draws.below(5) as usize).collect();
             let target = ArrayD::from_shape_fn(IxDyn(&shape), |at| at.slice().iter().fold(0, |acc, &i| acc * 10 + i as i64));
             let index: Vec<IndexElem<'_>> = (0..draws.below(6)).map(|_| draws.elem()).collect();
-            let typed = typed_view::<_, _, IxDyn>(target.view(), &index);
+            let typed = match ViewAxes::of(&index, &shape, Bounds::Error) {
+                Some(Ok(axes)) => typed_view::<_, _, IxDyn>(target.view(), &axes),
+                _ => None,
+            };
             match crate::api::get(&target, &index, Mode::Error) {
                 Ok(planned) => {
                     let Some(typed) = typed else {

@@ -1,11 +1,9 @@
 //! What an update does to one element, as a type: the loops are
 //! monomorphized per operation, so no `match op` runs per element.
 
-use crate::element::{Arith, Op};
-use crate::exec::fill::StreamFence;
-use crate::exec::prefetch;
-use crate::index::IndexInt;
-use crate::value::InOrder;
+use crate::element::{Arith, Bits, Op, Plain};
+use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::stream::{self, Fence};
 
 /// One update: combines a target element with its value.
 pub(crate) trait Kernel<T> {
@@ -30,13 +28,6 @@ pub(crate) trait Kernel<T> {
         }
     }
 
-    /// `apply_run` on one row of an update too large to stay in the cache
-    /// (`set` streams it past the cache, ordered when `fence` drops).
-    #[inline]
-    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T], _fence: &StreamFence) {
-        self.apply_run(targets, values);
-    }
-
     /// A contiguous run of targets all taking `value`.
     #[inline]
     fn fill_run(&mut self, targets: &mut [T], value: &T) {
@@ -55,189 +46,96 @@ pub(crate) trait Kernel<T> {
     }
 }
 
-/// `targets[indices[k]] op= values[k]` in index order. With `CHECKED`,
-/// each index is checked just before it is applied, and the place in
-/// `indices` of the first out of bounds is returned (the updates before it
-/// are done). Updates beyond the shorter of `indices` and a slice of
-/// values are not applied.
-///
-/// # Safety
-///
-/// Without `CHECKED`, every index must be in bounds of `targets`.
-#[inline]
-pub(crate) unsafe fn apply_indexed<const CHECKED: bool, T, I: IndexInt, K: Kernel<T>>(
-    targets: &mut [T],
-    indices: &[I],
-    values: InOrder<'_, T>,
-    kernel: K,
-) -> Result<(), usize> {
-    // SAFETY: the caller's; a slice of values is cut to the indices' length.
-    unsafe {
-        match values {
-            InOrder::Scalar(value) => apply_each::<CHECKED, _, _, _, _>(targets, indices, Repeated(value), kernel),
-            InOrder::Slice(values) => {
-                let indices = &indices[..indices.len().min(values.len())];
-                apply_each::<CHECKED, _, _, _, _>(targets, indices, values, kernel)
-            }
+/// `x[i] = v`: plain stores, or, for a large update, streaming ones where
+/// they pay (see [`Streaming`]).
+pub(crate) struct SetKernel<'f, T> {
+    streaming: Option<Streaming<'f, T>>,
+}
+
+impl<T> Clone for SetKernel<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for SetKernel<'_, T> {}
+
+impl<T> SetKernel<'static, T> {
+    /// Plain stores (and `Clone`).
+    pub(crate) fn new() -> Self {
+        SetKernel { streaming: None }
+    }
+}
+
+impl<'f, T> SetKernel<'f, T> {
+    /// Streaming stores for the runs `streaming` takes, plain ones for the rest.
+    pub(crate) fn streaming(streaming: Streaming<'f, T>) -> Self {
+        SetKernel {
+            streaming: Some(streaming),
         }
     }
 }
 
-/// Updates applied between two prefetches of the index and value streams.
-const BLOCK: usize = 16;
-
-/// The values of `apply_each`: the `k`th update's, and a hint to fetch
-/// those of a later block.
-trait Values<'v, T> {
-    /// The `k`th update's value.
-    ///
-    /// # Safety
-    ///
-    /// `k` is below the number of updates.
-    unsafe fn at(&self, k: usize) -> &'v T;
-
-    /// Asks for the values of the block of updates from `k` (any `k`).
-    fn prefetch_block(&self, k: usize);
+/// How a large `set` of plain numbers streams past the cache: contiguous
+/// runs of at least `min_row` values copied, and of at least `min_fill`
+/// elements filled, ordered by `fence`. Shorter runs would stream partial
+/// cache lines, which costs more than it saves.
+pub(crate) struct Streaming<'f, T> {
+    /// The proof that the elements are plain numbers.
+    pub(crate) plain: Plain<T>,
+    /// The instruction sets the stores may use.
+    pub(crate) isa: Isa,
+    /// The fence the caller drops after the update.
+    pub(crate) fence: &'f Fence,
+    /// The shortest run of values to copy streamed.
+    pub(crate) min_row: usize,
+    /// The shortest run to fill streamed.
+    pub(crate) min_fill: usize,
 }
 
-/// One value for every update.
-struct Repeated<'v, T>(&'v T);
-
-impl<'v, T> Values<'v, T> for Repeated<'v, T> {
-    #[inline(always)]
-    unsafe fn at(&self, _: usize) -> &'v T {
-        self.0
-    }
-
-    #[inline(always)]
-    fn prefetch_block(&self, _: usize) {}
-}
-
-impl<'v, T> Values<'v, T> for &'v [T] {
-    #[inline(always)]
-    unsafe fn at(&self, k: usize) -> &'v T {
-        // SAFETY: the caller's: `apply_each` has as many values as indices.
-        unsafe { self.get_unchecked(k) }
-    }
-
-    #[inline(always)]
-    fn prefetch_block(&self, k: usize) {
-        prefetch::row(self.as_ptr().wrapping_add(k), BLOCK);
+impl<T> Clone for Streaming<'_, T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// `apply_indexed` over `indices.len()` values: [`apply_blocks`], built
-/// for AVX2 where the processor has it. Its three-operand instructions
-/// take `max`'s NaN-propagating select from seven instructions to three:
-/// W13 on an EPYC 7.0-7.4 -> 5.3-5.4 ms (sums: no change).
-///
-/// # Safety
-///
-/// The caller's of [`apply_indexed`], and `values` has at least as many
-/// values as there are indices.
-#[inline]
-unsafe fn apply_each<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>, V: Values<'v, T>>(
-    targets: &mut [T],
-    indices: &[I],
-    values: V,
-    kernel: K,
-) -> Result<(), usize> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above; the rest is
-        // the caller's.
-        return unsafe { apply_blocks_avx2::<CHECKED, _, _, _, _>(targets, indices, values, kernel) };
+impl<T> Copy for Streaming<'_, T> {}
+
+impl<T> Streaming<'_, T> {
+    /// Copies `values` over `targets` streamed, when long enough: `false`
+    /// (nothing done) otherwise.
+    fn copy(&self, targets: &mut [T], values: &[T]) -> bool {
+        targets.len() >= self.min_row && (self.copy_bits::<u32>(targets, values) || self.copy_bits::<u64>(targets, values))
     }
-    // SAFETY: the caller's.
-    unsafe { apply_blocks::<CHECKED, _, _, _, _>(targets, indices, values, kernel) }
-}
 
-/// [`apply_blocks`] with AVX2.
-///
-/// # Safety
-///
-/// As [`apply_blocks`], on a processor with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn apply_blocks_avx2<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>, V: Values<'v, T>>(
-    targets: &mut [T],
-    indices: &[I],
-    values: V,
-    kernel: K,
-) -> Result<(), usize> {
-    // SAFETY: the caller's.
-    unsafe { apply_blocks::<CHECKED, _, _, _, _>(targets, indices, values, kernel) }
-}
-
-/// The loop of [`apply_each`]: a block of [`BLOCK`] updates at a time,
-/// each block asking for the indices and values
-/// [`prefetch::STREAM_AHEAD`] updates ahead.
-///
-/// Indices in `[0, len)`, the usual case, are applied as they are, after one
-/// compare that the processor predicts; the first other index hands the
-/// rest to a loop that wraps negative ones without a branch. W6: 8.4 ms
-/// with the branchless wrap throughout, 7.2 so; W13 (AVX2): 6.2-6.4 ->
-/// 5.3-5.6 ms. A branch on the sign at every index would cost 4x on
-/// indices of mixed signs (mispredicted half the time); the branchless loop
-/// costs them nothing more.
-///
-/// # Safety
-///
-/// As [`apply_each`].
-#[inline(always)]
-unsafe fn apply_blocks<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>, V: Values<'v, T>>(
-    targets: &mut [T],
-    indices: &[I],
-    values: V,
-    mut kernel: K,
-) -> Result<(), usize> {
-    let len = targets.len();
-    let mut direct = true;
-    // Applies the block of `indices` from the `start`th update.
-    let mut apply_block = |start: usize, block: &[I]| -> Result<(), usize> {
-        prefetch::row(indices.as_ptr().wrapping_add(start + prefetch::STREAM_AHEAD), BLOCK);
-        values.prefetch_block(start + prefetch::STREAM_AHEAD);
-        // SAFETY (each call): the positions passed below are below `len`:
-        // direct ones by their test, the others checked just before (with
-        // `CHECKED`) or by the caller's guarantee; `k` is the place of an
-        // index, so it has a value.
-        let mut apply = |position: usize, k: usize| kernel.apply(unsafe { targets.get_unchecked_mut(position) }, unsafe { values.at(k) });
-        let mut wrapped_from = 0;
-        if direct {
-            wrapped_from = block.len();
-            for (j, &i) in block.iter().enumerate() {
-                match i.direct_position(len) {
-                    Some(position) => apply(position, start + j),
-                    None => {
-                        direct = false;
-                        wrapped_from = j;
-                        break;
-                    }
-                }
+    fn copy_bits<B: Bits>(&self, targets: &mut [T], values: &[T]) -> bool {
+        match (self.plain.bits_mut::<B>(targets), self.plain.bits::<B>(values)) {
+            (Some(targets), Some(values)) => {
+                stream::copy(targets, values, self.fence);
+                true
             }
+            _ => false,
         }
-        for (j, &i) in block.iter().enumerate().skip(wrapped_from) {
-            let k = start + j;
-            if CHECKED && !i.in_bounds(len) {
-                return Err(k);
-            }
-            apply(i.position(len), k);
-        }
-        Ok(())
-    };
-    let blocks = indices.chunks_exact(BLOCK);
-    let rest = blocks.remainder();
-    for (b, block) in blocks.enumerate() {
-        apply_block(b * BLOCK, block)?;
     }
-    apply_block(indices.len() - rest.len(), rest)
+
+    /// Fills `targets` with `value` streamed, when long enough: `false`
+    /// (nothing done) otherwise.
+    fn fill(&self, targets: &mut [T], value: &T) -> bool {
+        targets.len() >= self.min_fill && (self.fill_bits::<u32>(targets, value) || self.fill_bits::<u64>(targets, value))
+    }
+
+    fn fill_bits<B: Bits>(&self, targets: &mut [T], value: &T) -> bool {
+        match (self.plain.bits_mut::<B>(targets), self.plain.bits::<B>(std::slice::from_ref(value))) {
+            (Some(targets), Some(&[value])) => {
+                stream::fill(targets, value, self.isa, self.fence);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
-/// `x[i] = v`.
-#[derive(Clone, Copy)]
-pub(crate) struct SetKernel;
-
-impl<T: Clone + 'static> Kernel<T> for SetKernel {
+impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
         target.clone_from(value);
@@ -245,15 +143,15 @@ impl<T: Clone + 'static> Kernel<T> for SetKernel {
 
     #[inline]
     fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
-        targets.clone_from_slice(values);
-    }
-
-    fn apply_row_of_large(&mut self, targets: &mut [T], values: &[T], fence: &StreamFence) {
-        crate::exec::fill::copy_row(targets, values, fence);
+        if !self.streaming.is_some_and(|streaming| streaming.copy(targets, values)) {
+            targets.clone_from_slice(values);
+        }
     }
 
     fn fill_run(&mut self, targets: &mut [T], value: &T) {
-        crate::exec::fill::fill(targets, value);
+        if !self.streaming.is_some_and(|streaming| streaming.fill(targets, value)) {
+            targets.fill(value.clone());
+        }
     }
 
     #[inline]
@@ -360,146 +258,60 @@ pub(crate) use with_op;
 
 #[cfg(test)]
 mod tests {
-    use super::{AddOp, BLOCK, Kernel, MaxOp, OpKernel, Repeated, apply_blocks, apply_indexed};
-    use crate::value::InOrder;
+    use super::{Kernel, SetKernel, Streaming};
+    use crate::element::Plain;
+    use crate::exec::sys::cpu::Isa;
+    use crate::exec::sys::stream::Fence;
 
-    const LEN: usize = 40;
-
-    fn max(a: f32, b: f32) -> f32 {
-        if a.is_nan() || a > b { a } else { b }
-    }
-
-    /// A plain loop: the targets after `targets[indices[k]] = combine(..,
-    /// values[k])` in order, and `Err(k)` at the first index out of bounds
-    /// (the updates before it applied).
-    fn plain_loop(indices: &[i64], values: &[f32], combine: fn(f32, f32) -> f32) -> (Vec<f32>, Result<(), usize>) {
-        let mut targets = start();
-        for (k, (&i, &value)) in indices.iter().zip(values).enumerate() {
-            if i < -(LEN as i64) || i >= LEN as i64 {
-                return (targets, Err(k));
-            }
-            let position = if i < 0 { i + LEN as i64 } else { i } as usize;
-            targets[position] = combine(targets[position], value);
-        }
-        (targets, Ok(()))
-    }
-
-    fn start() -> Vec<f32> {
-        (0..LEN).map(|k| k as f32 * 0.1).collect()
-    }
-
-    /// Index arrays of one to several blocks: all in `[0, LEN)`, and with
-    /// a negative or out-of-bounds index put at places in the first block,
-    /// at a block's edges and in the last block.
-    fn cases() -> Vec<Vec<i64>> {
-        let mut cases = vec![vec![], vec![3, 39, -1, 3, -40, 17, 0], vec![1, 2, i64::MIN, 3]];
-        for n in [1, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 5] {
-            let direct: Vec<i64> = (0..n).map(|k| (k * 7 % LEN) as i64).collect();
-            cases.push(direct.clone());
-            for at in [0, BLOCK - 1, BLOCK, 2 * BLOCK + 3, n - 1].into_iter().filter(|&at| at < n) {
-                for odd in [-1, -(LEN as i64), -(LEN as i64) - 1, LEN as i64] {
-                    let mut indices = direct.clone();
-                    indices[at] = odd;
-                    // A wrapped index later on too: the wrapping loop
-                    // carries on across blocks.
-                    if at + BLOCK + 2 < n {
-                        indices[at + BLOCK + 2] = -3;
-                    }
-                    cases.push(indices);
-                }
-            }
-        }
-        cases
-    }
-
-    fn values_for(indices: &[i64]) -> Vec<f32> {
-        (0..indices.len()).map(|k| (k as f32 * 0.37).sin() * 5.0).collect()
-    }
-
-    /// `apply` on every case against the plain loop, checked, and
-    /// unchecked where every index is in bounds.
-    fn check<K: Kernel<f32> + Copy>(
-        kernel: K,
-        combine: fn(f32, f32) -> f32,
-        apply: impl Fn(bool, &mut [f32], &[i64], &[f32], K) -> Result<(), usize>,
+    /// Streamed runs, plain runs and runs of types that are not plain
+    /// numbers all equal the plain result; runs below the minimums are not
+    /// streamed (their neighbours untouched either way).
+    fn streams_like_plain_stores<T: Clone + PartialEq + std::fmt::Debug>(
+        value: T,
+        canary: T,
+        source: impl Fn(usize) -> T,
+        plain: Option<Plain<T>>,
     ) {
-        for indices in cases() {
-            let values = values_for(&indices);
-            let (expected, outcome) = plain_loop(&indices, &values, combine);
-            for checked in [true, false] {
-                if !checked && outcome.is_err() {
-                    continue;
+        for isa in [Isa::baseline(), Isa::detect()] {
+            let fence = Fence;
+            let mut kernels = vec![SetKernel::new()];
+            if let Some(plain) = plain {
+                let streaming = |min| Streaming {
+                    plain,
+                    isa,
+                    fence: &fence,
+                    min_row: min,
+                    min_fill: min,
+                };
+                kernels.extend([SetKernel::streaming(streaming(0)), SetKernel::streaming(streaming(64))]);
+            }
+            for mut kernel in kernels {
+                for len in [0, 1, 7, 63, 64, 65, 1001] {
+                    for offset in 0..5 {
+                        let mut buffer = vec![canary.clone(); offset + len + 2];
+                        kernel.fill_run(&mut buffer[offset..offset + len], &value);
+                        assert!(buffer[offset..offset + len].iter().all(|v| *v == value), "fill {len} at {offset}");
+                        assert!(buffer[..offset].iter().chain(&buffer[offset + len..]).all(|v| *v == canary));
+                        let values: Vec<T> = (0..len).map(&source).collect();
+                        let mut buffer = vec![canary.clone(); offset + len + 2];
+                        kernel.apply_run(&mut buffer[offset..offset + len], &values);
+                        assert_eq!(&buffer[offset..offset + len], values.as_slice(), "copy {len} at {offset}");
+                        assert!(buffer[..offset].iter().chain(&buffer[offset + len..]).all(|v| *v == canary));
+                    }
                 }
-                let mut targets = start();
-                assert_eq!(apply(checked, &mut targets, &indices, &values, kernel), outcome, "{indices:?}");
-                assert_eq!(targets, expected, "{indices:?} checked {checked}");
-            }
-        }
-    }
-
-    /// Through `apply_indexed` (the AVX2 build where the processor has it).
-    fn indexed<K: Kernel<f32>>(checked: bool, targets: &mut [f32], indices: &[i64], values: &[f32], kernel: K) -> Result<(), usize> {
-        // SAFETY: unchecked only when every index is in bounds (`check`).
-        unsafe {
-            if checked {
-                apply_indexed::<true, _, _, _>(targets, indices, InOrder::Slice(values), kernel)
-            } else {
-                apply_indexed::<false, _, _, _>(targets, indices, InOrder::Slice(values), kernel)
-            }
-        }
-    }
-
-    /// Through the baseline build of the loop.
-    fn baseline<K: Kernel<f32>>(checked: bool, targets: &mut [f32], indices: &[i64], values: &[f32], kernel: K) -> Result<(), usize> {
-        // SAFETY: as `indexed`; as many values as indices.
-        unsafe {
-            if checked {
-                apply_blocks::<true, _, _, _, _>(targets, indices, values, kernel)
-            } else {
-                apply_blocks::<false, _, _, _, _>(targets, indices, values, kernel)
             }
         }
     }
 
     #[test]
-    fn indices_from_the_start_then_wrapped_equal_a_plain_loop() {
-        check(OpKernel::<AddOp>::new(), |a, b| a + b, indexed);
-        check(OpKernel::<MaxOp>::new(), max, indexed);
-        check(OpKernel::<AddOp>::new(), |a, b| a + b, baseline);
-        check(OpKernel::<MaxOp>::new(), max, baseline);
-    }
-
-    #[test]
-    fn a_repeated_value_and_extra_values_equal_a_plain_loop() {
-        for indices in cases() {
-            let expected = plain_loop(&indices, &vec![2.5; indices.len()], |a, b| a + b);
-            let mut targets = start();
-            // SAFETY: checked.
-            let result = unsafe { apply_indexed::<true, _, _, _>(&mut targets, &indices, InOrder::Scalar(&2.5), OpKernel::<AddOp>::new()) };
-            assert_eq!((targets, result), expected, "{indices:?}");
-            let mut targets = start();
-            // SAFETY: checked; a value for every index.
-            let result = unsafe { apply_blocks::<true, _, _, _, _>(&mut targets, &indices, Repeated(&2.5), OpKernel::<AddOp>::new()) };
-            assert_eq!((targets, result), expected, "{indices:?}");
-        }
-        // Values beyond the indices' count are not applied; updates beyond
-        // the values' count neither.
-        let indices: Vec<i64> = (0..3 * BLOCK as i64).map(|k| k % LEN as i64).collect();
-        let values = values_for(&indices);
-        for (count, value_count) in [(BLOCK, 2 * BLOCK), (2 * BLOCK + 1, BLOCK + 3)] {
-            let applied = count.min(value_count);
-            let (expected, _) = plain_loop(&indices[..applied], &values[..applied], max);
-            let mut targets = start();
-            // SAFETY: every index is in bounds.
-            let result = unsafe {
-                apply_indexed::<false, _, _, _>(
-                    &mut targets,
-                    &indices[..count],
-                    InOrder::Slice(&values[..value_count]),
-                    OpKernel::<MaxOp>::new(),
-                )
-            };
-            assert_eq!((targets, result), (expected, Ok(())));
-        }
+    fn streamed_sets_equal_plain_sets() {
+        streams_like_plain_stores(-1.5f32, 7.0, |k| k as f32 * 0.5, Plain::of());
+        streams_like_plain_stores(2.25f64, 7.0, |k| k as f64 - 3.0, Plain::of());
+        streams_like_plain_stores(-7i32, 99, |k| k as i32, Plain::of());
+        streams_like_plain_stores(u64::MAX, 5, |k| k as u64 * 3, Plain::of());
+        streams_like_plain_stores(usize::MAX - 1, 5, |k| k, Plain::of());
+        // Not plain numbers: cloned, whatever the kernel.
+        streams_like_plain_stores((1u8, 2u32), (0, 0), |k| (k as u8, k as u32), None);
+        streams_like_plain_stores(String::from("v"), String::new(), |k| k.to_string(), None);
     }
 }

@@ -1,20 +1,24 @@
-//! CPU execution of plans: a view for basic indexing, a gather or a scatter
-//! over the plan's offsets for advanced indexing.
+//! CPU execution of prepared reads and updates: a view for basic indexing,
+//! a gather or a scatter over the plan's offsets for advanced indexing, and
+//! the fast paths of each plan form.
+//!
+//! Nothing here decides an error or reads the machine: plans arrive
+//! checked, and every choice of path (threads, streaming, prefetching,
+//! instruction set) arrives as a parameter from the chooser
+//! (`crate::choose`). The checked-in-loop accumulations (`checked`) report
+//! the first bad index they meet, with the target restored; the entry layer
+//! turns it into the error.
 
+pub(crate) mod apply;
 pub(crate) mod basic;
-pub(crate) mod caches;
-pub(crate) mod fill;
+pub(crate) mod checked;
 pub(crate) mod gather;
+pub(crate) mod indexed;
 pub(crate) mod kernel;
 pub(crate) mod mask_gather;
 pub(crate) mod masked;
-pub(crate) mod pages;
 #[cfg(feature = "rayon")]
 pub(crate) mod parallel;
-#[cfg(feature = "rayon")]
-pub(crate) mod partitioned;
-pub(crate) mod prefetch;
-pub(crate) mod rollback;
+pub(crate) mod passes;
 pub(crate) mod scatter;
-#[cfg(feature = "rayon")]
-pub(crate) mod split;
+pub(crate) mod sys;

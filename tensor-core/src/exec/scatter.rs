@@ -5,11 +5,10 @@ use std::iter;
 
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 
-use crate::exec::fill::{STREAMING_THRESHOLD, StreamFence};
 use crate::exec::kernel::Kernel;
-use crate::exec::prefetch;
+use crate::exec::sys::prefetch;
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
-use crate::plan::{AxisIndex, IndexedPlan, Row, SKIP};
+use crate::plan::{AxisIndex, Form, IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
 
 /// Updates every element of a basic-indexing view with its value.
@@ -26,11 +25,8 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
                 return Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
             }
             // Row by row, so contiguous rows are updated as runs (a memcpy for `set`).
-            let large = view.len() * std::mem::size_of::<T>() >= STREAMING_THRESHOLD;
-            let fence = StreamFence;
             Zip::from(view.rows_mut()).and(source.rows()).for_each(|mut targets, values| {
                 match (targets.as_slice_mut(), values.as_slice()) {
-                    (Some(targets), Some(values)) if large => kernel.apply_row_of_large(targets, values, &fence),
                     (Some(targets), Some(values)) => kernel.apply_run(targets, values),
                     _ => Zip::from(targets).and(values).for_each(|target, value| kernel.apply(target, value)),
                 }
@@ -58,7 +54,9 @@ fn fill_lanes<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, value: &T, kernel
 
 /// Updates every position `plan` selects in `target` with its value, in
 /// index order (so duplicates apply one after the other and the last `set`
-/// wins); skipped positions consume their value and write nothing.
+/// wins); skipped positions consume their value and write nothing. With
+/// `far` (the target is beyond the cache), a scatter by one index array
+/// prefetches its destinations.
 ///
 /// # Safety
 ///
@@ -70,21 +68,24 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
     plan: &IndexedPlan,
     values: &Broadcast<'_, T>,
     mut kernel: K,
+    far: bool,
 ) {
     let origin = target.as_mut_ptr();
     let kernel = &mut kernel;
-    let far = prefetch::beyond_cache(target.len() * std::mem::size_of::<T>());
-    if let Some((index, len, stride)) = plan.in_place_index() {
-        // SAFETY: the caller's guarantee; `in_place_index` checked every index in bounds.
-        return with_index_slice!(index, index => unsafe {
-            scatter_in_place(origin.offset(plan.base), index, len, stride, values, kernel, far)
-        });
-    }
-    if let Some((first, second)) = plan.in_place_pair() {
-        return with_index_slices!(&first.index, &second.index, (a, b) => {
-            // SAFETY: the caller's guarantee; `in_place_pair` checked every index in bounds.
-            unsafe { scatter_pair(origin.offset(plan.base), (a, first), (b, second), values, kernel) }
-        });
+    match plan.form() {
+        Form::Index(axis) => {
+            // SAFETY: the caller's guarantee; the planner checked every index in bounds.
+            return with_index_slice!(&axis.index, index => unsafe {
+                scatter_in_place(origin.offset(plan.base), index, axis.len, axis.stride, values, kernel, far)
+            });
+        }
+        Form::Pair(first, second) => {
+            return with_index_slices!(&first.index, &second.index, (a, b) => {
+                // SAFETY: the caller's guarantee; the planner checked every index in bounds.
+                unsafe { scatter_pair(origin.offset(plan.base), (a, first), (b, second), values, kernel) }
+            });
+        }
+        _ => {}
     }
     // SAFETY (every call below): the caller's guarantee on `plan` and
     // `target`, passed on to `write_row`.
@@ -97,22 +98,15 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                 return plan.for_each_row(|row| unsafe { write_row(origin, row, iter::once(value), kernel) });
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
-            if let (Some(values), Some((index, len, stride, row))) = (source.as_slice(), plan.in_place_rows()) {
-                // `x[rows] = values`: one run per index, straight from the
-                // index; streamed when large (W7), as `write_view`'s rows.
-                let large = std::mem::size_of_val(values) >= STREAMING_THRESHOLD;
-                let fence = StreamFence;
-                return with_index_slice!(index, index => {
+            if let (Some(values), Form::IndexRows { index: axis, row }) = (source.as_slice(), plan.form()) {
+                // `x[rows] = values`: one run per index, straight from the index.
+                return with_index_slice!(&axis.index, index => {
                     for (&i, values) in index.iter().zip(values.chunks(row.max(1))) {
                         // SAFETY: the caller's guarantee; every index was checked in
                         // bounds, and the row under it is `row` consecutive elements
                         // of `target`, borrowed by nobody else during the call.
-                        let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + i.position(len) as isize * stride), row) };
-                        if large {
-                            kernel.apply_row_of_large(targets, values, &fence);
-                        } else {
-                            kernel.apply_run(targets, values);
-                        }
+                        let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + axis.offset(i)), row) };
+                        kernel.apply_run(targets, values);
                     }
                 });
             }
@@ -154,7 +148,8 @@ unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
     kernel: &mut K,
     far: bool,
 ) {
-    let destinations = Destinations { index, len, far };
+    // SAFETY: every index is in bounds of the axis (the caller's guarantee).
+    let destinations = unsafe { Destinations::new(index, len, far) };
     if stride == 1 {
         // SAFETY: an axis of stride 1 is `len` consecutive elements from
         // `origin`, borrowed by nobody else (the caller's guarantee). As a
@@ -163,16 +158,17 @@ unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
         let axis = unsafe { std::slice::from_raw_parts_mut(origin, len) };
         destinations.scatter(&mut Contiguous(axis), values, kernel);
     } else {
-        destinations.scatter(&mut Strided { origin, stride }, values, kernel);
+        // SAFETY: every position of the axis is an element of the array
+        // nobody else borrows (the caller's guarantee).
+        destinations.scatter(&mut unsafe { Strided::new(origin, stride, len) }, values, kernel);
     }
 }
 
 /// Two index arrays read in place (`x[i, j]`), the offset of each position
 /// computed from both in the loop: no offset table is written and read
-/// back (W12: 4M pairs, a 32 MB table). No prefetching here: W12's loop
-/// is bound by memory bandwidth (its random lines read and written back),
-/// and asking for destinations 16-256 pairs ahead made it slower, 13.2 ->
-/// 13.9-14.7 ms.
+/// back. No prefetching here: the loop is bound by memory bandwidth (its
+/// random lines read and written back), and asking for destinations ahead
+/// made it slower (docs/performance.md).
 ///
 /// # Safety
 ///
@@ -214,10 +210,16 @@ unsafe fn scatter_pair<T, I: IndexInt, K: Kernel<T>>(
 
 /// The elements of the indexed axis, by position.
 trait AxisElements<T> {
-    /// The element at `position`, which is in bounds.
-    fn at(&mut self, position: usize) -> &mut T;
+    /// The element at `position`.
+    ///
+    /// # Safety
+    ///
+    /// `position` is below the axis's length.
+    unsafe fn at(&mut self, position: usize) -> &mut T;
     /// The address of the element at `position`, for a prefetch.
     fn address(&self, position: usize) -> *const T;
+    /// The number of positions.
+    fn len(&self) -> usize;
 }
 
 /// An axis of stride 1.
@@ -225,8 +227,8 @@ struct Contiguous<'a, T>(&'a mut [T]);
 
 impl<T> AxisElements<T> for Contiguous<'_, T> {
     #[inline]
-    fn at(&mut self, position: usize) -> &mut T {
-        // SAFETY: positions come from indices checked in bounds of this axis.
+    unsafe fn at(&mut self, position: usize) -> &mut T {
+        // SAFETY: the position is below the slice's length (the caller's).
         unsafe { self.0.get_unchecked_mut(position) }
     }
 
@@ -234,20 +236,37 @@ impl<T> AxisElements<T> for Contiguous<'_, T> {
     fn address(&self, position: usize) -> *const T {
         self.0.as_ptr().wrapping_add(position)
     }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
-/// An axis of any other stride; `origin` points at position 0 and every
-/// position of the axis is an element nobody else borrows.
+/// An axis of `len` positions of any other stride, from `origin`, its
+/// position 0.
 struct Strided<T> {
     origin: *mut T,
     stride: isize,
+    len: usize,
+}
+
+impl<T> Strided<T> {
+    /// The axis of `len` positions `stride` apart from `origin`.
+    ///
+    /// # Safety
+    ///
+    /// For every position below `len`, `origin` offset by `position *
+    /// stride` is an element nobody else borrows while this value lives.
+    unsafe fn new(origin: *mut T, stride: isize, len: usize) -> Self {
+        Strided { origin, stride, len }
+    }
 }
 
 impl<T> AxisElements<T> for Strided<T> {
     #[inline]
-    fn at(&mut self, position: usize) -> &mut T {
-        // SAFETY: the position is in bounds (checked), so the offset reaches
-        // an element of the axis (the invariant of `Strided`).
+    unsafe fn at(&mut self, position: usize) -> &mut T {
+        // SAFETY: the position is below the axis's length (the caller's),
+        // so the offset reaches an element nobody else borrows (`new`'s).
         unsafe { &mut *self.origin.offset(position as isize * self.stride) }
     }
 
@@ -255,9 +274,15 @@ impl<T> AxisElements<T> for Strided<T> {
     fn address(&self, position: usize) -> *const T {
         self.origin.wrapping_offset(position as isize * self.stride)
     }
+
+    fn len(&self) -> usize {
+        self.len
+    }
 }
 
-/// The destinations of a scatter by one index array read in place.
+/// The destinations of a scatter by one index array read in place, every
+/// index in bounds of an axis of `len` positions (made only by the unsafe
+/// [`Destinations::new`], which its caller vouches for).
 struct Destinations<'i, I> {
     /// The index array, every index in bounds of the axis.
     index: &'i [I],
@@ -268,10 +293,25 @@ struct Destinations<'i, I> {
     far: bool,
 }
 
-impl<I: IndexInt> Destinations<'_, I> {
+impl<'i, I: IndexInt> Destinations<'i, I> {
+    /// The destinations `index` gives on an axis of `len` positions,
+    /// prefetched when `far`.
+    ///
+    /// # Safety
+    ///
+    /// Every index is in bounds of an axis of `len` positions.
+    unsafe fn new(index: &'i [I], len: usize, far: bool) -> Self {
+        Destinations { index, len, far }
+    }
+
     /// Applies the kernel to the element at `index[k]` with the `k`-th value.
+    ///
+    /// # Panics
+    ///
+    /// When `axis` does not have the destinations' length.
     #[inline]
     fn scatter<T, K: Kernel<T>>(&self, axis: &mut impl AxisElements<T>, values: &Broadcast<'_, T>, kernel: &mut K) {
+        assert_eq!(axis.len(), self.len, "the axis the indices were checked against");
         match values {
             Broadcast::Scalar(value) => self.scatter_values(axis, iter::repeat(*value), kernel),
             Broadcast::Array { view, shape } => {
@@ -298,7 +338,10 @@ impl<I: IndexInt> Destinations<'_, I> {
             {
                 prefetch::element(axis.address(ahead.position(self.len)));
             }
-            kernel.apply(axis.at(i.position(self.len)), value);
+            // SAFETY: every index is in bounds of an axis of `self.len`
+            // positions (`new`'s guarantee), and `axis` has that many
+            // (asserted in `scatter`).
+            kernel.apply(unsafe { axis.at(i.position(self.len)) }, value);
         }
     }
 }
@@ -320,8 +363,7 @@ unsafe fn write_row_slice<T, K: Kernel<T>>(origin: *mut T, row: Row<'_>, values:
         }
         Row::Strided { base, len, stride } => {
             // One loop bound, the values' length, instead of `write_row`'s
-            // two (the row's and the iterator's): rustc unrolls this loop,
-            // and W10's strided rows take 0.30 instead of 0.43 ms.
+            // two (the row's and the iterator's): rustc unrolls this loop.
             for (i, value) in values[..len].iter().enumerate() {
                 // SAFETY: `base + i * stride` for `i < len` is a position of
                 // the row, an element nobody else borrows (the caller's
@@ -397,20 +439,19 @@ mod tests {
             shape: IxDyn(&[values.len()]),
         };
         for far in [false, true] {
-            let destinations = Destinations { index: &index, len, far };
+            // SAFETY: every index is in [-len, len) (`indices`).
+            let destinations = unsafe { Destinations::new(&index, len, far) };
             let mut target = vec![1.5f32; len];
-            destinations.scatter(&mut Contiguous(&mut target), &slice, &mut SetKernel);
+            destinations.scatter(&mut Contiguous(&mut target), &slice, &mut SetKernel::new());
             assert_eq!(target, set, "set, far: {far}");
             let mut target = vec![1.5f32; len];
             destinations.scatter(&mut Contiguous(&mut target), &slice, &mut OpKernel::<AddOp>::new());
             assert_eq!(target, sum, "add, far: {far}");
             // The same axis every third element of a longer buffer.
             let mut buffer = vec![-4.0f32; 3 * len];
-            let mut axis = Strided {
-                origin: buffer.as_mut_ptr(),
-                stride: 3,
-            };
-            destinations.scatter(&mut axis, &slice, &mut SetKernel);
+            // SAFETY: positions below `len`, 3 apart, are elements of `buffer`.
+            let mut axis = unsafe { Strided::new(buffer.as_mut_ptr(), 3, len) };
+            destinations.scatter(&mut axis, &slice, &mut SetKernel::new());
             let expected: Vec<f32> = (0..3 * len).map(|p| if p % 3 == 0 { set[p / 3] } else { -4.0 }).collect();
             assert_eq!(buffer, expected, "strided set, far: {far}");
             let mut target = vec![1.5f32; len];
@@ -428,5 +469,23 @@ mod tests {
                 "scalar add, far: {far}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod axis_tests {
+    use super::{Contiguous, Destinations};
+    use crate::exec::kernel::SetKernel;
+    use crate::value::Broadcast;
+
+    /// The length check that the unchecked accesses of a scatter rest on.
+    #[test]
+    #[should_panic(expected = "the axis the indices were checked against")]
+    fn a_scatter_refuses_an_axis_shorter_than_its_indices_were_checked_for() {
+        let index = [9i64];
+        // SAFETY: 9 is in bounds of an axis of 10.
+        let destinations = unsafe { Destinations::new(&index, 10, false) };
+        let mut short = [0.0f32; 3];
+        destinations.scatter(&mut Contiguous(&mut short), &Broadcast::Scalar(&1.0), &mut SetKernel::new());
     }
 }

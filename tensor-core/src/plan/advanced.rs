@@ -1,11 +1,14 @@
-//! Advanced indices: broadcast together and resolved to a table of offsets.
+//! Advanced indices: the forms read in place (a lone index array, a pair
+//! of them, a leading mask), and everything else broadcast together and
+//! resolved to a table of offsets.
 
 use ndarray::{ArrayViewD, Axis, IxDyn};
 
 use crate::error::{IndexError, Shape, Shapes};
-use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
+use crate::index::{IndexInt, IntArray, with_int_array};
 use crate::mode::{Bounds, Resolution};
-use crate::plan::{AxisIndex, Dim, Entries, IndexedPlan, SKIP, Table};
+use crate::plan::passes::IndexPasses;
+use crate::plan::{AxisIndex, Dim, Entries, IndexedPlan, MaskIndex, SKIP, Table};
 
 /// An advanced index element expanded to one coordinate source per axis.
 pub(crate) struct Component<'a> {
@@ -34,7 +37,14 @@ pub(crate) enum Source<'a> {
 impl Component<'_> {
     /// The component's coordinates for the positions of `shape` (the
     /// broadcast shape), folded into `offsets` as `coordinate * stride`.
-    fn accumulate(&self, shape: &[usize], target: (&[usize], &[isize]), bounds: Bounds, offsets: &mut [isize]) -> Result<(), IndexError> {
+    fn accumulate(
+        &self,
+        shape: &[usize],
+        target: (&[usize], &[isize]),
+        bounds: Bounds,
+        passes: &dyn IndexPasses,
+        offsets: &mut [isize],
+    ) -> Result<(), IndexError> {
         if let Source::Extent = self.source {
             return Ok(());
         }
@@ -67,21 +77,18 @@ impl Component<'_> {
                 Ok(())
             }
             Source::Extent => Ok(()),
-            Source::Array(array) => with_int_array!(array, a => match a.as_slice() {
-                // The common case, a contiguous array of the broadcast shape
-                // in mode error: a branch-free check, then a tight loop.
-                Some(indices) if bounds == Bounds::Error && a.shape() == shape => {
-                    if !all_in_bounds(indices, len) {
-                        let bad = indices.iter().find(|i| !i.in_bounds(len)).expect("one is out of bounds");
-                        return Err(out_of_bounds(bad.to_i128()));
-                    }
-                    add_positions(offsets, indices, len, stride);
-                    Ok(())
+            // The common case, an array of the broadcast shape in mode
+            // error: the passes check it, then fold it in.
+            Source::Array(array) if bounds == Bounds::Error && array.shape() == shape => {
+                if let Some(bad) = passes.first_out_of_bounds(array, len) {
+                    return Err(out_of_bounds(bad));
                 }
-                _ => {
-                    let view = a.broadcast(IxDyn(shape)).expect("shapes were broadcast-checked");
-                    offsets.iter_mut().zip(view.iter()).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)))
-                }
+                passes.add_positions(offsets, array, len, stride);
+                Ok(())
+            }
+            Source::Array(array) => with_int_array!(array, a => {
+                let view = a.broadcast(IxDyn(shape)).expect("shapes were broadcast-checked");
+                offsets.iter_mut().zip(view.iter()).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)))
             }),
         }
     }
@@ -113,25 +120,34 @@ fn broadcast_shapes(components: &[Component<'_>], element_shapes: &[Vec<usize>])
 pub(crate) fn build_table<'i>(
     components: &[Component<'i>],
     element_shapes: &[Vec<usize>],
-    target_shape: &[usize],
-    strides: &[isize],
+    (target_shape, strides): (&[usize], &[isize]),
     bounds: Bounds,
+    passes: &dyn IndexPasses,
 ) -> Result<Table<'i>, IndexError> {
     let shape = broadcast_shapes(components, element_shapes)?;
     let count = checked_size(&shape)?;
-    if let [component] = components
-        && let Some(entries) = in_place(component, target_shape, strides, bounds)?
+    // One contiguous array in mode error: read in place, nothing copied.
+    if let [
+        Component {
+            axis,
+            source: Source::Array(index),
+            ..
+        },
+    ] = components
+        && let Some(axis_index) = in_place(index, *axis, target_shape, strides, bounds, passes)?
     {
-        return Ok(Table { shape, entries });
+        return Ok(Table {
+            shape,
+            entries: Entries::Index(axis_index),
+        });
     }
-    // Huge pages for a large table: its page faults would cost more than
-    // filling it. A table memory cannot hold is an error, not an abort.
-    let mut offsets = crate::exec::pages::try_output(count).ok_or_else(|| IndexError::TooLarge {
+    // A table memory cannot hold is an error, not an abort.
+    let mut offsets = passes.table(count).ok_or_else(|| IndexError::TooLarge {
         shape: Shape(shape.clone()),
     })?;
     offsets.resize(count, 0isize);
     for component in components {
-        component.accumulate(&shape, (target_shape, strides), bounds, &mut offsets)?;
+        component.accumulate(&shape, (target_shape, strides), bounds, passes, &mut offsets)?;
     }
     Ok(Table {
         shape,
@@ -139,160 +155,117 @@ pub(crate) fn build_table<'i>(
     })
 }
 
-/// A lone C-contiguous index array in mode `error` is read in place: one
-/// pass checks its bounds, and nothing is copied.
-fn in_place<'i>(
-    component: &Component<'i>,
-    target_shape: &[usize],
+/// `x[idx]`: one integer array on the first axis, read in place when it
+/// is C-contiguous and the mode is `error`; `None` otherwise (the table
+/// takes it).
+pub(crate) fn lone_index<'i>(
+    array: &IntArray<'i>,
+    shape: &[usize],
     strides: &[isize],
     bounds: Bounds,
-) -> Result<Option<Entries<'i>>, IndexError> {
-    let Source::Array(index) = &component.source else {
+    passes: &dyn IndexPasses,
+) -> Result<Option<IndexedPlan<'i>>, IndexError> {
+    let Some(index) = in_place(array, 0, shape, strides, bounds, passes)? else {
         return Ok(None);
     };
-    if bounds != Bounds::Error {
+    let rest = (&shape[1..], &strides[1..]);
+    in_place_plan(array.shape(), rest, Entries::Index(index), false).map(Some)
+}
+
+/// `x[i, j]`: two integer arrays of one shape and one integer type on the
+/// first two axes, read in place (executors compute each offset from both,
+/// so no table is built) when both are C-contiguous and the mode is
+/// `error`; `None` otherwise.
+pub(crate) fn index_pair<'i>(
+    (first, second): (&IntArray<'i>, &IntArray<'i>),
+    shape: &[usize],
+    strides: &[isize],
+    bounds: Bounds,
+    passes: &dyn IndexPasses,
+) -> Result<Option<IndexedPlan<'i>>, IndexError> {
+    if !first.same_type(second) || first.shape() != second.shape() || !second.is_contiguous() {
         return Ok(None);
     }
-    let (len, axis) = (target_shape[component.axis], component.axis);
-    let checked = with_int_array!(index, a => match a.as_slice() {
-        None => return Ok(None),
-        Some(values) if all_in_bounds(values, len) => Ok(()),
-        Some(values) => {
-            let bad = values.iter().find(|i| !i.in_bounds(len)).expect("a chunk failed");
-            Err(IndexError::OutOfBounds { index: bad.to_i128(), axis, len })
-        }
+    // Checked in NumPy's order: the first array's bounds, then the second's.
+    let Some(first_index) = in_place(first, 0, shape, strides, bounds, passes)? else {
+        return Ok(None);
+    };
+    let Some(second_index) = in_place(second, 1, shape, strides, bounds, passes)? else {
+        return Ok(None);
+    };
+    let rest = (&shape[2..], &strides[2..]);
+    in_place_plan(first.shape(), rest, Entries::Pair(first_index, second_index), false).map(Some)
+}
+
+/// `x[mask]` with one mask over the leading axes (of their shape, checked
+/// by the resolver): read in place, its true positions counted.
+pub(crate) fn leading_mask<'i>(
+    mask: &ArrayViewD<'i, bool>,
+    shape: &[usize],
+    strides: &[isize],
+) -> Result<Option<IndexedPlan<'i>>, IndexError> {
+    let axes = mask.ndim();
+    if axes == 0 {
+        return Ok(None);
+    }
+    let count = mask.iter().filter(|&&m| m).count();
+    let entries = Entries::Mask(MaskIndex {
+        mask: mask.clone(),
+        strides: strides[..axes].to_vec(),
     });
-    checked?;
-    Ok(Some(Entries::Index {
-        index: index.clone(),
+    let rest = (&shape[axes..], &strides[axes..]);
+    in_place_plan(&[count], rest, entries, axes == shape.len()).map(Some)
+}
+
+/// One index array on `axis`, checked in bounds, to be read in place; `None`
+/// when it has no axes (an integer, placed as one before), is not
+/// C-contiguous, or the mode is not `error`.
+fn in_place<'i>(
+    array: &IntArray<'i>,
+    axis: usize,
+    shape: &[usize],
+    strides: &[isize],
+    bounds: Bounds,
+    passes: &dyn IndexPasses,
+) -> Result<Option<AxisIndex<'i>>, IndexError> {
+    if array.shape().is_empty() || bounds != Bounds::Error || !array.is_contiguous() {
+        return Ok(None);
+    }
+    let len = shape[axis];
+    if let Some(bad) = passes.first_out_of_bounds(array, len) {
+        return Err(IndexError::OutOfBounds { index: bad, axis, len });
+    }
+    Ok(Some(AxisIndex {
+        index: array.clone(),
         len,
         stride: strides[axis],
     }))
 }
 
-/// `x[idx]` for one C-contiguous integer array `idx` in mode `error`, the
-/// most common scatter and gather, planned without the general resolver's
-/// bookkeeping: the table is `idx` itself, read in place. `None` when the
-/// index has another form or an index is out of bounds (the general
-/// resolver then reports it).
-pub(crate) fn lone_array<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Option<IndexedPlan<'i>> {
-    let ([IndexElem::Array(array)], [len, rest @ ..], Bounds::Error) = (index, shape, bounds) else {
-        return None;
-    };
-    let in_bounds = with_int_array!(array, a => a.as_slice().is_some_and(|values| all_in_bounds(values, *len)));
-    if !in_bounds || array.shape().is_empty() {
-        return None;
-    }
+/// The plan of a table of shape `table` read in place, followed by the
+/// target's `rest` axes (lengths and strides) whole.
+fn in_place_plan<'i>(
+    table: &[usize],
+    rest: (&[usize], &[isize]),
+    entries: Entries<'i>,
+    whole_mask: bool,
+) -> Result<IndexedPlan<'i>, IndexError> {
+    let (lens, strides) = rest;
+    let shape: Vec<usize> = table.iter().chain(lens).copied().collect();
+    checked_size(&shape)?;
     let dims = std::iter::once(Dim::Table)
-        .chain(rest.iter().zip(&strides[1..]).map(|(&len, &stride)| Dim::Strided { len, stride }))
+        .chain(lens.iter().zip(strides).map(|(&len, &stride)| Dim::Strided { len, stride }))
         .collect();
-    Some(IndexedPlan {
+    Ok(IndexedPlan {
         base: 0,
         dims,
         table: Table {
-            shape: array.shape().to_vec(),
-            entries: Entries::Index {
-                index: array.view(),
-                len: *len,
-                stride: strides[0],
-            },
+            shape: table.to_vec(),
+            entries,
         },
-        shape: array.shape().iter().chain(rest).copied().collect(),
-        whole_mask: false,
+        shape,
+        whole_mask,
     })
-}
-
-/// `x[i, j]` for two C-contiguous integer arrays of one shape and one
-/// integer type in mode `error` (a scatter or gather by coordinates),
-/// planned with the arrays read in place: executors compute each offset
-/// from both, so no offset table is built. `None` otherwise, or when an
-/// index is out of bounds (the general resolver then reports it).
-pub(crate) fn array_pair<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Option<IndexedPlan<'i>> {
-    let ([IndexElem::Array(first), IndexElem::Array(second)], [len0, len1, rest @ ..], Bounds::Error) = (index, shape, bounds) else {
-        return None;
-    };
-    let in_bounds =
-        |array: &IntArray<'_>, len: usize| with_int_array!(array, a => a.as_slice().is_some_and(|values| all_in_bounds(values, len)));
-    if !first.same_type(second)
-        || first.shape() != second.shape()
-        || first.shape().is_empty()
-        || !in_bounds(first, *len0)
-        || !in_bounds(second, *len1)
-    {
-        return None;
-    }
-    let axis = |index: &'i IntArray<'_>, len: usize, stride: isize| AxisIndex {
-        index: index.view(),
-        len,
-        stride,
-    };
-    let dims = std::iter::once(Dim::Table)
-        .chain(rest.iter().zip(&strides[2..]).map(|(&len, &stride)| Dim::Strided { len, stride }))
-        .collect();
-    Some(IndexedPlan {
-        base: 0,
-        dims,
-        table: Table {
-            shape: first.shape().to_vec(),
-            entries: Entries::Pair(axis(first, *len0, strides[0]), axis(second, *len1, strides[1])),
-        },
-        shape: first.shape().iter().chain(rest).copied().collect(),
-        whole_mask: false,
-    })
-}
-
-/// Whether every index lies in `[-len, len)`: a branch-free pass per chunk
-/// (it vectorizes), chunks on both cores when there are many; the culprit
-/// is looked for only when there is one.
-fn all_in_bounds<I: IndexInt>(indices: &[I], len: usize) -> bool {
-    let chunk_ok = |chunk: &[I]| chunk_in_bounds(chunk, len);
-    #[cfg(feature = "rayon")]
-    if crate::exec::parallel::worth_it(indices.len()) {
-        use rayon::prelude::*;
-        return indices.par_chunks(crate::exec::parallel::THRESHOLD).all(chunk_ok);
-    }
-    indices.chunks(1024).all(chunk_ok)
-}
-
-/// Whether every index of `chunk` lies in `[-len, len)`, with AVX2 where
-/// the processor has it: the baseline x86-64 instruction set has no 64-bit
-/// comparison to vectorize with (W5's 2M-index check: 2.5 -> 1.9 ms).
-pub(crate) fn chunk_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { chunk_in_bounds_avx2(chunk, len) };
-    }
-    fold_in_bounds(chunk, len)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn chunk_in_bounds_avx2<I: IndexInt>(chunk: &[I], len: usize) -> bool {
-    fold_in_bounds(chunk, len)
-}
-
-/// The check itself: branch-free, so it vectorizes.
-#[inline(always)]
-fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
-    chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
-}
-
-/// `offsets[k] += position(indices[k]) * stride` for in-bounds indices, on
-/// both cores when there are many (each offset is written by one thread).
-fn add_positions<I: IndexInt>(offsets: &mut [isize], indices: &[I], len: usize, stride: isize) {
-    let add = |(offsets, indices): (&mut [isize], &[I])| {
-        for (offset, &i) in offsets.iter_mut().zip(indices) {
-            *offset += i.position(len) as isize * stride;
-        }
-    };
-    #[cfg(feature = "rayon")]
-    if crate::exec::parallel::worth_it(indices.len()) {
-        use rayon::prelude::*;
-        let chunk = crate::exec::parallel::THRESHOLD;
-        return offsets.par_chunks_mut(chunk).zip(indices.par_chunks(chunk)).for_each(add);
-    }
-    add((offsets, indices));
 }
 
 /// The number of elements of `shape`, or an error when it overflows.
@@ -328,6 +301,11 @@ pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
         }
     }
     positions
+}
+
+/// The coordinates of a one-dimensional `nd` index.
+pub(crate) fn nd_point(array: &IntArray<'_>) -> Vec<i128> {
+    with_int_array!(array, a => a.iter().map(|&i| IndexInt::to_i128(i)).collect())
 }
 
 /// The columns `idx[..., j]` of an `nd` index of shape `batch + [depth]`.

@@ -1,35 +1,110 @@
-//! A purely basic index (integers in bounds, slices, `...`, new axes)
-//! resolved straight to view axes, inline, with no allocation: the path of
-//! small updates, where building a [`Plan`](crate::plan::Plan) would cost
-//! more than the update. Anything else, and anything wrong, is left to the
-//! full resolver, which reports errors in NumPy's order.
+//! Basic indexing (integers, slices, `...`, new axes) resolved to view
+//! axes one at a time, with nothing allocated: the resolver builds a
+//! [`ViewPlan`](crate::plan::ViewPlan) from them, and the CPU's entry points
+//! narrow a view with them directly (a small update costs less than a plan).
 
 use std::ops::Deref;
 
+use crate::error::IndexError;
 use crate::index::IndexElem;
+use crate::mode::{Bounds, Resolution};
 use crate::plan::ViewAxis;
+use crate::plan::place::{Placement, as_int};
 use crate::plan::slice::{resolve_py, resolve_range};
 
-/// The most view axes resolved inline; longer indices take the full resolver.
-const MAX_AXES: usize = 8;
-
-/// The view axes of a basic index, one per index position after `...` is
-/// expanded; target axes after the last position are taken whole.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BasicAxes {
-    axes: [ViewAxis; MAX_AXES],
-    len: usize,
+/// Hands `visit` the view axes of `index` on a target of shape `shape`, one
+/// per index position after `...` is expanded, and returns how many target
+/// axes they consume (the axes after those are taken whole, unvisited).
+///
+/// `None` when the index is not basic: it holds an array, a mask or `nd`,
+/// or an integer that `bounds` skips (mode `drop` or `fill`); the advanced
+/// resolver takes it. Some axes may have been visited by then. Errors come
+/// in NumPy's order: the structure, then elements from left to right.
+pub(crate) fn each_view_axis(
+    index: &[IndexElem<'_>],
+    shape: &[usize],
+    bounds: Bounds,
+    mut visit: impl FnMut(ViewAxis),
+) -> Option<Result<usize, IndexError>> {
+    let basic =
+        |elem: &IndexElem<'_>| !matches!(elem, IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_)) || as_int(elem).is_some();
+    if !index.iter().all(basic) {
+        return None;
+    }
+    let placement = match Placement::new(index, shape.len()) {
+        Ok(placement) => placement,
+        Err(error) => return Some(Err(error)),
+    };
+    let mut consumed = 0;
+    for (elem, axis) in placement.first_axes(index) {
+        let view_axis = match elem {
+            IndexElem::NewAxis => ViewAxis::NewAxis,
+            IndexElem::Ellipsis => {
+                let covered = axis..axis + placement.ellipsis_width();
+                covered.for_each(|a| visit(ViewAxis::whole(shape[a])));
+                consumed += placement.ellipsis_width();
+                continue;
+            }
+            IndexElem::Slice(slice) => match resolve_py(*slice, shape[axis]) {
+                Ok(view_axis) => view_axis,
+                Err(error) => return Some(Err(error)),
+            },
+            IndexElem::Range(range) => match resolve_range(*range, shape[axis], axis) {
+                Ok(view_axis) => view_axis,
+                Err(error) => return Some(Err(error)),
+            },
+            elem => {
+                let (index, len) = (as_int(elem)?, shape[axis]);
+                match bounds.resolve(index, len) {
+                    Resolution::At(position) => ViewAxis::Select(position),
+                    Resolution::Skipped => return None,
+                    Resolution::OutOfBounds => return Some(Err(IndexError::OutOfBounds { index, axis, len })),
+                }
+            }
+        };
+        consumed += usize::from(!matches!(view_axis, ViewAxis::NewAxis));
+        visit(view_axis);
+    }
+    Some(Ok(consumed))
 }
 
-impl BasicAxes {
-    fn push(&mut self, axis: ViewAxis) -> Option<()> {
-        *self.axes.get_mut(self.len)? = axis;
-        self.len += 1;
-        Some(())
+/// The most view axes [`ViewAxes`] holds.
+const INLINE: usize = 8;
+
+/// The view axes of a basic index, held inline: what a small read or
+/// update narrows its target's view with, no plan allocated.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ViewAxes {
+    axes: [ViewAxis; INLINE],
+    len: usize,
+    consumed: usize,
+}
+
+impl ViewAxes {
+    /// The axes [`each_view_axis`] visits, when it takes the index and they
+    /// fit inline (`None` otherwise, and the resolver takes the index).
+    pub(crate) fn of(index: &[IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Option<Result<Self, IndexError>> {
+        let mut axes = [ViewAxis::NewAxis; INLINE];
+        let mut len = 0;
+        let consumed = each_view_axis(index, shape, bounds, |axis| {
+            if let Some(slot) = axes.get_mut(len) {
+                *slot = axis;
+            }
+            len += 1;
+        })?;
+        if len > INLINE {
+            return None;
+        }
+        Some(consumed.map(|consumed| ViewAxes { axes, len, consumed }))
+    }
+
+    /// How many target axes the axes consume; those after are whole.
+    pub(crate) fn consumed(&self) -> usize {
+        self.consumed
     }
 }
 
-impl Deref for BasicAxes {
+impl Deref for ViewAxes {
     type Target = [ViewAxis];
 
     fn deref(&self) -> &[ViewAxis] {
@@ -37,118 +112,84 @@ impl Deref for BasicAxes {
     }
 }
 
-/// The view axes `index` selects from an array of shape `shape`, or `None`
-/// when the index is not purely basic, is longer than the inline capacity,
-/// or is wrong in any way (the full resolver then takes it).
-///
-/// Integers must be in `[-n, n)`: there every mode means the same.
-pub(crate) fn resolve_basic(index: &[IndexElem<'_>], shape: &[usize]) -> Option<BasicAxes> {
-    let mut resolved = BasicAxes {
-        axes: [ViewAxis::NewAxis; MAX_AXES],
-        len: 0,
-    };
-    each_basic_axis(index, shape, |axis| resolved.push(axis))?;
-    Some(resolved)
-}
-
-/// `resolve_basic`'s axes handed to `visit` one at a time, as they are
-/// resolved, with nothing stored; `None` as soon as the index turns out
-/// not to be basic or valid (or `visit` returns `None`), when some axes
-/// may already have been visited.
-pub(crate) fn each_basic_axis(index: &[IndexElem<'_>], shape: &[usize], mut visit: impl FnMut(ViewAxis) -> Option<()>) -> Option<()> {
-    let consumed = index
-        .iter()
-        .filter(|elem| matches!(elem, IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_)))
-        .count();
-    let whole_axes = shape.len().checked_sub(consumed)?;
-    let mut axis = 0;
-    let mut seen_ellipsis = false;
-    for elem in index {
-        match *elem {
-            IndexElem::Int(i) => {
-                let n = shape[axis] as i128;
-                if !(-n..n).contains(&i) {
-                    return None;
-                }
-                visit(ViewAxis::Select(if i < 0 { i + n } else { i } as usize))?;
-                axis += 1;
-            }
-            IndexElem::Slice(slice) => {
-                visit(resolve_py(slice, shape[axis]).ok()?)?;
-                axis += 1;
-            }
-            IndexElem::Range(range) => {
-                visit(resolve_range(range, shape[axis], axis).ok()?)?;
-                axis += 1;
-            }
-            IndexElem::NewAxis => visit(ViewAxis::NewAxis)?,
-            IndexElem::Ellipsis if seen_ellipsis => return None,
-            IndexElem::Ellipsis => {
-                seen_ellipsis = true;
-                for _ in 0..whole_axes {
-                    visit(ViewAxis::whole(shape[axis]))?;
-                    axis += 1;
-                }
-            }
-            IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) => return None,
-        }
-    }
-    Some(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::index::{PySlice, RangeSlice};
-    use crate::mode::Bounds;
-    use crate::plan::{Plan, resolve};
+    use crate::ix;
 
-    /// Every basic index `resolve_basic` takes must give the full resolver's axes.
-    fn agrees(index: &[IndexElem<'_>], shape: &[usize]) {
-        let strides: Vec<isize> = vec![1; shape.len()];
-        let quick = resolve_basic(index, shape);
-        match resolve(index, shape, &strides, Bounds::Error) {
-            Ok(Plan::View(plan)) if index.len() > MAX_AXES => assert!(quick.is_none() || plan.axes.len() <= MAX_AXES),
-            Ok(Plan::View(plan)) => {
-                let quick = quick.unwrap_or_else(|| panic!("{index:?} on {shape:?} is basic and in bounds: it resolves inline"));
-                // The full plan spells out trailing whole axes; the quick one leaves them.
-                assert_eq!(&plan.axes[..quick.len()], &*quick, "{index:?} on {shape:?}");
-                assert!(
-                    plan.axes[quick.len()..]
-                        .iter()
-                        .zip(&shape[shape.len() - (plan.axes.len() - quick.len())..])
-                        .all(|(axis, &len)| *axis == ViewAxis::whole(len))
-                );
-            }
-            Ok(Plan::Indexed(_)) | Err(_) => assert!(quick.is_none(), "{index:?} on {shape:?} must take the full resolver"),
-        }
+    /// The axes of `index` on `shape`, trailing whole axes included.
+    fn axes(index: &[IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Option<Result<Vec<ViewAxis>, IndexError>> {
+        let mut axes = Vec::new();
+        let consumed = each_view_axis(index, shape, bounds, |axis| axes.push(axis))?;
+        Some(consumed.map(|consumed| {
+            axes.extend(shape[consumed..].iter().map(|&len| ViewAxis::whole(len)));
+            axes
+        }))
     }
 
     #[test]
-    fn agrees_with_the_full_resolver() {
+    fn integers_select_and_slices_keep_their_axis() {
         let py = |start, stop, step| IndexElem::Slice(PySlice::new(start, stop, step));
-        let range = |start, end, step| IndexElem::Range(RangeSlice { start, end, step });
-        let cases: Vec<(Vec<IndexElem<'_>>, Vec<usize>)> = vec![
-            (vec![IndexElem::Int(1), py(Some(1), Some(3), None)], vec![4, 4]),
-            (vec![IndexElem::Int(-4)], vec![4, 4]),
-            (vec![IndexElem::Int(4)], vec![4, 4]),
-            (vec![IndexElem::Int(-5)], vec![4, 4]),
-            (
-                vec![py(None, None, Some(-2)), IndexElem::Ellipsis, IndexElem::Int(0)],
-                vec![3, 2, 5],
-            ),
-            (vec![IndexElem::Ellipsis, IndexElem::NewAxis, range(1, None, -2)], vec![3, 8]),
-            (vec![IndexElem::Ellipsis, IndexElem::Ellipsis], vec![3]),
-            (vec![IndexElem::Int(0), IndexElem::Int(0), IndexElem::Int(0)], vec![3, 3]),
-            (vec![py(None, None, Some(0))], vec![3]),
-            (vec![range(0, Some(9), 1)], vec![3]),
-            (vec![IndexElem::NewAxis; 9], vec![3]),
-            (vec![IndexElem::Ellipsis], vec![]),
-            (vec![IndexElem::Int(0), IndexElem::Ellipsis, IndexElem::Int(-1)], vec![2, 0, 3]),
-            (vec![crate::ix([0i64])], vec![3]),
+        let found = axes(&[ix(-1), py(Some(1), None, Some(2))], &[4, 5, 3], Bounds::Error);
+        let expected = [
+            ViewAxis::Select(3),
+            ViewAxis::Slice { first: 1, len: 2, step: 2 },
+            ViewAxis::whole(3),
         ];
-        for (index, shape) in &cases {
-            agrees(index, shape);
-        }
+        assert_eq!(found, Some(Ok(expected.to_vec())));
+        let found = axes(&[IndexElem::NewAxis, IndexElem::Ellipsis, ix(0)], &[2, 3], Bounds::Error);
+        let expected = [ViewAxis::NewAxis, ViewAxis::whole(2), ViewAxis::Select(0)];
+        assert_eq!(found, Some(Ok(expected.to_vec())));
+    }
+
+    #[test]
+    fn modes_resolve_integers_and_skipped_ones_are_not_basic() {
+        assert_eq!(axes(&[ix(7)], &[3], Bounds::Clip), Some(Ok(vec![ViewAxis::Select(2)])));
+        assert_eq!(axes(&[ix(-4)], &[3], Bounds::Wrap), Some(Ok(vec![ViewAxis::Select(2)])));
+        assert_eq!(axes(&[ix(7)], &[3], Bounds::Skip), None);
+        let error = IndexError::OutOfBounds { index: 7, axis: 1, len: 3 };
+        assert_eq!(axes(&[ix(0), ix(7)], &[2, 3], Bounds::Error), Some(Err(error)));
+    }
+
+    #[test]
+    fn errors_come_in_numpys_order() {
+        let range = |start, end| IndexElem::Range(RangeSlice::new(start, end));
+        // Structure before elements; then left to right.
+        let two = [ix(9), IndexElem::Ellipsis, IndexElem::Ellipsis];
+        assert_eq!(axes(&two, &[3], Bounds::Error), Some(Err(IndexError::MultipleEllipsis)));
+        let bad = [range(0, Some(9)), ix(9)];
+        assert!(matches!(
+            axes(&bad, &[3, 3], Bounds::Error),
+            Some(Err(IndexError::RangeOutOfBounds { axis: 0, .. }))
+        ));
+        let zero_step = [ix(9), IndexElem::Slice(PySlice::new(None, None, Some(0)))];
+        assert!(matches!(
+            axes(&zero_step, &[3, 3], Bounds::Error),
+            Some(Err(IndexError::OutOfBounds { .. }))
+        ));
+    }
+
+    #[test]
+    fn inline_axes_are_the_visited_ones_when_they_fit() {
+        let index = [IndexElem::NewAxis, ix(1), IndexElem::Ellipsis];
+        let inline = ViewAxes::of(&index, &[3, 4, 5], Bounds::Error).unwrap().unwrap();
+        assert_eq!(&*inline, &axes(&index, &[3, 4, 5], Bounds::Error).unwrap().unwrap()[..]);
+        assert_eq!(inline.consumed(), 3);
+        let short = ViewAxes::of(&[ix(1)], &[3, 4], Bounds::Error).unwrap().unwrap();
+        assert_eq!((&*short, short.consumed()), (&[ViewAxis::Select(1)][..], 1));
+        let many: Vec<IndexElem<'_>> = vec![IndexElem::NewAxis; INLINE + 1];
+        assert!(ViewAxes::of(&many, &[3], Bounds::Error).is_none());
+        assert!(ViewAxes::of(&[ix(5)], &[3], Bounds::Error).unwrap().is_err());
+    }
+
+    #[test]
+    fn arrays_are_not_basic_but_zero_dimensional_ones_are_integers() {
+        assert_eq!(axes(&[ix([0usize])], &[3], Bounds::Error), None);
+        assert_eq!(axes(&[ix([true, false, true])], &[3], Bounds::Error), None);
+        assert_eq!(
+            axes(&[ix(ndarray::arr0(-1i32))], &[3], Bounds::Error),
+            Some(Ok(vec![ViewAxis::Select(2)]))
+        );
     }
 }

@@ -15,19 +15,30 @@
 //!
 //! [`resolve`] turns an index list and a target layout (shape and strides in
 //! elements) into a [`Plan`], checking every rule and every index on the
-//! way. Executing a plan cannot fail: the CPU executor here and the GPU
-//! crate run plans without re-deriving any rule.
+//! way, and tells the plan's form once ([`IndexedPlan::form`]): executing a
+//! plan cannot fail, and the executors (the CPU's, the GPU crate's) run it
+//! without re-deriving any rule.
+//!
+//! The planner knows no hardware. Its passes over whole index arrays (the
+//! bounds check of an array read in place, the offsets of a table) are the
+//! caller's [`IndexPasses`]: the CPU's entry layer supplies passes that use
+//! every core and vector instructions.
 
 use std::borrow::Cow;
 
+use ndarray::ArrayViewD;
+
 use crate::index::{IndexInt, IntArray, with_int_array, with_int_array_pair};
 
-pub(crate) mod advanced;
+mod advanced;
 pub(crate) mod basic;
+mod passes;
+pub(crate) mod place;
 mod resolve;
 mod slice;
 
-pub use resolve::resolve;
+pub use passes::{IndexPasses, Serial};
+pub use resolve::{resolve, resolve_with};
 
 /// What an index selects.
 // Lives for one call: boxing the indexed plan would cost an allocation.
@@ -138,31 +149,59 @@ pub enum Entries<'i> {
     /// A single C-contiguous index array on one axis, checked in bounds and
     /// read in place (never copied): the offset of position `k` is
     /// `index[k].position(len) * stride`.
-    Index {
-        /// The user's index array.
-        index: IntArray<'i>,
-        /// The length of the indexed axis.
-        len: usize,
-        /// The stride of the indexed axis.
-        stride: isize,
-    },
+    Index(AxisIndex<'i>),
     /// Two C-contiguous index arrays of one shape and one integer type on
     /// the first two axes (`x[i, j]`), checked in bounds and read in place:
     /// the offset of position `k` is the sum of each array's
     /// `index[k].position(len) * stride`. Executors compute it in their
     /// loop, so no table is written and read back.
     Pair(AxisIndex<'i>, AxisIndex<'i>),
+    /// A boolean mask over the leading axes, read in place: the offsets of
+    /// its true positions in C order, computed when asked for.
+    Mask(MaskIndex<'i>),
 }
 
-/// An index array read in place on one axis (see [`Entries::Pair`]).
+/// An index array read in place on one axis (see [`Entries::Index`] and
+/// [`Entries::Pair`]).
 #[derive(Clone, Debug)]
 pub struct AxisIndex<'i> {
-    /// The user's index array.
+    /// The user's index array, C-contiguous, every index in bounds.
     pub index: IntArray<'i>,
     /// The length of the indexed axis.
     pub len: usize,
     /// The stride of the indexed axis.
     pub stride: isize,
+}
+
+/// A mask read in place over the leading axes (see [`Entries::Mask`]).
+#[derive(Clone, Debug)]
+pub struct MaskIndex<'i> {
+    /// The user's mask, of the shape of the leading axes it covers.
+    pub mask: ArrayViewD<'i, bool>,
+    /// The strides of those axes.
+    pub strides: Vec<isize>,
+}
+
+impl MaskIndex<'_> {
+    /// The offset of each true position, in C order.
+    fn offsets(&self) -> Vec<isize> {
+        let mut offsets = Vec::new();
+        // A C-order multi-index counter: no allocation per element.
+        let mut at = vec![0usize; self.mask.ndim()];
+        for &selected in &self.mask {
+            if selected {
+                offsets.push(at.iter().zip(&self.strides).map(|(&i, &stride)| i as isize * stride).sum());
+            }
+            for (i, &len) in at.iter_mut().zip(self.mask.shape()).rev() {
+                *i += 1;
+                if *i < len {
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        offsets
+    }
 }
 
 impl AxisIndex<'_> {
@@ -178,9 +217,8 @@ impl Table<'_> {
     pub fn offsets(&self) -> Cow<'_, [isize]> {
         match &self.entries {
             Entries::Offsets(offsets) => Cow::Borrowed(offsets),
-            Entries::Index { index, len, stride } => Cow::Owned(with_int_array!(index, a => {
-                a.iter().map(|&i| i.position(*len) as isize * stride).collect()
-            })),
+            Entries::Index(axis) => Cow::Owned(with_int_array!(&axis.index, a => a.iter().map(|&i| axis.offset(i)).collect())),
+            Entries::Mask(mask) => Cow::Owned(mask.offsets()),
             Entries::Pair(first, second) => Cow::Owned(with_int_array_pair!(&first.index, &second.index, (a, b) => {
                 a.iter()
                     .zip(b.iter())
@@ -206,33 +244,17 @@ impl<'i> IndexedPlan<'i> {
         self.len() == 0
     }
 
-    /// The index array, axis length and stride when the region is exactly
-    /// one index array read in place (no strided dims around it).
-    pub fn in_place_index(&self) -> Option<(&IntArray<'i>, usize, isize)> {
+    /// The plan's form, which the executors' fast paths take.
+    pub fn form(&self) -> Form<'_, 'i> {
         match (self.dims.as_slice(), &self.table.entries) {
-            ([Dim::Table], Entries::Index { index, len, stride }) => Some((index, *len, *stride)),
-            _ => None,
-        }
-    }
-
-    /// The index array, axis length and stride, and the row length, when the
-    /// region is one index array read in place followed by one contiguous
-    /// row per index (`x[rows]` on a C-ordered matrix).
-    pub fn in_place_rows(&self) -> Option<(&IntArray<'i>, usize, isize, usize)> {
-        match (self.dims.as_slice(), &self.table.entries) {
-            ([Dim::Table, Dim::Strided { len: row, stride: 1 }], Entries::Index { index, len, stride }) => {
-                Some((index, *len, *stride, *row))
-            }
-            _ => None,
-        }
-    }
-
-    /// The two index arrays when the region is exactly a pair of index
-    /// arrays read in place (no strided dims around them).
-    pub fn in_place_pair(&self) -> Option<(&AxisIndex<'i>, &AxisIndex<'i>)> {
-        match (self.dims.as_slice(), &self.table.entries) {
-            ([Dim::Table], Entries::Pair(first, second)) => Some((first, second)),
-            _ => None,
+            ([Dim::Table], Entries::Index(index)) => Form::Index(index),
+            ([Dim::Table, Dim::Strided { len: row, stride: 1 }], Entries::Index(index)) => Form::IndexRows { index, row: *row },
+            ([Dim::Table], Entries::Pair(first, second)) => Form::Pair(first, second),
+            ([Dim::Table, rest @ ..], Entries::Mask(mask)) => Form::LeadingMask {
+                mask,
+                block: rest_len(rest),
+            },
+            _ => Form::General,
         }
     }
 
@@ -309,6 +331,34 @@ impl<'i> IndexedPlan<'i> {
             }
         }
     }
+}
+
+/// The form of an [`IndexedPlan`]: what its fast paths take.
+#[derive(Clone, Copy, Debug)]
+pub enum Form<'p, 'i> {
+    /// `x[idx]` on a one-dimensional target: one index array read in
+    /// place, nothing around it.
+    Index(&'p AxisIndex<'i>),
+    /// `x[idx]` on a matrix whose rows are contiguous: one index array read
+    /// in place, then a row of `row` consecutive elements per index.
+    IndexRows {
+        /// The index array.
+        index: &'p AxisIndex<'i>,
+        /// The number of elements in a row.
+        row: usize,
+    },
+    /// `x[i, j]` on a matrix: two index arrays read in place.
+    Pair(&'p AxisIndex<'i>, &'p AxisIndex<'i>),
+    /// `x[mask]` with one mask over the leading axes: each true position
+    /// selects `block` elements of the trailing axes.
+    LeadingMask {
+        /// The mask.
+        mask: &'p MaskIndex<'i>,
+        /// The number of elements each true position selects.
+        block: usize,
+    },
+    /// Anything else: the table's offsets and the strided dims around it.
+    General,
 }
 
 /// One row of a region: the positions along its last axis.

@@ -1,13 +1,62 @@
-//! The resolver: index list + target layout → [`Plan`], every rule checked.
+//! The resolver: index list + target layout → [`Plan`], every rule checked,
+//! errors in NumPy's order: the index's structure, then mask shapes, then
+//! integers and slices from left to right, then the broadcast of the
+//! advanced indices, then their bounds.
 
 use ndarray::ArrayViewD;
 
 use crate::error::IndexError;
-use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
+use crate::index::{IndexElem, IntArray};
 use crate::mode::{Bounds, Resolution};
 use crate::plan::advanced::{self, Component, Source};
+use crate::plan::basic::each_view_axis;
+use crate::plan::passes::{IndexPasses, Serial};
+use crate::plan::place::{Placement, as_int};
 use crate::plan::slice::{resolve_py, resolve_range};
 use crate::plan::{Dim, IndexedPlan, Plan, ViewAxis, ViewPlan};
+
+/// Resolves `index` on a target of the given shape and strides (in
+/// elements), with out-of-bounds integers handled as `bounds` says, its
+/// passes over index arrays run serially (see [`resolve_with`]).
+///
+/// Follows NumPy's rules: `...` expands to the axes left, missing trailing
+/// axes are whole, integers remove their axis, and advanced indices (integer
+/// arrays, masks, `nd`, and integers once any of those is present) broadcast
+/// together; their dims replace them in place when they are adjacent and go
+/// first otherwise.
+pub fn resolve<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan<'i>, IndexError> {
+    resolve_with(index, shape, strides, bounds, &Serial)
+}
+
+/// [`resolve`], with `passes` running the passes over whole index arrays.
+pub fn resolve_with<'i>(
+    index: &'i [IndexElem<'_>],
+    shape: &[usize],
+    strides: &[isize],
+    bounds: Bounds,
+    passes: &dyn IndexPasses,
+) -> Result<Plan<'i>, IndexError> {
+    let mut axes = Vec::with_capacity(index.len() + shape.len());
+    match each_view_axis(index, shape, bounds, |axis| axes.push(axis)) {
+        Some(consumed) => Ok(Plan::View(view_plan(axes, &shape[consumed?..]))),
+        None => resolve_advanced(index, shape, strides, bounds, passes).map(Plan::Indexed),
+    }
+}
+
+/// The view plan of `axes`, the target's axes of lengths `trailing` after
+/// them taken whole.
+fn view_plan(mut axes: Vec<ViewAxis>, trailing: &[usize]) -> ViewPlan {
+    axes.extend(trailing.iter().map(|&len| ViewAxis::whole(len)));
+    let shape = axes
+        .iter()
+        .filter_map(|axis| match *axis {
+            ViewAxis::Select(_) => None,
+            ViewAxis::Slice { len, .. } => Some(len),
+            ViewAxis::NewAxis => Some(1),
+        })
+        .collect();
+    ViewPlan { axes, shape }
+}
 
 /// An index element placed on the target's axes.
 enum Item<'a> {
@@ -32,34 +81,43 @@ impl Item<'_> {
     fn is_array_like(&self) -> bool {
         matches!(self, Item::Array { .. } | Item::Mask { .. } | Item::Nd { .. })
     }
+
+    /// One past the last target axis the item consumes.
+    fn end_axis(&self) -> usize {
+        match self {
+            Item::Int { axis, .. } | Item::Slice { axis, .. } | Item::Array { axis, .. } => axis + 1,
+            Item::Mask { axis, mask } => axis + mask.ndim(),
+            Item::Nd { axis, array } => axis + array.shape().last().copied().unwrap_or(0),
+            Item::NewAxis | Item::EllipsisMark => 0,
+        }
+    }
 }
 
-/// Resolves `index` on a target of the given shape and strides (in
-/// elements), with out-of-bounds integers handled as `bounds` says.
-///
-/// Follows NumPy's rules: `...` expands to the axes left, missing trailing
-/// axes are whole, integers remove their axis, and advanced indices (integer
-/// arrays, masks, `nd`, and integers once any of those is present) broadcast
-/// together; their dims replace them in place when they are adjacent and go
-/// first otherwise.
-pub fn resolve<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Plan<'i>, IndexError> {
-    if let Some(plan) = advanced::lone_array(index, shape, strides, bounds).or_else(|| advanced::array_pair(index, shape, strides, bounds))
-    {
-        return Ok(Plan::Indexed(plan));
-    }
+/// An advanced index: arrays, masks or `nd`, or an integer skipped by the mode.
+fn resolve_advanced<'i>(
+    index: &'i [IndexElem<'_>],
+    shape: &[usize],
+    strides: &[isize],
+    bounds: Bounds,
+    passes: &dyn IndexPasses,
+) -> Result<IndexedPlan<'i>, IndexError> {
     let items = place(index, shape, bounds)?;
-    let skipped_int = items.iter().any(|item| match *item {
-        Item::Int { axis, index } => bounds.resolve(index, shape[axis]) == Resolution::Skipped,
-        _ => false,
-    });
-    let advanced = skipped_int || items.iter().any(Item::is_array_like);
-    let consumed = consumed_axes(&items);
+    let consumed = items.iter().map(Item::end_axis).max().unwrap_or(0);
     let trailing = consumed..shape.len();
-    if advanced {
-        let whole_mask = matches!(index, [IndexElem::Mask(m)] if m.ndim() == shape.len());
-        indexed_plan(&items, trailing, shape, strides, bounds, whole_mask).map(Plan::Indexed)
-    } else {
-        view_plan(&items, trailing, shape, bounds).map(Plan::View)
+    let in_place = match items.as_slice() {
+        [Item::Array { axis: 0, array }] => advanced::lone_index(array, shape, strides, bounds, passes)?,
+        [Item::Array { axis: 0, array: first }, Item::Array { axis: 1, array: second }] => {
+            advanced::index_pair((first, second), shape, strides, bounds, passes)?
+        }
+        [Item::Mask { axis: 0, mask }] => advanced::leading_mask(mask, shape, strides)?,
+        _ => None,
+    };
+    match in_place {
+        Some(plan) => Ok(plan),
+        None => {
+            let whole_mask = matches!(index, [IndexElem::Mask(m)] if m.ndim() == shape.len());
+            indexed_plan(&items, trailing, shape, strides, bounds, whole_mask, passes)
+        }
     }
 }
 
@@ -68,41 +126,19 @@ pub fn resolve<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize
 /// shapes, then integers and slices from left to right. (Index arrays are
 /// broadcast, then bounds-checked, later.)
 fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Result<Vec<Item<'a>>, IndexError> {
-    let ellipses = index.iter().filter(|e| matches!(e, IndexElem::Ellipsis)).count();
-    if ellipses > 1 {
-        return Err(IndexError::MultipleEllipsis);
-    }
-    let widths = index.iter().map(axes_of).collect::<Result<Vec<_>, _>>()?;
-    let indexed: usize = widths.iter().sum();
-    if indexed > shape.len() {
-        return Err(IndexError::TooManyIndices {
-            ndim: shape.len(),
-            indexed,
-        });
-    }
-    let ellipsis_width = shape.len() - indexed;
-    // The first target axis of each element.
-    let starts: Vec<usize> = index
-        .iter()
-        .zip(&widths)
-        .scan(0, |axis, (elem, width)| {
-            let start = *axis;
-            *axis += if let IndexElem::Ellipsis = elem { ellipsis_width } else { *width };
-            Some(start)
-        })
-        .collect();
-
-    for (elem, &axis) in index.iter().zip(&starts) {
+    let placement = Placement::new(index, shape.len())?;
+    for (elem, axis) in placement.first_axes(index) {
         if let IndexElem::Mask(mask) = elem {
             check_mask_shape(mask.shape(), &shape[axis..axis + mask.ndim()], axis)?;
         }
     }
-
     let mut items = Vec::with_capacity(index.len() + shape.len());
-    for (elem, &axis) in index.iter().zip(&starts) {
+    for (elem, axis) in placement.first_axes(index) {
+        if let Some(int) = as_int(elem) {
+            items.push(int_item(int, axis, shape[axis], bounds)?);
+            continue;
+        }
         items.push(match elem {
-            IndexElem::Int(i) => int_item(*i, axis, shape[axis], bounds)?,
-            IndexElem::Array(array) if array.shape().is_empty() => int_item(zero_dim_value(array), axis, shape[axis], bounds)?,
             IndexElem::Slice(s) => Item::Slice {
                 axis,
                 slice: resolve_py(*s, shape[axis])?,
@@ -113,7 +149,7 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
             },
             IndexElem::Ellipsis => {
                 items.push(Item::EllipsisMark);
-                let covered = axis..axis + ellipsis_width;
+                let covered = axis..axis + placement.ellipsis_width();
                 items.extend(covered.map(|a| Item::Slice {
                     axis: a,
                     slice: ViewAxis::whole(shape[a]),
@@ -121,19 +157,20 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
                 continue;
             }
             IndexElem::NewAxis => Item::NewAxis,
-            IndexElem::Array(array) => Item::Array { axis, array: array.view() },
             IndexElem::Mask(mask) => Item::Mask { axis, mask: mask.view() },
             IndexElem::Nd(array) if matches!(array.shape(), [depth] if *depth > 0) => {
                 // One point: its coordinates are zero-dimensional, so they
                 // index like integers (as `x[np.array(i), np.array(j)]`).
                 // (With no coordinates it stays an advanced index of shape
                 // `()`, like every `nd` of depth zero.)
-                for (k, coordinate) in nd_point(array).into_iter().enumerate() {
+                for (k, coordinate) in advanced::nd_point(array).into_iter().enumerate() {
                     items.push(int_item(coordinate, axis + k, shape[axis + k], bounds)?);
                 }
                 continue;
             }
             IndexElem::Nd(array) => Item::Nd { axis, array: array.view() },
+            IndexElem::Array(array) => Item::Array { axis, array: array.view() },
+            IndexElem::Int(_) => unreachable!("integers were placed above"),
         });
     }
     Ok(items)
@@ -148,70 +185,6 @@ fn int_item<'a>(index: i128, axis: usize, len: usize, bounds: Bounds) -> Result<
     }
 }
 
-/// How many target axes an element consumes (`...` counts none here).
-fn axes_of(elem: &IndexElem<'_>) -> Result<usize, IndexError> {
-    Ok(match elem {
-        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) => 1,
-        IndexElem::Ellipsis | IndexElem::NewAxis => 0,
-        IndexElem::Mask(mask) => mask.ndim(),
-        IndexElem::Nd(array) => *array.shape().last().ok_or(IndexError::NdRank)?,
-    })
-}
-
-/// The coordinates of a one-dimensional `nd` index.
-fn nd_point(array: &IntArray<'_>) -> Vec<i128> {
-    with_int_array!(array, a => a.iter().map(|&i| IndexInt::to_i128(i)).collect())
-}
-
-/// A zero-dimensional integer array indexes like the integer it holds (as in NumPy).
-fn zero_dim_value(array: &IntArray<'_>) -> i128 {
-    with_int_array!(array, a => a.iter().next().map_or(0, |&i| IndexInt::to_i128(i)))
-}
-
-/// One past the last target axis the items consume.
-fn consumed_axes(items: &[Item<'_>]) -> usize {
-    items
-        .iter()
-        .map(|item| match item {
-            Item::Int { axis, .. } | Item::Slice { axis, .. } | Item::Array { axis, .. } => axis + 1,
-            Item::Mask { axis, mask } => axis + mask.ndim(),
-            Item::Nd { axis, array } => axis + array.shape().last().copied().unwrap_or(0),
-            Item::NewAxis | Item::EllipsisMark => 0,
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-fn view_plan(items: &[Item<'_>], trailing: std::ops::Range<usize>, shape: &[usize], bounds: Bounds) -> Result<ViewPlan, IndexError> {
-    let mut axes = Vec::with_capacity(items.len() + trailing.len());
-    for item in items {
-        axes.push(match *item {
-            Item::Int { axis, index } => {
-                let len = shape[axis];
-                match bounds.resolve(index, len) {
-                    Resolution::At(position) => ViewAxis::Select(position),
-                    Resolution::OutOfBounds => return Err(IndexError::OutOfBounds { index, axis, len }),
-                    Resolution::Skipped => unreachable!("skipped integers make the plan advanced"),
-                }
-            }
-            Item::Slice { slice, .. } => slice,
-            Item::NewAxis => ViewAxis::NewAxis,
-            Item::EllipsisMark => continue,
-            Item::Array { .. } | Item::Mask { .. } | Item::Nd { .. } => unreachable!("array-like items make the plan advanced"),
-        });
-    }
-    axes.extend(trailing.map(|a| ViewAxis::whole(shape[a])));
-    let shape = axes
-        .iter()
-        .filter_map(|axis| match *axis {
-            ViewAxis::Select(_) => None,
-            ViewAxis::Slice { len, .. } => Some(len),
-            ViewAxis::NewAxis => Some(1),
-        })
-        .collect();
-    Ok(ViewPlan { axes, shape })
-}
-
 fn indexed_plan<'i>(
     items: &[Item<'i>],
     trailing: std::ops::Range<usize>,
@@ -219,9 +192,10 @@ fn indexed_plan<'i>(
     strides: &[isize],
     bounds: Bounds,
     whole_mask: bool,
+    passes: &dyn IndexPasses,
 ) -> Result<IndexedPlan<'i>, IndexError> {
-    let (components, element_shapes) = components(items)?;
-    let table = advanced::build_table(&components, &element_shapes, shape, strides, bounds)?;
+    let (components, element_shapes) = components(items);
+    let table = advanced::build_table(&components, &element_shapes, (shape, strides), bounds, passes)?;
 
     let is_advanced = |item: &Item<'_>| item.is_array_like() || matches!(item, Item::Int { .. });
     let first = items.iter().position(is_advanced).expect("an advanced plan has advanced items");
@@ -274,7 +248,7 @@ fn indexed_plan<'i>(
 
 /// The advanced items as coordinate components, plus the shapes of the
 /// index elements as written (for the broadcast error message).
-fn components<'a>(items: &[Item<'a>]) -> Result<(Vec<Component<'a>>, Vec<Vec<usize>>), IndexError> {
+fn components<'a>(items: &[Item<'a>]) -> (Vec<Component<'a>>, Vec<Vec<usize>>) {
     let mut components = Vec::new();
     let mut element_shapes = Vec::new();
     for item in items {
@@ -334,7 +308,7 @@ fn components<'a>(items: &[Item<'a>]) -> Result<(Vec<Component<'a>>, Vec<Vec<usi
             Item::Slice { .. } | Item::NewAxis | Item::EllipsisMark => {}
         }
     }
-    Ok((components, element_shapes))
+    (components, element_shapes)
 }
 
 fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {

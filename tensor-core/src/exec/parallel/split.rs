@@ -20,48 +20,16 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::exec::caches::{Caches, caches};
-use crate::exec::fill;
-use crate::exec::kernel::{Kernel, SetKernel};
-use crate::exec::{parallel, prefetch};
+use crate::exec::kernel::Kernel;
+use crate::exec::passes::chunk_in_bounds;
+use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::prefetch;
 use crate::index::IndexInt;
 use crate::plan::AxisIndex;
-use crate::plan::advanced::chunk_in_bounds;
-use crate::value::{Broadcast, InOrder};
-
-/// Targets smaller than this stay serial: measured on a Xeon, a 2 MB target broke
-/// even and a 4 MB one ran 1.7x faster on two threads (2 MB of L2 a core).
-const MIN_TARGET_BYTES: usize = 4 << 20;
+use crate::value::InOrder;
 
 /// Indices compacted at a time: their positions stay in L1.
 const BLOCK: usize = 4096;
-
-/// Whether `accumulate` should take `updates` updates of `target` (whose
-/// ranges must also be addressable by `u32` offsets).
-pub(crate) fn worth_it<T>(target: &[T], updates: usize) -> bool {
-    let part = target.len().div_ceil(rayon::current_num_threads());
-    size_of_val(target) >= MIN_TARGET_BYTES && part <= u32::MAX as usize && parallel::worth_it(updates)
-}
-
-/// Whether `accumulate` should take `updates` read-modify-writes (sums,
-/// products) of `target`. They gain from the split only when it takes them
-/// out of a slow level of memory: each thread's range fits its L2 while the
-/// whole target does not (W6, a 4 MB target, on a Xeon with 2 MB of L2: 36
-/// -> 21 ms on two threads), or the target is larger than the L3 (the
-/// threads' misses overlap). In between, the L3 serves one thread about as
-/// fast, and the extra scans made two threads slower (W6 on an EPYC with 1
-/// MB of L2 and 32 MB of L3: 12.5 -> 13.6-17.3 ms). Sets only store: they
-/// gain from overlapping misses at any size.
-pub(crate) fn worth_it_for_sums<T>(target: &[T], updates: usize) -> bool {
-    let threads = rayon::current_num_threads();
-    worth_it(target, updates) && caches().is_none_or(|caches| leaves_slow_memory(size_of_val(target), threads, caches))
-}
-
-/// Whether splitting a target of `bytes` among `threads` puts each share in
-/// an L2, or the target is larger than the L3.
-fn leaves_slow_memory(bytes: usize, threads: usize, caches: Caches) -> bool {
-    bytes.div_ceil(threads) <= caches.l2 || bytes > caches.l3
-}
 
 /// Where the updates of a scan land: a position in the target slice for
 /// each, and, when checked, the first bad index of a block.
@@ -81,10 +49,12 @@ pub(crate) trait Destinations: Sync {
     fn first_bad(&self, range: Range<usize>) -> Option<(usize, Self::Bad)>;
 }
 
-/// One index array along a one-dimensional target of `len` elements.
+/// One index array along a one-dimensional target of `len` elements; its
+/// bounds checks use `isa`.
 pub(crate) struct Along<'a, I> {
     pub(crate) index: &'a [I],
     pub(crate) len: usize,
+    pub(crate) isa: Isa,
 }
 
 impl<I: IndexInt> Destinations for Along<'_, I> {
@@ -101,7 +71,7 @@ impl<I: IndexInt> Destinations for Along<'_, I> {
 
     fn first_bad(&self, range: Range<usize>) -> Option<(usize, I)> {
         let block = &self.index[range];
-        if chunk_in_bounds(block, self.len) {
+        if chunk_in_bounds(block, self.len, self.isa) {
             return None;
         }
         block.iter().enumerate().find(|(_, i)| !i.in_bounds(self.len)).map(|(k, &i)| (k, i))
@@ -136,17 +106,25 @@ impl<I: IndexInt> Destinations for Pairs<'_, '_, I> {
 }
 
 /// `target[position(k)] op= values[k]` for every update `k`, in index
-/// order for each destination, on every thread of the pool.
+/// order for each destination, on `threads` threads (each the owner of a
+/// range of destinations), prefetching destinations when `far` (the target
+/// is beyond the cache).
 ///
 /// With `CHECKED`, every index is checked (each block of them by one
 /// thread) and the first bad one is returned: some updates are done by
-/// then, so the caller restores the target. Without, every index must be
-/// in bounds.
+/// then, so the caller restores the target. Without, an index out of
+/// bounds lands in no thread's range, and its update is skipped.
+///
+/// # Panics
+///
+/// When a thread's range is longer than `u32` offsets reach (the chooser
+/// splits only targets whose ranges fit).
 pub(crate) fn accumulate<const CHECKED: bool, T, D, K>(
     target: &mut [T],
     updates: &D,
     values: InOrder<'_, T>,
     kernel: K,
+    (threads, far): (usize, bool),
 ) -> Result<(), D::Bad>
 where
     T: Copy + Send + Sync,
@@ -154,8 +132,10 @@ where
     K: Kernel<T> + Copy + Send + Sync,
 {
     match values {
-        InOrder::Scalar(value) => scan_all::<CHECKED, _, _, _, _>(target, updates, |range| iter::repeat_n(value, range.len()), kernel),
-        InOrder::Slice(values) => scan_all::<CHECKED, _, _, _, _>(target, updates, |range| values[range].iter(), kernel),
+        InOrder::Scalar(value) => {
+            scan_all::<CHECKED, _, _, _, _>(target, updates, |range| iter::repeat_n(value, range.len()), kernel, (threads, far))
+        }
+        InOrder::Slice(values) => scan_all::<CHECKED, _, _, _, _>(target, updates, |range| values[range].iter(), kernel, (threads, far)),
     }
 }
 
@@ -165,6 +145,7 @@ fn scan_all<'v, const CHECKED: bool, T, D, K, V>(
     updates: &D,
     values: impl Fn(Range<usize>) -> V + Sync,
     kernel: K,
+    (parts, far): (usize, bool),
 ) -> Result<(), D::Bad>
 where
     T: Copy + Send + Sync + 'v,
@@ -172,10 +153,8 @@ where
     K: Kernel<T> + Copy + Send + Sync,
     V: Iterator<Item = &'v T>,
 {
-    let parts = rayon::current_num_threads();
-    let part = target.len().div_ceil(parts).max(1);
-    let far = prefetch::beyond_cache(size_of_val(target));
-    assert!(part <= u32::MAX as usize, "offsets within a range fit in u32 (`worth_it`)");
+    let part = target.len().div_ceil(parts.max(1)).max(1);
+    assert!(part <= u32::MAX as usize, "offsets within a range fit in u32");
     let scan = |p: usize, range: &mut [T]| {
         let scan = Scan {
             range,
@@ -202,40 +181,6 @@ fn in_ranges<T: Send>(target: &mut [T], part: usize, scan: &(dyn Fn(usize, &mut 
         .enumerate()
         .filter_map(|(p, range)| scan(p, range))
         .min()
-}
-
-/// `target[position(k)] = values[k]` on every core, split by destination
-/// (the last occurrence of a position wins, as in the serial loop), for
-/// the primitive numbers: their bits are copied as `u32` or `u64`, which
-/// cross threads whatever bounds `T` has. `false` (nothing done) for other
-/// types, small updates and values not in C order. Every index is in bounds.
-pub(crate) fn set_plain<T: 'static, D: Destinations>(target: &mut [T], updates: &D, values: &Broadcast<'_, T>) -> bool {
-    if !fill::is_plain::<T>() || !worth_it(target, updates.count()) {
-        return false;
-    }
-    let Some(values) = values.in_order() else {
-        return false;
-    };
-    match size_of::<T>() {
-        4 => set_bits::<T, u32, D>(target, updates, values),
-        8 => set_bits::<T, u64, D>(target, updates, values),
-        _ => false,
-    }
-}
-
-/// `set_plain` with `T` read as `B`, an unsigned integer of its size.
-fn set_bits<T, B: Copy + Send + Sync + 'static, D: Destinations>(target: &mut [T], updates: &D, values: InOrder<'_, T>) -> bool {
-    // SAFETY (each cast): `T` is a primitive number of `B`'s size and
-    // alignment (`set_plain`), so its bits are a valid `B` and back.
-    let target = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().cast::<B>(), target.len()) };
-    let values = match values {
-        InOrder::Scalar(value) => InOrder::Scalar(unsafe { &*std::ptr::from_ref::<T>(value).cast::<B>() }),
-        InOrder::Slice(values) => InOrder::Slice(unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<B>(), values.len()) }),
-    };
-    let Ok(()) = accumulate::<false, _, _, _>(target, updates, values, SetKernel) else {
-        unreachable!("an unchecked scan reports no index");
-    };
-    true
 }
 
 /// One thread's share: the destinations `range`, starting at `base` of the
@@ -303,21 +248,7 @@ impl<T: Copy> Scan<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::kernel::{AddOp, OpKernel};
-
-    #[test]
-    fn sums_split_where_shares_fit_the_l2_or_the_target_exceeds_the_l3() {
-        const MB: usize = 1 << 20;
-        let xeon = Caches { l2: 2 * MB, l3: 480 * MB };
-        let epyc = Caches { l2: MB, l3: 32 * MB };
-        // W6's 4 MB target.
-        assert!(leaves_slow_memory(4 * MB, 2, xeon));
-        assert!(!leaves_slow_memory(4 * MB, 2, epyc));
-        assert!(leaves_slow_memory(4 * MB, 8, epyc));
-        // A 64 MB target, W5's size.
-        assert!(!leaves_slow_memory(64 * MB, 2, xeon));
-        assert!(leaves_slow_memory(64 * MB, 2, epyc));
-    }
+    use crate::exec::kernel::{AddOp, OpKernel, SetKernel};
 
     #[test]
     fn prefetching_scans_equal_a_plain_loop() {
@@ -333,7 +264,11 @@ mod tests {
             set[position(i)] = value;
             sum[position(i)] += value;
         }
-        let updates = Along { index: &index, len };
+        let updates = Along {
+            index: &index,
+            len,
+            isa: Isa::detect(),
+        };
         let values = |range: Range<usize>| values[range].iter();
         for far in [false, true] {
             let (mut by_set, mut by_sum) = (vec![0.25f32; len], vec![0.25f32; len]);
@@ -345,7 +280,7 @@ mod tests {
                     parts: 2,
                     far,
                 };
-                assert!(scan(set_range).apply::<false, _, _, _>(&updates, &values, SetKernel).is_ok());
+                assert!(scan(set_range).apply::<false, _, _, _>(&updates, &values, SetKernel::new()).is_ok());
                 assert!(
                     scan(sum_range)
                         .apply::<false, _, _, _>(&updates, &values, OpKernel::<AddOp>::new())

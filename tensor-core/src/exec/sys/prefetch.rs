@@ -1,18 +1,13 @@
 //! Software prefetch where the next address is an index away, and of the
 //! index and value streams of random accumulations. The hardware
 //! prefetchers follow streams, not the next random row or element, so an
-//! indexed loop otherwise waits on memory at every step:
-//! - W11a (a gather of 200000 random rows of 512 bytes): 14.6 ms without,
-//!   12.0 with the rows 8 ahead asked for;
-//! - W5 (2M random sets into a 64 MB target): 6.1 ms without, 4.9 with
-//!   the destination 64 updates ahead asked for, 4.75 at 128, 5.1 at 256.
-//!
-//! Single elements are prefetched only when the target is larger than the
-//! last-level cache: in a target that fits it, prefetching made W6 (8M
-//! updates of a 4 MB target) slower, 8.5 -> 9.6-12.4 ms at 16-128 ahead.
+//! indexed loop otherwise waits on memory at every step. (Whether a loop
+//! prefetches single elements is the chooser's call: only into targets
+//! larger than the last-level cache, where it pays. The distances below
+//! were measured; see docs/performance.md.)
 
-/// Bytes of upcoming rows to have in flight: on AMD EPYC, 4 and 8 KB
-/// ahead (8 or 16 rows of 512 bytes) were equally fast, 1 KB was slower.
+/// Bytes of upcoming rows to have in flight (4 and 8 KB ahead were equally
+/// fast, 1 KB slower).
 const AHEAD: usize = 4 << 10;
 
 /// Bytes of each row to ask for; the hardware's stream prefetcher follows
@@ -20,24 +15,15 @@ const AHEAD: usize = 4 << 10;
 const ROW_PREFIX: usize = 1 << 10;
 
 /// How many updates ahead of the one being applied a scatter asks for the
-/// destination of, when [`beyond_cache`].
+/// destination of, when it prefetches destinations.
 pub(crate) const UPDATES_AHEAD: usize = 128;
 
 /// How many updates ahead of the one being applied an accumulation asks
 /// for its indices and values. Its random updates keep the core's misses
 /// in flight busy, so the hardware's stream prefetcher falls behind on
-/// these streams: on an EPYC, W6 (8M updates of a 4 MB target) 7.1-7.8 ->
-/// 5.3-5.7 ms, W13 9.2-9.7 -> 8.7-9.0 ms. In a scratch loop, 128 updates
-/// ahead was no faster than none, 512 (4 KB of `i64` indices) to 4096
-/// equally fast.
+/// these streams (128 updates ahead was no faster than none; 512, 4 KB of
+/// `i64` indices, to 4096 equally fast).
 pub(crate) const STREAM_AHEAD: usize = 512;
-
-/// Whether an indexed loop over a target of `bytes` should prefetch single
-/// elements: when the target is larger than the last-level cache (never
-/// where the system does not say how large that is).
-pub(crate) fn beyond_cache(bytes: usize) -> bool {
-    crate::exec::caches::caches().is_some_and(|caches| bytes > caches.l3)
-}
 
 /// How many rows ahead of the one being copied to prefetch, for rows of
 /// `row_bytes`: [`AHEAD`] bytes' worth, at least one and at most 16.

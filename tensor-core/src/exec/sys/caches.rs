@@ -8,7 +8,6 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Caches {
     /// One core's level-2 cache.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
     pub(crate) l2: usize,
     /// The level-3 cache.
     pub(crate) l3: usize,

@@ -1,25 +1,16 @@
-//! Both cores for large reads. A gather's output splits into independent
-//! blocks, one per table entry, so threads fill disjoint parts of it and
-//! the result is the same for every thread count.
-//!
-//! Large accumulating scatters have their own modules: `partitioned`
-//! (operations that regroup exactly) and `split` (by destination).
+//! Large gathers on every thread. A gather's output splits into
+//! independent blocks, one per table entry, so threads fill disjoint parts
+//! of it and the result is the same for every thread count. The elements
+//! are plain numbers' bits (the chooser reads them so), which cross
+//! threads whatever the element type.
 
 use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
-use crate::exec::prefetch;
-use crate::index::{IndexInt, with_index_slice, with_index_slices};
+use crate::exec::sys::{pages, prefetch};
+use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
-
-/// Below this many elements a read stays serial: spawning costs more.
-pub(crate) const THRESHOLD: usize = 1 << 16;
-
-/// Whether a read of `len` elements should run on the pool.
-pub(crate) fn worth_it(len: usize) -> bool {
-    len >= THRESHOLD && rayon::current_num_threads() > 1
-}
 
 /// A raw pointer that may cross threads: every thread reads elements of the
 /// target only (shared access), so sharing it is sound.
@@ -47,17 +38,19 @@ unsafe impl<T: Sync> Send for Shared<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for Shared<T> {}
 
-/// The gather of a plan whose table is its first dim, in parallel, or
-/// `None` when the plan has another shape (the serial path takes it).
+/// The gather of a plan whose table is its first dim, on `threads`
+/// threads, or `None` when the plan has another shape (the serial path
+/// takes it).
 ///
 /// # Safety
 ///
 /// `origin` points at the first element of the target the plan was
 /// resolved from, and every offset the plan yields reaches an element of it.
-pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
+pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
     origin: *const T,
     plan: &IndexedPlan<'_>,
-    fill: Option<&T>,
+    fill: Option<T>,
+    threads: usize,
 ) -> Option<Vec<T>> {
     let [Dim::Table, rest @ ..] = plan.dims.as_slice() else {
         return None;
@@ -73,7 +66,7 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
     if len == 0 {
         return None;
     }
-    let mut out = crate::exec::pages::output::<T>(len);
+    let mut out = pages::output::<T>(len);
     let origin = Shared(origin);
     let copy_block = &|base: isize, block_out: &mut [MaybeUninit<T>]| {
         // SAFETY: `base` is the offset of a table entry (plus the plan's
@@ -83,18 +76,18 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
         unsafe { copy_strided(origin, base, rest, block_out) }
     };
     // Chunks of whole blocks, a few per thread.
-    let chunk = len.div_ceil(rayon::current_num_threads() * 4).next_multiple_of(block);
+    let chunk = len.div_ceil(threads * 4).next_multiple_of(block);
     let spare = &mut out.spare_capacity_mut()[..len];
     match &plan.table.entries {
-        Entries::Index { index, len: axis, stride } => with_index_slice!(index, index => {
+        Entries::Index(axis) => with_index_slice!(&axis.index, index => {
             let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
-            let base = |i: isize| plan.base + i * stride;
+            let base = |i| plan.base + axis.offset(i);
             spare.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
                 for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
                     if let Some(&next) = index.get(k + ahead) {
-                        prefetch::row(origin.wrapping_offset(base(next.position(*axis) as isize)), block);
+                        prefetch::row(origin.wrapping_offset(base(next)), block);
                     }
-                    copy_block(base(i.position(*axis) as isize), block_out);
+                    copy_block(base(i), block_out);
                 }
             })
         }),
@@ -105,22 +98,25 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
                 }
             })
         }),
-        Entries::Offsets(offsets) => spare
-            .par_chunks_mut(chunk)
-            .zip(offsets.par_chunks(chunk / block))
-            .for_each(|(out, offsets)| {
-                for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
-                    match offset {
-                        SKIP => {
-                            let fill = fill.expect("skipped positions in a read come with a fill value");
-                            block_out.iter_mut().for_each(|slot| {
-                                slot.write(fill.clone());
-                            });
+        Entries::Offsets(_) | Entries::Mask(_) => {
+            let offsets = plan.table.offsets();
+            spare
+                .par_chunks_mut(chunk)
+                .zip(offsets.par_chunks(chunk / block))
+                .for_each(|(out, offsets)| {
+                    for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
+                        match offset {
+                            SKIP => {
+                                let fill = fill.expect("skipped positions in a read come with a fill value");
+                                block_out.iter_mut().for_each(|slot| {
+                                    slot.write(fill);
+                                });
+                            }
+                            offset => copy_block(plan.base + offset, block_out),
                         }
-                        offset => copy_block(plan.base + offset, block_out),
                     }
-                }
-            }),
+                })
+        }
     }
     // SAFETY: every one of the `len` slots was written above: the chunks
     // cover `spare[..len]`, each entry writing its whole block.
@@ -134,17 +130,17 @@ pub(crate) unsafe fn gather<T: Clone + Send + Sync + 'static>(
 /// # Safety
 ///
 /// Every position is an element of the target behind `origin`.
-unsafe fn copy_strided<T: Clone>(origin: Shared<T>, base: isize, dims: &[Dim], out: &mut [MaybeUninit<T>]) {
+unsafe fn copy_strided<T: Copy>(origin: Shared<T>, base: isize, dims: &[Dim], out: &mut [MaybeUninit<T>]) {
     match dims {
         [] => {
             // SAFETY: the caller's guarantee.
-            out[0].write(unsafe { &*origin.0.offset(base) }.clone());
+            out[0].write(unsafe { *origin.0.offset(base) });
         }
         [Dim::Strided { len, stride: 1 }] => {
             // SAFETY: a stride-1 run of `len` elements of the target.
             let source = unsafe { std::slice::from_raw_parts(origin.0.offset(base), *len) };
-            for (slot, value) in out.iter_mut().zip(source) {
-                slot.write(value.clone());
+            for (slot, &value) in out.iter_mut().zip(source) {
+                slot.write(value);
             }
         }
         [Dim::Strided { len, stride }, rest @ ..] => {

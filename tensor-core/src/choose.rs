@@ -1,0 +1,701 @@
+//! The chooser: how the CPU runs a prepared read or update. The one place
+//! that reads the machine (threads, cache sizes, instruction sets) and the
+//! thresholds that pick an execution path, as tensor-gpu's `write_auto`
+//! picks its kernels: each `*_strategy` function decides, after every
+//! check, and the function beside it runs what it decided.
+//!
+//! Every path gives the same result, bit for bit; the thresholds are
+//! measured (docs/performance.md).
+
+use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
+
+#[cfg(feature = "rayon")]
+use crate::element::Bits;
+use crate::element::{Arith, Op, Plain};
+use crate::error::IndexError;
+use crate::exec::kernel::{Kernel, SetKernel, Streaming};
+use crate::exec::passes::CpuPasses;
+use crate::exec::sys::caches::{Caches, caches};
+use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::stream::Fence;
+use crate::exec::{basic, checked, gather, mask_gather, scatter};
+use crate::index::{IndexElem, IndexInt, with_int_array};
+use crate::mode::Mode;
+use crate::plan::{Form, IndexedPlan, Plan};
+use crate::prepare::{self, Layout, Update};
+use crate::rank::Selection;
+use crate::value::{Broadcast, InOrder, Value};
+
+/// Below this many elements (or indices) work stays on one thread:
+/// spawning costs more.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// At most this many elements, a scalar written through a basic index goes
+/// straight to the target's own view: no plan, no dynamic shapes. Larger
+/// regions take the planned path, which streams large fills past the cache.
+const SMALL_REGION: usize = 1 << 12;
+
+/// At most this many indices of an accumulation into a vector are checked
+/// before any is applied, with no plan built.
+const FEW_INDICES: usize = 64;
+
+/// Updates of at least this many bytes stream past the cache (plain stores
+/// are as fast below, and leave the update in the cache for its reader).
+const STREAM_FROM: usize = 1 << 20;
+
+/// Rows of a streamed update shorter than this many bytes are copied
+/// plainly: streaming partial cache lines costs more than it saves.
+const STREAM_ROWS_FROM: usize = 1 << 9;
+
+/// Targets smaller than this stay on one thread when split by destination:
+/// each thread scans every index, which pays only when the random updates
+/// miss the cache.
+const SPLIT_TARGETS_FROM: usize = 4 << 20;
+
+/// What the machine has, read once per call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Machine {
+    threads: usize,
+    isa: Isa,
+    caches: Option<Caches>,
+}
+
+impl Machine {
+    /// This machine, as the current thread pool sees it.
+    pub(crate) fn now() -> Self {
+        #[cfg(feature = "rayon")]
+        let threads = rayon::current_num_threads();
+        #[cfg(not(feature = "rayon"))]
+        let threads = 1;
+        Machine {
+            threads,
+            isa: Isa::detect(),
+            caches: caches(),
+        }
+    }
+
+    /// The planner's passes over index arrays on this machine.
+    pub(crate) fn passes(&self) -> CpuPasses {
+        CpuPasses {
+            isa: self.isa,
+            threads: self.threads,
+            min_parallel: PARALLEL_FROM,
+        }
+    }
+
+    /// Whether `items` of work are split among the threads.
+    fn splits(&self, items: usize) -> bool {
+        cfg!(feature = "rayon") && self.threads > 1 && items >= PARALLEL_FROM
+    }
+
+    /// Whether a target of `bytes` is larger than the last-level cache
+    /// (never where the system does not say how large that is): indexed
+    /// loops into it prefetch single elements.
+    fn beyond_cache(&self, bytes: usize) -> bool {
+        self.caches.is_some_and(|caches| bytes > caches.l3)
+    }
+}
+
+/// The layout of a view.
+fn layout<'a, T, S: ndarray::RawData<Elem = T>>(view: &'a ndarray::ArrayBase<S, IxDyn>) -> Layout<'a> {
+    Layout {
+        shape: view.shape(),
+        strides: view.strides(),
+    }
+}
+
+// Reads.
+
+/// How a gather runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GatherStrategy {
+    /// A mask over the leading axes of a C-ordered target: runs of true
+    /// positions copied as blocks, on every thread when `parallel`.
+    MaskBlocks { parallel: bool },
+    /// The plan's offsets, block by block, on every thread, as the bits of
+    /// plain numbers.
+    Parallel,
+    /// One thread.
+    Serial,
+}
+
+fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine: &Machine) -> GatherStrategy {
+    let parallel = machine.splits(plan.len()) && Plain::<T>::of().is_some();
+    match plan.form() {
+        Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
+            GatherStrategy::MaskBlocks { parallel }
+        }
+        _ if parallel => GatherStrategy::Parallel,
+        _ => GatherStrategy::Serial,
+    }
+}
+
+/// `view[index]` in `mode`: a view for basic indexing, a gathered array
+/// for advanced indexing.
+pub(crate) fn read<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
+    let machine = Machine::now();
+    let plan = match prepare::read_with(index, layout(&view), &mode, &machine.passes())? {
+        Plan::View(plan) => return Ok(Selection::View(basic::select(view, &plan.axes))),
+        Plan::Indexed(plan) => plan,
+    };
+    let fill = match &mode {
+        Mode::Fill(fill) => Some(fill),
+        _ => None,
+    };
+    let gathered = match gather_strategy(&view, &plan, &machine) {
+        GatherStrategy::MaskBlocks { parallel } => gather_mask_blocks(&view, &plan, parallel, &machine),
+        // SAFETY: the plan was resolved from this view's layout (above).
+        GatherStrategy::Parallel => unsafe { gather_in_parallel(&view, &plan, fill, &machine) },
+        // SAFETY: as above.
+        GatherStrategy::Serial => unsafe { gather::gather(&view, &plan, fill) },
+    };
+    Ok(Selection::Owned(gathered))
+}
+
+/// The read of a mask over the leading axes of `view`, both C-ordered, on
+/// every thread when `parallel`.
+fn gather_mask_blocks<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, parallel: bool, machine: &Machine) -> ArrayD<T> {
+    let (Form::LeadingMask { mask, block }, Some(source)) = (plan.form(), view.as_slice()) else {
+        unreachable!("the strategy saw a leading mask over a C-ordered target")
+    };
+    let mask = mask.mask.as_slice().expect("the strategy saw a C-ordered mask");
+    let elements = parallel
+        .then(|| mask_blocks_on_threads(source, mask, block, machine))
+        .flatten()
+        .unwrap_or_else(|| mask_gather::gather_blocks(source, mask, block));
+    ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one block per true position")
+}
+
+/// The blocks of a leading mask gathered on every thread, on the bits of
+/// the plain numbers they are; `None` for other elements.
+fn mask_blocks_on_threads<T>(source: &[T], mask: &[bool], block: usize, machine: &Machine) -> Option<Vec<T>> {
+    #[cfg(feature = "rayon")]
+    return mask_blocks_bits::<T, u32>(source, mask, block, machine.threads)
+        .or_else(|| mask_blocks_bits::<T, u64>(source, mask, block, machine.threads));
+    #[cfg(not(feature = "rayon"))]
+    {
+        let _ = (source, mask, block, machine);
+        None
+    }
+}
+
+/// [`mask_blocks_on_threads`] on the bits `B`; `None` when `B` is not the
+/// elements' width.
+#[cfg(feature = "rayon")]
+fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Option<Vec<T>> {
+    let plain = Plain::<T>::of()?;
+    let bits = crate::exec::parallel::mask::gather_blocks(plain.bits::<B>(source)?, mask, block, threads);
+    plain.numbers_of(bits).ok()
+}
+
+/// The gather of `plan` from `view` on every thread, on the bits of the
+/// plain numbers its elements are (on one thread for other elements, or a
+/// plan whose form is not split by blocks).
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout.
+unsafe fn gather_in_parallel<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, fill: Option<&T>, machine: &Machine) -> ArrayD<T> {
+    #[cfg(feature = "rayon")]
+    // SAFETY (both calls): the caller's guarantee.
+    if let Some(elements) = unsafe { gather_bits::<T, u32>(view, plan, fill, machine.threads) }
+        .or_else(|| unsafe { gather_bits::<T, u64>(view, plan, fill, machine.threads) })
+    {
+        return ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position");
+    }
+    let _ = machine;
+    // SAFETY: the caller's guarantee.
+    unsafe { gather::gather(view, plan, fill) }
+}
+
+/// The parallel gather of `plan` from `view` on `threads` threads, on the
+/// bits `B` of the plain elements; `None` when `B` is not their width, or
+/// the plan's form is not split by blocks.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout.
+#[cfg(feature = "rayon")]
+unsafe fn gather_bits<T, B: Bits>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, fill: Option<&T>, threads: usize) -> Option<Vec<T>> {
+    let plain = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH)?;
+    let fill = match fill {
+        Some(fill) => Some(plain.bits::<B>(std::slice::from_ref(fill))?[0]),
+        None => None,
+    };
+    // SAFETY: the view's elements are plain numbers of `B`'s width (checked
+    // above), so each is a valid `B`; the plan was resolved from the view's
+    // layout (the caller's guarantee), so every offset from the view's
+    // origin reaches one of its elements.
+    let bits = unsafe { crate::exec::parallel::gather::gather(view.as_ptr().cast::<B>(), plan, fill, threads) }?;
+    plain.numbers_of(bits).ok()
+}
+
+// Writes.
+
+/// The streaming stores of a large `set` on this machine, or `None` (plain
+/// stores) when the elements are not plain numbers.
+fn streaming<'f, T>(fence: &'f Fence, machine: &Machine) -> Option<Streaming<'f, T>> {
+    let plain = Plain::<T>::of()?;
+    Some(Streaming {
+        plain,
+        isa: machine.isa,
+        fence,
+        min_row: STREAM_ROWS_FROM.div_ceil(size_of::<T>()),
+        min_fill: STREAM_FROM.div_ceil(size_of::<T>()),
+    })
+}
+
+/// How a `set` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SetStrategy {
+    /// On every thread, split by destination range.
+    ByDestination,
+    /// On one thread; streaming stores when `stream`, destinations
+    /// prefetched when `far`.
+    Serial { stream: bool, far: bool },
+}
+
+/// Whether `updates` updates of a target of `bytes` split by destination
+/// pay: each thread scans every index, so the random updates must miss the
+/// cache, and each thread's range must be addressable by `u32` offsets.
+fn splits_by_destination(bytes: usize, len: usize, updates: usize, machine: &Machine) -> bool {
+    let part = len.div_ceil(machine.threads.max(1));
+    bytes >= SPLIT_TARGETS_FROM && part <= u32::MAX as usize && machine.splits(updates)
+}
+
+fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broadcast<'_, T>, machine: &Machine) -> SetStrategy {
+    let region = plan.shape().iter().product::<usize>() * size_of::<T>();
+    let target_bytes = target.len() * size_of::<T>();
+    let serial = SetStrategy::Serial {
+        stream: region >= STREAM_FROM,
+        far: machine.beyond_cache(target_bytes),
+    };
+    let Plan::Indexed(plan) = plan else {
+        return serial;
+    };
+    if !machine.splits(plan.len()) || Plain::<T>::of().is_none() || values.in_order().is_none() {
+        return serial;
+    }
+    match plan.form() {
+        // Beyond the cache, one thread prefetching its destinations already
+        // runs at memory speed.
+        Form::Index(axis) if axis.stride == 1 && !machine.beyond_cache(axis.len * size_of::<T>()) => {
+            match splits_by_destination(axis.len * size_of::<T>(), axis.len, plan.len(), machine) {
+                true => SetStrategy::ByDestination,
+                false => serial,
+            }
+        }
+        Form::Pair(first, second)
+            if target.is_standard_layout()
+                && plan.base >= 0
+                && first.stride >= 0
+                && second.stride >= 0
+                && splits_by_destination(target_bytes, target.len(), plan.len(), machine) =>
+        {
+            SetStrategy::ByDestination
+        }
+        _ => serial,
+    }
+}
+
+/// `target[index] = value`.
+#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by destination
+pub(crate) fn set<T: Clone>(
+    mut target: ArrayViewMutD<'_, T>,
+    index: &[IndexElem<'_>],
+    mode: &Mode<T>,
+    value: &Value<'_, T>,
+) -> Result<(), IndexError> {
+    let machine = Machine::now();
+    let Update { plan, values } = prepare::set_with(index, layout(&target), mode, value, &machine.passes())?;
+    match set_strategy(&target, &plan, &values, &machine) {
+        #[cfg(feature = "rayon")]
+        SetStrategy::ByDestination => {
+            let Plan::Indexed(plan) = &plan else {
+                unreachable!("the strategy saw an indexed plan")
+            };
+            // SAFETY (both calls): the plan was resolved from this target's layout (above).
+            let done = unsafe { set_by_destination::<T, u32>(&mut target, plan, &values, &machine) }
+                || unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, &machine) };
+            assert!(done, "the strategy saw plain numbers in C order");
+        }
+        #[cfg(not(feature = "rayon"))]
+        SetStrategy::ByDestination => unreachable!("one thread splits nothing"),
+        SetStrategy::Serial { stream, far } => {
+            // Dropped after the write: it orders the streaming stores.
+            let fence = stream.then_some(Fence);
+            let kernel = match fence.as_ref().and_then(|fence| streaming(fence, &machine)) {
+                Some(streaming) => SetKernel::streaming(streaming),
+                None => SetKernel::new(),
+            };
+            // SAFETY: the plan was resolved from this target's layout (above).
+            unsafe { write(target, plan, &values, kernel, far) };
+        }
+    }
+    Ok(())
+}
+
+/// Updates every position of `plan` in `target` with its value, on one
+/// thread, in index order.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout.
+unsafe fn write<T, K: Kernel<T>>(mut target: ArrayViewMutD<'_, T>, plan: Plan<'_>, values: &Broadcast<'_, T>, kernel: K, far: bool) {
+    match plan {
+        Plan::View(plan) => scatter::write_view(basic::select(target, &plan.axes), values, kernel),
+        // SAFETY: the caller's guarantee.
+        Plan::Indexed(plan) => unsafe { scatter::write_indexed(&mut target, &plan, values, kernel, far) },
+    }
+}
+
+/// The `set` of `plan` on every thread, split by destination, on the bits
+/// `B` of the plain elements; `false` (nothing done) when `B` is not their
+/// width.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout.
+#[cfg(feature = "rayon")]
+unsafe fn set_by_destination<T, B: Bits>(
+    target: &mut ArrayViewMutD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    values: &Broadcast<'_, T>,
+    machine: &Machine,
+) -> bool {
+    use crate::exec::parallel::split::{self, Along, Pairs};
+    use crate::index::with_index_slices;
+    let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
+        return false;
+    };
+    let values = match values.in_order().expect("the strategy saw values in C order") {
+        InOrder::Scalar(value) => InOrder::Scalar(&plain.bits::<B>(std::slice::from_ref(value)).expect("one width")[0]),
+        InOrder::Slice(values) => InOrder::Slice(plain.bits::<B>(values).expect("one width")),
+    };
+    let far = machine.beyond_cache(target.len() * size_of::<T>());
+    match plan.form() {
+        Form::Index(axis) => {
+            // SAFETY: the plan was resolved from `target` (the caller's
+            // guarantee): an axis of stride 1 is `len` consecutive elements
+            // of it from `base`, borrowed by nothing else while the slice
+            // lives.
+            let axis_elements = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), axis.len) };
+            let bits = plain.bits_mut::<B>(axis_elements).expect("one width");
+            with_int_array!(&axis.index, index => {
+                let index = index.as_slice().expect("indices read in place are contiguous");
+                let along = Along { index, len: axis.len, isa: machine.isa };
+                let Ok(()) = split::accumulate::<false, _, _, _>(bits, &along, values, SetKernel::new(), (machine.threads, far)) else {
+                    unreachable!("an unchecked scan reports no index");
+                };
+            });
+        }
+        Form::Pair(first, second) => {
+            let elements = target.as_slice_mut().expect("the strategy saw a standard layout");
+            let bits = plain.bits_mut::<B>(elements).expect("one width");
+            with_index_slices!(&first.index, &second.index, (a, b) => {
+                // Positions are in bounds: the planner checked every index,
+                // and the offsets of a standard-layout target with positive
+                // strides count elements of its slice from the first.
+                let pairs = Pairs { first: (a, first), second: (b, second), base: plan.base };
+                let Ok(()) = split::accumulate::<false, _, _, _>(bits, &pairs, values, SetKernel::new(), (machine.threads, far));
+            });
+        }
+        _ => unreachable!("the strategy saw an index or a pair"),
+    }
+    true
+}
+
+/// How an accumulation runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Accumulation<T> {
+    /// Index chunks into partials from the operation's `identity`, on
+    /// `parts` threads (operations that regroup exactly).
+    Partitioned { parts: usize, identity: T },
+    /// On every thread, split by destination range.
+    ByDestination,
+    /// On one thread.
+    Serial,
+}
+
+/// How `updates` updates into a contiguous axis of `len` elements of `T`
+/// run, for an operation that regroups exactly from `identity` or not
+/// (`None`).
+fn accumulation<T>(len: usize, updates: usize, identity: Option<T>, machine: &Machine) -> Accumulation<T> {
+    let parts = machine.threads.min(1 + updates / len.max(1));
+    let bytes = len * size_of::<T>();
+    if let Some(identity) = identity
+        && machine.splits(updates)
+        && parts >= 2
+    {
+        return Accumulation::Partitioned { parts, identity };
+    }
+    if sums_split(bytes, len, updates, machine) {
+        return Accumulation::ByDestination;
+    }
+    Accumulation::Serial
+}
+
+/// Whether read-modify-writes (sums, products) of a target of `bytes` gain
+/// from the split by destination: when it takes them out of a slow level
+/// of memory, each thread's range fitting its L2 while the whole target
+/// does not, or the target being larger than the L3 (the threads' misses
+/// overlap). In between, the L3 serves one thread about as fast, and the
+/// extra scans make two threads slower. (Sets only store: they gain from
+/// overlapping misses at any size.)
+fn sums_split(bytes: usize, len: usize, updates: usize, machine: &Machine) -> bool {
+    splits_by_destination(bytes, len, updates, machine)
+        && machine
+            .caches
+            .is_none_or(|caches| leaves_slow_memory(bytes, machine.threads, caches))
+}
+
+/// Whether splitting a target of `bytes` among `threads` puts each share in
+/// an L2, or the target is larger than the L3.
+fn leaves_slow_memory(bytes: usize, threads: usize, caches: Caches) -> bool {
+    bytes.div_ceil(threads.max(1)) <= caches.l2 || bytes > caches.l3
+}
+
+/// `target[index] op= value`, every occurrence in index order.
+pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    mut target: ArrayViewMutD<'_, T>,
+    index: &[IndexElem<'_>],
+    op: Op,
+    mode: &Mode<T>,
+    value: &Value<'_, T>,
+    kernel: K,
+) -> Result<(), IndexError> {
+    let machine = Machine::now();
+    let Update { plan, values } = prepare::update_with(index, layout(&target), op, mode, value, &machine.passes())?;
+    let far = machine.beyond_cache(target.len() * size_of::<T>());
+    if let Plan::Indexed(indexed) = &plan
+        && let Form::Index(axis) = indexed.form()
+        && axis.stride == 1
+        && let Some(in_order) = values.in_order()
+    {
+        let accumulation = accumulation(axis.len, indexed.len(), regrouping_identity::<T, K>(op), &machine);
+        if accumulation != Accumulation::Serial {
+            // SAFETY: the plan was resolved from this target (above): an
+            // axis of stride 1 is `len` consecutive elements of it from
+            // `base`, borrowed by nothing else while the slice lives.
+            let elements = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(indexed.base), axis.len) };
+            with_int_array!(&axis.index, a => {
+                let index = a.as_slice().expect("indices read in place are contiguous");
+                // SAFETY: the planner checked every index in bounds.
+                unsafe { accumulate_in_bounds(elements, index, in_order, kernel, accumulation, &machine) };
+            });
+            return Ok(());
+        }
+    }
+    // SAFETY: the plan was resolved from this target's layout (above).
+    unsafe { write(target, plan, &values, kernel, far) };
+    Ok(())
+}
+
+/// `axis[index] op= values` on several threads as `accumulation` says.
+///
+/// # Safety
+///
+/// Every index is in bounds of `axis`.
+unsafe fn accumulate_in_bounds<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    index: &[I],
+    values: InOrder<'_, T>,
+    kernel: K,
+    accumulation: Accumulation<T>,
+    machine: &Machine,
+) {
+    match accumulation {
+        #[cfg(feature = "rayon")]
+        Accumulation::Partitioned { parts, identity } => {
+            // SAFETY: the caller's guarantee.
+            unsafe { crate::exec::parallel::partitioned::accumulate_in_bounds(axis, index, identity, values, kernel, parts, machine.isa) }
+        }
+        #[cfg(feature = "rayon")]
+        Accumulation::ByDestination => {
+            use crate::exec::parallel::split::{self, Along};
+            let along = Along {
+                index,
+                len: axis.len(),
+                isa: machine.isa,
+            };
+            let far = machine.beyond_cache(size_of_val(axis));
+            let Ok(()) = split::accumulate::<false, _, _, _>(axis, &along, values, kernel, (machine.threads, far)) else {
+                unreachable!("an unchecked scan reports no index");
+            };
+        }
+        // SAFETY: the caller's guarantee.
+        _ => unsafe { crate::exec::indexed::apply_in_bounds(axis, index, values, kernel, machine.isa) },
+    }
+}
+
+/// `axis[index] op= value` on a contiguous one-dimensional target with its
+/// index bounds checked in the loop that applies them, when
+/// [`prepare::checked_in_loop`] and [`in_loop`] take it: `None` (nothing
+/// done) otherwise.
+pub(crate) fn update_checked_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    index: &[IndexElem<'_>],
+    op: Op,
+    mode: &Mode<T>,
+    value: &Value<'_, T>,
+    kernel: K,
+) -> Option<Result<(), IndexError>> {
+    let (array, values) = prepare::checked_in_loop(index, &[axis.len()], op, mode, value)?;
+    let machine = Machine::now();
+    let len = axis.len();
+    let result = with_int_array!(array, a => {
+        let index = a.as_slice().expect("indices checked in the loop are contiguous");
+        accumulate_checked_in_loop(axis, index, op, values, kernel, &machine)
+    })?;
+    Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
+}
+
+/// How an accumulation whose index bounds are checked in its loop runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum InLoop<T> {
+    /// A few indices: all checked first, then applied (nothing to restore).
+    CheckFirst,
+    /// Many indices into a small target: a copy of the target, each index
+    /// checked as it is applied, the copy restored at the first bad one.
+    Rollback(Accumulation<T>),
+}
+
+/// The identity the updates of `K` regroup from, when they do.
+fn regrouping_identity<T: Arith, K: Kernel<T>>(op: Op) -> Option<T> {
+    if K::REGROUPS { T::regrouping_identity(op) } else { None }
+}
+
+/// Whether `updates` indices of `index_bytes` into a target of `len`
+/// elements of `T` are checked in the loop, and how: the copy costs one
+/// read and one write of the target; the bounds pass it replaces, one read
+/// of the indices.
+fn in_loop<T>(len: usize, updates: usize, index_bytes: usize, identity: Option<T>, machine: &Machine) -> Option<InLoop<T>> {
+    if updates <= FEW_INDICES {
+        return Some(InLoop::CheckFirst);
+    }
+    if 2 * len * size_of::<T>() > index_bytes {
+        return None;
+    }
+    Some(InLoop::Rollback(accumulation(len, updates, identity, machine)))
+}
+
+/// `axis[index] op= values`, each index checked in the loop, when
+/// [`in_loop`] takes it: `Err(bad)` with `axis` unchanged at the first bad
+/// index; `None` (nothing done) otherwise.
+fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    index: &[I],
+    op: Op,
+    values: InOrder<'_, T>,
+    kernel: K,
+    machine: &Machine,
+) -> Option<Result<(), i128>> {
+    let identity = regrouping_identity::<T, K>(op);
+    let strategy = in_loop(axis.len(), index.len(), size_of_val(index), identity, machine)?;
+    let bad = |i: I| i.to_i128();
+    Some(match strategy {
+        InLoop::CheckFirst => checked::check_then_apply(axis, index, values, kernel, machine.isa).map_err(bad),
+        InLoop::Rollback(accumulation) => checked::with_rollback(axis, |axis| match accumulation {
+            #[cfg(feature = "rayon")]
+            Accumulation::Partitioned { parts, identity } => {
+                crate::exec::parallel::partitioned::accumulate_checked(axis, index, identity, values, kernel, parts, machine.isa)
+            }
+            #[cfg(feature = "rayon")]
+            Accumulation::ByDestination => {
+                use crate::exec::parallel::split::{self, Along};
+                let along = Along {
+                    index,
+                    len: axis.len(),
+                    isa: machine.isa,
+                };
+                let far = machine.beyond_cache(size_of_val(axis));
+                split::accumulate::<true, _, _, _>(axis, &along, values, kernel, (machine.threads, far))
+            }
+            _ => crate::exec::indexed::apply_checked(axis, index, values, kernel, machine.isa).map_err(|k| index[k]),
+        })
+        .map_err(bad),
+    })
+}
+
+/// `.apply(f)` on `target[index]`: every result into scratch first.
+pub(crate) fn apply<T: Clone>(
+    mut target: ArrayViewMutD<'_, T>,
+    index: &[IndexElem<'_>],
+    mode: &Mode<T>,
+    f: impl FnMut(T) -> T,
+) -> Result<(), IndexError> {
+    let machine = Machine::now();
+    match prepare::apply_with(index, layout(&target), mode, &machine.passes())? {
+        Plan::View(plan) => crate::exec::apply::apply_view(basic::select(target, &plan.axes), f),
+        // SAFETY: the plan was resolved from this target's layout (above).
+        Plan::Indexed(plan) => unsafe { crate::exec::apply::apply_indexed(&mut target, &plan, f) },
+    }
+    Ok(())
+}
+
+/// A scalar written into `target[index]` by `write` directly, when the
+/// index is basic and selects at most [`SMALL_REGION`] elements: `None`
+/// (nothing done) otherwise. The target keeps its own (static) dimension
+/// type: no dynamic shapes are built.
+pub(crate) fn small_region_in_place<T, S: ndarray::DataMut<Elem = T>, D: ndarray::Dimension>(
+    target: &mut ndarray::ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    mode: &Mode<T>,
+    write: impl FnMut(&mut T),
+) -> Option<Result<(), IndexError>> {
+    let axes = match prepare::view_axes(index, target.shape(), mode, true)? {
+        Ok(axes) => axes,
+        Err(error) => return Some(Err(error)),
+    };
+    let mut region = target.view_mut();
+    let mut axis = 0;
+    for &view_axis in axes.iter() {
+        axis = basic::narrow(&mut region, axis, view_axis);
+    }
+    if region.len() > SMALL_REGION {
+        return None;
+    }
+    region.map_inplace(write);
+    Some(Ok(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_split_where_shares_fit_the_l2_or_the_target_exceeds_the_l3() {
+        const MB: usize = 1 << 20;
+        let big_l3 = Caches { l2: 2 * MB, l3: 480 * MB };
+        let small_l3 = Caches { l2: MB, l3: 32 * MB };
+        assert!(leaves_slow_memory(4 * MB, 2, big_l3));
+        assert!(!leaves_slow_memory(4 * MB, 2, small_l3));
+        assert!(leaves_slow_memory(4 * MB, 8, small_l3));
+        assert!(!leaves_slow_memory(64 * MB, 2, big_l3));
+        assert!(leaves_slow_memory(64 * MB, 2, small_l3));
+    }
+
+    #[test]
+    fn indices_are_checked_in_the_loop_when_few_or_many() {
+        let machine = Machine {
+            threads: 1,
+            isa: Isa::baseline(),
+            caches: None,
+        };
+        assert_eq!(in_loop::<f32>(1000, 3, 24, None, &machine), Some(InLoop::CheckFirst));
+        assert_eq!(in_loop::<f32>(1000, 65, 520, None, &machine), None);
+        assert_eq!(
+            in_loop::<f32>(1000, 1000, 8000, None, &machine),
+            Some(InLoop::Rollback(Accumulation::Serial))
+        );
+        let two = Machine { threads: 2, ..machine };
+        let partitioned = Accumulation::Partitioned {
+            parts: 2,
+            identity: f32::NEG_INFINITY,
+        };
+        assert_eq!(
+            in_loop(1000, 1 << 17, 1 << 20, Some(f32::NEG_INFINITY), &two),
+            Some(InLoop::Rollback(partitioned))
+        );
+    }
+}

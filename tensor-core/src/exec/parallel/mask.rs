@@ -1,0 +1,38 @@
+//! `x[mask]` over the leading axes of a C-ordered target, on every thread:
+//! the mask is cut into chunks, each chunk's true positions are counted,
+//! and each chunk copies into its own part of the output, so the result is
+//! the same for every thread count.
+
+use std::mem::MaybeUninit;
+
+use rayon::prelude::*;
+
+use crate::exec::mask_gather::{copy_selected, count_true};
+use crate::exec::sys::pages;
+
+/// [`gather_blocks`](crate::exec::mask_gather::gather_blocks) on `threads`
+/// threads.
+pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Vec<T> {
+    let chunk = mask.len().div_ceil(threads * 8).max(1);
+    let counts: Vec<usize> = mask.par_chunks(chunk).map(count_true).collect();
+    let len = counts.iter().sum::<usize>() * block;
+    let mut out = pages::output::<T>(len);
+    let mut spare = &mut out.spare_capacity_mut()[..len];
+    let parts: Vec<&mut [MaybeUninit<T>]> = counts
+        .iter()
+        .map(|&count| {
+            let (part, rest) = std::mem::take(&mut spare).split_at_mut(count * block);
+            spare = rest;
+            part
+        })
+        .collect();
+    parts
+        .into_par_iter()
+        .zip(mask.par_chunks(chunk).zip(source.par_chunks(chunk * block.max(1))))
+        .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part));
+    // SAFETY: the parts cover `spare[..len]` (their lengths are the chunks'
+    // counts, which sum to `len / block`), and `copy_selected` wrote each
+    // whole (it panics otherwise).
+    unsafe { out.set_len(len) };
+    out
+}

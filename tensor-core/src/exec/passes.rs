@@ -1,0 +1,178 @@
+//! The planner's passes over whole index arrays ([`IndexPasses`]) as the
+//! CPU runs them: bounds checks branch-free, in chunks, built for AVX2
+//! where the processor has it (the baseline x86-64 instruction set has no
+//! 64-bit comparison to vectorize with), on several threads for long
+//! arrays; offset tables on huge pages.
+
+use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::pages;
+use crate::index::{IndexInt, IntArray, with_int_array};
+use crate::plan::{IndexPasses, Serial};
+
+/// The CPU's passes: `isa`'s instructions, and `threads` threads for
+/// arrays of at least `min_parallel` indices (the chooser's picks).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CpuPasses {
+    pub(crate) isa: Isa,
+    pub(crate) threads: usize,
+    pub(crate) min_parallel: usize,
+}
+
+impl CpuPasses {
+    /// Whether `len` indices are split among the threads.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+    fn parallel(&self, len: usize) -> bool {
+        cfg!(feature = "rayon") && self.threads > 1 && len >= self.min_parallel
+    }
+}
+
+impl IndexPasses for CpuPasses {
+    fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
+        with_int_array!(indices, a => match a.as_slice() {
+            Some(indices) if !self.all_in_bounds(indices, len) => {
+                indices.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128())
+            }
+            Some(_) => None,
+            None => Serial.first_out_of_bounds(&IndexInt::wrap_array(a.view().into()), len),
+        })
+    }
+
+    fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize) {
+        with_int_array!(indices, a => match a.as_slice() {
+            Some(indices) => self.add_slice(offsets, indices, len, stride),
+            None => Serial.add_positions(offsets, &IndexInt::wrap_array(a.view().into()), len, stride),
+        })
+    }
+
+    fn table(&self, len: usize) -> Option<Vec<isize>> {
+        // Huge pages for a large table: its page faults would cost more
+        // than filling it.
+        pages::try_output(len)
+    }
+}
+
+impl CpuPasses {
+    /// Whether every index lies in `[-len, len)`; the culprit is looked for
+    /// only when there is one.
+    fn all_in_bounds<I: IndexInt>(&self, indices: &[I], len: usize) -> bool {
+        let chunk_ok = |chunk: &[I]| chunk_in_bounds(chunk, len, self.isa);
+        #[cfg(feature = "rayon")]
+        if self.parallel(indices.len()) {
+            use rayon::prelude::*;
+            return indices.par_chunks(self.min_parallel).all(chunk_ok);
+        }
+        indices.chunks(1024).all(chunk_ok)
+    }
+
+    /// `offsets[k] += position(indices[k]) * stride` for in-bounds indices
+    /// (each offset written by one thread).
+    fn add_slice<I: IndexInt>(&self, offsets: &mut [isize], indices: &[I], len: usize, stride: isize) {
+        let add = |(offsets, indices): (&mut [isize], &[I])| {
+            for (offset, &i) in offsets.iter_mut().zip(indices) {
+                *offset += i.position(len) as isize * stride;
+            }
+        };
+        #[cfg(feature = "rayon")]
+        if self.parallel(indices.len()) {
+            use rayon::prelude::*;
+            let chunk = self.min_parallel;
+            return offsets.par_chunks_mut(chunk).zip(indices.par_chunks(chunk)).for_each(add);
+        }
+        add((offsets, indices));
+    }
+}
+
+/// Whether every index of `chunk` lies in `[-len, len)`: branch-free, so it
+/// vectorizes, built for AVX2 where `isa` has it.
+pub(crate) fn chunk_in_bounds<I: IndexInt>(chunk: &[I], len: usize, isa: Isa) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: `isa` says the processor has AVX2 (only detection says so).
+        return unsafe { chunk_in_bounds_avx2(chunk, len) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    fold_in_bounds(chunk, len)
+}
+
+/// [`fold_in_bounds`] built for AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chunk_in_bounds_avx2<I: IndexInt>(chunk: &[I], len: usize) -> bool {
+    fold_in_bounds(chunk, len)
+}
+
+/// The check itself.
+#[inline(always)]
+fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
+    chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
+}
+
+#[cfg(all(test, feature = "rayon"))]
+mod tests {
+    use ndarray::{Array1, Array2, ShapeBuilder};
+
+    use super::*;
+
+    /// The CPU's passes give the serial passes' results on every array:
+    /// long and short, split or not, contiguous or not, with a bad index at
+    /// chunk edges, for every instruction set the processor has.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn cpu_passes_equal_the_serial_ones() {
+        let len = 1000;
+        let mut arrays: Vec<Array1<i64>> = Vec::new();
+        for n in [0usize, 1, 1023, 1024, 1025, 5000] {
+            let good: Array1<i64> = (0..n as i64).map(|k| (k * 7919 % 1999) - 999).collect();
+            arrays.push(good.clone());
+            for at in [0, 1023, 1024, n / 2, n.saturating_sub(1)].into_iter().filter(|&at| at < n) {
+                for bad in [-1001, 1000, i64::MIN, i64::MAX] {
+                    let mut array = good.clone();
+                    array[at] = bad;
+                    if at + 10 < n {
+                        array[at + 10] = -2000;
+                    }
+                    arrays.push(array);
+                }
+            }
+        }
+        let isas = [Isa::baseline(), Isa::detect()];
+        for isa in isas {
+            for (threads, min_parallel) in [(1, 64), (2, 64), (4, 1024), (2, 1 << 20)] {
+                let passes = CpuPasses {
+                    isa,
+                    threads,
+                    min_parallel,
+                };
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                pool.install(|| {
+                    for array in &arrays {
+                        let index = IndexInt::wrap_array(array.view().into_dyn().into());
+                        let expected = Serial.first_out_of_bounds(&index, len);
+                        assert_eq!(passes.first_out_of_bounds(&index, len), expected, "{threads} threads");
+                        if expected.is_none() {
+                            let (mut serial, mut cpu) = (vec![3isize; array.len()], vec![3isize; array.len()]);
+                            Serial.add_positions(&mut serial, &index, len, -7);
+                            passes.add_positions(&mut cpu, &index, len, -7);
+                            assert_eq!(cpu, serial, "{threads} threads");
+                        }
+                    }
+                });
+            }
+        }
+        // A strided (not contiguous) array takes the serial pass.
+        let strided = Array2::from_shape_vec((3, 2).f(), vec![0u32, 1, 2, 3, 4, 5]).unwrap();
+        let index = IndexInt::wrap_array(strided.view().into_dyn().into());
+        let passes = CpuPasses {
+            isa: Isa::detect(),
+            threads: 2,
+            min_parallel: 1,
+        };
+        assert_eq!(passes.first_out_of_bounds(&index, 4), Some(4));
+        assert_eq!(passes.first_out_of_bounds(&index, 6), None);
+    }
+}

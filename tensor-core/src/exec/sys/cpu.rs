@@ -1,0 +1,62 @@
+//! Instruction sets beyond the x86-64 baseline, as a token: code built for
+//! them (`#[target_feature]`) is called only through an [`Isa`] that says
+//! the processor has them, and only detection says so.
+
+/// The instruction sets of this processor that builds of the hot loops use.
+/// Its fields are private: an `Isa` claiming AVX comes only from
+/// [`Isa::detect`], so code that runs AVX instructions when it says so is
+/// sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Isa {
+    avx: bool,
+    avx2: bool,
+}
+
+impl Isa {
+    /// What this processor has (cached by the standard library after the
+    /// first call).
+    pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        return Isa {
+            avx: std::arch::is_x86_feature_detected!("avx"),
+            avx2: std::arch::is_x86_feature_detected!("avx2"),
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        Isa::baseline()
+    }
+
+    /// The baseline only: every processor runs it.
+    #[cfg_attr(not(test), allow(dead_code))] // the tests run both builds
+    pub(crate) fn baseline() -> Self {
+        Isa { avx: false, avx2: false }
+    }
+
+    /// Whether 32-byte vector stores (AVX) run here.
+    pub(crate) fn avx(self) -> bool {
+        self.avx
+    }
+
+    /// Whether AVX2 runs here: 64-bit integer comparisons in vectors, and
+    /// three-operand selects.
+    pub(crate) fn avx2(self) -> bool {
+        self.avx2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Isa;
+
+    #[test]
+    fn detection_claims_nothing_the_processor_lacks() {
+        let isa = Isa::detect();
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(isa.avx(), std::arch::is_x86_feature_detected!("avx"));
+            assert_eq!(isa.avx2(), std::arch::is_x86_feature_detected!("avx2"));
+        }
+        assert!(!Isa::baseline().avx() && !Isa::baseline().avx2());
+        // AVX2 extends AVX.
+        assert!(!isa.avx2() || isa.avx());
+    }
+}

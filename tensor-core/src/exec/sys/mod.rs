@@ -1,0 +1,12 @@
+//! The machine: what it has (threads, caches, instruction sets), read only
+//! by the chooser (`crate::choose`), and the mechanisms the executor runs
+//! on it (huge pages, software prefetch, streaming stores). Whether to use
+//! a mechanism is the chooser's decision; here is only how.
+//!
+//! A leaf: it imports nothing of the crate but `element`.
+
+pub(crate) mod caches;
+pub(crate) mod cpu;
+pub(crate) mod pages;
+pub(crate) mod prefetch;
+pub(crate) mod stream;

@@ -1,0 +1,182 @@
+//! Streaming (non-temporal) stores: they write whole cache lines without
+//! reading them first, where a plain fill or copy reads as much as it
+//! writes, and they do not push the rest of the cache out. They work on the
+//! bits of plain numbers (`u32`, `u64`), whatever numbers those are.
+//!
+//! Streaming stores are weakly ordered: every function here takes a
+//! [`Fence`], which orders them before anything that follows when it drops.
+//! One fence serves a whole update (a fence per row drains the write
+//! buffers each time, and cost a large copy a third of its time).
+
+use crate::element::Bits;
+use crate::exec::sys::cpu::Isa;
+
+/// Orders every streaming store made before it is dropped before anything
+/// after (an `sfence`).
+pub(crate) struct Fence;
+
+impl Drop for Fence {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `sfence` has no preconditions.
+        unsafe {
+            std::arch::x86_64::_mm_sfence()
+        };
+    }
+}
+
+/// `targets[..] = value` with streaming stores, 32 bytes at a time where
+/// `isa` has AVX (16-byte streaming stores fall short of `memset`'s
+/// bandwidth there; 32-byte ones reach it), 16 otherwise.
+pub(crate) fn fill<B: Bits>(targets: &mut [B], value: B, isa: Isa, _fence: &Fence) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let pattern = repeated(value);
+        if isa.avx() {
+            // SAFETY: `isa` says the processor has AVX (only detection says so).
+            return unsafe { fill_32(targets, value, pattern) };
+        }
+        fill_16(targets, value, pattern)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = isa;
+        targets.fill(value)
+    }
+}
+
+/// `value`'s bits repeated over 8 bytes.
+#[cfg(target_arch = "x86_64")]
+fn repeated<B: Bits>(value: B) -> i64 {
+    let mut pattern = [0u8; 8];
+    // SAFETY: `B` is `u32` or `u64` (the `Bits` types): `size_of::<B>()`
+    // bytes of initialized memory, no padding; 8 is a multiple of its size.
+    let bytes = unsafe { std::slice::from_raw_parts((&raw const value).cast::<u8>(), size_of::<B>()) };
+    for chunk in pattern.chunks_mut(size_of::<B>()) {
+        chunk.copy_from_slice(bytes);
+    }
+    i64::from_ne_bytes(pattern)
+}
+
+/// [`fill`] with 32-byte stores.
+///
+/// # Safety
+///
+/// The processor has AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn fill_32<B: Bits>(targets: &mut [B], value: B, pattern: i64) {
+    use std::arch::x86_64::{__m256i, _mm256_set1_epi64x, _mm256_stream_si256};
+    // SAFETY: `B` (an unsigned integer) and `__m256i` are plain bits: any
+    // pattern is valid for both, and `align_to_mut` cuts whole, aligned
+    // 32-byte blocks out of `targets` for the middle.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<__m256i>() };
+    head.fill(value);
+    tail.fill(value);
+    let block = _mm256_set1_epi64x(pattern);
+    for slot in middle {
+        // SAFETY: `slot` is an aligned 32-byte block of `targets`.
+        unsafe { _mm256_stream_si256(slot, block) };
+    }
+}
+
+/// [`fill`] with 16-byte stores (SSE2, always there on x86-64).
+#[cfg(target_arch = "x86_64")]
+fn fill_16<B: Bits>(targets: &mut [B], value: B, pattern: i64) {
+    use std::arch::x86_64::{__m128i, _mm_set1_epi64x, _mm_stream_si128};
+    // SAFETY: as in `fill_32`, with 16-byte blocks.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<__m128i>() };
+    head.fill(value);
+    tail.fill(value);
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    let block = unsafe { _mm_set1_epi64x(pattern) };
+    for slot in middle {
+        // SAFETY: `slot` is an aligned 16-byte block of `targets`.
+        unsafe { _mm_stream_si128(slot, block) };
+    }
+}
+
+/// `targets.copy_from_slice(values)` with 16-byte streaming stores.
+///
+/// # Panics
+///
+/// When the lengths differ.
+pub(crate) fn copy<B: Bits>(targets: &mut [B], values: &[B], _fence: &Fence) {
+    assert_eq!(targets.len(), values.len(), "a row and its values have one length");
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        // SAFETY: as in `fill_32`: plain bits, whole aligned 16-byte blocks.
+        let (head, middle, tail) = unsafe { targets.align_to_mut::<__m128i>() };
+        let per_block = 16 / size_of::<B>();
+        let (value_head, rest) = values.split_at(head.len());
+        let (value_middle, value_tail) = rest.split_at(middle.len() * per_block);
+        head.copy_from_slice(value_head);
+        tail.copy_from_slice(value_tail);
+        for (slot, block) in middle.iter_mut().zip(value_middle.chunks_exact(per_block)) {
+            // SAFETY: `block` is 16 bytes of `values`, read unaligned;
+            // `slot` is an aligned 16-byte block of `targets`.
+            unsafe { _mm_stream_si128(slot, _mm_loadu_si128(block.as_ptr().cast())) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    targets.copy_from_slice(values);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Fence, copy, fill};
+    use crate::element::Bits;
+    use crate::exec::sys::cpu::Isa;
+
+    /// `fill` and `copy` on `len` elements from `offset` of a buffer with
+    /// canaries on both sides, with every instruction set this processor
+    /// has: the run equals the plain result and no neighbour is touched.
+    /// (The SAFETY argument: the aligned middle is whole blocks of the run,
+    /// head and tail are the rest.)
+    fn stays_inside<B: Bits + PartialEq + std::fmt::Debug>(value: B, canary: B, source: impl Fn(usize) -> B) {
+        let width = size_of::<B>();
+        for isa in [Isa::baseline(), Isa::detect()] {
+            for len in (0..40).chain([1000, 4096 / width + 3]) {
+                for offset in 0..32 / width + 1 {
+                    let fence = Fence;
+                    let mut buffer = vec![canary; offset + len + 3];
+                    fill(&mut buffer[offset..offset + len], value, isa, &fence);
+                    drop(fence);
+                    assert!(buffer[offset..offset + len].iter().all(|&v| v == value), "fill {len} at {offset}");
+                    assert!(
+                        buffer[..offset].iter().chain(&buffer[offset + len..]).all(|&v| v == canary),
+                        "fill {len} at {offset}"
+                    );
+                    let values: Vec<B> = (0..len + 1).map(&source).collect();
+                    let mut buffer = vec![canary; offset + len + 3];
+                    copy(&mut buffer[offset..offset + len], &values[offset % 2..len + offset % 2], &Fence);
+                    assert_eq!(
+                        &buffer[offset..offset + len],
+                        &values[offset % 2..len + offset % 2],
+                        "copy {len} at {offset}"
+                    );
+                    assert!(
+                        buffer[..offset].iter().chain(&buffer[offset + len..]).all(|&v| v == canary),
+                        "copy {len} at {offset}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn streaming_writes_stay_inside_their_run_at_every_boundary() {
+        stays_inside(0xDEAD_BEEFu32, 7, |k| k as u32 * 3);
+        stays_inside(u64::MAX - 5, 7, |k| k as u64 * 0x1_0000_0001);
+        // Values of one repeated byte (zero, all ones) stream too.
+        stays_inside(0u32, 7, |k| k as u32);
+        stays_inside(u64::MAX, 5, |k| k as u64);
+    }
+
+    #[test]
+    #[should_panic(expected = "one length")]
+    fn copies_of_unequal_lengths_are_refused() {
+        copy(&mut [0u32; 3], &[1u32; 4], &Fence);
+    }
+}

@@ -1,0 +1,279 @@
+//! The index model: one [`IndexElem`] per comma-separated element of
+//! `x[...]`, printed in the user's own syntax. `int` holds the integer
+//! arithmetic of indices; `convert` the conversions from what users write
+//! between the brackets.
+
+use std::fmt;
+
+use ndarray::{CowArray, IxDyn};
+
+mod convert;
+mod int;
+
+pub use convert::{IndexArrayElement, IntoCowArray, IntoIndexElem, IntoRangeSlice};
+pub use int::IndexInt;
+pub(crate) use int::position_of;
+
+/// One element of an index list, as a user writes it between brackets.
+///
+/// `Display` prints the element in the syntax it stands for, so error
+/// messages quote the user's own index.
+///
+/// ```
+/// use tensor_core::{ix, IndexElem, PySlice};
+///
+/// let index = [ix(1), IndexElem::Slice(PySlice::new(None, None, Some(-1))), ix(1..4).step_by(2)];
+/// let written: Vec<String> = index.iter().map(ToString::to_string).collect();
+/// assert_eq!(written, ["1", "::-1", "1..4;2"]);
+/// ```
+#[derive(Clone, Debug)]
+pub enum IndexElem<'a> {
+    /// `3`, `-1`: select one position and remove the axis. Negative counts
+    /// from the end. Held as `i128` so every integer type's value is exact.
+    Int(i128),
+    /// `a:b:c`: a slice with NumPy semantics exactly.
+    Slice(PySlice),
+    /// `a..b;c`: a slice with ndarray `s![]` semantics.
+    Range(RangeSlice),
+    /// `...`: as many whole axes as needed.
+    Ellipsis,
+    /// `None` / `NewAxis`: a new axis of length one.
+    NewAxis,
+    /// An integer array: advanced indexing along one axis.
+    Array(IntArray<'a>),
+    /// A boolean array: advanced indexing along as many axes as it has.
+    Mask(CowArray<'a, bool, IxDyn>),
+    /// `nd(idx)`: `idx` of shape `batch + [depth]` indexes `depth` axes, like
+    /// TensorFlow's `gather_nd`.
+    Nd(IntArray<'a>),
+}
+
+/// A NumPy slice `start:stop:step`; a missing part is `None`.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{get, IndexElem, Mode, PySlice};
+///
+/// let x = array![0, 1, 2, 3, 4, 5];
+/// // x[4::-2] walks down from 4, as in NumPy.
+/// let down = get(&x, &[IndexElem::Slice(PySlice::new(Some(4), None, Some(-2)))], Mode::Error)?;
+/// assert_eq!(down, array![4, 2, 0].into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PySlice {
+    /// First position; negative counts from the end; clamped to the axis.
+    pub start: Option<isize>,
+    /// One past the last position; negative counts from the end; clamped.
+    pub stop: Option<isize>,
+    /// Distance between positions; negative walks down from `start`.
+    pub step: Option<isize>,
+}
+
+/// An ndarray range `start..end;step` (`s![]` semantics).
+///
+/// ```
+/// use ndarray::{array, s};
+/// use tensor_core::{get, ix, Mode};
+///
+/// let x = array![0, 1, 2, 3, 4, 5];
+/// // 4..;-2 is the range 4.. walked backwards, as `s![4..;-2]`.
+/// let back = get(&x, &[ix(4..).step_by(-2)], Mode::Error)?;
+/// assert_eq!(back, x.slice(s![4..;-2]).into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+///
+/// The range `start..end` is taken first (negative bounds count from the
+/// end; reaching outside the axis is an error), then every `step`-th
+/// element of it, from its back when `step` is negative: `4..;-2` on a
+/// length-8 axis is `7, 5`, where NumPy's `4::-2` is `4, 2, 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeSlice {
+    /// First position of the range.
+    pub start: isize,
+    /// One past the last position of the range; `None` is the axis end.
+    pub end: Option<isize>,
+    /// Distance between positions; negative walks the range backwards.
+    pub step: isize,
+}
+
+/// An integer index array of one of the supported element types, borrowed
+/// or owned, never converted.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)] // one variant per element type, named after it
+pub enum IntArray<'a> {
+    Usize(CowArray<'a, usize, IxDyn>),
+    Isize(CowArray<'a, isize, IxDyn>),
+    I32(CowArray<'a, i32, IxDyn>),
+    I64(CowArray<'a, i64, IxDyn>),
+    U32(CowArray<'a, u32, IxDyn>),
+    U64(CowArray<'a, u64, IxDyn>),
+}
+
+/// Runs `$body` with `$arr` bound to the typed array inside an [`IntArray`].
+macro_rules! with_int_array {
+    ($value:expr, $arr:ident => $body:expr) => {
+        match $value {
+            $crate::index::IntArray::Usize($arr) => $body,
+            $crate::index::IntArray::Isize($arr) => $body,
+            $crate::index::IntArray::I32($arr) => $body,
+            $crate::index::IntArray::I64($arr) => $body,
+            $crate::index::IntArray::U32($arr) => $body,
+            $crate::index::IntArray::U64($arr) => $body,
+        }
+    };
+}
+pub(crate) use with_int_array;
+
+/// Runs `$body` with `$a` and `$b` bound to the typed arrays inside two
+/// [`IntArray`]s of one integer type (a pair of another kind panics: the
+/// caller checked [`IntArray::same_type`]).
+macro_rules! with_int_array_pair {
+    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {
+        match ($first, $second) {
+            ($crate::index::IntArray::Usize($a), $crate::index::IntArray::Usize($b)) => $body,
+            ($crate::index::IntArray::Isize($a), $crate::index::IntArray::Isize($b)) => $body,
+            ($crate::index::IntArray::I32($a), $crate::index::IntArray::I32($b)) => $body,
+            ($crate::index::IntArray::I64($a), $crate::index::IntArray::I64($b)) => $body,
+            ($crate::index::IntArray::U32($a), $crate::index::IntArray::U32($b)) => $body,
+            ($crate::index::IntArray::U64($a), $crate::index::IntArray::U64($b)) => $body,
+            _ => unreachable!("a pair of index arrays holds one integer type"),
+        }
+    };
+}
+pub(crate) use with_int_array_pair;
+
+/// Runs `$body` with `$index` bound to the indices of an [`IntArray`] the
+/// planner reads in place (`Entries::Index`), as a slice: it keeps only
+/// contiguous arrays in place.
+macro_rules! with_index_slice {
+    ($array:expr, $index:ident => $body:expr) => {
+        $crate::index::with_int_array!($array, array => {
+            let $index = array.as_slice().expect("indices read in place are contiguous");
+            $body
+        })
+    };
+}
+pub(crate) use with_index_slice;
+
+/// [`with_index_slice`] for a pair read in place (`Entries::Pair`): one
+/// integer type, both contiguous.
+macro_rules! with_index_slices {
+    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {
+        $crate::index::with_int_array_pair!($first, $second, (first, second) => {
+            let $a = first.as_slice().expect("indices read in place are contiguous");
+            let $b = second.as_slice().expect("indices read in place are contiguous");
+            $body
+        })
+    };
+}
+pub(crate) use with_index_slices;
+
+impl IntArray<'_> {
+    /// The array's shape.
+    pub fn shape(&self) -> &[usize] {
+        with_int_array!(self, a => a.shape())
+    }
+
+    /// Whether the array is C-contiguous (its indices can be read as a slice).
+    pub fn is_contiguous(&self) -> bool {
+        with_int_array!(self, a => a.as_slice().is_some())
+    }
+
+    /// Whether `other` holds the same integer type.
+    pub fn same_type(&self, other: &IntArray<'_>) -> bool {
+        use IntArray::*;
+        matches!(
+            (self, other),
+            (Usize(_), Usize(_)) | (Isize(_), Isize(_)) | (I32(_), I32(_)) | (I64(_), I64(_)) | (U32(_), U32(_)) | (U64(_), U64(_))
+        )
+    }
+
+    /// The same array, borrowed.
+    pub fn view(&self) -> IntArray<'_> {
+        with_int_array!(self, a => IndexInt::wrap_array(a.view().into()))
+    }
+}
+
+/// The `...` index element.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ellipsis;
+
+/// The new-axis index element (NumPy's `None` / `np.newaxis`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NewAxis;
+
+/// Marks an integer array as a TensorFlow-style `gather_nd` index: its last
+/// axis holds one coordinate per indexed axis.
+#[derive(Clone, Debug)]
+pub struct Nd<T>(pub T);
+
+/// Wraps an index array for `gather_nd`-style indexing (see [`IndexElem::Nd`]).
+pub fn nd<T>(index: T) -> Nd<T> {
+    Nd(index)
+}
+
+impl PySlice {
+    /// The slice `start:stop:step`.
+    pub fn new(start: Option<isize>, stop: Option<isize>, step: Option<isize>) -> Self {
+        PySlice { start, stop, step }
+    }
+}
+
+impl RangeSlice {
+    /// The range `start..end` with step 1.
+    pub fn new(start: isize, end: Option<isize>) -> Self {
+        RangeSlice { start, end, step: 1 }
+    }
+
+    /// The same range with another step (`a..b;step`).
+    pub fn step_by(self, step: isize) -> Self {
+        RangeSlice { step, ..self }
+    }
+}
+
+impl fmt::Display for PySlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let part = |p: Option<isize>| p.map(|v| v.to_string()).unwrap_or_default();
+        write!(f, "{}:{}", part(self.start), part(self.stop))?;
+        if let Some(step) = self.step {
+            write!(f, ":{step}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for RangeSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start != 0 {
+            write!(f, "{}", self.start)?;
+        }
+        f.write_str("..")?;
+        if let Some(end) = self.end {
+            write!(f, "{end}")?;
+        }
+        if self.step != 1 {
+            write!(f, ";{}", self.step)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for IndexElem<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexElem::Int(i) => write!(f, "{i}"),
+            IndexElem::Slice(s) => write!(f, "{s}"),
+            IndexElem::Range(r) => write!(f, "{r}"),
+            IndexElem::Ellipsis => f.write_str("..."),
+            IndexElem::NewAxis => f.write_str("None"),
+            IndexElem::Array(a) => write!(f, "<integer array of shape {}>", shape_str(a.shape())),
+            IndexElem::Mask(m) => write!(f, "<boolean mask of shape {}>", shape_str(m.shape())),
+            IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
+        }
+    }
+}
+
+fn shape_str(shape: &[usize]) -> String {
+    crate::error::Shape(shape.to_vec()).to_string()
+}

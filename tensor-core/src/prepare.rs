@@ -1,0 +1,398 @@
+//! The narrow waist: every check of a read or an update, in NumPy's order,
+//! for every backend. The CPU's entry points and tensor-gpu both prepare
+//! through here, and neither restates any part of it.
+//!
+//! An update is prepared in four steps, each reporting NumPy's error:
+//! 1. the mode: `drop` is for updates, `fill` for reads;
+//! 2. the index, resolved into a plan on the target's layout (its
+//!    structure, mask shapes, integers and slices, the broadcast of the
+//!    advanced indices, their bounds);
+//! 3. the value, broadcast to the plan's region (with NumPy's count error
+//!    for `x[mask] = v` over every axis);
+//! 4. the operands: integer division by zero and negative integer powers,
+//!    for every value that will be applied (skipped positions excluded).
+//!
+//! What comes out cannot fail to execute. The one exception is explicit:
+//! `checked_in_loop` prepares an accumulation whose index bounds the CPU
+//! checks in the loop that applies it (every other rule checked here), and
+//! `out_of_bounds` is the error it reports.
+//!
+//! This module (with the resolver it calls) is the only code that builds
+//! an [`IndexError`].
+
+use ndarray::IxDyn;
+
+use crate::element::{Arith, Op};
+use crate::error::{IndexError, Shape};
+use crate::index::{IndexElem, IntArray};
+use crate::mode::Mode;
+use crate::plan::basic::ViewAxes;
+use crate::plan::{IndexPasses, Plan, Serial, resolve_with};
+use crate::value::{Broadcast, InOrder, Value};
+
+/// A target's layout: its shape, and its strides in elements.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout<'a> {
+    /// The shape.
+    pub shape: &'a [usize],
+    /// The strides, in elements (negative for reversed axes).
+    pub strides: &'a [isize],
+}
+
+/// An update, prepared: its plan, and its value broadcast to the plan's
+/// region with every operand vetted. Writing it cannot fail.
+#[derive(Debug)]
+pub struct Update<'i, 'v, T> {
+    /// The positions written.
+    pub plan: Plan<'i>,
+    /// The value of each position.
+    pub values: Broadcast<'v, T>,
+}
+
+/// Whether an access reads or writes: each refuses the other's mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    Read,
+    Update,
+}
+
+/// Step 1: refuses the modes that do not apply to `access`.
+fn check_mode<T>(mode: &Mode<T>, access: Access) -> Result<(), IndexError> {
+    match (mode, access) {
+        (Mode::Drop, Access::Read) => Err(IndexError::UnsupportedMode {
+            mode: "drop",
+            reason: "applies to updates only; reads take fill(v)",
+        }),
+        (Mode::Fill(_), Access::Update) => Err(IndexError::UnsupportedMode {
+            mode: "fill",
+            reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A read of `index` in `mode`, prepared: its plan.
+pub fn read<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T>) -> Result<Plan<'i>, IndexError> {
+    read_with(index, layout, mode, &Serial)
+}
+
+/// [`read`], with `passes` running the passes over index arrays.
+pub fn read_with<'i, T>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    mode: &Mode<T>,
+    passes: &dyn IndexPasses,
+) -> Result<Plan<'i>, IndexError> {
+    check_mode(mode, Access::Read)?;
+    resolve_with(index, layout.shape, layout.strides, mode.bounds(), passes)
+}
+
+/// `.apply(f)` on `index` in `mode`, prepared: its plan (there is no value).
+pub fn apply<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T>) -> Result<Plan<'i>, IndexError> {
+    apply_with(index, layout, mode, &Serial)
+}
+
+/// [`apply`], with `passes` running the passes over index arrays.
+pub fn apply_with<'i, T>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    mode: &Mode<T>,
+    passes: &dyn IndexPasses,
+) -> Result<Plan<'i>, IndexError> {
+    check_mode(mode, Access::Update)?;
+    resolve_with(index, layout.shape, layout.strides, mode.bounds(), passes)
+}
+
+/// `x[index] = value`, prepared.
+pub fn set<'i, 'v, T>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    mode: &Mode<T>,
+    value: &'v Value<'_, T>,
+) -> Result<Update<'i, 'v, T>, IndexError> {
+    set_with(index, layout, mode, value, &Serial)
+}
+
+/// [`set`], with `passes` running the passes over index arrays.
+pub fn set_with<'i, 'v, T>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    mode: &Mode<T>,
+    value: &'v Value<'_, T>,
+    passes: &dyn IndexPasses,
+) -> Result<Update<'i, 'v, T>, IndexError> {
+    let plan = apply_with(index, layout, mode, passes)?;
+    let values = broadcast(value, plan.shape()).map_err(|error| match &plan {
+        // NumPy reports a wrong-length one-dimensional value for a single
+        // mask over every axis as a count.
+        Plan::Indexed(indexed) if indexed.whole_mask => whole_mask_error(value, indexed.len(), error),
+        _ => error,
+    })?;
+    Ok(Update { plan, values })
+}
+
+/// `x[index] op= value`, prepared.
+pub fn update<'i, 'v, T: Arith>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    op: Op,
+    mode: &Mode<T>,
+    value: &'v Value<'_, T>,
+) -> Result<Update<'i, 'v, T>, IndexError> {
+    update_with(index, layout, op, mode, value, &Serial)
+}
+
+/// [`update`], with `passes` running the passes over index arrays.
+pub fn update_with<'i, 'v, T: Arith>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    op: Op,
+    mode: &Mode<T>,
+    value: &'v Value<'_, T>,
+    passes: &dyn IndexPasses,
+) -> Result<Update<'i, 'v, T>, IndexError> {
+    let plan = apply_with(index, layout, mode, passes)?;
+    let values = broadcast(value, plan.shape())?;
+    if T::checks_operands(op) {
+        vet_planned(&plan, &values, op)?;
+    }
+    Ok(Update { plan, values })
+}
+
+/// A read or an update of a basic index whose view axes fit inline, the
+/// mode checked: what the CPU's small reads and updates narrow their view
+/// with, no plan allocated. `None` when the index is not basic or the axes
+/// do not fit (then [`read`] or [`set`] takes it, with the same result).
+pub(crate) fn view_axes<T>(index: &[IndexElem<'_>], shape: &[usize], mode: &Mode<T>, update: bool) -> Option<Result<ViewAxes, IndexError>> {
+    let access = if update { Access::Update } else { Access::Read };
+    if let Err(error) = check_mode(mode, access) {
+        return Some(Err(error));
+    }
+    ViewAxes::of(index, shape, mode.bounds())
+}
+
+/// `x[predicate(x)] = value` (the mask sugar), prepared: the value for the
+/// `count()` selected elements (counted only for an array value).
+pub fn set_where<'v, T, E: From<IndexError>>(
+    value: &'v Value<'_, T>,
+    count: impl FnOnce() -> Result<usize, E>,
+) -> Result<Broadcast<'v, T>, E> {
+    if let Value::Scalar(scalar) = value {
+        return Ok(Broadcast::Scalar(scalar));
+    }
+    let count = count()?;
+    Ok(broadcast(value, &[count]).map_err(|error| whole_mask_error(value, count, error))?)
+}
+
+/// `x[predicate(x)] op= value` (the mask sugar), prepared: the value for
+/// the `count()` selected elements, its operands vetted (counted for an
+/// array value, and for a scalar whose operand may be invalid: it is
+/// vetted only when something is selected).
+pub fn update_where<'v, T: Arith, E: From<IndexError>>(
+    op: Op,
+    value: &'v Value<'_, T>,
+    count: impl FnOnce() -> Result<usize, E>,
+) -> Result<Broadcast<'v, T>, E> {
+    let values = match value {
+        Value::Scalar(scalar) if !T::checks_operands(op) => return Ok(Broadcast::Scalar(scalar)),
+        Value::Scalar(scalar) => match count()? {
+            0 => return Ok(Broadcast::Scalar(scalar)),
+            _ => Broadcast::Scalar(scalar),
+        },
+        Value::Array(_) => {
+            let count = count()?;
+            broadcast(value, &[count])?
+        }
+    };
+    if T::checks_operands(op) {
+        let count = match &values {
+            Broadcast::Scalar(_) => 1,
+            Broadcast::Array { shape, .. } => shape[0],
+        };
+        values.elements().take(count).try_for_each(|v| vet(op, *v))?;
+    }
+    Ok(values)
+}
+
+/// An accumulation of one C-contiguous index array into a one-dimensional
+/// target in mode `error`, prepared but for the bounds of the index: every
+/// other rule holds (the structure of a lone array, the mode, the value's
+/// broadcast, and the operands, which `op` does not check). Its values are
+/// in C order. `None` when the update has another form, its value does not
+/// broadcast, or is not in C order: [`update`] takes it.
+///
+/// The CPU checks each index in the loop that applies it, and restores the
+/// target at the first bad one, which [`out_of_bounds`] reports.
+pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
+    index: &'i [IndexElem<'a>],
+    shape: &[usize],
+    op: Op,
+    mode: &Mode<T>,
+    value: &'v Value<'_, T>,
+) -> Option<(&'i IntArray<'a>, InOrder<'v, T>)> {
+    let ([IndexElem::Array(array)], [_], Mode::Error) = (index, shape, mode) else {
+        return None;
+    };
+    if T::checks_operands(op) || array.shape().is_empty() || !array.is_contiguous() {
+        return None;
+    }
+    if let Some(values) = value.flat_in_order(array.shape()) {
+        return Some((array, values));
+    }
+    // In C order when nothing is broadcast and the value is a plain slice.
+    let Ok(Broadcast::Array { view, .. }) = broadcast(value, array.shape()) else {
+        return None;
+    };
+    let values = view.to_slice().filter(|_| view.shape() == array.shape())?;
+    Some((array, InOrder::Slice(values)))
+}
+
+/// The error of an index array on the first axis of a target of length
+/// `len` whose bad index, found where it was applied, is `index`.
+pub(crate) fn out_of_bounds(index: i128, len: usize) -> IndexError {
+    IndexError::OutOfBounds { index, axis: 0, len }
+}
+
+/// Step 3: `value` broadcast to a region of `shape`, its leading length-1
+/// axes dropped first (as PyTorch's setitem and NumPy's do).
+fn broadcast<'v, T>(value: &'v Value<'_, T>, shape: &[usize]) -> Result<Broadcast<'v, T>, IndexError> {
+    let Some(view) = value.trimmed(shape.len()) else {
+        let Value::Scalar(scalar) = value else {
+            unreachable!("only a scalar has no array")
+        };
+        return Ok(Broadcast::Scalar(scalar));
+    };
+    if view.broadcast(shape).is_none() {
+        return Err(IndexError::ShapeMismatch {
+            value: Shape(value.shape().to_vec()),
+            target: Shape(shape.to_vec()),
+        });
+    }
+    Ok(Broadcast::Array { view, shape: IxDyn(shape) })
+}
+
+/// `error` (a failed broadcast) as NumPy reports it for `x[mask] = value`
+/// with a single mask over every axis selecting `selected` elements: a
+/// wrong-length one-dimensional value (after leading length-1 axes) is a
+/// [`IndexError::ValueCount`].
+fn whole_mask_error<T>(value: &Value<'_, T>, selected: usize, error: IndexError) -> IndexError {
+    let shape = value.shape();
+    let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
+    match shape[leading_ones..] {
+        [given] if given != selected => IndexError::ValueCount { given, expected: selected },
+        _ => error,
+    }
+}
+
+/// Step 4 for one operand.
+fn vet<T: Arith>(op: Op, value: T) -> Result<(), IndexError> {
+    match (T::valid_operand(op, value), op) {
+        (true, _) => Ok(()),
+        (false, Op::Div) => Err(IndexError::DivisionByZero),
+        (false, _) => Err(IndexError::NegativeIntegerPower),
+    }
+}
+
+/// Step 4: every value that will be applied through `plan` (skipped
+/// positions excluded), before anything is written.
+fn vet_planned<T: Arith>(plan: &Plan<'_>, values: &Broadcast<'_, T>, op: Op) -> Result<(), IndexError> {
+    match (plan, values) {
+        (_, Broadcast::Scalar(_)) if plan.shape().contains(&0) => Ok(()),
+        (Plan::View(_), Broadcast::Scalar(v)) => vet(op, **v),
+        (Plan::View(_), Broadcast::Array { .. }) => values.elements().try_for_each(|v| vet(op, *v)),
+        (Plan::Indexed(plan), _) => {
+            let mut values = values.elements();
+            let mut result = Ok(());
+            plan.for_each_offset(|offset| {
+                let value = values.next().expect("one value per selected position");
+                if offset.is_some() && result.is_ok() {
+                    result = vet(op, *value);
+                }
+            });
+            result
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::array;
+
+    use super::*;
+    use crate::ix;
+
+    fn layout<'a>(shape: &'a [usize], strides: &'a [isize]) -> Layout<'a> {
+        Layout { shape, strides }
+    }
+
+    #[test]
+    fn errors_come_in_numpys_order_mode_resolution_value_operands() {
+        let (shape, strides) = ([3usize], [1isize]);
+        let bad_index = [ix([0, 9])];
+        let bad_value = array![1, 2, 3, 4].into_dyn();
+        let value = Value::Array(bad_value.view().into());
+        // The mode before everything.
+        let error = update(&bad_index, layout(&shape, &strides), Op::Div, &Mode::Fill(0), &value).unwrap_err();
+        assert!(matches!(error, IndexError::UnsupportedMode { mode: "fill", .. }));
+        // The index before the value.
+        let error = update(&bad_index, layout(&shape, &strides), Op::Div, &Mode::Error, &value).unwrap_err();
+        assert!(matches!(error, IndexError::OutOfBounds { index: 9, .. }));
+        // The value before the operands.
+        let zeros = array![0, 0, 0, 0].into_dyn();
+        let zeros = Value::Array(zeros.view().into());
+        let error = update(&[ix([0, 1])], layout(&shape, &strides), Op::Div, &Mode::Error, &zeros).unwrap_err();
+        assert!(matches!(error, IndexError::ShapeMismatch { .. }));
+        // The operands last, only those applied.
+        let error = update(&[ix([0, 1])], layout(&shape, &strides), Op::Div, &Mode::Error, &Value::Scalar(0)).unwrap_err();
+        assert_eq!(error, IndexError::DivisionByZero);
+        let skipped = array![1, 0].into_dyn();
+        let skipped = Value::Array(skipped.view().into());
+        assert!(update(&[ix([0, 7])], layout(&shape, &strides), Op::Div, &Mode::Drop, &skipped).is_ok());
+    }
+
+    #[test]
+    fn a_whole_mask_reports_a_wrong_length_value_as_a_count() {
+        let (shape, strides) = ([3usize], [1isize]);
+        let mask = [ix([true, false, true])];
+        let three = array![1, 2, 3].into_dyn();
+        let error = set(&mask, layout(&shape, &strides), &Mode::Error, &Value::Array(three.view().into())).unwrap_err();
+        assert_eq!(error, IndexError::ValueCount { given: 3, expected: 2 });
+        let error = set_where(&Value::Array(three.view().into()), || Ok::<_, IndexError>(2)).unwrap_err();
+        assert_eq!(error, IndexError::ValueCount { given: 3, expected: 2 });
+        // Not for other updates.
+        let error = update_where(Op::Add, &Value::Array(three.view().into()), || Ok::<_, IndexError>(2)).unwrap_err();
+        assert!(matches!(error, IndexError::ShapeMismatch { .. }));
+    }
+
+    #[test]
+    fn masked_scalars_are_counted_only_when_their_operand_may_be_invalid() {
+        let never = || -> Result<usize, IndexError> { panic!("counted") };
+        assert!(set_where(&Value::Scalar(0), never).is_ok());
+        assert!(update_where(Op::Add, &Value::Scalar(0), never).is_ok());
+        assert!(update_where(Op::Div, &Value::Scalar(0), || Ok::<_, IndexError>(0)).is_ok());
+        assert_eq!(
+            update_where(Op::Div, &Value::Scalar(0), || Ok::<_, IndexError>(1)).unwrap_err(),
+            IndexError::DivisionByZero
+        );
+        assert_eq!(
+            update_where(Op::Pow, &Value::Scalar(-1i8), || Ok::<_, IndexError>(4)).unwrap_err(),
+            IndexError::NegativeIntegerPower
+        );
+    }
+
+    #[test]
+    fn only_lone_arrays_on_vectors_are_checked_in_the_loop() {
+        let indices = array![0usize, 2, 2];
+        let index = [ix(&indices)];
+        let scalar = Value::Scalar(1.0f32);
+        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Error, &scalar).is_some());
+        assert!(checked_in_loop(&index, &[3, 1], Op::Add, &Mode::Error, &scalar).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Clip, &scalar).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Div, &Mode::Error, &Value::Scalar(1i32)).is_none());
+        let wrong = array![1.0f32, 2.0].into_dyn();
+        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Error, &Value::Array(wrong.view().into())).is_none());
+        let reversed = array![1.0f32, 2.0, 3.0];
+        let reversed = reversed.slice(ndarray::s![..;-1]).into_dyn();
+        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Error, &Value::Array(reversed.into())).is_none());
+    }
+}

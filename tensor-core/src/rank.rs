@@ -1,0 +1,202 @@
+//! Static ranks, as types: ndarray's dimension types used as numbers
+//! (`Ix0`..`Ix6`, and `IxDyn` for "known only at run time", which absorbs
+//! everything it meets), their arithmetic, and the kinds of index elements
+//! that decide what a read returns. The typed entry points (`typed`) build
+//! the macros' rank checks from these.
+
+use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
+
+/// `Self + Rhs` as ranks.
+pub trait RankAdd<Rhs> {
+    /// The sum.
+    type Out: Dimension;
+}
+
+impl<R: Dimension> RankAdd<Ix0> for R {
+    type Out = R;
+}
+
+impl<R: Dimension> RankAdd<IxDyn> for R {
+    type Out = IxDyn;
+}
+
+macro_rules! rank_add {
+    ($($rhs:ty => $smaller:ty),*) => {$(
+        impl<R: RankAdd<$smaller>> RankAdd<$rhs> for R {
+            type Out = <<R as RankAdd<$smaller>>::Out as Dimension>::Larger;
+        }
+    )*};
+}
+rank_add!(Ix1 => Ix0, Ix2 => Ix1, Ix3 => Ix2, Ix4 => Ix3, Ix5 => Ix4, Ix6 => Ix5);
+
+/// A rank with at least one axis (every rank but `Ix0`).
+#[diagnostic::on_unimplemented(
+    message = "too many indices: the index consumes more axes than the array has",
+    label = "more axes indexed than this array has",
+    note = "integers, slices and index arrays consume one axis each, a mask as many as it has, `None` and `...` none"
+)]
+pub trait HasAxis: Dimension {}
+
+impl HasAxis for Ix1 {}
+impl HasAxis for Ix2 {}
+impl HasAxis for Ix3 {}
+impl HasAxis for Ix4 {}
+impl HasAxis for Ix5 {}
+impl HasAxis for Ix6 {}
+impl HasAxis for IxDyn {}
+
+/// `Self - Rhs` as ranks; not implemented when `Rhs` is larger: indexing
+/// more axes than the target has.
+pub trait RankSub<Rhs> {
+    /// The difference.
+    type Out: Dimension;
+}
+
+impl<R: Dimension> RankSub<Ix0> for R {
+    type Out = R;
+}
+
+impl<R: Dimension> RankSub<IxDyn> for R {
+    type Out = IxDyn;
+}
+
+macro_rules! rank_sub {
+    ($($rhs:ty => $smaller:ty),*) => {$(
+        impl<R: HasAxis> RankSub<$rhs> for R
+        where
+            R::Smaller: RankSub<$smaller>,
+        {
+            type Out = <R::Smaller as RankSub<$smaller>>::Out;
+        }
+    )*};
+}
+rank_sub!(Ix1 => Ix0, Ix2 => Ix1, Ix3 => Ix2, Ix4 => Ix3, Ix5 => Ix4, Ix6 => Ix5);
+
+/// `max(Self, Rhs)` as ranks: the rank of broadcast index arrays.
+pub trait RankMax<Rhs> {
+    /// The maximum.
+    type Out: Dimension;
+}
+
+macro_rules! rank_max {
+    ($($lhs:ty => [$($rhs:ty => $out:ty),*]);* $(;)?) => {$($(
+        impl RankMax<$rhs> for $lhs {
+            type Out = $out;
+        }
+    )*)*};
+}
+rank_max! {
+    Ix0 => [Ix0 => Ix0, Ix1 => Ix1, Ix2 => Ix2, Ix3 => Ix3, Ix4 => Ix4, Ix5 => Ix5, Ix6 => Ix6, IxDyn => IxDyn];
+    Ix1 => [Ix0 => Ix1, Ix1 => Ix1, Ix2 => Ix2, Ix3 => Ix3, Ix4 => Ix4, Ix5 => Ix5, Ix6 => Ix6, IxDyn => IxDyn];
+    Ix2 => [Ix0 => Ix2, Ix1 => Ix2, Ix2 => Ix2, Ix3 => Ix3, Ix4 => Ix4, Ix5 => Ix5, Ix6 => Ix6, IxDyn => IxDyn];
+    Ix3 => [Ix0 => Ix3, Ix1 => Ix3, Ix2 => Ix3, Ix3 => Ix3, Ix4 => Ix4, Ix5 => Ix5, Ix6 => Ix6, IxDyn => IxDyn];
+    Ix4 => [Ix0 => Ix4, Ix1 => Ix4, Ix2 => Ix4, Ix3 => Ix4, Ix4 => Ix4, Ix5 => Ix5, Ix6 => Ix6, IxDyn => IxDyn];
+    Ix5 => [Ix0 => Ix5, Ix1 => Ix5, Ix2 => Ix5, Ix3 => Ix5, Ix4 => Ix5, Ix5 => Ix5, Ix6 => Ix6, IxDyn => IxDyn];
+    Ix6 => [Ix0 => Ix6, Ix1 => Ix6, Ix2 => Ix6, Ix3 => Ix6, Ix4 => Ix6, Ix5 => Ix6, Ix6 => Ix6, IxDyn => IxDyn];
+    IxDyn => [Ix0 => IxDyn, Ix1 => IxDyn, Ix2 => IxDyn, Ix3 => IxDyn, Ix4 => IxDyn, Ix5 => IxDyn, Ix6 => IxDyn, IxDyn => IxDyn];
+}
+
+/// The result of a read: a view of the target, or a gathered array.
+#[derive(Debug)]
+pub enum Selection<'a, T> {
+    /// Basic indexing: a view, no copy.
+    View(ArrayViewD<'a, T>),
+    /// Advanced indexing: the gathered elements.
+    Owned(ndarray::ArrayD<T>),
+}
+
+impl<'a, T> Selection<'a, T> {
+    /// As a copy-on-write array.
+    pub fn into_cow(self) -> CowArray<'a, T, IxDyn> {
+        match self {
+            Selection::View(view) => CowArray::from(view),
+            Selection::Owned(array) => CowArray::from(array),
+        }
+    }
+}
+
+/// What a read returns, decided by the kinds of its index elements.
+pub trait Kind {
+    /// `self` combined with an element of kind `K`.
+    type Or<K: Kind>: Kind;
+    /// `self` combined with a [`Dynamic`] element.
+    type OrDynamic: Kind;
+    /// The read's result type for elements `T` and rank `D`.
+    type Read<'a, T: 'a, D: Dimension>;
+    /// The result of a read that selected a view of the target.
+    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> Self::Read<'a, T, D>;
+    /// The result of a read that gathered its elements.
+    fn gathered<'a, T: 'a, D: Dimension>(array: Array<T, D>) -> Self::Read<'a, T, D>;
+}
+
+/// Basic indexing only: reads are views.
+pub struct Basic;
+/// Advanced indexing: reads are owned arrays.
+pub struct Advanced;
+/// Known only at run time (an [`IndexElem`](crate::IndexElem) built at run
+/// time): reads are copy-on-write arrays of dynamic rank.
+pub struct Dynamic;
+
+impl Kind for Basic {
+    type Or<K: Kind> = K;
+    type OrDynamic = Dynamic;
+    type Read<'a, T: 'a, D: Dimension> = ArrayView<'a, T, D>;
+    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> ArrayView<'a, T, D> {
+        view
+    }
+    fn gathered<'a, T: 'a, D: Dimension>(_: Array<T, D>) -> ArrayView<'a, T, D> {
+        unreachable!("basic indices resolve to views (reads in mode fill are advanced)")
+    }
+}
+
+impl Kind for Advanced {
+    type Or<K: Kind> = Advanced;
+    type OrDynamic = Advanced;
+    type Read<'a, T: 'a, D: Dimension> = Array<T, D>;
+    // A zero-dimensional integer array indexes like an integer, so an
+    // "advanced" read can resolve to a view: copy it out.
+    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> Array<T, D> {
+        view.to_owned()
+    }
+    fn gathered<'a, T: 'a, D: Dimension>(array: Array<T, D>) -> Array<T, D> {
+        array
+    }
+}
+
+impl Kind for Dynamic {
+    type Or<K: Kind> = K::OrDynamic;
+    type OrDynamic = Dynamic;
+    type Read<'a, T: 'a, D: Dimension> = CowArray<'a, T, IxDyn>;
+    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> CowArray<'a, T, IxDyn> {
+        view.into_dyn().into()
+    }
+    fn gathered<'a, T: 'a, D: Dimension>(array: Array<T, D>) -> CowArray<'a, T, IxDyn> {
+        array.into_dyn().into()
+    }
+}
+
+/// A value of rank `Self` fits a region of rank `R`: it has at most as
+/// many axes (broadcasting adds leading axes, never removes them). A rank
+/// known only at run time fits, and is checked then.
+#[diagnostic::on_unimplemented(
+    message = "a value of dimension `{Self}` does not fit an indexed region of dimension `{R}`",
+    label = "this value has more axes than the region it is written to",
+    note = "values broadcast to the indexed region: they may have fewer axes, never more"
+)]
+pub trait FitsIn<R> {}
+
+macro_rules! fits_in {
+    ($($region:ty => [$($value:ty),*]);* $(;)?) => {$($(
+        impl FitsIn<$region> for $value {}
+    )*)*};
+}
+fits_in! {
+    Ix0 => [Ix0, IxDyn];
+    Ix1 => [Ix0, Ix1, IxDyn];
+    Ix2 => [Ix0, Ix1, Ix2, IxDyn];
+    Ix3 => [Ix0, Ix1, Ix2, Ix3, IxDyn];
+    Ix4 => [Ix0, Ix1, Ix2, Ix3, Ix4, IxDyn];
+    Ix5 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, IxDyn];
+    Ix6 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn];
+    IxDyn => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn];
+}

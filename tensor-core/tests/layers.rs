@@ -1,0 +1,153 @@
+//! The layers of tensor-core import downward only (ARCHITECTURE.md):
+//! every `crate::` path in a module's code (its tests and comments aside)
+//! names a module of its own layer or of one below, the planner names
+//! nothing of the executor (`exec::sys` included), and no modules name
+//! each other in a circle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The layers from the bottom up: each module named by its path from the
+/// crate root. A module not listed inherits its parent's layer.
+const LAYERS: &[&[&str]] = &[
+    // Leaves.
+    &["error", "element", "rank", "index", "mode", "value", "target", "exec::sys"],
+    &["plan"],
+    &["exec"],
+    // The entry layer, itself in order: prepare, then the chooser, then the API.
+    &["prepare"],
+    &["choose"],
+    &["api"],
+    &["backend", "builder", "typed", "entry"],
+    &["lib"],
+];
+
+/// The layer of module `path` (`exec::sys::stream`, `plan`, ...).
+fn layer(path: &str) -> usize {
+    let mut prefix = path;
+    loop {
+        if let Some(layer) = LAYERS.iter().position(|layer| layer.contains(&prefix)) {
+            return layer;
+        }
+        match prefix.rsplit_once("::") {
+            Some((parent, _)) => prefix = parent,
+            None => panic!("module `{path}` is in no layer: add it to LAYERS"),
+        }
+    }
+}
+
+/// Every `.rs` file under `dir`.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module path of a source file (`exec/sys/mod.rs` is `exec::sys`).
+fn module_of(root: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(root).unwrap().with_extension("");
+    let parts: Vec<String> = relative.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+    match parts.as_slice() {
+        [only] if only == "lib" => "lib".to_owned(),
+        [.., last] if last == "mod" => parts[..parts.len() - 1].join("::"),
+        _ => parts.join("::"),
+    }
+}
+
+/// The modules a file's code names through `crate::` (or `$crate::`),
+/// each as long a path as names a module of the crate; test modules (from
+/// the first `#[cfg(test)]` or `#[cfg(all(test`) and comments aside.
+fn named_modules(code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let code = ["#[cfg(test)]", "#[cfg(all(test"]
+        .iter()
+        .filter_map(|marker| code.find(marker))
+        .min()
+        .map_or(code, |end| &code[..end]);
+    let mut named = BTreeSet::new();
+    for line in code.lines().map(str::trim_start).filter(|line| !line.starts_with("//")) {
+        for (at, _) in line.match_indices("crate::") {
+            let rest = &line[at + "crate::".len()..];
+            let path: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+            // The longest prefix of the path that is a module.
+            let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+            if let Some(module) = (1..=segments.len())
+                .rev()
+                .map(|n| segments[..n].join("::"))
+                .find(|m| modules.contains(m))
+            {
+                named.insert(module);
+            }
+        }
+        // `use crate::{a, b}` names its modules at the top level.
+        if let Some(group) = line.strip_prefix("use crate::{") {
+            for name in group
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|n| modules.contains(*n))
+            {
+                named.insert(name.to_owned());
+            }
+        }
+    }
+    named
+}
+
+#[test]
+fn layers_import_downward_only_and_without_circles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|file| module_of(&root, file)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut upward = Vec::new();
+    for file in &files {
+        let module = module_of(&root, file);
+        let code = fs::read_to_string(file).unwrap();
+        for named in named_modules(&code, &modules) {
+            // A module naming its own children is the module tree, not an import.
+            if named == module || named.starts_with(&format!("{module}::")) {
+                continue;
+            }
+            if layer(&named) > layer(&module) {
+                upward.push(format!("{module} names {named}"));
+            }
+            // The planner knows no hardware: nothing of the executor, its
+            // machine module included.
+            if (module == "plan" || module.starts_with("plan::")) && (named == "exec" || named.starts_with("exec::")) {
+                upward.push(format!("the planner ({module}) names {named}"));
+            }
+            graph.entry(module.clone()).or_default().insert(named);
+        }
+    }
+    assert!(upward.is_empty(), "imports upward: {upward:#?}");
+    // No circle among the files: a depth-first search finds no back edge.
+    fn visit(module: &str, graph: &BTreeMap<String, BTreeSet<String>>, path: &mut Vec<String>, done: &mut BTreeSet<String>) {
+        if done.contains(module) {
+            return;
+        }
+        if let Some(start) = path.iter().position(|m| m == module) {
+            panic!("a circle of imports: {:?}", &path[start..]);
+        }
+        path.push(module.to_owned());
+        for next in graph.get(module).into_iter().flatten() {
+            visit(next, graph, path, done);
+        }
+        path.pop();
+        done.insert(module.to_owned());
+    }
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        visit(module, &graph, &mut Vec::new(), &mut done);
+    }
+    // The check itself works: an upward name is caught.
+    assert_eq!(
+        named_modules("use crate::api::get;\n// crate::choose\n", &modules),
+        BTreeSet::from(["api".to_owned()])
+    );
+    assert!(layer("plan::resolve") < layer("exec::scatter") && layer("exec::sys::stream") < layer("plan"));
+}
