@@ -4,8 +4,8 @@
 //! error with its message.
 //!
 //! tensor-macros is a proc-macro crate and cannot be linked as a library,
-//! so its modules are compiled here as they are (`#[path]`), exactly as
-//! `tensor-macros/src/lib.rs::run` calls them.
+//! so its modules are compiled here as they are (`#[path]`), and the stages
+//! run through `pipeline.rs`, as `tensor-macros/src/lib.rs` runs them.
 #![no_main]
 
 use std::str::FromStr;
@@ -16,15 +16,18 @@ use proc_macro2::TokenStream;
 #[path = "../../tensor-macros/src/ast.rs"]
 #[allow(dead_code)]
 mod ast;
-#[path = "../../tensor-macros/src/errors.rs"]
+#[path = "../../tensor-macros/src/ctxt.rs"]
 #[allow(dead_code)]
-mod errors;
+mod ctxt;
 #[path = "../../tensor-macros/src/expand.rs"]
 #[allow(dead_code)]
 mod expand;
 #[path = "../../tensor-macros/src/parse.rs"]
 #[allow(dead_code)]
 mod parse;
+#[path = "../../tensor-macros/src/pipeline.rs"]
+#[allow(dead_code)]
+mod pipeline;
 #[path = "../../tensor-macros/src/valid.rs"]
 #[allow(dead_code)]
 mod valid;
@@ -82,18 +85,21 @@ fuzz_target!(|data: &[u8]| {
     let Ok(input) = TokenStream::from_str(text) else {
         return;
     };
-    let checked = parse::parse_call(input).and_then(|call| valid::check(&call).map(|()| call));
-    match checked {
+    match pipeline::checked_call(input) {
         Ok(call) => {
             for flavor in FLAVORS {
-                let expansion = expand::expand(&call, flavor);
+                let expansion = pipeline::expansion(&call, flavor);
                 if let Err(error) = syn::parse2::<syn::Expr>(expansion.clone()) {
                     panic!("the expansion of `{text}` is not an expression ({error}):\n{expansion}");
                 }
             }
         }
         Err(error) => {
-            // The errors become `compile_error!` calls, as `lib.rs::placeholder` emits them.
+            // The errors become `compile_error!` calls in a placeholder expression.
+            let placeholder = pipeline::placeholder(error.clone());
+            if let Err(parse_error) = syn::parse2::<syn::Expr>(placeholder.clone()) {
+                panic!("the placeholder for `{text}` is not an expression ({parse_error}):\n{placeholder}");
+            }
             assert!(!error.to_compile_error().is_empty(), "no compile_error! for `{text}`");
             let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
             assert!(!messages.is_empty(), "an error without a message for `{text}`");

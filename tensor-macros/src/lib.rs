@@ -6,34 +6,19 @@
 #![warn(missing_docs)]
 
 mod ast;
-mod errors;
+mod ctxt;
 mod expand;
 mod parse;
+mod pipeline;
 mod valid;
 
 use proc_macro::TokenStream;
 
 use expand::Flavor;
 
-/// Expands one call, or its errors plus a placeholder of any type, so the
-/// user sees the errors and not a cascade.
+/// Runs the stages on one call (see [`pipeline::run`]).
 fn run(input: TokenStream, flavor: Flavor) -> TokenStream {
-    let expanded = parse::parse_call(input.into())
-        .and_then(|call| valid::check(&call).map(|()| call))
-        .map(|call| expand::expand(&call, flavor));
-    match expanded {
-        Ok(tokens) => tokens.into(),
-        Err(error) => placeholder(error).into(),
-    }
-}
-
-/// Every error as a `compile_error!`, the last one in expression position:
-/// the block then has the error type, which fits wherever the call stands
-/// and adds neither errors nor "unreachable code" warnings.
-fn placeholder(error: syn::Error) -> proc_macro2::TokenStream {
-    let errors: Vec<_> = error.into_iter().map(|error| error.to_compile_error()).collect();
-    let (last, rest) = errors.split_last().expect("an error has at least one message");
-    quote::quote!({ #((#rest);)* (#last) })
+    pipeline::run(input.into(), flavor).into()
 }
 
 /// In-place indexed update or read (NumPy / PyTorch `x[...] = v`, `x[...]`).

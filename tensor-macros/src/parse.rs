@@ -4,31 +4,30 @@
 //! group, whose elements are split at top-level commas.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
-use syn::{BinOp, Error, Expr, Result};
+use syn::{BinOp, Error, Expr};
 
 use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
-use crate::errors::Errors;
+use crate::ctxt::{Ctxt, Reported};
 
 const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
 
-/// Parses a whole macro call, collecting every error it can find.
-pub fn parse_call(input: TokenStream) -> Result<Call> {
+/// Parses a whole macro call, recording in `ctxt` every error it can find.
+pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported> {
     let tokens: Vec<TokenTree> = input.into_iter().collect();
     if tokens.is_empty() {
-        return Err(Error::new(
+        return Err(ctxt.error(Error::new(
             Span::call_site(),
             "expected `target[index]`, optionally followed by `= value`, `op= value` or `.method(args)`",
-        ));
+        )));
     }
-    let mut errors = Errors::default();
     let (main, mode_tokens) = match tokens.iter().position(|t| is_punct(t, ';')) {
         Some(i) => (&tokens[..i], Some((&tokens[i], &tokens[i + 1..]))),
         None => (&tokens[..], None),
     };
-    let mode = mode_tokens.and_then(|(semi, rest)| errors.ok(parse_mode(semi, rest)));
-    let (lhs, assignment) = split_assignment(main)?;
+    let mode = mode_tokens.map(|(semi, rest)| ctxt.ok(parse_mode(semi, rest))).transpose();
+    let (lhs, assignment) = ctxt.ok(split_assignment(main))?;
     let (place, method) = split_method(lhs);
-    let (target, group) = split_index(place)?;
+    let (target, group) = ctxt.ok(split_index(place))?;
 
     let mut value_is_read = false;
     let mut operand = |tokens: &[TokenTree], empty: &str| {
@@ -37,30 +36,27 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
         Ok::<_, Error>(value)
     };
     let action = match (assignment, method) {
-        (Some(_), Some((name, _))) => {
-            return Err(Error::new(
-                name.span(),
-                "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
-            ));
-        }
-        (Some((None, value)), None) => Action::Set(operand(value, "expected a value after `=`")?),
-        (Some((Some(op), value)), None) => Action::Update(op, operand(value, "expected a value after the operator")?),
-        (None, Some((name, args))) => {
-            let (action, is_read) = parse_method(&name, args)?;
+        (Some(_), Some((name, _))) => Err(Error::new(
+            name.span(),
+            "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
+        )),
+        (Some((None, value)), None) => operand(value, "expected a value after `=`").map(Action::Set),
+        (Some((Some(op), value)), None) => operand(value, "expected a value after the operator").map(|value| Action::Update(op, value)),
+        (None, Some((name, args))) => parse_method(&name, args).map(|(action, is_read)| {
             value_is_read = is_read;
             action
-        }
-        (None, None) => Action::Read,
+        }),
+        (None, None) => Ok(Action::Read),
     };
-    let index = parse_index(group, &mut errors);
-    let target = errors.ok(parse_expr(target, "expected the array before `[`"));
-    errors.finish()?;
+    let action = ctxt.ok(action);
+    let index = parse_index(group, ctxt);
+    let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));
     Ok(Call {
-        target: target.expect("errors were reported"),
+        target: target?,
         index,
         index_span: group.span(),
-        action,
-        mode,
+        action: action?,
+        mode: mode?,
         value_is_read,
     })
 }
@@ -70,7 +66,7 @@ pub fn parse_call(input: TokenStream) -> Result<Call> {
 /// parse (`x[:-1]`, `y[idx, 0]`) and ranges (`x[1..]`, which ndarray cannot
 /// index). Other `y[i]` stay Rust's own indexing (a `Vec`, a slice, an
 /// ndarray element).
-fn parse_operand(tokens: &[TokenTree], empty: &str) -> Result<(Expr, bool)> {
+fn parse_operand(tokens: &[TokenTree], empty: &str) -> syn::Result<(Expr, bool)> {
     let as_read = |tokens: &[TokenTree]| -> Expr {
         let tokens: TokenStream = tokens.iter().cloned().collect();
         syn::parse_quote!(::tensor_at::try_at!(#tokens))
@@ -99,7 +95,7 @@ fn is_joint_punct(token: &TokenTree) -> Option<char> {
 /// Splits `lhs = value` / `lhs op= value`; the operator is `None` for `=`.
 type Assignment<'t> = (Option<UpdateOp>, &'t [TokenTree]);
 
-fn split_assignment(tokens: &[TokenTree]) -> Result<(&[TokenTree], Option<Assignment<'_>>)> {
+fn split_assignment(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], Option<Assignment<'_>>)> {
     let mut i = 0;
     while i < tokens.len() {
         if !is_punct(&tokens[i], '=') {
@@ -156,7 +152,7 @@ fn split_method(tokens: &[TokenTree]) -> (&[TokenTree], Option<(syn::Ident, Toke
 }
 
 /// Splits `target [index]` at the last bracket group.
-fn split_index(tokens: &[TokenTree]) -> Result<(&[TokenTree], &proc_macro2::Group)> {
+fn split_index(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], &proc_macro2::Group)> {
     match tokens {
         [target @ .., TokenTree::Group(group)] if group.delimiter() == Delimiter::Bracket => {
             if target.is_empty() {
@@ -172,16 +168,16 @@ fn split_index(tokens: &[TokenTree]) -> Result<(&[TokenTree], &proc_macro2::Grou
     }
 }
 
-fn parse_expr(tokens: &[TokenTree], empty: &str) -> Result<Expr> {
+fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Expr> {
     if tokens.is_empty() {
         return Err(Error::new(Span::call_site(), empty));
     }
     syn::parse2(tokens.iter().cloned().collect())
 }
 
-fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<(Action, bool)> {
+fn parse_method(name: &syn::Ident, args: TokenStream) -> syn::Result<(Action, bool)> {
     let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
-    let operand = || -> Result<(Expr, bool)> {
+    let operand = || -> syn::Result<(Expr, bool)> {
         parse_operand(&tokens, "").map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument")))
     };
     let update = |op| operand().map(|(value, is_read)| (Action::Update(op, value), is_read));
@@ -207,7 +203,7 @@ fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<(Action, bool)> 
     }
 }
 
-fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
+fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> syn::Result<ModeSpec> {
     let expected = "expected `mode = error`, `clip`, `wrap`, `drop` or `fill(value)` after `;`";
     let [TokenTree::Ident(key), eq, rest @ ..] = tokens else {
         return Err(Error::new(semicolon.span(), expected));
@@ -233,10 +229,10 @@ fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
 }
 
 /// Splits the bracket group at top-level commas and parses each element.
-fn parse_index(group: &proc_macro2::Group, errors: &mut Errors) -> Vec<Elem> {
+fn parse_index(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Vec<Elem> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     if tokens.is_empty() {
-        errors.push(Error::new(
+        ctxt.error(Error::new(
             group.span(),
             "empty index `[]`: write `x[..]` (or `x[...]`) for the whole array",
         ));
@@ -248,18 +244,18 @@ fn parse_index(group: &proc_macro2::Group, errors: &mut Errors) -> Vec<Elem> {
         if part.is_empty() {
             // A trailing comma is fine; an empty element between commas is not.
             if parts.peek().is_some() {
-                errors.push(Error::new(group.span(), "empty index element between commas"));
+                ctxt.error(Error::new(group.span(), "empty index element between commas"));
             }
             continue;
         }
-        if let Some(elem) = errors.ok(parse_elem(part)) {
+        if let Ok(elem) = ctxt.ok(parse_elem(part)) {
             elems.push(elem);
         }
     }
     elems
 }
 
-fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
+fn parse_elem(tokens: &[TokenTree]) -> syn::Result<Elem> {
     let span = tokens[0].span();
     match tokens {
         [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '.') => return Ok(Elem::Ellipsis(span)),
@@ -372,7 +368,7 @@ fn slice_separators(tokens: &[TokenTree]) -> Vec<usize> {
     separators
 }
 
-fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> Result<Elem> {
+fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> syn::Result<Elem> {
     if separators.len() > 2 {
         return Err(Error::new(
             tokens[separators[2]].span(),

@@ -1,20 +1,19 @@
 //! Checks the parsed call for mistakes the types cannot see: two ellipses,
 //! a literal zero step, and modes used where they have no meaning.
 
-use syn::{Error, Expr, Lit, Result, UnOp};
+use syn::{Error, Expr, Lit, UnOp};
 
 use crate::ast::{Action, Call, Elem, ModeSpec};
-use crate::errors::Errors;
+use crate::ctxt::Ctxt;
 
-/// Every error in the call, combined.
-pub fn check(call: &Call) -> Result<()> {
-    let mut errors = Errors::default();
+/// Records in `ctxt` every mistake of the call.
+pub fn check(call: &Call, ctxt: &mut Ctxt) {
     let mut ellipses = call.index.iter().filter_map(|elem| match elem {
         Elem::Ellipsis(span) => Some(*span),
         _ => None,
     });
     if let (Some(_), Some(second)) = (ellipses.next(), ellipses.next()) {
-        errors.push(Error::new(second, "an index can only have a single ellipsis (`...`)"));
+        ctxt.error(Error::new(second, "an index can only have a single ellipsis (`...`)"));
     }
     for elem in &call.index {
         let step = match elem {
@@ -22,22 +21,21 @@ pub fn check(call: &Call) -> Result<()> {
             _ => None,
         };
         if let Some(step) = step.filter(|step| is_literal_zero(step)) {
-            errors.push(Error::new_spanned(step, "slice step cannot be zero"));
+            ctxt.error(Error::new_spanned(step, "slice step cannot be zero"));
         }
     }
     match (&call.action, &call.mode) {
         (Action::Read, Some(ModeSpec::Drop(span))) => {
-            errors.push(Error::new(*span, "mode `drop` applies to updates; reads take `fill(value)`"));
+            ctxt.error(Error::new(*span, "mode `drop` applies to updates; reads take `fill(value)`"));
         }
         (Action::Set(_) | Action::Update(..) | Action::Apply(_), Some(ModeSpec::Fill(span, _))) => {
-            errors.push(Error::new(
+            ctxt.error(Error::new(
                 *span,
                 "mode `fill` applies to reads; updates take `drop` to skip out-of-bounds positions",
             ));
         }
         _ => {}
     }
-    errors.finish()
 }
 
 /// `0`, `-0`, `(0)`.
