@@ -22,6 +22,9 @@ mod ctxt;
 #[path = "../../tensor-macros/src/expand.rs"]
 #[allow(dead_code)]
 mod expand;
+#[path = "../../tensor-macros/src/mask.rs"]
+#[allow(dead_code)]
+mod mask;
 #[path = "../../tensor-macros/src/parse.rs"]
 #[allow(dead_code)]
 mod parse;
@@ -31,6 +34,9 @@ mod pipeline;
 #[path = "../../tensor-macros/src/valid.rs"]
 #[allow(dead_code)]
 mod valid;
+#[path = "../../tensor-macros/src/written.rs"]
+#[allow(dead_code)]
+mod written;
 
 use expand::Flavor;
 

@@ -1,12 +1,12 @@
 //! [`Call`] → tokens: calls into `::tensor_at::__private`, no decisions
 //! beyond picking the entry point.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Expr;
-use syn::spanned::Spanned;
 
 use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
+use crate::written::{View, Written, span_of};
 
 /// Which macro is expanding.
 #[derive(Clone, Copy)]
@@ -106,7 +106,7 @@ impl Ident {
 /// does), keeping its temporaries alive through the call. A variable is
 /// borrowed, not moved, as NumPy users expect. The binding carries the
 /// value's span, so type errors about the value point at it.
-fn bind_value(value: &Expr, is_read: bool, call: impl FnOnce(&syn::Ident) -> TokenStream) -> TokenStream {
+fn bind_value(value: &Written, is_read: bool, call: impl FnOnce(&syn::Ident) -> TokenStream) -> TokenStream {
     let name = syn::Ident::new("__tensor_at_value", value.span().resolved_at(Span::mixed_site()));
     let call = call(&name);
     if is_read {
@@ -120,7 +120,7 @@ fn bind_value(value: &Expr, is_read: bool, call: impl FnOnce(&syn::Ident) -> Tok
             #error(#read) => #error(#read),
         });
     }
-    let value = scrutinee(borrowed(value));
+    let value = scrutinee(borrowed(value.view()));
     quote!(match #value { #name => #call })
 }
 
@@ -136,16 +136,23 @@ fn scrutinee(expr: impl ToTokens) -> proc_macro2::Group {
 
 /// `&place` for a variable or field, so indexing never moves it; any other
 /// expression as it is.
-fn borrowed(expr: &Expr) -> TokenStream {
-    let expr = unparen(expr);
-    match expr {
-        Expr::Path(_) | Expr::Field(_) => quote_spanned!(expr.span()=> &#expr),
-        // `nd(idx)`: borrow `idx` the same way.
-        Expr::Call(call) if is_nd(&call.func) && call.args.len() == 1 => {
-            let (func, arg) = (&call.func, borrowed(&call.args[0]));
-            quote_spanned!(expr.span()=> #func(#arg))
+fn borrowed(view: View) -> TokenStream {
+    let view = view.unparen();
+    match view.expr {
+        Expr::Path(_) | Expr::Field(_) => {
+            let (span, place) = (view.span(), view.stream());
+            quote_spanned!(span=> &#place)
         }
-        other => quote!(#other),
+        // `nd(idx)`: borrow `idx` the same way.
+        Expr::Call(call) if is_nd(&call.func) => match view.single_argument_call() {
+            Some((func, _, arg)) => {
+                let mut args = Group::new(Delimiter::Parenthesis, borrowed(arg));
+                args.set_span(view.span());
+                quote!(#(#func)* #args)
+            }
+            None => view.stream(),
+        },
+        _ => view.stream(),
     }
 }
 
@@ -155,8 +162,8 @@ fn is_nd(func: &Expr) -> bool {
 
 /// What `set!` copies from: a place is borrowed (and copied), any other
 /// expression is taken by value (and updated in its own buffer).
-fn source(target: &Expr) -> TokenStream {
-    if is_place(target) {
+fn source(target: &Written) -> TokenStream {
+    if is_place(&target.expr) {
         quote_spanned!(target.span()=> (#target).tensor_at_ref())
     } else {
         // Bound by `match` so that `{x}` is not an "unnecessary braces" argument.
@@ -179,21 +186,23 @@ fn is_place(expr: &Expr) -> bool {
 /// type errors placed on the user's element.
 fn index_elem(elem: &Elem) -> TokenStream {
     let p = quote!(::tensor_at::__private);
-    let typed = typed_literals;
     match elem {
         Elem::Range { range, step: None } => {
-            let range = typed(range);
-            quote_spanned!(range.span()=> #p::index_elem(#range))
+            let range = typed_literals(range.view());
+            let span = span_of(&range);
+            quote_spanned!(span=> #p::index_elem(#(#range)*))
         }
         Elem::Range { range, step: Some(step) } => {
-            let (range, step) = (typed(range), unparen(step));
-            quote_spanned!(range.span()=> #p::stepped(#range, #step))
+            let range = typed_literals(range.view());
+            let (span, step) = (span_of(&range), step.view().unparen().stream());
+            quote_spanned!(span=> #p::stepped(#(#range)*, #step))
         }
         Elem::PySlice { start, stop, step, span } => {
-            let part = |part: &Option<Expr>| match part {
+            let part = |part: &Option<Written>| match part {
                 Some(expr) => {
-                    let expr = unparen(expr);
-                    quote_spanned!(expr.span()=> #p::bound(#expr))
+                    let expr = expr.view().unparen();
+                    let (span, expr) = (expr.span(), expr.stream());
+                    quote_spanned!(span=> #p::bound(#expr))
                 }
                 None => quote!(::core::option::Option::None),
             };
@@ -207,8 +216,13 @@ fn index_elem(elem: &Elem) -> TokenStream {
             quote_spanned!(elem.span()=> #p::index_elem(#mask))
         }
         Elem::Expr(expr) => {
-            let expr = borrowed(&typed(expr));
-            quote_spanned!(expr.span()=> #p::index_elem(#expr))
+            let view = expr.view().unparen();
+            let expr: Vec<TokenTree> = match view.expr {
+                Expr::Path(_) | Expr::Field(_) | Expr::Call(_) => borrowed(view).into_iter().collect(),
+                _ => typed_literals(view),
+            };
+            let span = span_of(&expr);
+            quote_spanned!(span=> #p::index_elem(#(#expr)*))
         }
     }
 }
@@ -245,7 +259,7 @@ fn mask_array(mask: &MaskExpr) -> TokenStream {
         }
         // Borrowed by the `&` of the operators around it.
         MaskExpr::Array(array) => {
-            let array = unparen(array);
+            let array = array.view().unparen().stream();
             quote!((#array))
         }
     }
@@ -281,8 +295,8 @@ fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
         return None;
     };
     let target = &call.target;
-    let on_target = |array: &&Expr| quote!(#array).to_string() == quote!(#target).to_string();
-    if !mask.compared_arrays()?.iter().all(on_target) {
+    let on_target = |array: &&Written| quote!(#array).to_string() == quote!(#target).to_string();
+    if !compared_arrays(mask)?.iter().all(on_target) {
         return None;
     }
     let at = call.index_span;
@@ -292,7 +306,7 @@ fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
     let test = predicate(mask, &e, &mut bindings);
     let predicate = match (mask, bindings.as_slice()) {
         (MaskExpr::Compare { op, .. }, [(scalar, _)]) => {
-            let compare = syn::Ident::new(compare_name(op)?, at);
+            let compare = syn::Ident::new(op.name(), at);
             quote_spanned!(at=> #p::Predicate::compare(#p::Compare::#compare, &#scalar, |#e| #test))
         }
         _ => quote_spanned!(at=> #p::Predicate::test(|#e| #test)),
@@ -322,21 +336,18 @@ fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
     Some(quote!({ #(#bindings)* #call }))
 }
 
-/// The [`Compare`](tensor_core::Compare) variant of a comparison operator.
-fn compare_name(op: &syn::BinOp) -> Option<&'static str> {
-    Some(match op {
-        syn::BinOp::Lt(_) => "Lt",
-        syn::BinOp::Le(_) => "Le",
-        syn::BinOp::Gt(_) => "Gt",
-        syn::BinOp::Ge(_) => "Ge",
-        syn::BinOp::Eq(_) => "Eq",
-        syn::BinOp::Ne(_) => "Ne",
-        _ => return None,
-    })
+/// The arrays compared, left to right, or `None` when a boolean array
+/// stands among the comparisons.
+fn compared_arrays(mask: &MaskExpr) -> Option<Vec<&Written>> {
+    match mask {
+        MaskExpr::Compare { array, .. } => Some(vec![array]),
+        MaskExpr::Logic { left, right, .. } => Some([compared_arrays(left)?, compared_arrays(right)?].concat()),
+        MaskExpr::Not(inner) => compared_arrays(inner),
+        MaskExpr::Array(_) => None,
+    }
 }
 
-/// The expression without the parentheses around it (they would trip
-/// `unused_parens` in the user's crate once it is a function argument).
+/// The expression inside any parentheses around it.
 fn unparen(expr: &Expr) -> &Expr {
     match expr {
         Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => unparen(expr),
@@ -346,49 +357,74 @@ fn unparen(expr: &Expr) -> &Expr {
 
 /// Unsuffixed integer literals as `isize`: in `x[1]`, `x[-1]`, `x[1..3]`,
 /// `x[[0, 2]]` the literal's type would otherwise stay undecided while the
-/// index's types are worked out.
-fn typed_literals(expr: &Expr) -> Expr {
-    let mut expr = unparen(expr).clone();
-    type_literal(&mut expr);
-    expr
+/// index's types are worked out. The user's tokens, with those literals
+/// replaced.
+fn typed_literals(view: View) -> Vec<TokenTree> {
+    let view = view.unparen();
+    typed(&view).unwrap_or(view.tokens)
 }
 
-fn type_literal(expr: &mut Expr) {
-    if let Expr::Group(group) = expr {
-        return type_literal(&mut group.expr);
-    }
-    match expr {
+/// The tokens of `view` with its literals typed, `None` when it has none
+/// to type.
+fn typed(view: &View) -> Option<Vec<TokenTree>> {
+    let typed_or_written = |view: View| typed(&view).unwrap_or(view.tokens);
+    match view.expr {
+        Expr::Group(_) => {
+            let inner = view.inner()?;
+            let [TokenTree::Group(group)] = view.tokens.as_slice() else {
+                return None;
+            };
+            Some(vec![regroup(group, typed_or_written(inner))])
+        }
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(int), ..
-        }) if int.suffix().is_empty() => {
-            *int = syn::LitInt::new(&format!("{}isize", int.base10_digits()), int.span());
+        }) if int.suffix().is_empty() && matches!(view.tokens.as_slice(), [TokenTree::Literal(_)]) => {
+            let typed = syn::LitInt::new(&format!("{}isize", int.base10_digits()), int.span());
+            Some(typed.into_token_stream().into_iter().collect())
         }
-        Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => type_literal(expr),
+        Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), .. }) => {
+            let operand = view.unary_operand()?;
+            let prefix = view.tokens.len() - operand.tokens.len();
+            Some(view.tokens[..prefix].iter().cloned().chain(typed_or_written(operand)).collect())
+        }
         // Only when every bound is a literal: `a..4` takes `a`'s type.
-        Expr::Range(range) if range.start.iter().chain(&range.end).all(|bound| is_int_literal(bound)) => {
-            range
-                .start
-                .iter_mut()
-                .chain(range.end.iter_mut())
-                .for_each(|bound| type_literal(bound));
+        Expr::Range(range) if range.start.iter().chain(&range.end).all(|bound| literal_len(bound).is_some()) => {
+            let (start, limits, end) = view.range_parts(literal_len)?;
+            let start = start.map(typed_or_written).unwrap_or_default();
+            let end = end.map(typed_or_written).unwrap_or_default();
+            Some(start.into_iter().chain(limits).chain(end).collect())
         }
-        Expr::Array(array) => array.elems.iter_mut().for_each(type_literal),
-        _ => {}
+        Expr::Array(_) => {
+            let (brackets, elements) = view.array_elements()?;
+            let inner = elements
+                .into_iter()
+                .flat_map(|element| typed_or_written(element.view).into_iter().chain(element.comma))
+                .collect();
+            Some(vec![regroup(&brackets, inner)])
+        }
+        _ => None,
     }
 }
 
-fn is_int_literal(expr: &Expr) -> bool {
+/// `group`'s delimiters and span around other tokens.
+fn regroup(group: &Group, tokens: Vec<TokenTree>) -> TokenTree {
+    let mut regrouped = Group::new(group.delimiter(), tokens.into_iter().collect());
+    regrouped.set_span(group.span());
+    TokenTree::Group(regrouped)
+}
+
+/// How many tokens an integer literal, or a negated one, is written with.
+fn literal_len(expr: &Expr) -> Option<usize> {
     match expr {
-        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(_), .. }) => true,
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(_),
+            attrs,
+        }) if attrs.is_empty() => Some(1),
         Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
             expr,
-            ..
-        }) => is_int_literal(expr),
-        _ => false,
+            attrs,
+        }) if attrs.is_empty() => Some(1 + literal_len(expr)?),
+        _ => None,
     }
 }

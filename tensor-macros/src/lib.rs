@@ -8,9 +8,11 @@
 mod ast;
 mod ctxt;
 mod expand;
+mod mask;
 mod parse;
 mod pipeline;
 mod valid;
+mod written;
 
 use proc_macro::TokenStream;
 

@@ -4,10 +4,12 @@
 //! group, whose elements are split at top-level commas.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
-use syn::{BinOp, Error, Expr};
+use syn::{Error, Expr};
 
-use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
+use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
 use crate::ctxt::{Ctxt, Reported};
+use crate::mask;
+use crate::written::{Written, is_punct};
 
 const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
 
@@ -66,23 +68,22 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
 /// parse (`x[:-1]`, `y[idx, 0]`) and ranges (`x[1..]`, which ndarray cannot
 /// index). Other `y[i]` stay Rust's own indexing (a `Vec`, a slice, an
 /// ndarray element).
-fn parse_operand(tokens: &[TokenTree], empty: &str) -> syn::Result<(Expr, bool)> {
-    let as_read = |tokens: &[TokenTree]| -> Expr {
+fn parse_operand(tokens: &[TokenTree], empty: &str) -> syn::Result<(Written, bool)> {
+    let as_read = |tokens: &[TokenTree]| -> syn::Result<Written> {
         let tokens: TokenStream = tokens.iter().cloned().collect();
-        syn::parse_quote!(::tensor_at::try_at!(#tokens))
+        let call: Vec<TokenTree> = quote::quote!(::tensor_at::try_at!(#tokens)).into_iter().collect();
+        Written::parse(&call)
     };
     match parse_expr(tokens, empty) {
-        Ok(Expr::Index(index)) if matches!(*index.index, Expr::Range(_)) => Ok((as_read(tokens), true)),
-        Ok(expr) => Ok((expr, false)),
+        Ok(written) if matches!(&*written.expr, Expr::Index(index) if matches!(*index.index, Expr::Range(_))) => {
+            Ok((as_read(tokens)?, true))
+        }
+        Ok(written) => Ok((written, false)),
         Err(error) => match split_index(tokens) {
-            Ok(_) => Ok((as_read(tokens), true)),
+            Ok(_) => Ok((as_read(tokens)?, true)),
             Err(_) => Err(error),
         },
     }
-}
-
-fn is_punct(token: &TokenTree, ch: char) -> bool {
-    matches!(token, TokenTree::Punct(p) if p.as_char() == ch)
 }
 
 fn is_joint_punct(token: &TokenTree) -> Option<char> {
@@ -168,16 +169,16 @@ fn split_index(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], &proc_macro2:
     }
 }
 
-fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Expr> {
+fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Written> {
     if tokens.is_empty() {
         return Err(Error::new(Span::call_site(), empty));
     }
-    syn::parse2(tokens.iter().cloned().collect())
+    Written::parse(tokens)
 }
 
 fn parse_method(name: &syn::Ident, args: TokenStream) -> syn::Result<(Action, bool)> {
     let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
-    let operand = || -> syn::Result<(Expr, bool)> {
+    let operand = || -> syn::Result<(Written, bool)> {
         parse_operand(&tokens, "").map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument")))
     };
     let update = |op| operand().map(|(value, is_read)| (Action::Update(op, value), is_read));
@@ -190,7 +191,7 @@ fn parse_method(name: &syn::Ident, args: TokenStream) -> syn::Result<(Action, bo
         "pow" => update(UpdateOp::Pow),
         "min" => update(UpdateOp::Min),
         "max" => update(UpdateOp::Max),
-        "apply" => Ok((Action::Apply(syn::parse2(args)?), false)),
+        "apply" => Ok((Action::Apply(Written::parse(&tokens)?), false)),
         "get" if args.is_empty() => Ok((Action::Read, false)),
         "get" => Err(Error::new(
             name.span(),
@@ -221,7 +222,8 @@ fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> syn::Result<ModeSp
             other => Err(Error::new(name.span(), format!("unknown mode `{other}`: {expected}"))),
         },
         [TokenTree::Ident(name), TokenTree::Group(value)] if name == "fill" && value.delimiter() == Delimiter::Parenthesis => {
-            Ok(ModeSpec::Fill(name.span(), syn::parse2(value.stream())?))
+            let value: Vec<TokenTree> = value.stream().into_iter().collect();
+            Ok(ModeSpec::Fill(name.span(), Written::parse(&value)?))
         }
         [first, ..] => Err(Error::new(first.span(), expected)),
         [] => Err(Error::new(eq.span(), expected)),
@@ -267,72 +269,21 @@ fn parse_elem(tokens: &[TokenTree]) -> syn::Result<Elem> {
         return parse_py_slice(tokens, &separators);
     }
     if let Some(semi) = tokens.iter().position(|t| is_punct(t, ';')) {
-        let range: Expr = parse_expr(&tokens[..semi], "expected a range before `;step`")?;
-        if !matches!(range, Expr::Range(_)) {
+        let range = parse_expr(&tokens[..semi], "expected a range before `;step`")?;
+        if !matches!(*range.expr, Expr::Range(_)) {
             return Err(Error::new_spanned(&range, "a step `;k` follows a range: `a..b;k`"));
         }
         let step = parse_expr(&tokens[semi + 1..], "expected a step after `;`")?;
         return Ok(Elem::Range { range, step: Some(step) });
     }
-    let expr: Expr = syn::parse2(tokens.iter().cloned().collect())?;
-    if let Some(mask) = mask_expr(&expr) {
-        return Ok(Elem::Mask(mask));
+    let expr = Written::parse(tokens)?;
+    if let Some(mask) = mask::mask(expr.view()) {
+        return mask.map(Elem::Mask);
     }
-    Ok(match expr {
+    Ok(match *expr.expr {
         Expr::Range(_) => Elem::Range { range: expr, step: None },
-        other => Elem::Expr(other),
+        _ => Elem::Expr(expr),
     })
-}
-
-/// A comparison, or operands combined with `&`, `|`, `^`, `!` and
-/// parentheses: NumPy's elementwise mask syntax. Operands that are not
-/// comparisons are borrowed (a boolean array is not moved; integers combine
-/// as Rust's own bit operators on references do).
-fn mask_expr(expr: &Expr) -> Option<MaskExpr> {
-    match expr {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => mask_expr(expr),
-        Expr::Binary(binary) if is_comparison(&binary.op) => Some(comparison(binary)),
-        Expr::Binary(binary) if matches!(binary.op, BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)) => Some(MaskExpr::Logic {
-            left: Box::new(mask_expr(&binary.left).unwrap_or_else(|| MaskExpr::Array((*binary.left).clone()))),
-            op: binary.op,
-            right: Box::new(mask_expr(&binary.right).unwrap_or_else(|| MaskExpr::Array((*binary.right).clone()))),
-        }),
-        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => Some(MaskExpr::Not(Box::new(
-            mask_expr(&unary.expr).unwrap_or_else(|| MaskExpr::Array((*unary.expr).clone())),
-        ))),
-        _ => None,
-    }
-}
-
-/// `a < s`; a literal on the left (`0.0 < y`) is turned around (`y > 0.0`).
-fn comparison(binary: &syn::ExprBinary) -> MaskExpr {
-    let literal_left = matches!(&*binary.left, Expr::Lit(_)) || matches!(&*binary.left, Expr::Unary(u) if matches!(&*u.expr, Expr::Lit(_)));
-    if literal_left {
-        let op = match binary.op {
-            BinOp::Lt(t) => BinOp::Gt(syn::Token![>](t.span)),
-            BinOp::Gt(t) => BinOp::Lt(syn::Token![<](t.span)),
-            BinOp::Le(t) => BinOp::Ge(syn::Token![>=](t.spans)),
-            BinOp::Ge(t) => BinOp::Le(syn::Token![<=](t.spans)),
-            other => other,
-        };
-        return MaskExpr::Compare {
-            array: (*binary.right).clone(),
-            op,
-            scalar: (*binary.left).clone(),
-        };
-    }
-    MaskExpr::Compare {
-        array: (*binary.left).clone(),
-        op: binary.op,
-        scalar: (*binary.right).clone(),
-    }
-}
-
-fn is_comparison(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_)
-    )
 }
 
 /// Positions of the colons that separate the parts of a NumPy slice. A
@@ -384,7 +335,7 @@ fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> syn::Result<Ele
     parts.push(&tokens[from..]);
     let mut parsed = parts.into_iter().map(|part| match part {
         [] => Ok(None),
-        tokens => syn::parse2(tokens.iter().cloned().collect()).map(Some),
+        tokens => Written::parse(tokens).map(Some),
     });
     let mut next = || parsed.next().unwrap_or(Ok(None));
     Ok(Elem::PySlice {

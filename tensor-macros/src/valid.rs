@@ -20,7 +20,7 @@ pub fn check(call: &Call, ctxt: &mut Ctxt) {
             Elem::Range { step, .. } | Elem::PySlice { step, .. } => step.as_ref(),
             _ => None,
         };
-        if let Some(step) = step.filter(|step| is_literal_zero(step)) {
+        if let Some(step) = step.filter(|step| is_literal_zero(&step.expr)) {
             ctxt.error(Error::new_spanned(step, "slice step cannot be zero"));
         }
     }
