@@ -22,6 +22,12 @@ mod ctxt;
 #[path = "../../tensor-macros/src/expand.rs"]
 #[allow(dead_code)]
 mod expand;
+#[path = "../../tensor-macros/src/literals.rs"]
+#[allow(dead_code)]
+mod literals;
+#[path = "../../tensor-macros/src/lower.rs"]
+#[allow(dead_code)]
+mod lower;
 #[path = "../../tensor-macros/src/mask.rs"]
 #[allow(dead_code)]
 mod mask;
@@ -38,7 +44,7 @@ mod valid;
 #[allow(dead_code)]
 mod written;
 
-use expand::Flavor;
+use lower::Flavor;
 
 /// The four macros: `at!`, `set!`, `try_at!`, `try_set!`.
 const FLAVORS: [Flavor; 4] = [

@@ -8,6 +8,8 @@
 mod ast;
 mod ctxt;
 mod expand;
+mod literals;
+mod lower;
 mod mask;
 mod parse;
 mod pipeline;
@@ -16,7 +18,7 @@ mod written;
 
 use proc_macro::TokenStream;
 
-use expand::Flavor;
+use lower::Flavor;
 
 /// Runs the stages on one call (see [`pipeline::run`]).
 fn run(input: TokenStream, flavor: Flavor) -> TokenStream {

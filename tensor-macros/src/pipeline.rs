@@ -1,12 +1,13 @@
-//! The stages of one macro call, in order: parse → check → expand. The
-//! macros, the `macro_parser` fuzz target and the tests all run them here.
+//! The stages of one macro call, in order: parse → check → lower → expand.
+//! The macros, the `macro_parser` fuzz target and the tests all run them
+//! here.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Call;
-use crate::expand::{self, Flavor};
-use crate::{ctxt, parse, valid};
+use crate::lower::{self, Flavor};
+use crate::{ctxt, expand, parse, valid};
 
 /// The call, parsed and checked, or every error found in it.
 pub fn checked_call(input: TokenStream) -> syn::Result<Call> {
@@ -19,7 +20,7 @@ pub fn checked_call(input: TokenStream) -> syn::Result<Call> {
 
 /// The expansion of a checked call for one macro.
 pub fn expansion(call: &Call, flavor: Flavor) -> TokenStream {
-    expand::expand(call, flavor)
+    expand::expand(&lower::lower(call, flavor))
 }
 
 /// Expands one call, or its errors plus a placeholder of any type, so the
