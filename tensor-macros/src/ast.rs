@@ -11,17 +11,50 @@ use crate::written::Written;
 pub struct Call {
     /// The indexed array.
     pub target: Written,
-    /// The index elements, in order.
-    pub index: Vec<Elem>,
-    /// The bracket group, for errors about the whole index.
-    pub index_span: Span,
+    /// Its index.
+    pub index: Index,
     /// What the call does.
     pub action: Action,
     /// The out-of-bounds mode, when given.
     pub mode: Option<ModeSpec>,
-    /// Whether the value is itself an index read (`x[1:] = x[:-1]`), parsed
-    /// into a `try_at!` call: its result is checked, then copied.
-    pub value_is_read: bool,
+}
+
+/// `[ INDEX, ... ]`.
+pub struct Index {
+    /// The elements, in order.
+    pub elems: Vec<Elem>,
+    /// The bracket group, for errors about the whole index.
+    pub span: Span,
+}
+
+/// `TARGET [ INDEX, ... ]` written as a value (`x[1:] = x[:-1]`): a read
+/// in the macro's own syntax.
+pub struct IndexRead {
+    /// The array read.
+    pub target: Written,
+    /// Its index.
+    pub index: Index,
+    /// Where the whole read stands.
+    pub span: Span,
+}
+
+/// The value of a write.
+pub enum Operand {
+    /// A Rust expression.
+    Expr(Written),
+    /// An index read: anything Rust cannot parse (`x[:-1]`, `y[idx, 0]`)
+    /// and reads by a range (`x[1..]`, which ndarray cannot index).
+    Read(Box<IndexRead>),
+}
+
+impl Operand {
+    /// Where the value stands in the user's code.
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Expr(expr) => expr.span(),
+            Operand::Read(read) => read.span,
+        }
+    }
 }
 
 /// One index element.
@@ -190,9 +223,9 @@ pub enum Action {
     /// Read it.
     Read,
     /// Set it (`= v`, `.set(v)`).
-    Set(Written),
+    Set(Operand),
     /// Combine it with a value (`+= v`, `.add(v)`, `.max(v)`, ...).
-    Update(UpdateOp, Written),
+    Update(UpdateOp, Operand),
     /// `.apply(f)`.
     Apply(Written),
 }

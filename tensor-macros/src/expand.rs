@@ -179,7 +179,7 @@ fn bind_value(value: &Value, call: impl FnOnce(&Ident) -> TokenStream) -> TokenS
         }
         ValueKind::Read(read) => {
             let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
-            let (read, result) = (Names::read(), scrutinee(read));
+            let (read, result) = (Names::read(), scrutinee(expand(read)));
             quote!(match #result {
                 #ok(#read) => match #read.to_owned() { #name => #call },
                 #error(#read) => #error(#read),

@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident};
 
-use crate::ast::{Action, Call, Comparison, Elem, Logic, MaskExpr, ModeSpec, UpdateOp};
+use crate::ast::{Action, Call, Comparison, Elem, Index, IndexRead, Logic, MaskExpr, ModeSpec, Operand, UpdateOp};
 use crate::literals::typed_literals;
 use crate::written::{View, Written};
 
@@ -125,10 +125,11 @@ pub struct Value {
 pub enum ValueKind {
     /// An expression, passed as [`Arg`] says.
     Expr(Arg),
-    /// A fallible read (of the target itself, maybe): its error is the
-    /// call's, and its result is copied before the target is borrowed for
-    /// writing, as NumPy copies overlapping operands.
-    Read(TokenStream),
+    /// An index read, lowered as `try_at!` lowers it (of the target
+    /// itself, maybe): its error is the call's, and its result is copied
+    /// before the target is borrowed for writing, as NumPy copies
+    /// overlapping operands.
+    Read(Box<Lowered>),
 }
 
 /// An expression passed to the runtime.
@@ -249,19 +250,53 @@ pub enum Mode {
 
 /// Lowers a checked call for one macro.
 pub fn lower(call: &Call, flavor: Flavor) -> Lowered {
-    let outcome = match flavor.fallible {
-        true => Outcome::Result,
-        false => Outcome::Unwrap,
+    let parts = Parts {
+        target: &call.target,
+        index: &call.index,
+        action: &call.action,
+        mode: call.mode.as_ref(),
     };
-    let (index, entry) = match mask_path(call) {
-        MaskPath::Fused { predicate, action } => (Vec::new(), fused_entry(call, predicate, action, flavor)),
-        MaskPath::Built => (call.index.iter().map(index_elem).collect(), indexed_entry(call, flavor)),
+    parts.lower(flavor)
+}
+
+/// A read used as a value, lowered as `try_at!` lowers its call.
+fn lower_read(read: &IndexRead) -> Lowered {
+    let parts = Parts {
+        target: &read.target,
+        index: &read.index,
+        action: &Action::Read,
+        mode: None,
     };
-    Lowered {
-        at: call.index_span,
-        index,
-        entry,
-        outcome,
+    parts.lower(Flavor {
+        copy: false,
+        fallible: true,
+    })
+}
+
+/// What lowering reads of a call, or of a read used as a value.
+struct Parts<'c> {
+    target: &'c Written,
+    index: &'c Index,
+    action: &'c Action,
+    mode: Option<&'c ModeSpec>,
+}
+
+impl Parts<'_> {
+    fn lower(&self, flavor: Flavor) -> Lowered {
+        let outcome = match flavor.fallible {
+            true => Outcome::Result,
+            false => Outcome::Unwrap,
+        };
+        let (index, entry) = match self.mask_path() {
+            MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
+            MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
+        };
+        Lowered {
+            at: self.index.span,
+            index,
+            entry,
+            outcome,
+        }
     }
 }
 
@@ -281,37 +316,39 @@ enum MaskPath<'c> {
 /// The actions a fused pass serves.
 enum FusedAction<'c> {
     Read,
-    Set(&'c Written),
-    Update(UpdateOp, &'c Written),
+    Set(&'c Operand),
+    Update(UpdateOp, &'c Operand),
 }
 
-fn mask_path(call: &Call) -> MaskPath<'_> {
-    let [Elem::Mask(mask)] = call.index.as_slice() else {
-        return MaskPath::Built;
-    };
-    let action = match &call.action {
-        Action::Read => FusedAction::Read,
-        Action::Set(value) => FusedAction::Set(value),
-        Action::Update(op, value) => FusedAction::Update(*op, value),
-        Action::Apply(_) => return MaskPath::Built,
-    };
-    let mut scalars = Vec::new();
-    let Some(test) = element_test(mask, &call.target.expr, &mut scalars) else {
-        return MaskPath::Built;
-    };
-    let mut scalars = scalars.into_iter();
-    let predicate = match (mask, scalars.next(), scalars.next()) {
-        (MaskExpr::Compare { op, .. }, Some(scalar), None) => Predicate::Compare {
-            compare: Ident::new(op.name(), call.index_span),
-            scalar,
-            test,
-        },
-        (_, first, second) => Predicate::Test {
-            scalars: first.into_iter().chain(second).chain(scalars).collect(),
-            test,
-        },
-    };
-    MaskPath::Fused { predicate, action }
+impl<'c> Parts<'c> {
+    fn mask_path(&self) -> MaskPath<'c> {
+        let [Elem::Mask(mask)] = self.index.elems.as_slice() else {
+            return MaskPath::Built;
+        };
+        let action = match self.action {
+            Action::Read => FusedAction::Read,
+            Action::Set(value) => FusedAction::Set(value),
+            Action::Update(op, value) => FusedAction::Update(*op, value),
+            Action::Apply(_) => return MaskPath::Built,
+        };
+        let mut scalars = Vec::new();
+        let Some(test) = element_test(mask, &self.target.expr, &mut scalars) else {
+            return MaskPath::Built;
+        };
+        let mut scalars = scalars.into_iter();
+        let predicate = match (mask, scalars.next(), scalars.next()) {
+            (MaskExpr::Compare { op, .. }, Some(scalar), None) => Predicate::Compare {
+                compare: Ident::new(op.name(), self.index.span),
+                scalar,
+                test,
+            },
+            (_, first, second) => Predicate::Test {
+                scalars: first.into_iter().chain(second).chain(scalars).collect(),
+                test,
+            },
+        };
+        MaskPath::Fused { predicate, action }
+    }
 }
 
 /// The mask as a test of one element of `target`, its scalars bound in
@@ -354,85 +391,86 @@ fn ungrouped(expr: &Expr) -> &Expr {
     }
 }
 
-fn fused_entry(call: &Call, predicate: Predicate, action: FusedAction, flavor: Flavor) -> Entry {
-    let op = |op: UpdateOp| Ident::new(op.name(), call.index_span);
-    match (action, flavor.copy) {
-        (FusedAction::Read, _) => Entry::ReadWhere {
-            target: place(&call.target),
-            predicate,
-        },
-        (FusedAction::Set(value), false) => Entry::SetWhere {
-            target: place(&call.target),
-            predicate,
-            value: value_of(value, call.value_is_read),
-        },
-        (FusedAction::Set(value), true) => Entry::SetWhereCopy {
-            source: source(&call.target),
-            predicate,
-            value: value_of(value, call.value_is_read),
-        },
-        (FusedAction::Update(update, value), false) => Entry::UpdateWhere {
-            target: place(&call.target),
-            predicate,
-            op: op(update),
-            value: value_of(value, call.value_is_read),
-        },
-        (FusedAction::Update(update, value), true) => Entry::UpdateWhereCopy {
-            source: source(&call.target),
-            predicate,
-            op: op(update),
-            value: value_of(value, call.value_is_read),
-        },
-    }
-}
-
-fn indexed_entry(call: &Call, flavor: Flavor) -> Entry {
-    let op = |op: &UpdateOp| Ident::new(op.name(), call.index_span);
-    let mode = mode(call.mode.as_ref());
-    let value = |value| value_of(value, call.value_is_read);
-    match (&call.action, flavor.copy) {
-        (Action::Read, _) => match &call.mode {
-            Some(ModeSpec::Fill(_, fill)) => Entry::ReadFilled {
-                target: place(&call.target),
-                fill: fill.to_token_stream(),
+impl Parts<'_> {
+    fn fused_entry(&self, predicate: Predicate, action: FusedAction, flavor: Flavor) -> Entry {
+        let op = |op: UpdateOp| Ident::new(op.name(), self.index.span);
+        match (action, flavor.copy) {
+            (FusedAction::Read, _) => Entry::ReadWhere {
+                target: place(self.target),
+                predicate,
             },
-            _ => Entry::Read {
-                target: place(&call.target),
+            (FusedAction::Set(value), false) => Entry::SetWhere {
+                target: place(self.target),
+                predicate,
+                value: value_of(value),
+            },
+            (FusedAction::Set(value), true) => Entry::SetWhereCopy {
+                source: source(self.target),
+                predicate,
+                value: value_of(value),
+            },
+            (FusedAction::Update(update, value), false) => Entry::UpdateWhere {
+                target: place(self.target),
+                predicate,
+                op: op(update),
+                value: value_of(value),
+            },
+            (FusedAction::Update(update, value), true) => Entry::UpdateWhereCopy {
+                source: source(self.target),
+                predicate,
+                op: op(update),
+                value: value_of(value),
+            },
+        }
+    }
+
+    fn indexed_entry(&self, flavor: Flavor) -> Entry {
+        let op = |op: &UpdateOp| Ident::new(op.name(), self.index.span);
+        let mode = mode(self.mode);
+        match (self.action, flavor.copy) {
+            (Action::Read, _) => match self.mode {
+                Some(ModeSpec::Fill(_, fill)) => Entry::ReadFilled {
+                    target: place(self.target),
+                    fill: fill.to_token_stream(),
+                },
+                _ => Entry::Read {
+                    target: place(self.target),
+                    mode,
+                },
+            },
+            (Action::Set(v), false) => Entry::Set {
+                target: place(self.target),
+                value: value_of(v),
                 mode,
             },
-        },
-        (Action::Set(v), false) => Entry::Set {
-            target: place(&call.target),
-            value: value(v),
-            mode,
-        },
-        (Action::Update(o, v), false) => Entry::Update {
-            target: place(&call.target),
-            op: op(o),
-            value: value(v),
-            mode,
-        },
-        (Action::Apply(f), false) => Entry::Apply {
-            target: place(&call.target),
-            f: f.to_token_stream(),
-            mode,
-        },
-        (Action::Set(v), true) => Entry::SetCopy {
-            source: source(&call.target),
-            value: value(v),
-            mode,
-        },
-        (Action::Update(o, v), true) => Entry::UpdateCopy {
-            source: source(&call.target),
-            op: op(o),
-            value: value(v),
-            mode,
-        },
-        (Action::Apply(f), true) => Entry::ApplyCopy {
-            source: source(&call.target),
-            f: f.to_token_stream(),
-            mode,
-        },
+            (Action::Update(o, v), false) => Entry::Update {
+                target: place(self.target),
+                op: op(o),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Apply(f), false) => Entry::Apply {
+                target: place(self.target),
+                f: f.to_token_stream(),
+                mode,
+            },
+            (Action::Set(v), true) => Entry::SetCopy {
+                source: source(self.target),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Update(o, v), true) => Entry::UpdateCopy {
+                source: source(self.target),
+                op: op(o),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Apply(f), true) => Entry::ApplyCopy {
+                source: source(self.target),
+                f: f.to_token_stream(),
+                mode,
+            },
+        }
     }
 }
 
@@ -461,10 +499,10 @@ fn is_place(expr: &Expr) -> bool {
     }
 }
 
-fn value_of(value: &Written, is_read: bool) -> Value {
-    let kind = match is_read {
-        true => ValueKind::Read(value.to_token_stream()),
-        false => ValueKind::Expr(borrowed(value.view())),
+fn value_of(value: &Operand) -> Value {
+    let kind = match value {
+        Operand::Expr(expr) => ValueKind::Expr(borrowed(expr.view())),
+        Operand::Read(read) => ValueKind::Read(Box::new(lower_read(read))),
     };
     Value { span: value.span(), kind }
 }

@@ -6,10 +6,10 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::{Error, Expr};
 
-use crate::ast::{Action, Call, Elem, ModeSpec, UpdateOp};
+use crate::ast::{Action, Call, Elem, Index, IndexRead, ModeSpec, Operand, UpdateOp};
 use crate::ctxt::{Ctxt, Reported};
 use crate::mask;
-use crate::written::{Written, is_punct};
+use crate::written::{Written, is_punct, span_of};
 
 const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
 
@@ -31,59 +31,73 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
     let (place, method) = split_method(lhs);
     let (target, group) = ctxt.ok(split_index(place))?;
 
-    let mut value_is_read = false;
-    let mut operand = |tokens: &[TokenTree], empty: &str| {
-        let (value, is_read) = parse_operand(tokens, empty)?;
-        value_is_read = is_read;
-        Ok::<_, Error>(value)
-    };
-    let action = match (assignment, method) {
-        (Some(_), Some((name, _))) => Err(Error::new(
-            name.span(),
-            "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
-        )),
-        (Some((None, value)), None) => operand(value, "expected a value after `=`").map(Action::Set),
-        (Some((Some(op), value)), None) => operand(value, "expected a value after the operator").map(|value| Action::Update(op, value)),
-        (None, Some((name, args))) => parse_method(&name, args).map(|(action, is_read)| {
-            value_is_read = is_read;
-            action
-        }),
-        (None, None) => Ok(Action::Read),
-    };
-    let action = ctxt.ok(action);
+    let action = parse_action(assignment, method, ctxt);
     let index = parse_index(group, ctxt);
     let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));
     Ok(Call {
         target: target?,
         index,
-        index_span: group.span(),
         action: action?,
         mode: mode?,
-        value_is_read,
     })
 }
 
-/// The value right of `=`: a Rust expression, or an index read in this
-/// macro's own syntax, which becomes a `try_at!` call: anything Rust cannot
-/// parse (`x[:-1]`, `y[idx, 0]`) and ranges (`x[1..]`, which ndarray cannot
-/// index). Other `y[i]` stay Rust's own indexing (a `Vec`, a slice, an
-/// ndarray element).
-fn parse_operand(tokens: &[TokenTree], empty: &str) -> syn::Result<(Written, bool)> {
-    let as_read = |tokens: &[TokenTree]| -> syn::Result<Written> {
-        let tokens: TokenStream = tokens.iter().cloned().collect();
-        let call: Vec<TokenTree> = quote::quote!(::tensor_at::try_at!(#tokens)).into_iter().collect();
-        Written::parse(&call)
+/// What the call does: read, assign, or call a method.
+fn parse_action(assignment: Option<Assignment>, method: Option<(syn::Ident, TokenStream)>, ctxt: &mut Ctxt) -> Result<Action, Reported> {
+    let mut operand = |tokens, empty| {
+        parse_operand(tokens, empty, ctxt).map_err(|error| match error {
+            OperandError::Neither(error) => ctxt.error(error),
+            OperandError::Reported(reported) => reported,
+        })
     };
-    match parse_expr(tokens, empty) {
-        Ok(written) if matches!(&*written.expr, Expr::Index(index) if matches!(*index.index, Expr::Range(_))) => {
-            Ok((as_read(tokens)?, true))
-        }
-        Ok(written) => Ok((written, false)),
-        Err(error) => match split_index(tokens) {
-            Ok(_) => Ok((as_read(tokens)?, true)),
-            Err(_) => Err(error),
-        },
+    match (assignment, method) {
+        (Some(_), Some((name, _))) => Err(ctxt.error(Error::new(
+            name.span(),
+            "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
+        ))),
+        (Some((None, value)), None) => operand(value, "expected a value after `=`").map(Action::Set),
+        (Some((Some(op), value)), None) => operand(value, "expected a value after the operator").map(|value| Action::Update(op, value)),
+        (None, Some((name, args))) => parse_method(&name, args, ctxt),
+        (None, None) => Ok(Action::Read),
     }
+}
+
+/// Why a value is not an [`Operand`].
+enum OperandError {
+    /// It is neither a Rust expression nor an index read: the expression's
+    /// error.
+    Neither(Error),
+    /// It is an index read with mistakes, already reported.
+    Reported(Reported),
+}
+
+/// The value right of `=`: a Rust expression, or an index read in this
+/// macro's own syntax: anything Rust cannot parse (`x[:-1]`, `y[idx, 0]`)
+/// and ranges (`x[1..]`, which ndarray cannot index). Other `y[i]` stay
+/// Rust's own indexing (a `Vec`, a slice, an ndarray element).
+fn parse_operand(tokens: &[TokenTree], empty: &str, ctxt: &mut Ctxt) -> Result<Operand, OperandError> {
+    let is_range_index = |written: &Written| matches!(&*written.expr, Expr::Index(index) if matches!(*index.index, Expr::Range(_)));
+    let error = match parse_expr(tokens, empty) {
+        Ok(written) if !is_range_index(&written) => return Ok(Operand::Expr(written)),
+        Ok(_) => None,
+        Err(error) => Some(error),
+    };
+    match (split_index(tokens), error) {
+        (Ok((target, group)), _) => parse_read(tokens, target, group, ctxt).map_err(OperandError::Reported),
+        (Err(_), Some(error)) => Err(OperandError::Neither(error)),
+        (Err(error), None) => Err(OperandError::Reported(ctxt.error(error))),
+    }
+}
+
+/// `target[index]` as a value, parsed as the call's own target and index.
+fn parse_read(tokens: &[TokenTree], target: &[TokenTree], group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Result<Operand, Reported> {
+    let index = parse_index(group, ctxt);
+    let target = ctxt.ok(parse_expr(target, "expected the array before `[`"))?;
+    Ok(Operand::Read(Box::new(IndexRead {
+        target,
+        index,
+        span: span_of(tokens),
+    })))
 }
 
 fn is_joint_punct(token: &TokenTree) -> Option<char> {
@@ -176,31 +190,40 @@ fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Written> {
     Written::parse(tokens)
 }
 
-fn parse_method(name: &syn::Ident, args: TokenStream) -> syn::Result<(Action, bool)> {
+fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result<Action, Reported> {
     let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
-    let operand = || -> syn::Result<(Written, bool)> {
-        parse_operand(&tokens, "").map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument")))
+    let mut operand = || {
+        parse_operand(&tokens, "", ctxt).map_err(|error| match error {
+            OperandError::Neither(_) => ctxt.error(Error::new(name.span(), format!("`.{name}(...)` takes one argument"))),
+            OperandError::Reported(reported) => reported,
+        })
     };
-    let update = |op| operand().map(|(value, is_read)| (Action::Update(op, value), is_read));
-    match name.to_string().as_str() {
-        "set" => operand().map(|(value, is_read)| (Action::Set(value), is_read)),
-        "add" => update(UpdateOp::Add),
-        "sub" => update(UpdateOp::Sub),
-        "mul" => update(UpdateOp::Mul),
-        "div" => update(UpdateOp::Div),
-        "pow" => update(UpdateOp::Pow),
-        "min" => update(UpdateOp::Min),
-        "max" => update(UpdateOp::Max),
-        "apply" => Ok((Action::Apply(Written::parse(&tokens)?), false)),
-        "get" if args.is_empty() => Ok((Action::Read, false)),
-        "get" => Err(Error::new(
+    let method = name.to_string();
+    let update = match method.as_str() {
+        "add" => Some(UpdateOp::Add),
+        "sub" => Some(UpdateOp::Sub),
+        "mul" => Some(UpdateOp::Mul),
+        "div" => Some(UpdateOp::Div),
+        "pow" => Some(UpdateOp::Pow),
+        "min" => Some(UpdateOp::Min),
+        "max" => Some(UpdateOp::Max),
+        _ => None,
+    };
+    if let Some(op) = update {
+        return operand().map(|value| Action::Update(op, value));
+    }
+    match method.as_str() {
+        "set" => operand().map(Action::Set),
+        "apply" => ctxt.ok(Written::parse(&tokens)).map(Action::Apply),
+        "get" if args.is_empty() => Ok(Action::Read),
+        "get" => Err(ctxt.error(Error::new(
             name.span(),
             "`.get()` takes no arguments; the mode goes after `;`: `x[i].get(); mode = fill(0.0)`",
-        )),
-        other => Err(Error::new(
+        ))),
+        other => Err(ctxt.error(Error::new(
             name.span(),
             format!("unknown method `{other}`: expected one of {METHODS}"),
-        )),
+        ))),
     }
 }
 
@@ -231,7 +254,14 @@ fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> syn::Result<ModeSp
 }
 
 /// Splits the bracket group at top-level commas and parses each element.
-fn parse_index(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Vec<Elem> {
+fn parse_index(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Index {
+    Index {
+        elems: parse_elems(group, ctxt),
+        span: group.span(),
+    }
+}
+
+fn parse_elems(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Vec<Elem> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     if tokens.is_empty() {
         ctxt.error(Error::new(
@@ -258,7 +288,7 @@ fn parse_index(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Vec<Elem> {
 }
 
 fn parse_elem(tokens: &[TokenTree]) -> syn::Result<Elem> {
-    let span = tokens[0].span();
+    let span = tokens.first().map_or_else(Span::call_site, TokenTree::span);
     match tokens {
         [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '.') => return Ok(Elem::Ellipsis(span)),
         [TokenTree::Ident(name)] if name == "None" || name == "NewAxis" => return Ok(Elem::NewAxis(span)),
@@ -320,11 +350,8 @@ fn slice_separators(tokens: &[TokenTree]) -> Vec<usize> {
 }
 
 fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> syn::Result<Elem> {
-    if separators.len() > 2 {
-        return Err(Error::new(
-            tokens[separators[2]].span(),
-            "a slice has at most three parts: `start:stop:step`",
-        ));
+    if let Some(third) = separators.get(2).and_then(|&at| tokens.get(at)) {
+        return Err(Error::new(third.span(), "a slice has at most three parts: `start:stop:step`"));
     }
     let mut parts = Vec::with_capacity(3);
     let mut from = 0;
@@ -342,6 +369,6 @@ fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> syn::Result<Ele
         start: next()?,
         stop: next()?,
         step: next()?,
-        span: tokens[0].span(),
+        span: tokens.first().map_or_else(Span::call_site, TokenTree::span),
     })
 }
