@@ -22,12 +22,18 @@ mod ctxt;
 #[path = "../../tensor-macros/src/expand.rs"]
 #[allow(dead_code)]
 mod expand;
+#[path = "../../tensor-macros/src/fused.rs"]
+#[allow(dead_code)]
+mod fused;
 #[path = "../../tensor-macros/src/literals.rs"]
 #[allow(dead_code)]
 mod literals;
 #[path = "../../tensor-macros/src/lower.rs"]
 #[allow(dead_code)]
 mod lower;
+#[path = "../../tensor-macros/src/lower_index.rs"]
+#[allow(dead_code)]
+mod lower_index;
 #[path = "../../tensor-macros/src/mask.rs"]
 #[allow(dead_code)]
 mod mask;

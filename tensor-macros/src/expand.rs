@@ -5,7 +5,9 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Ident;
 
-use crate::lower::{Arg, Bound, Entry, IndexElem, Lowered, MaskArray, Mode, Outcome, Place, Predicate, Source, Test, Value, ValueKind};
+use crate::fused::{Predicate, Test};
+use crate::lower::{Entry, Lowered, Mode, Outcome, Place, Source, Value, ValueKind};
+use crate::lower_index::{Arg, Bound, IndexElem, MaskArray};
 
 /// The expansion of a lowered call: its index bound first (so a mask may
 /// read the target: `at!(x[x > 0.0] = 0.0)`), then the entry point.

@@ -8,8 +8,10 @@
 mod ast;
 mod ctxt;
 mod expand;
+mod fused;
 mod literals;
 mod lower;
+mod lower_index;
 mod mask;
 mod parse;
 mod pipeline;

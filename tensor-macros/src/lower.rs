@@ -2,14 +2,19 @@
 //! made here (which entry point, a fused mask pass or a built mask, borrow
 //! or move, the literals' types, the predicate), so `expand.rs` only
 //! quotes. Lowering cannot fail: every checked call has an expansion.
+//!
+//! This file picks the entry point and how the target and value are
+//! passed; `fused.rs` decides whether a mask runs as one pass over the
+//! target, and `lower_index.rs` how the index elements are passed.
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident};
 
-use crate::ast::{Action, Call, Comparison, Elem, Index, IndexRead, Logic, MaskExpr, ModeSpec, Operand, UpdateOp};
-use crate::literals::typed_literals;
-use crate::written::{View, Written};
+use crate::ast::{Action, Call, Index, IndexRead, ModeSpec, Operand, UpdateOp};
+use crate::fused::{FusedAction, MaskPath, Predicate, mask_path};
+use crate::lower_index::{Arg, IndexElem, borrowed, index_elem};
+use crate::written::Written;
 
 /// Which macro is expanding.
 #[derive(Clone, Copy)]
@@ -132,111 +137,6 @@ pub enum ValueKind {
     Read(Box<Lowered>),
 }
 
-/// An expression passed to the runtime.
-pub enum Arg {
-    /// As written (with typed literals, in an index).
-    Tokens(TokenStream),
-    /// `&place`: a variable or field is borrowed, so indexing never moves
-    /// it, as NumPy users expect.
-    Borrowed { place: TokenStream, span: Span },
-    /// `nd(arg)`, its argument passed as [`Arg`] says.
-    Nd { func: TokenStream, span: Span, arg: Box<Arg> },
-}
-
-/// One index element, as an expression whose type says what it is.
-pub enum IndexElem {
-    /// `index_elem(arg)`; `arg_span` is the argument's own (inside any
-    /// parentheses), `span` the element's.
-    Elem { span: Span, arg_span: Span, arg: Arg },
-    /// `stepped(range, step)`.
-    Stepped { span: Span, range: TokenStream, step: TokenStream },
-    /// `PySlice::new(start, stop, step)`, `None` parts missing.
-    PySlice {
-        span: Span,
-        start: Option<Bound>,
-        stop: Option<Bound>,
-        step: Option<Bound>,
-    },
-    /// `Ellipsis`.
-    Ellipsis(Span),
-    /// `NewAxis`.
-    NewAxis(Span),
-    /// `index_elem(mask)`, the mask built as a boolean array.
-    Mask { span: Span, mask: MaskArray },
-}
-
-impl IndexElem {
-    /// Where the element stands in the user's code.
-    pub fn span(&self) -> Span {
-        match self {
-            IndexElem::Elem { span, .. }
-            | IndexElem::Stepped { span, .. }
-            | IndexElem::PySlice { span, .. }
-            | IndexElem::Ellipsis(span)
-            | IndexElem::NewAxis(span)
-            | IndexElem::Mask { span, .. } => *span,
-        }
-    }
-}
-
-/// A part of a NumPy slice: `bound(expr)`.
-pub struct Bound {
-    /// Where the part stands.
-    pub span: Span,
-    /// The part, inside any parentheses.
-    pub tokens: TokenStream,
-}
-
-/// A mask built as a boolean array: each comparison through `mask`,
-/// combined with ndarray's elementwise `&`, `|`, `^` and `!`.
-pub enum MaskArray {
-    /// `mask(&array, |e| *e op s)`, `s` bound to `scalar` first.
-    Compare {
-        span: Span,
-        array: TokenStream,
-        op: Comparison,
-        scalar: TokenStream,
-    },
-    /// `&left op &right`.
-    Logic {
-        left: Box<MaskArray>,
-        op: Logic,
-        right: Box<MaskArray>,
-    },
-    /// `!&inner`.
-    Not(Box<MaskArray>),
-    /// A boolean array, inside any parentheses: borrowed by the `&` of the
-    /// operators around it.
-    Array(TokenStream),
-}
-
-/// The test of a fused mask pass on each element of the target.
-pub enum Predicate {
-    /// One comparison, also passed as data, for backends that cannot run a
-    /// closure: `Predicate::compare(Compare::compare, &scalar, |e| test)`.
-    Compare { compare: Ident, scalar: Scalar, test: Test },
-    /// `Predicate::test(|e| test)`, its scalars bound first, in order.
-    Test { scalars: Vec<Scalar>, test: Test },
-}
-
-/// A comparison's scalar, evaluated once before the pass.
-pub struct Scalar {
-    /// The binding's hygienic name.
-    pub name: Ident,
-    /// The scalar as written.
-    pub value: TokenStream,
-}
-
-/// The test of one element `e`.
-pub enum Test {
-    /// `*e op scalar`.
-    Compare { op: Comparison, scalar: Ident },
-    /// `left op right`.
-    Logic { left: Box<Test>, op: Logic, right: Box<Test> },
-    /// `!inner`.
-    Not(Box<Test>),
-}
-
 /// The out-of-bounds mode passed to an entry point.
 pub enum Mode {
     /// None given: `Mode::Error`.
@@ -287,7 +187,7 @@ impl Parts<'_> {
             true => Outcome::Result,
             false => Outcome::Unwrap,
         };
-        let (index, entry) = match self.mask_path() {
+        let (index, entry) = match mask_path(self.target, self.index, self.action) {
             MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
             MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
         };
@@ -298,100 +198,7 @@ impl Parts<'_> {
             outcome,
         }
     }
-}
 
-/// How a mask index reaches the runtime.
-enum MaskPath<'c> {
-    /// `at!(x[x < s] = v)`, `at!(x[(x > a) & (x < b)] op= v)`,
-    /// `at!(x[x < s])`: the only element is a mask whose every comparison
-    /// is on the target itself, so one pass over the target decides and
-    /// writes (or reads), and no mask is built.
-    Fused { predicate: Predicate, action: FusedAction<'c> },
-    /// Any other index: masks among its elements are built as boolean
-    /// arrays (a mask on another array, or with a boolean array in it, has
-    /// no element test; `apply` has no fused entry point).
-    Built,
-}
-
-/// The actions a fused pass serves.
-enum FusedAction<'c> {
-    Read,
-    Set(&'c Operand),
-    Update(UpdateOp, &'c Operand),
-}
-
-impl<'c> Parts<'c> {
-    fn mask_path(&self) -> MaskPath<'c> {
-        let [Elem::Mask(mask)] = self.index.elems.as_slice() else {
-            return MaskPath::Built;
-        };
-        let action = match self.action {
-            Action::Read => FusedAction::Read,
-            Action::Set(value) => FusedAction::Set(value),
-            Action::Update(op, value) => FusedAction::Update(*op, value),
-            Action::Apply(_) => return MaskPath::Built,
-        };
-        let mut scalars = Vec::new();
-        let Some(test) = element_test(mask, &self.target.expr, &mut scalars) else {
-            return MaskPath::Built;
-        };
-        let mut scalars = scalars.into_iter();
-        let predicate = match (mask, scalars.next(), scalars.next()) {
-            (MaskExpr::Compare { op, .. }, Some(scalar), None) => Predicate::Compare {
-                compare: Ident::new(op.name(), self.index.span),
-                scalar,
-                test,
-            },
-            (_, first, second) => Predicate::Test {
-                scalars: first.into_iter().chain(second).chain(scalars).collect(),
-                test,
-            },
-        };
-        MaskPath::Fused { predicate, action }
-    }
-}
-
-/// The mask as a test of one element of `target`, its scalars bound in
-/// `scalars` left to right; `None` when it compares another array or holds
-/// a boolean array.
-fn element_test(mask: &MaskExpr, target: &Expr, scalars: &mut Vec<Scalar>) -> Option<Test> {
-    Some(match mask {
-        MaskExpr::Compare { array, op, scalar } => {
-            if !same_expression(&array.expr, target) {
-                return None;
-            }
-            let name = Ident::new(&format!("__tensor_at_scalar{}", scalars.len()), Span::mixed_site());
-            scalars.push(Scalar {
-                name: name.clone(),
-                value: scalar.to_token_stream(),
-            });
-            Test::Compare { op: *op, scalar: name }
-        }
-        MaskExpr::Logic { left, op, right } => Test::Logic {
-            left: Box::new(element_test(left, target, scalars)?),
-            op: *op,
-            right: Box::new(element_test(right, target, scalars)?),
-        },
-        MaskExpr::Not(inner) => Test::Not(Box::new(element_test(inner, target, scalars)?)),
-        MaskExpr::Array(_) => return None,
-    })
-}
-
-/// Whether two expressions are the same, compared as syn's trees (names,
-/// operators, literals as written; not spans). Invisible delimiters around
-/// either are looked through: a `macro_rules!` fragment `$x` is `x`.
-fn same_expression(a: &Expr, b: &Expr) -> bool {
-    ungrouped(a) == ungrouped(b)
-}
-
-fn ungrouped(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Group(group) => ungrouped(&group.expr),
-        other => other,
-    }
-}
-
-impl Parts<'_> {
     fn fused_entry(&self, predicate: Predicate, action: FusedAction, flavor: Flavor) -> Entry {
         let op = |op: UpdateOp| Ident::new(op.name(), self.index.span);
         match (action, flavor.copy) {
@@ -505,101 +312,6 @@ fn value_of(value: &Operand) -> Value {
         Operand::Read(read) => ValueKind::Read(Box::new(lower_read(read))),
     };
     Value { span: value.span(), kind }
-}
-
-/// A variable or field borrowed, `nd(idx)` with `idx` borrowed the same
-/// way; any other expression as written.
-fn borrowed(view: View) -> Arg {
-    let view = view.unparen();
-    match view.expr {
-        Expr::Path(_) | Expr::Field(_) => Arg::Borrowed {
-            place: view.stream(),
-            span: view.span(),
-        },
-        Expr::Call(call) if is_nd(&call.func) => match view.single_argument_call() {
-            Some((func, _, arg)) => Arg::Nd {
-                func: func.into_iter().collect(),
-                span: view.span(),
-                arg: Box::new(borrowed(arg)),
-            },
-            None => Arg::Tokens(view.stream()),
-        },
-        _ => Arg::Tokens(view.stream()),
-    }
-}
-
-fn is_nd(func: &Expr) -> bool {
-    match func {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_nd(expr),
-        Expr::Path(path) => path.path.segments.last().is_some_and(|segment| segment.ident == "nd"),
-        _ => false,
-    }
-}
-
-fn index_elem(elem: &Elem) -> IndexElem {
-    let span = elem.span();
-    match elem {
-        Elem::Range { range, step: None } => IndexElem::Elem {
-            span,
-            arg_span: span,
-            arg: Arg::Tokens(typed_literals(range.view()).into_iter().collect()),
-        },
-        Elem::Range { range, step: Some(step) } => IndexElem::Stepped {
-            span,
-            range: typed_literals(range.view()).into_iter().collect(),
-            step: step.view().unparen().stream(),
-        },
-        Elem::PySlice { start, stop, step, span } => {
-            let bound = |part: &Option<Written>| {
-                part.as_ref().map(|part| {
-                    let part = part.view().unparen();
-                    Bound {
-                        span: part.span(),
-                        tokens: part.stream(),
-                    }
-                })
-            };
-            IndexElem::PySlice {
-                span: *span,
-                start: bound(start),
-                stop: bound(stop),
-                step: bound(step),
-            }
-        }
-        Elem::Ellipsis(span) => IndexElem::Ellipsis(*span),
-        Elem::NewAxis(span) => IndexElem::NewAxis(*span),
-        Elem::Mask(mask) => IndexElem::Mask {
-            span,
-            mask: mask_array(mask),
-        },
-        Elem::Expr(expr) => {
-            let view = expr.view().unparen();
-            let arg_span = view.span();
-            let arg = match view.expr {
-                Expr::Path(_) | Expr::Field(_) | Expr::Call(_) => borrowed(view),
-                _ => Arg::Tokens(typed_literals(view).into_iter().collect()),
-            };
-            IndexElem::Elem { span, arg_span, arg }
-        }
-    }
-}
-
-fn mask_array(mask: &MaskExpr) -> MaskArray {
-    match mask {
-        MaskExpr::Compare { array, op, scalar } => MaskArray::Compare {
-            span: array.span(),
-            array: array.to_token_stream(),
-            op: *op,
-            scalar: scalar.to_token_stream(),
-        },
-        MaskExpr::Logic { left, op, right } => MaskArray::Logic {
-            left: Box::new(mask_array(left)),
-            op: *op,
-            right: Box::new(mask_array(right)),
-        },
-        MaskExpr::Not(inner) => MaskArray::Not(Box::new(mask_array(inner))),
-        MaskExpr::Array(array) => MaskArray::Array(array.view().unparen().stream()),
-    }
 }
 
 fn mode(mode: Option<&ModeSpec>) -> Mode {

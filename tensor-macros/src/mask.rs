@@ -162,3 +162,59 @@ fn logic(op: &BinOp) -> Option<Logic> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::{TokenStream, TokenTree};
+    use quote::ToTokens;
+
+    use super::*;
+    use crate::written::Written;
+
+    /// The mask of an index element, each operand in brackets, spaces left
+    /// out: `(x > 0) & m` is `([x]>[0])&[m]`.
+    fn split(element: &str) -> String {
+        let tokens: Vec<TokenTree> = TokenStream::from_str(element).into_iter().flatten().collect();
+        let written = Written::parse(&tokens).map_err(|error| error.to_string());
+        let described = match written.map(|written| mask(written.view()).map(|mask| mask.map_err(|error| error.to_string()))) {
+            Ok(Some(Ok(mask))) => describe(&mask),
+            Ok(Some(Err(error))) | Err(error) => format!("error: {error}"),
+            Ok(None) => "not a mask".to_string(),
+        };
+        described.replace(' ', "")
+    }
+
+    fn describe(mask: &MaskExpr) -> String {
+        let tokens = |written: &Written| written.to_token_stream().to_string();
+        match mask {
+            MaskExpr::Compare { array, op, scalar } => format!("([{}]{}[{}])", tokens(array), op.spelling(), tokens(scalar)),
+            MaskExpr::Logic { left, op, right } => format!("({}{}{})", describe(left), op.spelling(), describe(right)),
+            MaskExpr::Not(inner) => format!("!{}", describe(inner)),
+            MaskExpr::Array(array) => format!("[{}]", tokens(array)),
+        }
+    }
+
+    #[test]
+    fn comparisons_and_their_combinations() {
+        assert_eq!(split("x > 0.0"), "([x]>[0.0])");
+        assert_eq!(split("0.0 < y"), "([y]>[0.0])");
+        assert_eq!(split("(x >= 1) & (x < 5) | (x == 7)"), "((([x]>=[1])&([x]<[5]))|([x]==[7]))");
+        assert_eq!(split("!(z == 0) ^ (y > 2)"), "(!([z]==[0])^([y]>[2]))");
+        assert_eq!(split("(x > 0) & m"), "(([x]>[0])&[m])");
+        assert_eq!(split("!m"), "![m]");
+        assert_eq!(split("x + 1"), "notamask");
+    }
+
+    #[test]
+    fn operands_holding_the_operators_own_characters() {
+        assert_eq!(split("f::<u8>(y) > 0"), "([f::<u8>(y)]>[0])");
+        assert_eq!(split("x > g::<A, B>()"), "([x]>[g::<A,B>()])");
+        assert_eq!(split("x as i64 >= n as i64"), "([xasi64]>=[nasi64])");
+        assert_eq!(split("&a & &b"), "([&a]&[&b])");
+        assert_eq!(split("a & |e| e & 1"), "([a]&[|e|e&1])");
+        assert_eq!(split("a.0.1 < b"), "([a.0.1]<[b])");
+        assert_eq!(split("a ^ b & c | d"), "(([a]^([b]&[c]))|[d])");
+    }
+}
