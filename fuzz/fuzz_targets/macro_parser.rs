@@ -1,7 +1,8 @@
-//! The macro front end on arbitrary token streams: `parse → check →
-//! expand`, as plain functions over `proc_macro2`, must never panic, and
-//! must give either an expansion that is a Rust expression or at least one
-//! error with its message.
+//! The macro front end on arbitrary token streams: `parse → check → lower
+//! → expand`, as plain functions over `proc_macro2`, must never panic, must
+//! give either an expansion that is a Rust expression or at least one error
+//! with its message, and must take time linear in the input (`scripts/fuzz`
+//! gives each input a `-timeout`).
 //!
 //! tensor-macros is a proc-macro crate and cannot be linked as a library,
 //! so its modules are compiled here as they are (`#[path]`), and the stages

@@ -249,7 +249,9 @@ pub fn after_attributes(tokens: &[TokenTree], count: usize) -> Option<&[TokenTre
 /// `operator` such that the tokens before it parse to `expected` itself.
 /// syn's tree tells which operator joins which operands but not where an
 /// operand ends, and an operand may hold the operator's own characters
-/// (`&x`, `f::<T>()`, `|e| e & 1`), so each candidate is checked.
+/// (`&x`, `f::<T>()`, `|e| e & 1`), so each candidate is checked: the cost
+/// is the operand's length times the number of such characters at its top
+/// level, one parse in all but contrived operands.
 pub fn operand_end(tokens: &[TokenTree], start: usize, expected: &Expr, operator: &str) -> Option<usize> {
     if let Some(len) = token_count(expected)
         && starts_operator(tokens, start + len, operator)
