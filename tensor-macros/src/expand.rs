@@ -40,21 +40,27 @@ fn private(span: Span) -> TokenStream {
 struct Names;
 
 impl Names {
+    /// The index list.
     fn index() -> Ident {
         Ident::new("__tensor_at_index", Span::mixed_site())
     }
+    /// The value, placed on the user's value.
     fn value(span: Span) -> Ident {
         Ident::new("__tensor_at_value", span.resolved_at(Span::mixed_site()))
     }
+    /// The result of a read used as a value.
     fn read() -> Ident {
         Ident::new("__tensor_at_read", Span::mixed_site())
     }
+    /// The array `set!` consumes.
     fn source() -> Ident {
         Ident::new("__tensor_at_source", Span::mixed_site())
     }
+    /// A comparison's scalar in a built mask.
     fn scalar() -> Ident {
         Ident::new("__tensor_at_scalar", Span::mixed_site())
     }
+    /// The element a comparison tests.
     fn element() -> Ident {
         Ident::new("__tensor_at_element", Span::mixed_site())
     }
@@ -149,16 +155,19 @@ fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
     }
 }
 
+/// The target, read.
 fn target_ref(target: &Place) -> TokenStream {
     let Place { tokens, span } = target;
     quote_spanned!(*span=> (#tokens).tensor_at_ref())
 }
 
+/// The target, written.
 fn target_mut(target: &Place) -> TokenStream {
     let Place { tokens, span } = target;
     quote_spanned!(*span=> (#tokens).tensor_at_mut())
 }
 
+/// What `set!` copies from.
 fn source(source: &Source) -> TokenStream {
     match source {
         Source::Borrowed(place) => target_ref(place),
@@ -200,6 +209,7 @@ fn scrutinee(expr: impl ToTokens) -> Group {
     group
 }
 
+/// An expression passed to the runtime.
 fn arg(arg: &Arg) -> TokenStream {
     match arg {
         Arg::Tokens(tokens) => tokens.clone(),
@@ -238,6 +248,7 @@ fn index_elem(elem: &IndexElem) -> TokenStream {
     }
 }
 
+/// A mask built as a boolean array.
 fn mask_array(mask: &MaskArray) -> TokenStream {
     let p = quote!(::tensor_at::__private);
     match mask {
@@ -257,6 +268,7 @@ fn mask_array(mask: &MaskArray) -> TokenStream {
     }
 }
 
+/// The out-of-bounds mode.
 fn mode(mode: &Mode) -> TokenStream {
     let p = quote!(::tensor_at::__private);
     match mode {
@@ -290,6 +302,7 @@ fn fused(predicate: &Predicate, at: Span, call: impl FnOnce(TokenStream) -> Toke
     quote!({ #(#bindings)* #call })
 }
 
+/// The test of the element `e`.
 fn test(test: &Test, e: &Ident) -> TokenStream {
     match test {
         Test::Compare { op, scalar } => quote!((*#e #op #scalar)),

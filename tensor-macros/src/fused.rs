@@ -95,6 +95,7 @@ fn same_expression(a: &Expr, b: &Expr) -> bool {
     ungrouped(a) == ungrouped(b)
 }
 
+/// The expression inside any invisible delimiters.
 fn ungrouped(expr: &Expr) -> &Expr {
     match expr {
         Expr::Group(group) => ungrouped(&group.expr),

@@ -14,6 +14,7 @@ pub fn typed_literals(view: View) -> Vec<TokenTree> {
     typed_or_written(view.unparen())
 }
 
+/// The tokens with literals typed, or as written when there are none.
 fn typed_or_written(view: View) -> Vec<TokenTree> {
     typed(&view).unwrap_or(view.tokens)
 }

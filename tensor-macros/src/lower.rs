@@ -182,6 +182,7 @@ struct Parts<'c> {
 }
 
 impl Parts<'_> {
+    /// The lowered call for one macro.
     fn lower(&self, flavor: Flavor) -> Lowered {
         let outcome = match flavor.fallible {
             true => Outcome::Result,
@@ -199,6 +200,7 @@ impl Parts<'_> {
         }
     }
 
+    /// The entry point of a fused mask pass.
     fn fused_entry(&self, predicate: Predicate, action: FusedAction, flavor: Flavor) -> Entry {
         let op = |op: UpdateOp| Ident::new(op.name(), self.index.span);
         match (action, flavor.copy) {
@@ -231,6 +233,7 @@ impl Parts<'_> {
         }
     }
 
+    /// The entry point of an index passed as a list of elements.
     fn indexed_entry(&self, flavor: Flavor) -> Entry {
         let op = |op: &UpdateOp| Ident::new(op.name(), self.index.span);
         let mode = mode(self.mode);
@@ -281,6 +284,7 @@ impl Parts<'_> {
     }
 }
 
+/// The target as written.
 fn place(target: &Written) -> Place {
     Place {
         tokens: target.to_token_stream(),
@@ -297,6 +301,7 @@ fn source(target: &Written) -> Source {
     }
 }
 
+/// A variable, field, element or dereference, in parentheses or not.
 fn is_place(expr: &Expr) -> bool {
     match expr {
         Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => true,
@@ -306,6 +311,8 @@ fn is_place(expr: &Expr) -> bool {
     }
 }
 
+/// An expression value borrowed as [`borrowed`] says; a read lowered as
+/// `try_at!` lowers it.
 fn value_of(value: &Operand) -> Value {
     let kind = match value {
         Operand::Expr(expr) => ValueKind::Expr(borrowed(expr.view())),
@@ -314,6 +321,9 @@ fn value_of(value: &Operand) -> Value {
     Value { span: value.span(), kind }
 }
 
+/// The mode as written. `fill` reaches an update only when the check that
+/// rejects it has not run; the runtime then returns its unsupported-mode
+/// error.
 fn mode(mode: Option<&ModeSpec>) -> Mode {
     let named = |name: &str, span: &Span| Mode::Named(Ident::new(name, *span));
     match mode {

@@ -109,6 +109,7 @@ pub fn borrowed(view: View) -> Arg {
     }
 }
 
+/// A call of `nd` (or `tensor_at::nd`), in parentheses or not.
 fn is_nd(func: &Expr) -> bool {
     match func {
         Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_nd(expr),
@@ -117,6 +118,8 @@ fn is_nd(func: &Expr) -> bool {
     }
 }
 
+/// One index element: a variable borrowed, literals typed, a range with a
+/// step `stepped`, a NumPy slice `PySlice`, a mask built.
 pub fn index_elem(elem: &Elem) -> IndexElem {
     let span = elem.span();
     match elem {
@@ -165,6 +168,7 @@ pub fn index_elem(elem: &Elem) -> IndexElem {
     }
 }
 
+/// A mask as a boolean array.
 fn mask_array(mask: &MaskExpr) -> MaskArray {
     match mask {
         MaskExpr::Compare { array, op, scalar } => MaskArray::Compare {

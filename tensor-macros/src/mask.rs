@@ -32,6 +32,7 @@ enum Shape<'e> {
     NotAMask,
 }
 
+/// How `expr` takes part in a mask, through parentheses.
 fn shape(expr: &Expr) -> Shape<'_> {
     match expr {
         Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => match shape(expr) {
@@ -56,6 +57,7 @@ fn operand(view: View) -> syn::Result<MaskExpr> {
     }
 }
 
+/// The mask `view` is (its shape is not [`Shape::NotAMask`]).
 fn mask_of(view: View) -> syn::Result<MaskExpr> {
     match shape(view.expr) {
         Shape::Parenthesized => mask_of(view.inner().ok_or_else(|| unsplittable(&view))?),
@@ -133,6 +135,7 @@ fn part<'e>(view: &View, tokens: &[proc_macro2::TokenTree], expr: &'e Expr, at: 
     })
 }
 
+/// The error for a mask whose operands were not found among its tokens.
 fn unsplittable(view: &View) -> Error {
     Error::new_spanned(
         view.stream(),

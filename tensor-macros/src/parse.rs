@@ -90,7 +90,20 @@ fn parse_operand(tokens: &[TokenTree], empty: &str, ctxt: &mut Ctxt) -> Result<O
 }
 
 /// `target[index]` as a value, parsed as the call's own target and index.
+/// The target holds no assignment: it would belong to the call
+/// (`x[i] = a = y[j]`).
 fn parse_read(tokens: &[TokenTree], target: &[TokenTree], group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Result<Operand, Reported> {
+    match split_assignment(target) {
+        Ok((_, None)) => {}
+        Ok((_, Some(_))) => {
+            let value: TokenStream = tokens.iter().cloned().collect();
+            return Err(ctxt.error(Error::new_spanned(
+                value,
+                "expected one value after `=`, found an assignment: a call assigns once",
+            )));
+        }
+        Err(error) => return Err(ctxt.error(error)),
+    }
     let index = parse_index(group, ctxt);
     let target = ctxt.ok(parse_expr(target, "expected the array before `[`"))?;
     Ok(Operand::Read(Box::new(IndexRead {
@@ -183,6 +196,7 @@ fn split_index(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], &proc_macro2:
     }
 }
 
+/// One expression; `empty` is the error for no tokens at all.
 fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Written> {
     if tokens.is_empty() {
         return Err(Error::new(Span::call_site(), empty));
@@ -190,6 +204,7 @@ fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Written> {
     Written::parse(tokens)
 }
 
+/// `.name(args)`: an update, `set`, `apply` or `get`.
 fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result<Action, Reported> {
     let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
     let mut operand = || {
@@ -261,6 +276,7 @@ fn parse_index(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Index {
     }
 }
 
+/// The elements that parse; the others' errors go to `ctxt`.
 fn parse_elems(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Vec<Elem> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     if tokens.is_empty() {

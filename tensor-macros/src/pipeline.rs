@@ -118,6 +118,13 @@ mod tests {
     }
 
     #[test]
+    fn a_read_used_as_a_value_does_not_assign() {
+        let error = checked_call(quote!(x[1:] = a = y[:-1])).err();
+        let messages: Vec<String> = error.into_iter().flatten().map(|error| error.to_string()).collect();
+        assert_eq!(messages, ["expected one value after `=`, found an assignment: a call assigns once"]);
+    }
+
+    #[test]
     fn one_compile_reports_the_mistakes_of_every_stage() {
         let error = checked_call(quote!(x[1:2:3:4, ..., ...] = y[::0]; mode = fill(0))).err();
         let messages: Vec<String> = error.into_iter().flatten().map(|error| error.to_string()).collect();
