@@ -1,11 +1,12 @@
-//! The macro front end on arbitrary token streams: `parse → check →
-//! expand`, as plain functions over `proc_macro2`, must never panic, and
-//! must give either an expansion that is a Rust expression or at least one
-//! error with its message.
+//! The macro front end on arbitrary token streams: `parse → check → lower
+//! → expand`, as plain functions over `proc_macro2`, must never panic, must
+//! give either an expansion that is a Rust expression or at least one error
+//! with its message, and must take time linear in the input (`scripts/fuzz`
+//! gives each input a `-timeout`).
 //!
 //! tensor-macros is a proc-macro crate and cannot be linked as a library,
-//! so its modules are compiled here as they are (`#[path]`), exactly as
-//! `tensor-macros/src/lib.rs::run` calls them.
+//! so its modules are compiled here as they are (`#[path]`), and the stages
+//! run through `pipeline.rs`, as `tensor-macros/src/lib.rs` runs them.
 #![no_main]
 
 use std::str::FromStr;
@@ -16,20 +17,41 @@ use proc_macro2::TokenStream;
 #[path = "../../tensor-macros/src/ast.rs"]
 #[allow(dead_code)]
 mod ast;
-#[path = "../../tensor-macros/src/errors.rs"]
+#[path = "../../tensor-macros/src/ctxt.rs"]
 #[allow(dead_code)]
-mod errors;
+mod ctxt;
 #[path = "../../tensor-macros/src/expand.rs"]
 #[allow(dead_code)]
 mod expand;
+#[path = "../../tensor-macros/src/fused.rs"]
+#[allow(dead_code)]
+mod fused;
+#[path = "../../tensor-macros/src/literals.rs"]
+#[allow(dead_code)]
+mod literals;
+#[path = "../../tensor-macros/src/lower.rs"]
+#[allow(dead_code)]
+mod lower;
+#[path = "../../tensor-macros/src/lower_index.rs"]
+#[allow(dead_code)]
+mod lower_index;
+#[path = "../../tensor-macros/src/mask.rs"]
+#[allow(dead_code)]
+mod mask;
 #[path = "../../tensor-macros/src/parse.rs"]
 #[allow(dead_code)]
 mod parse;
+#[path = "../../tensor-macros/src/pipeline.rs"]
+#[allow(dead_code)]
+mod pipeline;
 #[path = "../../tensor-macros/src/valid.rs"]
 #[allow(dead_code)]
 mod valid;
+#[path = "../../tensor-macros/src/written.rs"]
+#[allow(dead_code)]
+mod written;
 
-use expand::Flavor;
+use lower::Flavor;
 
 /// The four macros: `at!`, `set!`, `try_at!`, `try_set!`.
 const FLAVORS: [Flavor; 4] = [
@@ -82,18 +104,21 @@ fuzz_target!(|data: &[u8]| {
     let Ok(input) = TokenStream::from_str(text) else {
         return;
     };
-    let checked = parse::parse_call(input).and_then(|call| valid::check(&call).map(|()| call));
-    match checked {
+    match pipeline::checked_call(input) {
         Ok(call) => {
             for flavor in FLAVORS {
-                let expansion = expand::expand(&call, flavor);
+                let expansion = pipeline::expansion(&call, flavor);
                 if let Err(error) = syn::parse2::<syn::Expr>(expansion.clone()) {
                     panic!("the expansion of `{text}` is not an expression ({error}):\n{expansion}");
                 }
             }
         }
         Err(error) => {
-            // The errors become `compile_error!` calls, as `lib.rs::placeholder` emits them.
+            // The errors become `compile_error!` calls in a placeholder expression.
+            let placeholder = pipeline::placeholder(error.clone());
+            if let Err(parse_error) = syn::parse2::<syn::Expr>(placeholder.clone()) {
+                panic!("the placeholder for `{text}` is not an expression ({parse_error}):\n{placeholder}");
+            }
             assert!(!error.to_compile_error().is_empty(), "no compile_error! for `{text}`");
             let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
             assert!(!messages.is_empty(), "an error without a message for `{text}`");

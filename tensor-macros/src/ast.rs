@@ -1,37 +1,71 @@
-//! The typed syntax tree of one macro call, spans kept for error messages.
+//! The typed syntax tree of one macro call, spans kept for error messages
+//! and the user's own tokens kept for the expansion ([`Written`]).
 
-use proc_macro2::Span;
-use syn::{BinOp, Expr};
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::Token;
+
+use crate::written::Written;
 
 /// `TARGET [ INDEX, ... ] ACTION ; mode = MODE`.
 pub struct Call {
     /// The indexed array.
-    pub target: Expr,
-    /// The index elements, in order.
-    pub index: Vec<Elem>,
-    /// The bracket group, for errors about the whole index.
-    pub index_span: Span,
+    pub target: Written,
+    /// Its index.
+    pub index: Index,
     /// What the call does.
     pub action: Action,
     /// The out-of-bounds mode, when given.
     pub mode: Option<ModeSpec>,
-    /// Whether the value is itself an index read (`x[1:] = x[:-1]`), parsed
-    /// into a `try_at!` call: its result is checked, then copied.
-    pub value_is_read: bool,
+}
+
+/// `[ INDEX, ... ]`.
+pub struct Index {
+    /// The elements, in order.
+    pub elems: Vec<Elem>,
+    /// The bracket group, for errors about the whole index.
+    pub span: Span,
+}
+
+/// `TARGET [ INDEX, ... ]` written as a value (`x[1:] = x[:-1]`): a read
+/// in the macro's own syntax.
+pub struct IndexRead {
+    /// The array read.
+    pub target: Written,
+    /// Its index.
+    pub index: Index,
+    /// Where the whole read stands.
+    pub span: Span,
+}
+
+/// The value of a write.
+pub enum Operand {
+    /// A Rust expression.
+    Expr(Written),
+    /// An index read: anything Rust cannot parse (`x[:-1]`, `y[idx, 0]`)
+    /// and reads by a range (`x[1..]`, which ndarray cannot index).
+    Read(Box<IndexRead>),
+}
+
+impl Operand {
+    /// Where the value stands in the user's code.
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Expr(expr) => expr.span(),
+            Operand::Read(read) => read.span,
+        }
+    }
 }
 
 /// One index element.
-// A handful per macro call, at compile time: size does not matter (and
-// `syn::Expr` grows with the syn features other crates in the build enable).
-#[allow(clippy::large_enum_variant)]
 pub enum Elem {
     /// `a..b;k` and friends (`..` alone included): ndarray `s![]` semantics.
-    Range { range: Expr, step: Option<Expr> },
+    Range { range: Written, step: Option<Written> },
     /// `a:b:c` and friends: NumPy slice semantics. `None` parts are missing.
     PySlice {
-        start: Option<Expr>,
-        stop: Option<Expr>,
-        step: Option<Expr>,
+        start: Option<Written>,
+        stop: Option<Written>,
+        step: Option<Written>,
         span: Span,
     },
     /// `...`
@@ -42,13 +76,12 @@ pub enum Elem {
     /// `s`, or such comparisons combined with `&`, `|`, `^` and `!`.
     Mask(MaskExpr),
     /// Anything else: an integer, an integer array or a mask, told apart by its type.
-    Expr(Expr),
+    Expr(Written),
 }
 
 impl Elem {
     /// Where the element stands in the user's code.
     pub fn span(&self) -> Span {
-        use syn::spanned::Spanned;
         match self {
             Elem::Range { range, .. } => range.span(),
             Elem::PySlice { span, .. } | Elem::Ellipsis(span) | Elem::NewAxis(span) => *span,
@@ -59,26 +92,24 @@ impl Elem {
 }
 
 /// A boolean mask written as NumPy writes it: `(x > 0) & (y != 2)`.
-#[allow(clippy::large_enum_variant)] // a handful per macro call, never stored
 pub enum MaskExpr {
     /// `array op scalar`, elementwise.
-    Compare { array: Expr, op: BinOp, scalar: Expr },
+    Compare { array: Written, op: Comparison, scalar: Written },
     /// `a & b`, `a | b`, `a ^ b`, elementwise.
     Logic {
         left: Box<MaskExpr>,
-        op: BinOp,
+        op: Logic,
         right: Box<MaskExpr>,
     },
     /// `!a`, elementwise.
     Not(Box<MaskExpr>),
     /// A boolean array among comparisons: `(x > 0) & m`.
-    Array(Expr),
+    Array(Written),
 }
 
 impl MaskExpr {
     /// Where the mask stands in the user's code (its first comparison).
     pub fn span(&self) -> Span {
-        use syn::spanned::Spanned;
         match self {
             MaskExpr::Compare { array, .. } => array.span(),
             MaskExpr::Logic { left, .. } => left.span(),
@@ -86,15 +117,103 @@ impl MaskExpr {
             MaskExpr::Array(array) => array.span(),
         }
     }
+}
 
-    /// The arrays compared, left to right, or `None` when a boolean array
-    /// stands among the comparisons.
-    pub fn compared_arrays(&self) -> Option<Vec<&Expr>> {
+/// A comparison operator of a mask, with its span.
+#[derive(Clone, Copy)]
+pub enum Comparison {
+    /// `<`
+    Lt(Token![<]),
+    /// `<=`
+    Le(Token![<=]),
+    /// `>`
+    Gt(Token![>]),
+    /// `>=`
+    Ge(Token![>=]),
+    /// `==`
+    Eq(Token![==]),
+    /// `!=`
+    Ne(Token![!=]),
+}
+
+impl Comparison {
+    /// The same test with its operands swapped: `0 < x` is `x > 0`.
+    pub fn swapped(self) -> Comparison {
         match self {
-            MaskExpr::Compare { array, .. } => Some(vec![array]),
-            MaskExpr::Logic { left, right, .. } => Some([left.compared_arrays()?, right.compared_arrays()?].concat()),
-            MaskExpr::Not(inner) => inner.compared_arrays(),
-            MaskExpr::Array(_) => None,
+            Comparison::Lt(token) => Comparison::Gt(Token![>](token.span)),
+            Comparison::Gt(token) => Comparison::Lt(Token![<](token.span)),
+            Comparison::Le(token) => Comparison::Ge(Token![>=](token.spans)),
+            Comparison::Ge(token) => Comparison::Le(Token![<=](token.spans)),
+            Comparison::Eq(_) | Comparison::Ne(_) => self,
+        }
+    }
+
+    /// The variant name of tensor-core's `Compare`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Comparison::Lt(_) => "Lt",
+            Comparison::Le(_) => "Le",
+            Comparison::Gt(_) => "Gt",
+            Comparison::Ge(_) => "Ge",
+            Comparison::Eq(_) => "Eq",
+            Comparison::Ne(_) => "Ne",
+        }
+    }
+
+    /// How the operator is spelled.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            Comparison::Lt(_) => "<",
+            Comparison::Le(_) => "<=",
+            Comparison::Gt(_) => ">",
+            Comparison::Ge(_) => ">=",
+            Comparison::Eq(_) => "==",
+            Comparison::Ne(_) => "!=",
+        }
+    }
+}
+
+impl ToTokens for Comparison {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Comparison::Lt(token) => token.to_tokens(tokens),
+            Comparison::Le(token) => token.to_tokens(tokens),
+            Comparison::Gt(token) => token.to_tokens(tokens),
+            Comparison::Ge(token) => token.to_tokens(tokens),
+            Comparison::Eq(token) => token.to_tokens(tokens),
+            Comparison::Ne(token) => token.to_tokens(tokens),
+        }
+    }
+}
+
+/// An elementwise logical operator of a mask, with its span.
+#[derive(Clone, Copy)]
+pub enum Logic {
+    /// `&`
+    And(Token![&]),
+    /// `|`
+    Or(Token![|]),
+    /// `^`
+    Xor(Token![^]),
+}
+
+impl Logic {
+    /// How the operator is spelled.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            Logic::And(_) => "&",
+            Logic::Or(_) => "|",
+            Logic::Xor(_) => "^",
+        }
+    }
+}
+
+impl ToTokens for Logic {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Logic::And(token) => token.to_tokens(tokens),
+            Logic::Or(token) => token.to_tokens(tokens),
+            Logic::Xor(token) => token.to_tokens(tokens),
         }
     }
 }
@@ -104,11 +223,11 @@ pub enum Action {
     /// Read it.
     Read,
     /// Set it (`= v`, `.set(v)`).
-    Set(Expr),
+    Set(Operand),
     /// Combine it with a value (`+= v`, `.add(v)`, `.max(v)`, ...).
-    Update(UpdateOp, Expr),
+    Update(UpdateOp, Operand),
     /// `.apply(f)`.
-    Apply(Expr),
+    Apply(Written),
 }
 
 /// The accumulating operations, named as tensor-core's `Op`.
@@ -124,15 +243,12 @@ pub enum UpdateOp {
 }
 
 /// `mode = ...`.
-// A handful per macro call, at compile time: size does not matter (and
-// `syn::Expr` grows with the syn features other crates in the build enable).
-#[allow(clippy::large_enum_variant)]
 pub enum ModeSpec {
     Error(Span),
     Clip(Span),
     Wrap(Span),
     Drop(Span),
-    Fill(Span, Expr),
+    Fill(Span, Written),
 }
 
 impl UpdateOp {

@@ -1,83 +1,29 @@
-//! [`Call`] → tokens: calls into `::tensor_at::__private`, no decisions
-//! beyond picking the entry point.
+//! [`Lowered`] → tokens: calls into `::tensor_at::__private`, quoted as
+//! lowering decided them.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::Expr;
-use syn::spanned::Spanned;
+use syn::Ident;
 
-use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
+use crate::fused::{Predicate, Test};
+use crate::lower::{Entry, Lowered, Mode, Outcome, Place, Source, Value, ValueKind};
+use crate::lower_index::{Arg, Bound, IndexElem, MaskArray};
 
-/// Which macro is expanding.
-#[derive(Clone, Copy)]
-pub struct Flavor {
-    /// `set!`/`try_set!`: updates return a new array.
-    pub copy: bool,
-    /// `try_at!`/`try_set!`: a `Result` instead of a panic.
-    pub fallible: bool,
-}
-
-/// The expansion of a checked call.
-pub fn expand(call: &Call, flavor: Flavor) -> TokenStream {
-    let at = call.index_span;
-    // Entry points carry the index's span: type errors about the whole index
-    // (too many indices) point at it.
+/// The expansion of a lowered call: its index bound first (so a mask may
+/// read the target: `at!(x[x > 0.0] = 0.0)`), then the entry point.
+pub fn expand(lowered: &Lowered) -> TokenStream {
+    let at = lowered.at;
     let p = private(at);
-    let index = call.index.iter().rev().fold(quote!(()), |rest, elem| {
+    let index = lowered.index.iter().rev().fold(quote!(()), |rest, elem| {
         let (span, elem) = (elem.span(), index_elem(elem));
         quote_spanned!(span=> (#elem, #rest))
     });
-    // The index is evaluated before the target is borrowed mutably, so a
-    // mask may read the target: `at!(x[x > 0.0] = 0.0)`.
-    let list = syn::Ident::new("__tensor_at_index", Span::mixed_site());
-    let mode = mode(call.mode.as_ref());
-    let target = &call.target;
-    let target_mut = quote_spanned!(target.span()=> (#target).tensor_at_mut());
-    let op = |op: &UpdateOp| syn::Ident::new(op.name(), at);
-    let read = call.value_is_read;
-
-    let (result, index) = if let Some(fused) = fused_mask(call, flavor) {
-        // The fused pass tests elements itself: no index to build.
-        (fused, quote!(()))
-    } else {
-        let result = match (&call.action, flavor.copy) {
-            (Action::Read, _) => {
-                let target = quote_spanned!(target.span()=> (#target).tensor_at_ref());
-                match &call.mode {
-                    Some(ModeSpec::Fill(_, fill)) => quote_spanned!(at=> #p::read_filled(#target, #list, #fill)),
-                    _ => quote_spanned!(at=> #p::read(#target, #list, #mode)),
-                }
-            }
-            (Action::Set(v), false) => bind_value(v, read, |value| quote_spanned!(at=> #p::set(#target_mut, #list, #value, #mode))),
-            (Action::Update(o, v), false) => {
-                let o = op(o);
-                bind_value(
-                    v,
-                    read,
-                    |value| quote_spanned!(at=> #p::update(#target_mut, #list, #p::Op::#o, #value, #mode)),
-                )
-            }
-            (Action::Apply(f), false) => quote_spanned!(at=> #p::apply(#target_mut, #list, #f, #mode)),
-            (Action::Set(v), true) => {
-                let source = source(target);
-                bind_value(v, read, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
-            }
-            (Action::Update(o, v), true) => {
-                let (source, o) = (source(target), op(o));
-                bind_value(
-                    v,
-                    read,
-                    |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#o, #value, #mode)),
-                )
-            }
-            (Action::Apply(f), true) => {
-                let source = source(target);
-                quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
-            }
-        };
-        (result, index)
+    let list = Names::index();
+    let result = entry(&lowered.entry, at, &list);
+    let result = match lowered.outcome {
+        Outcome::Result => result,
+        Outcome::Unwrap => quote!(#p::unwrap(#result)),
     };
-    let result = if flavor.fallible { result } else { quote!(#p::unwrap(#result)) };
     // Method syntax reaches the array through references and `&mut` bindings.
     quote!({
         use ::tensor_at::__private::AsTarget as _;
@@ -91,304 +37,282 @@ fn private(span: Span) -> TokenStream {
 }
 
 /// Hygienic names for the expansion's own bindings.
-struct Ident;
+struct Names;
 
-impl Ident {
-    fn scalar() -> syn::Ident {
-        syn::Ident::new("__tensor_at_scalar", Span::mixed_site())
+impl Names {
+    /// The index list.
+    fn index() -> Ident {
+        Ident::new("__tensor_at_index", Span::mixed_site())
     }
-    fn element() -> syn::Ident {
-        syn::Ident::new("__tensor_at_element", Span::mixed_site())
+    /// The value, placed on the user's value.
+    fn value(span: Span) -> Ident {
+        Ident::new("__tensor_at_value", span.resolved_at(Span::mixed_site()))
+    }
+    /// The result of a read used as a value.
+    fn read() -> Ident {
+        Ident::new("__tensor_at_read", Span::mixed_site())
+    }
+    /// The array `set!` consumes.
+    fn source() -> Ident {
+        Ident::new("__tensor_at_source", Span::mixed_site())
+    }
+    /// A comparison's scalar in a built mask.
+    fn scalar() -> Ident {
+        Ident::new("__tensor_at_scalar", Span::mixed_site())
+    }
+    /// The element a comparison tests.
+    fn element() -> Ident {
+        Ident::new("__tensor_at_element", Span::mixed_site())
     }
 }
 
-/// Evaluates the value before the target is borrowed mutably (as `x[i] = v`
-/// does), keeping its temporaries alive through the call. A variable is
-/// borrowed, not moved, as NumPy users expect. The binding carries the
-/// value's span, so type errors about the value point at it.
-fn bind_value(value: &Expr, is_read: bool, call: impl FnOnce(&syn::Ident) -> TokenStream) -> TokenStream {
-    let name = syn::Ident::new("__tensor_at_value", value.span().resolved_at(Span::mixed_site()));
-    let call = call(&name);
-    if is_read {
-        // A read of (maybe) the target itself: copied before the target is
-        // borrowed for writing, as NumPy copies overlapping operands.
-        let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
-        let read = syn::Ident::new("__tensor_at_read", Span::mixed_site());
-        let value = scrutinee(value);
-        return quote!(match #value {
-            #ok(#read) => match #read.to_owned() { #name => #call },
-            #error(#read) => #error(#read),
-        });
+/// The entry point's call; entry points carry the index's span `at`.
+fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
+    let p = private(at);
+    match entry {
+        Entry::Read { target, mode } => {
+            let (target, mode) = (target_ref(target), self::mode(mode));
+            quote_spanned!(at=> #p::read(#target, #list, #mode))
+        }
+        Entry::ReadFilled { target, fill } => {
+            let target = target_ref(target);
+            quote_spanned!(at=> #p::read_filled(#target, #list, #fill))
+        }
+        Entry::Set { target, value, mode } => {
+            let (target, mode) = (target_mut(target), self::mode(mode));
+            bind_value(value, |value| quote_spanned!(at=> #p::set(#target, #list, #value, #mode)))
+        }
+        Entry::Update { target, op, value, mode } => {
+            let (target, mode) = (target_mut(target), self::mode(mode));
+            bind_value(
+                value,
+                |value| quote_spanned!(at=> #p::update(#target, #list, #p::Op::#op, #value, #mode)),
+            )
+        }
+        Entry::Apply { target, f, mode } => {
+            let (target, mode) = (target_mut(target), self::mode(mode));
+            quote_spanned!(at=> #p::apply(#target, #list, #f, #mode))
+        }
+        Entry::SetCopy { source, value, mode } => {
+            let (source, mode) = (self::source(source), self::mode(mode));
+            bind_value(value, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
+        }
+        Entry::UpdateCopy { source, op, value, mode } => {
+            let (source, mode) = (self::source(source), self::mode(mode));
+            bind_value(
+                value,
+                |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
+            )
+        }
+        Entry::ApplyCopy { source, f, mode } => {
+            let (source, mode) = (self::source(source), self::mode(mode));
+            quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
+        }
+        Entry::ReadWhere { target, predicate } => {
+            let target = target_ref(target);
+            fused(predicate, at, |predicate| quote_spanned!(at=> #p::read_where(#target, #predicate)))
+        }
+        Entry::SetWhere { target, predicate, value } => {
+            let target = target_mut(target);
+            fused(predicate, at, |predicate| {
+                bind_value(value, |value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value)))
+            })
+        }
+        Entry::SetWhereCopy { source, predicate, value } => {
+            let source = self::source(source);
+            fused(predicate, at, |predicate| {
+                bind_value(value, |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)))
+            })
+        }
+        Entry::UpdateWhere {
+            target,
+            predicate,
+            op,
+            value,
+        } => {
+            let target = target_mut(target);
+            fused(predicate, at, |predicate| {
+                bind_value(
+                    value,
+                    |value| quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#op, #value)),
+                )
+            })
+        }
+        Entry::UpdateWhereCopy {
+            source,
+            predicate,
+            op,
+            value,
+        } => {
+            let source = self::source(source);
+            fused(predicate, at, |predicate| {
+                bind_value(
+                    value,
+                    |value| quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#op, #value)),
+                )
+            })
+        }
     }
-    let value = scrutinee(borrowed(value));
-    quote!(match #value { #name => #call })
+}
+
+/// The target, read.
+fn target_ref(target: &Place) -> TokenStream {
+    let Place { tokens, span } = target;
+    quote_spanned!(*span=> (#tokens).tensor_at_ref())
+}
+
+/// The target, written.
+fn target_mut(target: &Place) -> TokenStream {
+    let Place { tokens, span } = target;
+    quote_spanned!(*span=> (#tokens).tensor_at_mut())
+}
+
+/// What `set!` copies from.
+fn source(source: &Source) -> TokenStream {
+    match source {
+        Source::Borrowed(place) => target_ref(place),
+        // Bound by `match` so that `{x}` is not an "unnecessary braces" argument.
+        Source::Consumed(target) => {
+            let (name, target) = (Names::source(), scrutinee(target));
+            quote!(match #target { #name => #name })
+        }
+    }
+}
+
+/// `call` of the value's binding, inside the value's evaluation.
+fn bind_value(value: &Value, call: impl FnOnce(&Ident) -> TokenStream) -> TokenStream {
+    let name = Names::value(value.span);
+    let call = call(&name);
+    match &value.kind {
+        ValueKind::Expr(arg) => {
+            let value = scrutinee(self::arg(arg));
+            quote!(match #value { #name => #call })
+        }
+        ValueKind::Read(read) => {
+            let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
+            let (read, result) = (Names::read(), scrutinee(expand(read)));
+            quote!(match #result {
+                #ok(#read) => match #read.to_owned() { #name => #call },
+                #error(#read) => #error(#read),
+            })
+        }
+    }
 }
 
 /// `expr` as the scrutinee of a `match`, parenthesized so that a struct
 /// literal (`Point { .. }`), which Rust does not parse bare there, stays one
 /// expression. The parentheses carry the macro's own span, so
 /// `unused_parens` does not report them in the user's crate.
-fn scrutinee(expr: impl ToTokens) -> proc_macro2::Group {
-    let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, expr.into_token_stream());
+fn scrutinee(expr: impl ToTokens) -> Group {
+    let mut group = Group::new(Delimiter::Parenthesis, expr.into_token_stream());
     group.set_span(Span::mixed_site());
     group
 }
 
-/// `&place` for a variable or field, so indexing never moves it; any other
-/// expression as it is.
-fn borrowed(expr: &Expr) -> TokenStream {
-    let expr = unparen(expr);
-    match expr {
-        Expr::Path(_) | Expr::Field(_) => quote_spanned!(expr.span()=> &#expr),
-        // `nd(idx)`: borrow `idx` the same way.
-        Expr::Call(call) if is_nd(&call.func) && call.args.len() == 1 => {
-            let (func, arg) = (&call.func, borrowed(&call.args[0]));
-            quote_spanned!(expr.span()=> #func(#arg))
+/// An expression passed to the runtime.
+fn arg(arg: &Arg) -> TokenStream {
+    match arg {
+        Arg::Tokens(tokens) => tokens.clone(),
+        Arg::Borrowed { place, span } => quote_spanned!(*span=> &#place),
+        Arg::Nd { func, span, arg } => {
+            let mut args = Group::new(Delimiter::Parenthesis, self::arg(arg));
+            args.set_span(*span);
+            quote!(#func #args)
         }
-        other => quote!(#other),
     }
 }
 
-fn is_nd(func: &Expr) -> bool {
-    matches!(unparen(func), Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "nd"))
-}
-
-/// What `set!` copies from: a place is borrowed (and copied), any other
-/// expression is taken by value (and updated in its own buffer).
-fn source(target: &Expr) -> TokenStream {
-    if is_place(target) {
-        quote_spanned!(target.span()=> (#target).tensor_at_ref())
-    } else {
-        // Bound by `match` so that `{x}` is not an "unnecessary braces" argument.
-        let name = syn::Ident::new("__tensor_at_source", Span::mixed_site());
-        let target = scrutinee(target);
-        quote!(match #target { #name => #name })
-    }
-}
-
-fn is_place(expr: &Expr) -> bool {
-    match expr {
-        Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => true,
-        Expr::Unary(unary) => matches!(unary.op, syn::UnOp::Deref(_)),
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_place(expr),
-        _ => false,
-    }
-}
-
-/// One index element as an expression whose type says what it is, with
-/// type errors placed on the user's element.
-fn index_elem(elem: &Elem) -> TokenStream {
+/// One index element, with type errors placed on the user's element.
+fn index_elem(elem: &IndexElem) -> TokenStream {
     let p = quote!(::tensor_at::__private);
-    let typed = typed_literals;
     match elem {
-        Elem::Range { range, step: None } => {
-            let range = typed(range);
-            quote_spanned!(range.span()=> #p::index_elem(#range))
+        IndexElem::Elem { arg_span, arg, .. } => {
+            let arg = self::arg(arg);
+            quote_spanned!(*arg_span=> #p::index_elem(#arg))
         }
-        Elem::Range { range, step: Some(step) } => {
-            let (range, step) = (typed(range), unparen(step));
-            quote_spanned!(range.span()=> #p::stepped(#range, #step))
-        }
-        Elem::PySlice { start, stop, step, span } => {
-            let part = |part: &Option<Expr>| match part {
-                Some(expr) => {
-                    let expr = unparen(expr);
-                    quote_spanned!(expr.span()=> #p::bound(#expr))
-                }
+        IndexElem::Stepped { span, range, step } => quote_spanned!(*span=> #p::stepped(#range, #step)),
+        IndexElem::PySlice { span, start, stop, step } => {
+            let part = |part: &Option<Bound>| match part {
+                Some(Bound { span, tokens }) => quote_spanned!(*span=> #p::bound(#tokens)),
                 None => quote!(::core::option::Option::None),
             };
             let (start, stop, step) = (part(start), part(stop), part(step));
             quote_spanned!(*span=> #p::PySlice::new(#start, #stop, #step))
         }
-        Elem::Ellipsis(span) => quote_spanned!(*span=> #p::Ellipsis),
-        Elem::NewAxis(span) => quote_spanned!(*span=> #p::NewAxis),
-        Elem::Mask(mask) => {
+        IndexElem::Ellipsis(span) => quote_spanned!(*span=> #p::Ellipsis),
+        IndexElem::NewAxis(span) => quote_spanned!(*span=> #p::NewAxis),
+        IndexElem::Mask { span, mask } => {
             let mask = mask_array(mask);
-            quote_spanned!(elem.span()=> #p::index_elem(#mask))
-        }
-        Elem::Expr(expr) => {
-            let expr = borrowed(&typed(expr));
-            quote_spanned!(expr.span()=> #p::index_elem(#expr))
+            quote_spanned!(*span=> #p::index_elem(#mask))
         }
     }
 }
 
-fn mode(mode: Option<&ModeSpec>) -> TokenStream {
-    let p = quote!(::tensor_at::__private);
-    match mode {
-        None => quote!(#p::Mode::Error),
-        Some(ModeSpec::Error(span)) => quote_spanned!(*span=> #p::Mode::Error),
-        Some(ModeSpec::Clip(span)) => quote_spanned!(*span=> #p::Mode::Clip),
-        Some(ModeSpec::Wrap(span)) => quote_spanned!(*span=> #p::Mode::Wrap),
-        Some(ModeSpec::Drop(span)) => quote_spanned!(*span=> #p::Mode::Drop),
-        Some(ModeSpec::Fill(span, value)) => quote_spanned!(*span=> #p::Mode::Fill(#value)),
-    }
-}
-
-/// A mask expression as a boolean array: each comparison through
-/// `mask`, combined with ndarray's elementwise `&`, `|`, `^` and `!`.
-fn mask_array(mask: &MaskExpr) -> TokenStream {
+/// A mask built as a boolean array.
+fn mask_array(mask: &MaskArray) -> TokenStream {
     let p = quote!(::tensor_at::__private);
     match mask {
-        MaskExpr::Compare { array, op, scalar } => {
-            let (s, e) = (Ident::scalar(), Ident::element());
-            let scalar = scrutinee(scalar);
-            quote_spanned!(array.span()=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
+        MaskArray::Compare { span, array, op, scalar } => {
+            let (s, e, scalar) = (Names::scalar(), Names::element(), scrutinee(scalar));
+            quote_spanned!(*span=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
         }
-        MaskExpr::Logic { left, op, right } => {
+        MaskArray::Logic { left, op, right } => {
             let (left, right) = (mask_array(left), mask_array(right));
             quote!((&(#left) #op &(#right)))
         }
-        MaskExpr::Not(inner) => {
+        MaskArray::Not(inner) => {
             let inner = mask_array(inner);
             quote!((!&(#inner)))
         }
-        // Borrowed by the `&` of the operators around it.
-        MaskExpr::Array(array) => {
-            let array = unparen(array);
-            quote!((#array))
-        }
+        MaskArray::Array(array) => quote!((#array)),
     }
 }
 
-/// The mask as one predicate on an element `e`, its scalars bound first (in
-/// order) by `bindings`: each scalar's name and its `let`.
-fn predicate(mask: &MaskExpr, e: &syn::Ident, bindings: &mut Vec<(syn::Ident, TokenStream)>) -> TokenStream {
-    match mask {
-        MaskExpr::Compare { op, scalar, .. } => {
-            let s = syn::Ident::new(&format!("__tensor_at_scalar{}", bindings.len()), Span::mixed_site());
-            bindings.push((s.clone(), quote!(let #s = #scalar;)));
-            quote!((*#e #op #s))
+/// The out-of-bounds mode.
+fn mode(mode: &Mode) -> TokenStream {
+    let p = quote!(::tensor_at::__private);
+    match mode {
+        Mode::Default => quote!(#p::Mode::Error),
+        Mode::Named(name) => quote_spanned!(name.span()=> #p::Mode::#name),
+        Mode::Fill(span, value) => quote_spanned!(*span=> #p::Mode::Fill(#value)),
+    }
+}
+
+/// A fused pass: the predicate's scalars bound, then `call` of the
+/// predicate.
+fn fused(predicate: &Predicate, at: Span, call: impl FnOnce(TokenStream) -> TokenStream) -> TokenStream {
+    let p = private(at);
+    let e = Names::element();
+    let (scalars, predicate) = match predicate {
+        Predicate::Compare { compare, scalar, test } => {
+            let (s, test) = (&scalar.name, self::test(test, &e));
+            let predicate = quote_spanned!(at=> #p::Predicate::compare(#p::Compare::#compare, &#s, |#e| #test));
+            (std::slice::from_ref(scalar), predicate)
         }
-        MaskExpr::Logic { left, op, right } => {
-            let (left, right) = (predicate(left, e, bindings), predicate(right, e, bindings));
+        Predicate::Test { scalars, test } => {
+            let test = self::test(test, &e);
+            (scalars.as_slice(), quote_spanned!(at=> #p::Predicate::test(|#e| #test)))
+        }
+    };
+    let bindings = scalars.iter().map(|scalar| {
+        let (name, value) = (&scalar.name, &scalar.value);
+        quote!(let #name = #value;)
+    });
+    let call = call(predicate);
+    quote!({ #(#bindings)* #call })
+}
+
+/// The test of the element `e`.
+fn test(test: &Test, e: &Ident) -> TokenStream {
+    match test {
+        Test::Compare { op, scalar } => quote!((*#e #op #scalar)),
+        Test::Logic { left, op, right } => {
+            let (left, right) = (self::test(left, e), self::test(right, e));
             quote!((#left #op #right))
         }
-        MaskExpr::Not(inner) => {
-            let inner = predicate(inner, e, bindings);
+        Test::Not(inner) => {
+            let inner = self::test(inner, e);
             quote!((!#inner))
         }
-        MaskExpr::Array(_) => unreachable!("masks with boolean arrays are not fused"),
-    }
-}
-
-/// `at!(x[x < s] = v)`, `at!(x[(x > a) & (x < b)] op= v)`, `at!(x[x < s])`:
-/// every comparison is on the target itself, so one pass over it decides
-/// and writes (or reads), and no mask is built. A single comparison is
-/// also passed as data, for backends that cannot run a closure.
-fn fused_mask(call: &Call, flavor: Flavor) -> Option<TokenStream> {
-    let [Elem::Mask(mask)] = call.index.as_slice() else {
-        return None;
-    };
-    let target = &call.target;
-    let on_target = |array: &&Expr| quote!(#array).to_string() == quote!(#target).to_string();
-    if !mask.compared_arrays()?.iter().all(on_target) {
-        return None;
-    }
-    let at = call.index_span;
-    let p = private(at);
-    let e = Ident::element();
-    let mut bindings = Vec::new();
-    let test = predicate(mask, &e, &mut bindings);
-    let predicate = match (mask, bindings.as_slice()) {
-        (MaskExpr::Compare { op, .. }, [(scalar, _)]) => {
-            let compare = syn::Ident::new(compare_name(op)?, at);
-            quote_spanned!(at=> #p::Predicate::compare(#p::Compare::#compare, &#scalar, |#e| #test))
-        }
-        _ => quote_spanned!(at=> #p::Predicate::test(|#e| #test)),
-    };
-    let bindings = bindings.iter().map(|(_, binding)| binding);
-    let read = call.value_is_read;
-    let source = source(target);
-    let target_ref = quote_spanned!(target.span()=> (#target).tensor_at_ref());
-    let target = quote_spanned!(target.span()=> (#target).tensor_at_mut());
-    let call = match (&call.action, flavor.copy) {
-        (Action::Read, _) => quote_spanned!(at=> #p::read_where(#target_ref, #predicate)),
-        (Action::Set(v), false) => bind_value(v, read, |value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value))),
-        (Action::Set(v), true) => bind_value(
-            v,
-            read,
-            |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)),
-        ),
-        (Action::Update(update, v), copy) => {
-            let update = syn::Ident::new(update.name(), at);
-            bind_value(v, read, |value| match copy {
-                false => quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#update, #value)),
-                true => quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#update, #value)),
-            })
-        }
-        (Action::Apply(_), _) => return None,
-    };
-    Some(quote!({ #(#bindings)* #call }))
-}
-
-/// The [`Compare`](tensor_core::Compare) variant of a comparison operator.
-fn compare_name(op: &syn::BinOp) -> Option<&'static str> {
-    Some(match op {
-        syn::BinOp::Lt(_) => "Lt",
-        syn::BinOp::Le(_) => "Le",
-        syn::BinOp::Gt(_) => "Gt",
-        syn::BinOp::Ge(_) => "Ge",
-        syn::BinOp::Eq(_) => "Eq",
-        syn::BinOp::Ne(_) => "Ne",
-        _ => return None,
-    })
-}
-
-/// The expression without the parentheses around it (they would trip
-/// `unused_parens` in the user's crate once it is a function argument).
-fn unparen(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => unparen(expr),
-        other => other,
-    }
-}
-
-/// Unsuffixed integer literals as `isize`: in `x[1]`, `x[-1]`, `x[1..3]`,
-/// `x[[0, 2]]` the literal's type would otherwise stay undecided while the
-/// index's types are worked out.
-fn typed_literals(expr: &Expr) -> Expr {
-    let mut expr = unparen(expr).clone();
-    type_literal(&mut expr);
-    expr
-}
-
-fn type_literal(expr: &mut Expr) {
-    if let Expr::Group(group) = expr {
-        return type_literal(&mut group.expr);
-    }
-    match expr {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(int), ..
-        }) if int.suffix().is_empty() => {
-            *int = syn::LitInt::new(&format!("{}isize", int.base10_digits()), int.span());
-        }
-        Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => type_literal(expr),
-        // Only when every bound is a literal: `a..4` takes `a`'s type.
-        Expr::Range(range) if range.start.iter().chain(&range.end).all(|bound| is_int_literal(bound)) => {
-            range
-                .start
-                .iter_mut()
-                .chain(range.end.iter_mut())
-                .for_each(|bound| type_literal(bound));
-        }
-        Expr::Array(array) => array.elems.iter_mut().for_each(type_literal),
-        _ => {}
-    }
-}
-
-fn is_int_literal(expr: &Expr) -> bool {
-    match expr {
-        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(_), .. }) => true,
-        Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => is_int_literal(expr),
-        _ => false,
     }
 }

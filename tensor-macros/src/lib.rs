@@ -1,39 +1,54 @@
 //! Procedural macros of tensor-at: `at!`, `set!`, `try_at!`, `try_set!`.
 //!
 //! Use them through the `tensor-at` crate, which documents them with
-//! examples; the expansions call `::tensor_at::__private`. Each macro parses
-//! its input (`parse`), checks it (`valid`), and expands it (`expand`).
+//! examples; the expansions call `::tensor_at::__private`.
+//!
+//! Each macro runs four stages, one file each, in `pipeline.rs`:
+//!
+//! 1. **parse** (`parse.rs`, with `mask.rs` for NumPy's mask syntax): raw
+//!    tokens → the typed syntax tree of `ast.rs`. `x[1:4:2]` and `x[a;2]`
+//!    are not Rust, so the call is split by hand; each expression keeps
+//!    syn's tree, to decide on, and the user's own tokens, to emit
+//!    (`written.rs`). A read used as a value (`x[1:] = x[:-1]`) is a node
+//!    of its own, parsed with the call's index parser. Parsing only builds
+//!    nodes.
+//! 2. **check** (`valid.rs`): mistakes the types cannot see (two ellipses,
+//!    a zero step, a mode where it has no meaning).
+//! 3. **lower** (`lower.rs`, `fused.rs`, `lower_index.rs`, `literals.rs`):
+//!    every decision — which runtime entry point, a fused mask pass or a
+//!    built mask, borrow or move, the type of integer literals, the
+//!    predicate — into an enum of expansions. Lowering cannot fail.
+//! 4. **expand** (`expand.rs`): that enum quoted, with no decisions left.
+//!
+//! Parse and check record every error in one context (`ctxt.rs`), checked
+//! once when both have run: one compile shows every mistake in the call,
+//! each as a `compile_error!` in a placeholder expression. No stage panics
+//! or prints a parsed tree back to tokens (syn's printer takes time
+//! exponential in some nestings), so the stages take time linear in the
+//! input, but for the operand search of contrived masks
+//! (`written::operand_end`).
 #![warn(missing_docs)]
 
 mod ast;
-mod errors;
+mod ctxt;
 mod expand;
+mod fused;
+mod literals;
+mod lower;
+mod lower_index;
+mod mask;
 mod parse;
+mod pipeline;
 mod valid;
+mod written;
 
 use proc_macro::TokenStream;
 
-use expand::Flavor;
+use lower::Flavor;
 
-/// Expands one call, or its errors plus a placeholder of any type, so the
-/// user sees the errors and not a cascade.
+/// Runs the stages on one call (see [`pipeline::run`]).
 fn run(input: TokenStream, flavor: Flavor) -> TokenStream {
-    let expanded = parse::parse_call(input.into())
-        .and_then(|call| valid::check(&call).map(|()| call))
-        .map(|call| expand::expand(&call, flavor));
-    match expanded {
-        Ok(tokens) => tokens.into(),
-        Err(error) => placeholder(error).into(),
-    }
-}
-
-/// Every error as a `compile_error!`, the last one in expression position:
-/// the block then has the error type, which fits wherever the call stands
-/// and adds neither errors nor "unreachable code" warnings.
-fn placeholder(error: syn::Error) -> proc_macro2::TokenStream {
-    let errors: Vec<_> = error.into_iter().map(|error| error.to_compile_error()).collect();
-    let (last, rest) = errors.split_last().expect("an error has at least one message");
-    quote::quote!({ #((#rest);)* (#last) })
+    pipeline::run(input.into(), flavor).into()
 }
 
 /// In-place indexed update or read (NumPy / PyTorch `x[...] = v`, `x[...]`).

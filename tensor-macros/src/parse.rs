@@ -4,89 +4,113 @@
 //! group, whose elements are split at top-level commas.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
-use syn::{BinOp, Error, Expr, Result};
+use syn::{Error, Expr};
 
-use crate::ast::{Action, Call, Elem, MaskExpr, ModeSpec, UpdateOp};
-use crate::errors::Errors;
+use crate::ast::{Action, Call, Elem, Index, IndexRead, ModeSpec, Operand, UpdateOp};
+use crate::ctxt::{Ctxt, Reported};
+use crate::mask;
+use crate::written::{Written, is_punct, span_of};
 
 const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
 
-/// Parses a whole macro call, collecting every error it can find.
-pub fn parse_call(input: TokenStream) -> Result<Call> {
+/// Parses a whole macro call, recording in `ctxt` every error it can find.
+pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported> {
     let tokens: Vec<TokenTree> = input.into_iter().collect();
     if tokens.is_empty() {
-        return Err(Error::new(
+        return Err(ctxt.error(Error::new(
             Span::call_site(),
             "expected `target[index]`, optionally followed by `= value`, `op= value` or `.method(args)`",
-        ));
+        )));
     }
-    let mut errors = Errors::default();
     let (main, mode_tokens) = match tokens.iter().position(|t| is_punct(t, ';')) {
         Some(i) => (&tokens[..i], Some((&tokens[i], &tokens[i + 1..]))),
         None => (&tokens[..], None),
     };
-    let mode = mode_tokens.and_then(|(semi, rest)| errors.ok(parse_mode(semi, rest)));
-    let (lhs, assignment) = split_assignment(main)?;
+    let mode = mode_tokens.map(|(semi, rest)| ctxt.ok(parse_mode(semi, rest))).transpose();
+    let (lhs, assignment) = ctxt.ok(split_assignment(main))?;
     let (place, method) = split_method(lhs);
-    let (target, group) = split_index(place)?;
+    let (target, group) = ctxt.ok(split_index(place))?;
 
-    let mut value_is_read = false;
-    let mut operand = |tokens: &[TokenTree], empty: &str| {
-        let (value, is_read) = parse_operand(tokens, empty)?;
-        value_is_read = is_read;
-        Ok::<_, Error>(value)
-    };
-    let action = match (assignment, method) {
-        (Some(_), Some((name, _))) => {
-            return Err(Error::new(
-                name.span(),
-                "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
-            ));
-        }
-        (Some((None, value)), None) => Action::Set(operand(value, "expected a value after `=`")?),
-        (Some((Some(op), value)), None) => Action::Update(op, operand(value, "expected a value after the operator")?),
-        (None, Some((name, args))) => {
-            let (action, is_read) = parse_method(&name, args)?;
-            value_is_read = is_read;
-            action
-        }
-        (None, None) => Action::Read,
-    };
-    let index = parse_index(group, &mut errors);
-    let target = errors.ok(parse_expr(target, "expected the array before `[`"));
-    errors.finish()?;
+    let action = parse_action(assignment, method, ctxt);
+    let index = parse_index(group, ctxt);
+    let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));
     Ok(Call {
-        target: target.expect("errors were reported"),
+        target: target?,
         index,
-        index_span: group.span(),
-        action,
-        mode,
-        value_is_read,
+        action: action?,
+        mode: mode?,
     })
 }
 
-/// The value right of `=`: a Rust expression, or an index read in this
-/// macro's own syntax, which becomes a `try_at!` call: anything Rust cannot
-/// parse (`x[:-1]`, `y[idx, 0]`) and ranges (`x[1..]`, which ndarray cannot
-/// index). Other `y[i]` stay Rust's own indexing (a `Vec`, a slice, an
-/// ndarray element).
-fn parse_operand(tokens: &[TokenTree], empty: &str) -> Result<(Expr, bool)> {
-    let as_read = |tokens: &[TokenTree]| -> Expr {
-        let tokens: TokenStream = tokens.iter().cloned().collect();
-        syn::parse_quote!(::tensor_at::try_at!(#tokens))
+/// What the call does: read, assign, or call a method.
+fn parse_action(assignment: Option<Assignment>, method: Option<(syn::Ident, TokenStream)>, ctxt: &mut Ctxt) -> Result<Action, Reported> {
+    let mut operand = |tokens, empty| {
+        parse_operand(tokens, empty, ctxt).map_err(|error| match error {
+            OperandError::Neither(error) => ctxt.error(error),
+            OperandError::Reported(reported) => reported,
+        })
     };
-    match parse_expr(tokens, empty) {
-        Ok(Expr::Index(index)) if matches!(*index.index, Expr::Range(_)) => Ok((as_read(tokens), true)),
-        Ok(expr) => Ok((expr, false)),
-        Err(error) => match split_index(tokens) {
-            Ok(_) => Ok((as_read(tokens), true)),
-            Err(_) => Err(error),
-        },
+    match (assignment, method) {
+        (Some(_), Some((name, _))) => Err(ctxt.error(Error::new(
+            name.span(),
+            "cannot assign to a method call: write `x[i].set(v)` or `x[i] = v`",
+        ))),
+        (Some((None, value)), None) => operand(value, "expected a value after `=`").map(Action::Set),
+        (Some((Some(op), value)), None) => operand(value, "expected a value after the operator").map(|value| Action::Update(op, value)),
+        (None, Some((name, args))) => parse_method(&name, args, ctxt),
+        (None, None) => Ok(Action::Read),
     }
 }
 
-fn is_punct(token: &TokenTree, ch: char) -> bool {
-    matches!(token, TokenTree::Punct(p) if p.as_char() == ch)
+/// Why a value is not an [`Operand`].
+enum OperandError {
+    /// It is neither a Rust expression nor an index read: the expression's
+    /// error.
+    Neither(Error),
+    /// It is an index read with mistakes, already reported.
+    Reported(Reported),
+}
+
+/// The value right of `=`: a Rust expression, or an index read in this
+/// macro's own syntax: anything Rust cannot parse (`x[:-1]`, `y[idx, 0]`)
+/// and ranges (`x[1..]`, which ndarray cannot index). Other `y[i]` stay
+/// Rust's own indexing (a `Vec`, a slice, an ndarray element).
+fn parse_operand(tokens: &[TokenTree], empty: &str, ctxt: &mut Ctxt) -> Result<Operand, OperandError> {
+    let is_range_index = |written: &Written| matches!(&*written.expr, Expr::Index(index) if matches!(*index.index, Expr::Range(_)));
+    let error = match parse_expr(tokens, empty) {
+        Ok(written) if !is_range_index(&written) => return Ok(Operand::Expr(written)),
+        Ok(_) => None,
+        Err(error) => Some(error),
+    };
+    match (split_index(tokens), error) {
+        (Ok((target, group)), _) => parse_read(tokens, target, group, ctxt).map_err(OperandError::Reported),
+        (Err(_), Some(error)) => Err(OperandError::Neither(error)),
+        (Err(error), None) => Err(OperandError::Reported(ctxt.error(error))),
+    }
+}
+
+/// `target[index]` as a value, parsed as the call's own target and index.
+/// The target holds no assignment: it would belong to the call
+/// (`x[i] = a = y[j]`).
+fn parse_read(tokens: &[TokenTree], target: &[TokenTree], group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Result<Operand, Reported> {
+    match split_assignment(target) {
+        Ok((_, None)) => {}
+        Ok((_, Some(_))) => {
+            let value: TokenStream = tokens.iter().cloned().collect();
+            return Err(ctxt.error(Error::new_spanned(
+                value,
+                "expected one value after `=`, found an assignment: a call assigns once",
+            )));
+        }
+        Err(error) => return Err(ctxt.error(error)),
+    }
+    let index = parse_index(group, ctxt);
+    let target = ctxt.ok(parse_expr(target, "expected the array before `[`"))?;
+    Ok(Operand::Read(Box::new(IndexRead {
+        target,
+        index,
+        span: span_of(tokens),
+    })))
 }
 
 fn is_joint_punct(token: &TokenTree) -> Option<char> {
@@ -99,7 +123,7 @@ fn is_joint_punct(token: &TokenTree) -> Option<char> {
 /// Splits `lhs = value` / `lhs op= value`; the operator is `None` for `=`.
 type Assignment<'t> = (Option<UpdateOp>, &'t [TokenTree]);
 
-fn split_assignment(tokens: &[TokenTree]) -> Result<(&[TokenTree], Option<Assignment<'_>>)> {
+fn split_assignment(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], Option<Assignment<'_>>)> {
     let mut i = 0;
     while i < tokens.len() {
         if !is_punct(&tokens[i], '=') {
@@ -156,7 +180,7 @@ fn split_method(tokens: &[TokenTree]) -> (&[TokenTree], Option<(syn::Ident, Toke
 }
 
 /// Splits `target [index]` at the last bracket group.
-fn split_index(tokens: &[TokenTree]) -> Result<(&[TokenTree], &proc_macro2::Group)> {
+fn split_index(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], &proc_macro2::Group)> {
     match tokens {
         [target @ .., TokenTree::Group(group)] if group.delimiter() == Delimiter::Bracket => {
             if target.is_empty() {
@@ -172,42 +196,53 @@ fn split_index(tokens: &[TokenTree]) -> Result<(&[TokenTree], &proc_macro2::Grou
     }
 }
 
-fn parse_expr(tokens: &[TokenTree], empty: &str) -> Result<Expr> {
+/// One expression; `empty` is the error for no tokens at all.
+fn parse_expr(tokens: &[TokenTree], empty: &str) -> syn::Result<Written> {
     if tokens.is_empty() {
         return Err(Error::new(Span::call_site(), empty));
     }
-    syn::parse2(tokens.iter().cloned().collect())
+    Written::parse(tokens)
 }
 
-fn parse_method(name: &syn::Ident, args: TokenStream) -> Result<(Action, bool)> {
+/// `.name(args)`: an update, `set`, `apply` or `get`.
+fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result<Action, Reported> {
     let tokens: Vec<TokenTree> = args.clone().into_iter().collect();
-    let operand = || -> Result<(Expr, bool)> {
-        parse_operand(&tokens, "").map_err(|_| Error::new(name.span(), format!("`.{name}(...)` takes one argument")))
+    let mut operand = || {
+        parse_operand(&tokens, "", ctxt).map_err(|error| match error {
+            OperandError::Neither(_) => ctxt.error(Error::new(name.span(), format!("`.{name}(...)` takes one argument"))),
+            OperandError::Reported(reported) => reported,
+        })
     };
-    let update = |op| operand().map(|(value, is_read)| (Action::Update(op, value), is_read));
-    match name.to_string().as_str() {
-        "set" => operand().map(|(value, is_read)| (Action::Set(value), is_read)),
-        "add" => update(UpdateOp::Add),
-        "sub" => update(UpdateOp::Sub),
-        "mul" => update(UpdateOp::Mul),
-        "div" => update(UpdateOp::Div),
-        "pow" => update(UpdateOp::Pow),
-        "min" => update(UpdateOp::Min),
-        "max" => update(UpdateOp::Max),
-        "apply" => Ok((Action::Apply(syn::parse2(args)?), false)),
-        "get" if args.is_empty() => Ok((Action::Read, false)),
-        "get" => Err(Error::new(
+    let method = name.to_string();
+    let update = match method.as_str() {
+        "add" => Some(UpdateOp::Add),
+        "sub" => Some(UpdateOp::Sub),
+        "mul" => Some(UpdateOp::Mul),
+        "div" => Some(UpdateOp::Div),
+        "pow" => Some(UpdateOp::Pow),
+        "min" => Some(UpdateOp::Min),
+        "max" => Some(UpdateOp::Max),
+        _ => None,
+    };
+    if let Some(op) = update {
+        return operand().map(|value| Action::Update(op, value));
+    }
+    match method.as_str() {
+        "set" => operand().map(Action::Set),
+        "apply" => ctxt.ok(Written::parse(&tokens)).map(Action::Apply),
+        "get" if args.is_empty() => Ok(Action::Read),
+        "get" => Err(ctxt.error(Error::new(
             name.span(),
             "`.get()` takes no arguments; the mode goes after `;`: `x[i].get(); mode = fill(0.0)`",
-        )),
-        other => Err(Error::new(
+        ))),
+        other => Err(ctxt.error(Error::new(
             name.span(),
             format!("unknown method `{other}`: expected one of {METHODS}"),
-        )),
+        ))),
     }
 }
 
-fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
+fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> syn::Result<ModeSpec> {
     let expected = "expected `mode = error`, `clip`, `wrap`, `drop` or `fill(value)` after `;`";
     let [TokenTree::Ident(key), eq, rest @ ..] = tokens else {
         return Err(Error::new(semicolon.span(), expected));
@@ -225,7 +260,8 @@ fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
             other => Err(Error::new(name.span(), format!("unknown mode `{other}`: {expected}"))),
         },
         [TokenTree::Ident(name), TokenTree::Group(value)] if name == "fill" && value.delimiter() == Delimiter::Parenthesis => {
-            Ok(ModeSpec::Fill(name.span(), syn::parse2(value.stream())?))
+            let value: Vec<TokenTree> = value.stream().into_iter().collect();
+            Ok(ModeSpec::Fill(name.span(), Written::parse(&value)?))
         }
         [first, ..] => Err(Error::new(first.span(), expected)),
         [] => Err(Error::new(eq.span(), expected)),
@@ -233,10 +269,18 @@ fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> Result<ModeSpec> {
 }
 
 /// Splits the bracket group at top-level commas and parses each element.
-fn parse_index(group: &proc_macro2::Group, errors: &mut Errors) -> Vec<Elem> {
+fn parse_index(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Index {
+    Index {
+        elems: parse_elems(group, ctxt),
+        span: group.span(),
+    }
+}
+
+/// The elements that parse; the others' errors go to `ctxt`.
+fn parse_elems(group: &proc_macro2::Group, ctxt: &mut Ctxt) -> Vec<Elem> {
     let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
     if tokens.is_empty() {
-        errors.push(Error::new(
+        ctxt.error(Error::new(
             group.span(),
             "empty index `[]`: write `x[..]` (or `x[...]`) for the whole array",
         ));
@@ -248,19 +292,19 @@ fn parse_index(group: &proc_macro2::Group, errors: &mut Errors) -> Vec<Elem> {
         if part.is_empty() {
             // A trailing comma is fine; an empty element between commas is not.
             if parts.peek().is_some() {
-                errors.push(Error::new(group.span(), "empty index element between commas"));
+                ctxt.error(Error::new(group.span(), "empty index element between commas"));
             }
             continue;
         }
-        if let Some(elem) = errors.ok(parse_elem(part)) {
+        if let Ok(elem) = ctxt.ok(parse_elem(part)) {
             elems.push(elem);
         }
     }
     elems
 }
 
-fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
-    let span = tokens[0].span();
+fn parse_elem(tokens: &[TokenTree]) -> syn::Result<Elem> {
+    let span = tokens.first().map_or_else(Span::call_site, TokenTree::span);
     match tokens {
         [a, b, c] if is_punct(a, '.') && is_punct(b, '.') && is_punct(c, '.') => return Ok(Elem::Ellipsis(span)),
         [TokenTree::Ident(name)] if name == "None" || name == "NewAxis" => return Ok(Elem::NewAxis(span)),
@@ -271,72 +315,21 @@ fn parse_elem(tokens: &[TokenTree]) -> Result<Elem> {
         return parse_py_slice(tokens, &separators);
     }
     if let Some(semi) = tokens.iter().position(|t| is_punct(t, ';')) {
-        let range: Expr = parse_expr(&tokens[..semi], "expected a range before `;step`")?;
-        if !matches!(range, Expr::Range(_)) {
+        let range = parse_expr(&tokens[..semi], "expected a range before `;step`")?;
+        if !matches!(*range.expr, Expr::Range(_)) {
             return Err(Error::new_spanned(&range, "a step `;k` follows a range: `a..b;k`"));
         }
         let step = parse_expr(&tokens[semi + 1..], "expected a step after `;`")?;
         return Ok(Elem::Range { range, step: Some(step) });
     }
-    let expr: Expr = syn::parse2(tokens.iter().cloned().collect())?;
-    if let Some(mask) = mask_expr(&expr) {
-        return Ok(Elem::Mask(mask));
+    let expr = Written::parse(tokens)?;
+    if let Some(mask) = mask::mask(expr.view()) {
+        return mask.map(Elem::Mask);
     }
-    Ok(match expr {
+    Ok(match *expr.expr {
         Expr::Range(_) => Elem::Range { range: expr, step: None },
-        other => Elem::Expr(other),
+        _ => Elem::Expr(expr),
     })
-}
-
-/// A comparison, or operands combined with `&`, `|`, `^`, `!` and
-/// parentheses: NumPy's elementwise mask syntax. Operands that are not
-/// comparisons are borrowed (a boolean array is not moved; integers combine
-/// as Rust's own bit operators on references do).
-fn mask_expr(expr: &Expr) -> Option<MaskExpr> {
-    match expr {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => mask_expr(expr),
-        Expr::Binary(binary) if is_comparison(&binary.op) => Some(comparison(binary)),
-        Expr::Binary(binary) if matches!(binary.op, BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)) => Some(MaskExpr::Logic {
-            left: Box::new(mask_expr(&binary.left).unwrap_or_else(|| MaskExpr::Array((*binary.left).clone()))),
-            op: binary.op,
-            right: Box::new(mask_expr(&binary.right).unwrap_or_else(|| MaskExpr::Array((*binary.right).clone()))),
-        }),
-        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Not(_)) => Some(MaskExpr::Not(Box::new(
-            mask_expr(&unary.expr).unwrap_or_else(|| MaskExpr::Array((*unary.expr).clone())),
-        ))),
-        _ => None,
-    }
-}
-
-/// `a < s`; a literal on the left (`0.0 < y`) is turned around (`y > 0.0`).
-fn comparison(binary: &syn::ExprBinary) -> MaskExpr {
-    let literal_left = matches!(&*binary.left, Expr::Lit(_)) || matches!(&*binary.left, Expr::Unary(u) if matches!(&*u.expr, Expr::Lit(_)));
-    if literal_left {
-        let op = match binary.op {
-            BinOp::Lt(t) => BinOp::Gt(syn::Token![>](t.span)),
-            BinOp::Gt(t) => BinOp::Lt(syn::Token![<](t.span)),
-            BinOp::Le(t) => BinOp::Ge(syn::Token![>=](t.spans)),
-            BinOp::Ge(t) => BinOp::Le(syn::Token![<=](t.spans)),
-            other => other,
-        };
-        return MaskExpr::Compare {
-            array: (*binary.right).clone(),
-            op,
-            scalar: (*binary.left).clone(),
-        };
-    }
-    MaskExpr::Compare {
-        array: (*binary.left).clone(),
-        op: binary.op,
-        scalar: (*binary.right).clone(),
-    }
-}
-
-fn is_comparison(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_)
-    )
 }
 
 /// Positions of the colons that separate the parts of a NumPy slice. A
@@ -372,12 +365,9 @@ fn slice_separators(tokens: &[TokenTree]) -> Vec<usize> {
     separators
 }
 
-fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> Result<Elem> {
-    if separators.len() > 2 {
-        return Err(Error::new(
-            tokens[separators[2]].span(),
-            "a slice has at most three parts: `start:stop:step`",
-        ));
+fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> syn::Result<Elem> {
+    if let Some(third) = separators.get(2).and_then(|&at| tokens.get(at)) {
+        return Err(Error::new(third.span(), "a slice has at most three parts: `start:stop:step`"));
     }
     let mut parts = Vec::with_capacity(3);
     let mut from = 0;
@@ -388,13 +378,13 @@ fn parse_py_slice(tokens: &[TokenTree], separators: &[usize]) -> Result<Elem> {
     parts.push(&tokens[from..]);
     let mut parsed = parts.into_iter().map(|part| match part {
         [] => Ok(None),
-        tokens => syn::parse2(tokens.iter().cloned().collect()).map(Some),
+        tokens => Written::parse(tokens).map(Some),
     });
     let mut next = || parsed.next().unwrap_or(Ok(None));
     Ok(Elem::PySlice {
         start: next()?,
         stop: next()?,
         step: next()?,
-        span: tokens[0].span(),
+        span: tokens.first().map_or_else(Span::call_site, TokenTree::span),
     })
 }

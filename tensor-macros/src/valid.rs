@@ -1,43 +1,50 @@
 //! Checks the parsed call for mistakes the types cannot see: two ellipses,
-//! a literal zero step, and modes used where they have no meaning.
+//! a literal zero step (in the call's index and in a read used as its
+//! value), and modes used where they have no meaning.
 
-use syn::{Error, Expr, Lit, Result, UnOp};
+use syn::{Error, Expr, Lit, UnOp};
 
-use crate::ast::{Action, Call, Elem, ModeSpec};
-use crate::errors::Errors;
+use crate::ast::{Action, Call, Elem, Index, ModeSpec, Operand};
+use crate::ctxt::Ctxt;
 
-/// Every error in the call, combined.
-pub fn check(call: &Call) -> Result<()> {
-    let mut errors = Errors::default();
-    let mut ellipses = call.index.iter().filter_map(|elem| match elem {
-        Elem::Ellipsis(span) => Some(*span),
-        _ => None,
-    });
-    if let (Some(_), Some(second)) = (ellipses.next(), ellipses.next()) {
-        errors.push(Error::new(second, "an index can only have a single ellipsis (`...`)"));
-    }
-    for elem in &call.index {
-        let step = match elem {
-            Elem::Range { step, .. } | Elem::PySlice { step, .. } => step.as_ref(),
-            _ => None,
-        };
-        if let Some(step) = step.filter(|step| is_literal_zero(step)) {
-            errors.push(Error::new_spanned(step, "slice step cannot be zero"));
-        }
+/// Records in `ctxt` every mistake of the call.
+pub fn check(call: &Call, ctxt: &mut Ctxt) {
+    check_index(&call.index, ctxt);
+    if let Action::Set(Operand::Read(read)) | Action::Update(_, Operand::Read(read)) = &call.action {
+        check_index(&read.index, ctxt);
     }
     match (&call.action, &call.mode) {
         (Action::Read, Some(ModeSpec::Drop(span))) => {
-            errors.push(Error::new(*span, "mode `drop` applies to updates; reads take `fill(value)`"));
+            ctxt.error(Error::new(*span, "mode `drop` applies to updates; reads take `fill(value)`"));
         }
         (Action::Set(_) | Action::Update(..) | Action::Apply(_), Some(ModeSpec::Fill(span, _))) => {
-            errors.push(Error::new(
+            ctxt.error(Error::new(
                 *span,
                 "mode `fill` applies to reads; updates take `drop` to skip out-of-bounds positions",
             ));
         }
         _ => {}
     }
-    errors.finish()
+}
+
+/// At most one ellipsis, and no step that is a literal zero.
+fn check_index(index: &Index, ctxt: &mut Ctxt) {
+    let mut ellipses = index.elems.iter().filter_map(|elem| match elem {
+        Elem::Ellipsis(span) => Some(*span),
+        _ => None,
+    });
+    if let (Some(_), Some(second)) = (ellipses.next(), ellipses.next()) {
+        ctxt.error(Error::new(second, "an index can only have a single ellipsis (`...`)"));
+    }
+    for elem in &index.elems {
+        let step = match elem {
+            Elem::Range { step, .. } | Elem::PySlice { step, .. } => step.as_ref(),
+            _ => None,
+        };
+        if let Some(step) = step.filter(|step| is_literal_zero(&step.expr)) {
+            ctxt.error(Error::new_spanned(step, "slice step cannot be zero"));
+        }
+    }
 }
 
 /// `0`, `-0`, `(0)`.

@@ -1,0 +1,337 @@
+//! A checked [`Call`] → [`Lowered`]: every decision of the expansion is
+//! made here (which entry point, a fused mask pass or a built mask, borrow
+//! or move, the literals' types, the predicate), so `expand.rs` only
+//! quotes. Lowering cannot fail: every checked call has an expansion.
+//!
+//! This file picks the entry point and how the target and value are
+//! passed; `fused.rs` decides whether a mask runs as one pass over the
+//! target, and `lower_index.rs` how the index elements are passed.
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::{Expr, Ident};
+
+use crate::ast::{Action, Call, Index, IndexRead, ModeSpec, Operand, UpdateOp};
+use crate::fused::{FusedAction, MaskPath, Predicate, mask_path};
+use crate::lower_index::{Arg, IndexElem, borrowed, index_elem};
+use crate::written::Written;
+
+/// Which macro is expanding.
+#[derive(Clone, Copy)]
+pub struct Flavor {
+    /// `set!`/`try_set!`: updates return a new array.
+    pub copy: bool,
+    /// `try_at!`/`try_set!`: a `Result` instead of a panic.
+    pub fallible: bool,
+}
+
+/// One call, ready to quote.
+pub struct Lowered {
+    /// The index's bracket group. Entry points carry its span, so type
+    /// errors about the whole index (too many indices) point at it.
+    pub at: Span,
+    /// The index elements, in order; none for a fused mask pass, which
+    /// tests the elements itself.
+    pub index: Vec<IndexElem>,
+    /// The entry point and its arguments.
+    pub entry: Entry,
+    /// What the caller gets.
+    pub outcome: Outcome,
+}
+
+/// What the caller gets from the entry point's `Result`.
+pub enum Outcome {
+    /// `at!`, `set!`: the value, or a panic with the error.
+    Unwrap,
+    /// `try_at!`, `try_set!`: the `Result` itself.
+    Result,
+}
+
+/// The runtime entry point of the call, one variant each.
+pub enum Entry {
+    /// `read(target, index, mode)`
+    Read { target: Place, mode: Mode },
+    /// `read_filled(target, index, fill)`
+    ReadFilled { target: Place, fill: TokenStream },
+    /// `set(target, index, value, mode)`
+    Set { target: Place, value: Value, mode: Mode },
+    /// `update(target, index, op, value, mode)`
+    Update {
+        target: Place,
+        op: Ident,
+        value: Value,
+        mode: Mode,
+    },
+    /// `apply(target, index, f, mode)`
+    Apply { target: Place, f: TokenStream, mode: Mode },
+    /// `set_copy(source, index, value, mode)`
+    SetCopy { source: Source, value: Value, mode: Mode },
+    /// `update_copy(source, index, op, value, mode)`
+    UpdateCopy {
+        source: Source,
+        op: Ident,
+        value: Value,
+        mode: Mode,
+    },
+    /// `apply_copy(source, index, f, mode)`
+    ApplyCopy { source: Source, f: TokenStream, mode: Mode },
+    /// `read_where(target, predicate)`
+    ReadWhere { target: Place, predicate: Predicate },
+    /// `set_where(target, predicate, value)`
+    SetWhere { target: Place, predicate: Predicate, value: Value },
+    /// `set_where_copy(source, predicate, value)`
+    SetWhereCopy {
+        source: Source,
+        predicate: Predicate,
+        value: Value,
+    },
+    /// `update_where(target, predicate, op, value)`
+    UpdateWhere {
+        target: Place,
+        predicate: Predicate,
+        op: Ident,
+        value: Value,
+    },
+    /// `update_where_copy(source, predicate, op, value)`
+    UpdateWhereCopy {
+        source: Source,
+        predicate: Predicate,
+        op: Ident,
+        value: Value,
+    },
+}
+
+/// The target, as written, reached through `AsTarget`.
+pub struct Place {
+    /// The user's tokens.
+    pub tokens: TokenStream,
+    /// Where they stand.
+    pub span: Span,
+}
+
+/// What `set!` copies from.
+pub enum Source {
+    /// A place: borrowed, and copied.
+    Borrowed(Place),
+    /// Any other expression: taken by value, and updated in its own buffer.
+    Consumed(TokenStream),
+}
+
+/// The value of a write, evaluated before the target is borrowed mutably
+/// (as `x[i] = v` does) and bound to a name carrying `span`.
+pub struct Value {
+    /// Where type errors about the value point.
+    pub span: Span,
+    /// How it is evaluated.
+    pub kind: ValueKind,
+}
+
+/// How a value is evaluated.
+pub enum ValueKind {
+    /// An expression, passed as [`Arg`] says.
+    Expr(Arg),
+    /// An index read, lowered as `try_at!` lowers it (of the target
+    /// itself, maybe): its error is the call's, and its result is copied
+    /// before the target is borrowed for writing, as NumPy copies
+    /// overlapping operands.
+    Read(Box<Lowered>),
+}
+
+/// The out-of-bounds mode passed to an entry point.
+pub enum Mode {
+    /// None given: `Mode::Error`.
+    Default,
+    /// `Mode::Error`, `Mode::Clip`, `Mode::Wrap` or `Mode::Drop`, named and
+    /// placed where the user wrote it.
+    Named(Ident),
+    /// `Mode::Fill(value)`.
+    Fill(Span, TokenStream),
+}
+
+/// Lowers a checked call for one macro.
+pub fn lower(call: &Call, flavor: Flavor) -> Lowered {
+    let parts = Parts {
+        target: &call.target,
+        index: &call.index,
+        action: &call.action,
+        mode: call.mode.as_ref(),
+    };
+    parts.lower(flavor)
+}
+
+/// A read used as a value, lowered as `try_at!` lowers its call.
+fn lower_read(read: &IndexRead) -> Lowered {
+    let parts = Parts {
+        target: &read.target,
+        index: &read.index,
+        action: &Action::Read,
+        mode: None,
+    };
+    parts.lower(Flavor {
+        copy: false,
+        fallible: true,
+    })
+}
+
+/// What lowering reads of a call, or of a read used as a value.
+struct Parts<'c> {
+    target: &'c Written,
+    index: &'c Index,
+    action: &'c Action,
+    mode: Option<&'c ModeSpec>,
+}
+
+impl Parts<'_> {
+    /// The lowered call for one macro.
+    fn lower(&self, flavor: Flavor) -> Lowered {
+        let outcome = match flavor.fallible {
+            true => Outcome::Result,
+            false => Outcome::Unwrap,
+        };
+        let (index, entry) = match mask_path(self.target, self.index, self.action) {
+            MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
+            MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
+        };
+        Lowered {
+            at: self.index.span,
+            index,
+            entry,
+            outcome,
+        }
+    }
+
+    /// The entry point of a fused mask pass.
+    fn fused_entry(&self, predicate: Predicate, action: FusedAction, flavor: Flavor) -> Entry {
+        let op = |op: UpdateOp| Ident::new(op.name(), self.index.span);
+        match (action, flavor.copy) {
+            (FusedAction::Read, _) => Entry::ReadWhere {
+                target: place(self.target),
+                predicate,
+            },
+            (FusedAction::Set(value), false) => Entry::SetWhere {
+                target: place(self.target),
+                predicate,
+                value: value_of(value),
+            },
+            (FusedAction::Set(value), true) => Entry::SetWhereCopy {
+                source: source(self.target),
+                predicate,
+                value: value_of(value),
+            },
+            (FusedAction::Update(update, value), false) => Entry::UpdateWhere {
+                target: place(self.target),
+                predicate,
+                op: op(update),
+                value: value_of(value),
+            },
+            (FusedAction::Update(update, value), true) => Entry::UpdateWhereCopy {
+                source: source(self.target),
+                predicate,
+                op: op(update),
+                value: value_of(value),
+            },
+        }
+    }
+
+    /// The entry point of an index passed as a list of elements.
+    fn indexed_entry(&self, flavor: Flavor) -> Entry {
+        let op = |op: &UpdateOp| Ident::new(op.name(), self.index.span);
+        let mode = mode(self.mode);
+        match (self.action, flavor.copy) {
+            (Action::Read, _) => match self.mode {
+                Some(ModeSpec::Fill(_, fill)) => Entry::ReadFilled {
+                    target: place(self.target),
+                    fill: fill.to_token_stream(),
+                },
+                _ => Entry::Read {
+                    target: place(self.target),
+                    mode,
+                },
+            },
+            (Action::Set(v), false) => Entry::Set {
+                target: place(self.target),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Update(o, v), false) => Entry::Update {
+                target: place(self.target),
+                op: op(o),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Apply(f), false) => Entry::Apply {
+                target: place(self.target),
+                f: f.to_token_stream(),
+                mode,
+            },
+            (Action::Set(v), true) => Entry::SetCopy {
+                source: source(self.target),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Update(o, v), true) => Entry::UpdateCopy {
+                source: source(self.target),
+                op: op(o),
+                value: value_of(v),
+                mode,
+            },
+            (Action::Apply(f), true) => Entry::ApplyCopy {
+                source: source(self.target),
+                f: f.to_token_stream(),
+                mode,
+            },
+        }
+    }
+}
+
+/// The target as written.
+fn place(target: &Written) -> Place {
+    Place {
+        tokens: target.to_token_stream(),
+        span: target.span(),
+    }
+}
+
+/// A place (a variable, field, element or dereference) is borrowed and
+/// copied; any other expression is taken by value.
+fn source(target: &Written) -> Source {
+    match is_place(&target.expr) {
+        true => Source::Borrowed(place(target)),
+        false => Source::Consumed(target.to_token_stream()),
+    }
+}
+
+/// A variable, field, element or dereference, in parentheses or not.
+fn is_place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => true,
+        Expr::Unary(unary) => matches!(unary.op, syn::UnOp::Deref(_)),
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_place(expr),
+        _ => false,
+    }
+}
+
+/// An expression value borrowed as [`borrowed`] says; a read lowered as
+/// `try_at!` lowers it.
+fn value_of(value: &Operand) -> Value {
+    let kind = match value {
+        Operand::Expr(expr) => ValueKind::Expr(borrowed(expr.view())),
+        Operand::Read(read) => ValueKind::Read(Box::new(lower_read(read))),
+    };
+    Value { span: value.span(), kind }
+}
+
+/// The mode as written. `fill` reaches an update only when the check that
+/// rejects it has not run; the runtime then returns its unsupported-mode
+/// error.
+fn mode(mode: Option<&ModeSpec>) -> Mode {
+    let named = |name: &str, span: &Span| Mode::Named(Ident::new(name, *span));
+    match mode {
+        None => Mode::Default,
+        Some(ModeSpec::Error(span)) => named("Error", span),
+        Some(ModeSpec::Clip(span)) => named("Clip", span),
+        Some(ModeSpec::Wrap(span)) => named("Wrap", span),
+        Some(ModeSpec::Drop(span)) => named("Drop", span),
+        Some(ModeSpec::Fill(span, value)) => Mode::Fill(*span, value.to_token_stream()),
+    }
+}

@@ -1,0 +1,188 @@
+//! How index elements and values reach the runtime: a variable borrowed or
+//! an expression as written, integer literals typed, masks that do not run
+//! as a fused pass built as boolean arrays.
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::Expr;
+
+use crate::ast::{Comparison, Elem, Logic, MaskExpr};
+use crate::literals::typed_literals;
+use crate::written::{View, Written};
+
+/// An expression passed to the runtime.
+pub enum Arg {
+    /// As written (with typed literals, in an index).
+    Tokens(TokenStream),
+    /// `&place`: a variable or field is borrowed, so indexing never moves
+    /// it, as NumPy users expect.
+    Borrowed { place: TokenStream, span: Span },
+    /// `nd(arg)`, its argument passed as [`Arg`] says.
+    Nd { func: TokenStream, span: Span, arg: Box<Arg> },
+}
+
+/// One index element, as an expression whose type says what it is.
+pub enum IndexElem {
+    /// `index_elem(arg)`; `arg_span` is the argument's own (inside any
+    /// parentheses), `span` the element's.
+    Elem { span: Span, arg_span: Span, arg: Arg },
+    /// `stepped(range, step)`.
+    Stepped { span: Span, range: TokenStream, step: TokenStream },
+    /// `PySlice::new(start, stop, step)`, `None` parts missing.
+    PySlice {
+        span: Span,
+        start: Option<Bound>,
+        stop: Option<Bound>,
+        step: Option<Bound>,
+    },
+    /// `Ellipsis`.
+    Ellipsis(Span),
+    /// `NewAxis`.
+    NewAxis(Span),
+    /// `index_elem(mask)`, the mask built as a boolean array.
+    Mask { span: Span, mask: MaskArray },
+}
+
+impl IndexElem {
+    /// Where the element stands in the user's code.
+    pub fn span(&self) -> Span {
+        match self {
+            IndexElem::Elem { span, .. }
+            | IndexElem::Stepped { span, .. }
+            | IndexElem::PySlice { span, .. }
+            | IndexElem::Ellipsis(span)
+            | IndexElem::NewAxis(span)
+            | IndexElem::Mask { span, .. } => *span,
+        }
+    }
+}
+
+/// A part of a NumPy slice: `bound(expr)`.
+pub struct Bound {
+    /// Where the part stands.
+    pub span: Span,
+    /// The part, inside any parentheses.
+    pub tokens: TokenStream,
+}
+
+/// A mask built as a boolean array: each comparison through `mask`,
+/// combined with ndarray's elementwise `&`, `|`, `^` and `!`.
+pub enum MaskArray {
+    /// `mask(&array, |e| *e op s)`, `s` bound to `scalar` first.
+    Compare {
+        span: Span,
+        array: TokenStream,
+        op: Comparison,
+        scalar: TokenStream,
+    },
+    /// `&left op &right`.
+    Logic {
+        left: Box<MaskArray>,
+        op: Logic,
+        right: Box<MaskArray>,
+    },
+    /// `!&inner`.
+    Not(Box<MaskArray>),
+    /// A boolean array, inside any parentheses: borrowed by the `&` of the
+    /// operators around it.
+    Array(TokenStream),
+}
+
+/// A variable or field borrowed, `nd(idx)` with `idx` borrowed the same
+/// way; any other expression as written.
+pub fn borrowed(view: View) -> Arg {
+    let view = view.unparen();
+    match view.expr {
+        Expr::Path(_) | Expr::Field(_) => Arg::Borrowed {
+            place: view.stream(),
+            span: view.span(),
+        },
+        Expr::Call(call) if is_nd(&call.func) => match view.single_argument_call() {
+            Some((func, _, arg)) => Arg::Nd {
+                func: func.into_iter().collect(),
+                span: view.span(),
+                arg: Box::new(borrowed(arg)),
+            },
+            None => Arg::Tokens(view.stream()),
+        },
+        _ => Arg::Tokens(view.stream()),
+    }
+}
+
+/// A call of `nd` (or `tensor_at::nd`), in parentheses or not.
+fn is_nd(func: &Expr) -> bool {
+    match func {
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_nd(expr),
+        Expr::Path(path) => path.path.segments.last().is_some_and(|segment| segment.ident == "nd"),
+        _ => false,
+    }
+}
+
+/// One index element: a variable borrowed, literals typed, a range with a
+/// step `stepped`, a NumPy slice `PySlice`, a mask built.
+pub fn index_elem(elem: &Elem) -> IndexElem {
+    let span = elem.span();
+    match elem {
+        Elem::Range { range, step: None } => IndexElem::Elem {
+            span,
+            arg_span: span,
+            arg: Arg::Tokens(typed_literals(range.view()).into_iter().collect()),
+        },
+        Elem::Range { range, step: Some(step) } => IndexElem::Stepped {
+            span,
+            range: typed_literals(range.view()).into_iter().collect(),
+            step: step.view().unparen().stream(),
+        },
+        Elem::PySlice { start, stop, step, span } => {
+            let bound = |part: &Option<Written>| {
+                part.as_ref().map(|part| {
+                    let part = part.view().unparen();
+                    Bound {
+                        span: part.span(),
+                        tokens: part.stream(),
+                    }
+                })
+            };
+            IndexElem::PySlice {
+                span: *span,
+                start: bound(start),
+                stop: bound(stop),
+                step: bound(step),
+            }
+        }
+        Elem::Ellipsis(span) => IndexElem::Ellipsis(*span),
+        Elem::NewAxis(span) => IndexElem::NewAxis(*span),
+        Elem::Mask(mask) => IndexElem::Mask {
+            span,
+            mask: mask_array(mask),
+        },
+        Elem::Expr(expr) => {
+            let view = expr.view().unparen();
+            let arg_span = view.span();
+            let arg = match view.expr {
+                Expr::Path(_) | Expr::Field(_) | Expr::Call(_) => borrowed(view),
+                _ => Arg::Tokens(typed_literals(view).into_iter().collect()),
+            };
+            IndexElem::Elem { span, arg_span, arg }
+        }
+    }
+}
+
+/// A mask as a boolean array.
+fn mask_array(mask: &MaskExpr) -> MaskArray {
+    match mask {
+        MaskExpr::Compare { array, op, scalar } => MaskArray::Compare {
+            span: array.span(),
+            array: array.to_token_stream(),
+            op: *op,
+            scalar: scalar.to_token_stream(),
+        },
+        MaskExpr::Logic { left, op, right } => MaskArray::Logic {
+            left: Box::new(mask_array(left)),
+            op: *op,
+            right: Box::new(mask_array(right)),
+        },
+        MaskExpr::Not(inner) => MaskArray::Not(Box::new(mask_array(inner))),
+        MaskExpr::Array(array) => MaskArray::Array(array.view().unparen().stream()),
+    }
+}

@@ -1,0 +1,141 @@
+//! The stages of one macro call, in order: parse → check → lower → expand.
+//! The macros, the `macro_parser` fuzz target and the tests all run them
+//! here.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::Call;
+use crate::lower::{self, Flavor};
+use crate::{ctxt, expand, parse, valid};
+
+/// The call, parsed and checked, or every error found in it.
+pub fn checked_call(input: TokenStream) -> syn::Result<Call> {
+    ctxt::collect(|ctxt| {
+        let call = parse::parse_call(input, ctxt)?;
+        valid::check(&call, ctxt);
+        Ok(call)
+    })
+}
+
+/// The expansion of a checked call for one macro.
+pub fn expansion(call: &Call, flavor: Flavor) -> TokenStream {
+    expand::expand(&lower::lower(call, flavor))
+}
+
+/// Expands one call, or its errors plus a placeholder of any type, so the
+/// user sees the errors and not a cascade.
+pub fn run(input: TokenStream, flavor: Flavor) -> TokenStream {
+    match checked_call(input) {
+        Ok(call) => expansion(&call, flavor),
+        Err(error) => placeholder(error),
+    }
+}
+
+/// Every error as a `compile_error!`, the last one in expression position:
+/// the block then has the error type, which fits wherever the call stands
+/// and adds neither errors nor "unreachable code" warnings.
+pub fn placeholder(error: syn::Error) -> TokenStream {
+    let mut errors = error.into_iter().map(|error| error.to_compile_error()).peekable();
+    let mut body = TokenStream::new();
+    while let Some(error) = errors.next() {
+        body.extend(match errors.peek() {
+            Some(_) => quote!((#error);),
+            None => quote!((#error)),
+        });
+    }
+    quote!({ #body })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+    use std::sync::mpsc;
+    use std::thread;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// What the `macro_parser` fuzz target checks of one input: every
+    /// macro's expansion parses as an expression, or the errors, each with
+    /// a message, make a placeholder that does.
+    fn fuzz_target_path(text: &str) -> Result<(), String> {
+        let input = TokenStream::from_str(text).map_err(|error| format!("`{text}` does not lex: {error}"))?;
+        match checked_call(input) {
+            Ok(call) => {
+                for (copy, fallible) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let expansion = expansion(&call, Flavor { copy, fallible });
+                    syn::parse2::<syn::Expr>(expansion)
+                        .map_err(|error| format!("an expansion of `{text}` is not an expression: {error}"))?;
+                }
+            }
+            Err(error) => {
+                if error.clone().into_iter().any(|error| error.to_string().is_empty()) {
+                    return Err(format!("an error of `{text}` has no message"));
+                }
+                syn::parse2::<syn::Expr>(placeholder(error))
+                    .map_err(|error| format!("the placeholder of `{text}` is not an expression: {error}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `-.. .. ..` `groups` times, then `-.. ..1..`: nested prefix ranges
+    /// and negations, on which syn's expression printer is exponential.
+    fn range_chain(groups: usize) -> String {
+        format!("{}-.. ..1..", "-.. .. ..".repeat(groups))
+    }
+
+    #[test]
+    fn the_fuzz_targets_slow_input_is_a_range_chain_of_six_groups() {
+        let input = include_str!("../../fuzz/regressions/macro_parser/slow_range_chain");
+        assert_eq!(input, format!("x[{}]", range_chain(6)));
+    }
+
+    #[test]
+    fn long_range_chains_finish_in_every_position() {
+        let chain = range_chain(200);
+        let inputs = [
+            format!("x[{chain}]"),
+            format!("x[{chain}] = {chain}"),
+            format!("x[({chain}) > 0] += ({chain})"),
+            format!("x[1:, {chain};2] = y[{chain}, {chain}:]"),
+            format!("({chain})[0].apply({chain}); mode = fill({chain})"),
+        ];
+        // A hang guard, not a speed measurement: these run in well under a
+        // second, but an input that hangs should fail the test run instead
+        // of stalling it.
+        let (sender, receiver) = mpsc::channel();
+        thread::spawn(move || {
+            let outcome = inputs.iter().try_for_each(|input| fuzz_target_path(input));
+            let _ = sender.send(outcome);
+        });
+        match receiver.recv_timeout(Duration::from_secs(60)) {
+            Ok(outcome) => assert_eq!(outcome, Ok(())),
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!("the range chains did not finish within 60 s"),
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the worker thread panicked"),
+        }
+    }
+
+    #[test]
+    fn a_read_used_as_a_value_does_not_assign() {
+        let error = checked_call(quote!(x[1:] = a = y[:-1])).err();
+        let messages: Vec<String> = error.into_iter().flatten().map(|error| error.to_string()).collect();
+        assert_eq!(messages, ["expected one value after `=`, found an assignment: a call assigns once"]);
+    }
+
+    #[test]
+    fn one_compile_reports_the_mistakes_of_every_stage() {
+        let error = checked_call(quote!(x[1:2:3:4, ..., ...] = y[::0]; mode = fill(0))).err();
+        let messages: Vec<String> = error.into_iter().flatten().map(|error| error.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "a slice has at most three parts: `start:stop:step`",
+                "an index can only have a single ellipsis (`...`)",
+                "slice step cannot be zero",
+                "mode `fill` applies to reads; updates take `drop` to skip out-of-bounds positions",
+            ]
+        );
+    }
+}
