@@ -9,11 +9,12 @@ use ndarray::{ArrayBase, ArrayView, ArrayViewD, ArrayViewMutD, CowArray, Data, D
 use crate::choose;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
+use crate::exec::basic::{self, SliceElems};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
-use crate::exec::{basic, masked};
+use crate::exec::masked;
 use crate::index::IndexElem;
 use crate::mode::Mode;
-use crate::prepare;
+use crate::prepare::{self, Access};
 use crate::rank::{Kind, Selection};
 use crate::value::{Broadcast, IntoValue, Value};
 
@@ -52,8 +53,10 @@ pub fn get_view<'a, T: Clone>(
 /// [`get_view`], telling views from gathered arrays.
 pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
     // A basic index narrows the view with no plan built.
-    if let Some(axes) = prepare::view_axes(index, view.shape(), &mode, false) {
-        return Ok(Selection::View(basic::select(view, &axes?)));
+    let (mut selected, mut axis) = (view.clone(), 0);
+    let narrow = |view_axis| axis = basic::select_axis(&mut selected, axis, view_axis);
+    if let Some(result) = prepare::each_view_axis(index, view.shape(), &mode, Access::Read, narrow) {
+        return result.map(|_| Selection::View(selected));
     }
     choose::read(view, index, mode)
 }
@@ -66,9 +69,10 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Dimension, R: Dimension>(
     index: &[IndexElem<'_>],
     mode: Mode<T>,
 ) -> Result<K::Read<'a, T, R>, IndexError> {
+    let mut elems = SliceElems::new();
     if let Mode::Error = mode
-        && let Some(Ok(axes)) = prepare::view_axes(index, target.shape(), &mode, false)
-        && let Some(view) = basic::typed_view::<_, _, R>(target.clone(), &axes)
+        && let Some(Ok(consumed)) = prepare::each_view_axis(index, target.shape(), &mode, Access::Read, |axis| elems.push(axis))
+        && let Some(view) = elems.view::<_, _, R>(target.clone(), consumed)
     {
         return Ok(K::view(view));
     }
@@ -138,23 +142,23 @@ where
     D: Dimension,
 {
     let value = value.into_value();
-    with_op!(op, kernel => {
-        let mut kernel = kernel;
-        if let Value::Scalar(scalar) = &value
-            && !T::checks_operands(op)
-            && let Some(result) = choose::small_region_in_place(target, index, &mode, |element| kernel.apply(element, scalar))
-        {
-            return result;
-        }
-        // A vector's own slice: no dynamic shape is built.
-        if target.ndim() == 1
-            && let Some(axis) = target.as_slice_mut()
-            && let Some(result) = choose::update_checked_in_loop(axis, index, op, &mode, &value, kernel)
-        {
-            return result;
-        }
-        choose::update(target.view_mut().into_dyn(), index, op, &mode, &value, kernel)
-    })
+    if let Value::Scalar(scalar) = &value
+        && !T::checks_operands(op)
+        && let Some(result) = with_op!(op, kernel => {
+            let mut kernel = kernel;
+            choose::small_region_in_place(target, index, &mode, |element| kernel.apply(element, scalar))
+        })
+    {
+        return result;
+    }
+    // A vector's own slice: no dynamic shape is built.
+    if target.ndim() == 1
+        && let Some(axis) = target.as_slice_mut()
+        && let Some(result) = with_op!(op, kernel => choose::update_checked_in_loop(axis, index, op, &mode, &value, kernel))
+    {
+        return result;
+    }
+    with_op!(op, kernel => choose::update(target.view_mut().into_dyn(), index, op, &mode, &value, kernel))
 }
 
 /// Replaces each element of `target[index]` by `f(element)`, once per
@@ -222,4 +226,42 @@ where
         Broadcast::Array { .. } => masked::write_values_where(target, predicate, &values, kernel),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use ndarray::{Array1, array};
+
+    use super::*;
+    use crate::ix;
+
+    /// `set` asks nothing of the element type but `Clone`: elements that
+    /// borrow a local (not `'static`) are written, by every path.
+    #[test]
+    fn sets_take_elements_that_borrow() {
+        let words = String::from("a b c d");
+        let parts: Vec<&str> = words.split(' ').collect();
+        let mut x = Array1::from(parts.clone());
+        set(&mut x, &[ix([3, 0])], &array![parts[1], parts[2]], Mode::Error).unwrap();
+        assert_eq!(x, array!["c", "b", "c", "b"]);
+        set(&mut x, &[ix(1..3)], &array![parts[3], parts[3]], Mode::Error).unwrap();
+        assert_eq!(x, array!["c", "d", "d", "b"]);
+    }
+
+    /// Reads ask nothing but `Clone`, even with the `rayon` feature and
+    /// reads large enough to split: elements that may not cross threads
+    /// (`Rc`) are gathered on one thread, with the same result.
+    #[test]
+    fn large_reads_take_elements_that_stay_on_their_thread() {
+        let len = 1 << 17;
+        let x: Array1<Rc<u32>> = (0..len as u32).map(Rc::new).collect();
+        let index: Array1<usize> = (0..len).rev().collect();
+        let gathered = get(&x, &[ix(&index)], Mode::Error).unwrap();
+        assert!(gathered.iter().zip(index.iter()).all(|(e, &i)| **e == i as u32));
+        let mask: Array1<bool> = (0..len).map(|k| k % 3 == 0).collect();
+        let masked = get(&x, &[ix(&mask)], Mode::Error).unwrap();
+        assert!(masked.iter().zip((0..len as u32).step_by(3)).all(|(e, i)| **e == i));
+    }
 }

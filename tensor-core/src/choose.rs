@@ -22,7 +22,7 @@ use crate::exec::{basic, checked, gather, mask_gather, scatter};
 use crate::index::{IndexElem, IndexInt, with_int_array};
 use crate::mode::Mode;
 use crate::plan::{Form, IndexedPlan, Plan};
-use crate::prepare::{self, Layout, Update};
+use crate::prepare::{self, Access, Layout, Update};
 use crate::rank::Selection;
 use crate::value::{Broadcast, InOrder, Value};
 
@@ -532,6 +532,7 @@ unsafe fn accumulate_in_bounds<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send
 /// index bounds checked in the loop that applies them, when
 /// [`prepare::checked_in_loop`] and [`in_loop`] take it: `None` (nothing
 /// done) otherwise.
+#[inline]
 pub(crate) fn update_checked_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     axis: &mut [T],
     index: &[IndexElem<'_>],
@@ -541,23 +542,22 @@ pub(crate) fn update_checked_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync
     kernel: K,
 ) -> Option<Result<(), IndexError>> {
     let (array, values) = prepare::checked_in_loop(index, &[axis.len()], op, mode, value)?;
-    let machine = Machine::now();
     let len = axis.len();
     let result = with_int_array!(array, a => {
         let index = a.as_slice().expect("indices checked in the loop are contiguous");
-        accumulate_checked_in_loop(axis, index, op, values, kernel, &machine)
+        accumulate_checked_in_loop(axis, index, op, values, kernel)
     })?;
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
 }
 
 /// How an accumulation whose index bounds are checked in its loop runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum InLoop<T> {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InLoop {
     /// A few indices: all checked first, then applied (nothing to restore).
     CheckFirst,
     /// Many indices into a small target: a copy of the target, each index
     /// checked as it is applied, the copy restored at the first bad one.
-    Rollback(Accumulation<T>),
+    Rollback,
 }
 
 /// The identity the updates of `K` regroup from, when they do.
@@ -569,14 +569,11 @@ fn regrouping_identity<T: Arith, K: Kernel<T>>(op: Op) -> Option<T> {
 /// elements of `T` are checked in the loop, and how: the copy costs one
 /// read and one write of the target; the bounds pass it replaces, one read
 /// of the indices.
-fn in_loop<T>(len: usize, updates: usize, index_bytes: usize, identity: Option<T>, machine: &Machine) -> Option<InLoop<T>> {
+fn in_loop<T>(len: usize, updates: usize, index_bytes: usize) -> Option<InLoop> {
     if updates <= FEW_INDICES {
         return Some(InLoop::CheckFirst);
     }
-    if 2 * len * size_of::<T>() > index_bytes {
-        return None;
-    }
-    Some(InLoop::Rollback(accumulation(len, updates, identity, machine)))
+    (2 * len * size_of::<T>() <= index_bytes).then_some(InLoop::Rollback)
 }
 
 /// `axis[index] op= values`, each index checked in the loop, when
@@ -588,14 +585,17 @@ fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send 
     op: Op,
     values: InOrder<'_, T>,
     kernel: K,
-    machine: &Machine,
 ) -> Option<Result<(), i128>> {
-    let identity = regrouping_identity::<T, K>(op);
-    let strategy = in_loop(axis.len(), index.len(), size_of_val(index), identity, machine)?;
     let bad = |i: I| i.to_i128();
-    Some(match strategy {
-        InLoop::CheckFirst => checked::check_then_apply(axis, index, values, kernel, machine.isa).map_err(bad),
-        InLoop::Rollback(accumulation) => checked::with_rollback(axis, |axis| match accumulation {
+    // A few indices need nothing of the machine but its instruction sets.
+    let strategy = in_loop::<T>(axis.len(), index.len(), size_of_val(index))?;
+    if strategy == InLoop::CheckFirst {
+        return Some(checked::check_then_apply(axis, index, values, kernel, Isa::detect()).map_err(bad));
+    }
+    let machine = Machine::now();
+    let accumulation = accumulation(axis.len(), index.len(), regrouping_identity::<T, K>(op), &machine);
+    Some(
+        checked::with_rollback(axis, |axis| match accumulation {
             #[cfg(feature = "rayon")]
             Accumulation::Partitioned { parts, identity } => {
                 crate::exec::parallel::partitioned::accumulate_checked(axis, index, identity, values, kernel, parts, machine.isa)
@@ -614,7 +614,7 @@ fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send 
             _ => crate::exec::indexed::apply_checked(axis, index, values, kernel, machine.isa).map_err(|k| index[k]),
         })
         .map_err(bad),
-    })
+    )
 }
 
 /// `.apply(f)` on `target[index]`: every result into scratch first.
@@ -637,20 +637,18 @@ pub(crate) fn apply<T: Clone>(
 /// index is basic and selects at most [`SMALL_REGION`] elements: `None`
 /// (nothing done) otherwise. The target keeps its own (static) dimension
 /// type: no dynamic shapes are built.
+#[inline]
 pub(crate) fn small_region_in_place<T, S: ndarray::DataMut<Elem = T>, D: ndarray::Dimension>(
     target: &mut ndarray::ArrayBase<S, D>,
     index: &[IndexElem<'_>],
     mode: &Mode<T>,
     write: impl FnMut(&mut T),
 ) -> Option<Result<(), IndexError>> {
-    let axes = match prepare::view_axes(index, target.shape(), mode, true)? {
-        Ok(axes) => axes,
-        Err(error) => return Some(Err(error)),
-    };
-    let mut region = target.view_mut();
-    let mut axis = 0;
-    for &view_axis in axes.iter() {
-        axis = basic::narrow(&mut region, axis, view_axis);
+    let shape = target.raw_dim();
+    let (mut region, mut axis) = (target.view_mut(), 0);
+    let narrow = |view_axis| axis = basic::narrow(&mut region, axis, view_axis);
+    if let Err(error) = prepare::each_view_axis(index, shape.slice(), mode, Access::Update, narrow)? {
+        return Some(Err(error));
     }
     if region.len() > SMALL_REGION {
         return None;
@@ -677,25 +675,20 @@ mod tests {
 
     #[test]
     fn indices_are_checked_in_the_loop_when_few_or_many() {
+        assert_eq!(in_loop::<f32>(1000, 3, 24), Some(InLoop::CheckFirst));
+        assert_eq!(in_loop::<f32>(1000, 65, 520), None);
+        assert_eq!(in_loop::<f32>(1000, 1000, 8000), Some(InLoop::Rollback));
         let machine = Machine {
             threads: 1,
             isa: Isa::baseline(),
             caches: None,
         };
-        assert_eq!(in_loop::<f32>(1000, 3, 24, None, &machine), Some(InLoop::CheckFirst));
-        assert_eq!(in_loop::<f32>(1000, 65, 520, None, &machine), None);
-        assert_eq!(
-            in_loop::<f32>(1000, 1000, 8000, None, &machine),
-            Some(InLoop::Rollback(Accumulation::Serial))
-        );
+        assert_eq!(accumulation::<f32>(1000, 1000, None, &machine), Accumulation::Serial);
         let two = Machine { threads: 2, ..machine };
         let partitioned = Accumulation::Partitioned {
             parts: 2,
             identity: f32::NEG_INFINITY,
         };
-        assert_eq!(
-            in_loop(1000, 1 << 17, 1 << 20, Some(f32::NEG_INFINITY), &two),
-            Some(InLoop::Rollback(partitioned))
-        );
+        assert_eq!(accumulation(1000, 1 << 17, Some(f32::NEG_INFINITY), &two), partitioned);
     }
 }

@@ -26,8 +26,8 @@ use crate::element::{Arith, Op};
 use crate::error::{IndexError, Shape};
 use crate::index::{IndexElem, IntArray};
 use crate::mode::Mode;
-use crate::plan::basic::ViewAxes;
-use crate::plan::{IndexPasses, Plan, Serial, resolve_with};
+use crate::plan::basic;
+use crate::plan::{IndexPasses, Plan, Serial, ViewAxis, resolve_with};
 use crate::value::{Broadcast, InOrder, Value};
 
 /// A target's layout: its shape, and its strides in elements.
@@ -51,8 +51,10 @@ pub struct Update<'i, 'v, T> {
 
 /// Whether an access reads or writes: each refuses the other's mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Access {
+pub(crate) enum Access {
+    /// A read, which takes mode `fill`.
     Read,
+    /// An update, which takes mode `drop`.
     Update,
 }
 
@@ -159,16 +161,23 @@ pub fn update_with<'i, 'v, T: Arith>(
     Ok(Update { plan, values })
 }
 
-/// A read or an update of a basic index whose view axes fit inline, the
-/// mode checked: what the CPU's small reads and updates narrow their view
-/// with, no plan allocated. `None` when the index is not basic or the axes
-/// do not fit (then [`read`] or [`set`] takes it, with the same result).
-pub(crate) fn view_axes<T>(index: &[IndexElem<'_>], shape: &[usize], mode: &Mode<T>, update: bool) -> Option<Result<ViewAxes, IndexError>> {
-    let access = if update { Access::Update } else { Access::Read };
+/// A read or an update of a basic index, prepared one view axis at a time
+/// (see [`plan::basic::each_view_axis`](crate::plan::basic::each_view_axis)),
+/// the mode checked first: what the CPU's small reads and updates narrow
+/// their view with, no plan allocated. `None` when the index is not basic
+/// (then [`read`] or [`set`] takes it, with the same result).
+#[inline]
+pub(crate) fn each_view_axis<T>(
+    index: &[IndexElem<'_>],
+    shape: &[usize],
+    mode: &Mode<T>,
+    access: Access,
+    visit: impl FnMut(ViewAxis),
+) -> Option<Result<usize, IndexError>> {
     if let Err(error) = check_mode(mode, access) {
         return Some(Err(error));
     }
-    ViewAxes::of(index, shape, mode.bounds())
+    basic::each_view_axis(index, shape, mode.bounds(), visit)
 }
 
 /// `x[predicate(x)] = value` (the mask sugar), prepared: the value for the
@@ -223,6 +232,7 @@ pub fn update_where<'v, T: Arith, E: From<IndexError>>(
 ///
 /// The CPU checks each index in the loop that applies it, and restores the
 /// target at the first bad one, which [`out_of_bounds`] reports.
+#[inline(always)] // on the path of the smallest scatters, where a call costs
 pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
     index: &'i [IndexElem<'a>],
     shape: &[usize],

@@ -4,54 +4,94 @@
 use ndarray::{ArrayBase, ArrayView, Axis, Dimension, IxDyn, RawData, Slice, SliceInfo, SliceInfoElem};
 
 use crate::plan::ViewAxis;
-use crate::plan::basic::ViewAxes;
 
 /// The view `axes` select: each axis of the target in turn is indexed
 /// (removed), sliced, or preceded by a new axis; target axes after the last
 /// entry are kept whole.
 pub(crate) fn select<S: RawData>(mut target: ArrayBase<S, IxDyn>, axes: &[ViewAxis]) -> ArrayBase<S, IxDyn> {
     let mut axis = 0;
-    for view_axis in axes {
-        match *view_axis {
-            ViewAxis::Select(i) => target.index_axis_inplace(Axis(axis), i),
-            ViewAxis::Slice { first, len, step } => {
-                target.slice_axis_inplace(Axis(axis), ndarray_slice(first, len, step));
-                axis += 1;
-            }
-            ViewAxis::NewAxis => {
-                target.insert_axis_inplace(Axis(axis));
-                axis += 1;
-            }
-        }
+    for &view_axis in axes {
+        axis = select_axis(&mut target, axis, view_axis);
     }
     target
 }
 
-/// The view `axes` select as a view of rank `R`, sliced by ndarray: a
-/// statically ranked read skips the dynamic rank; `None` when the axes,
-/// spelled out with the trailing whole ones, do not fit inline or `R` is
-/// not their rank.
-pub(crate) fn typed_view<'a, T, D: Dimension, R: Dimension>(target: ArrayView<'a, T, D>, axes: &ViewAxes) -> Option<ArrayView<'a, T, R>> {
-    const INLINE: usize = 8;
-    let mut elems = [SliceInfoElem::NewAxis; INLINE];
-    let trailing = (axes.consumed()..target.ndim()).map(|_| SliceInfoElem::from(..));
-    let spelled = axes
-        .iter()
-        .map(|&view_axis| match view_axis {
+/// Applies `view_axis` to target axis `axis` (for a new axis, inserts one
+/// there); returns the next target axis.
+pub(crate) fn select_axis<S: RawData>(target: &mut ArrayBase<S, IxDyn>, axis: usize, view_axis: ViewAxis) -> usize {
+    match view_axis {
+        ViewAxis::Select(i) => {
+            target.index_axis_inplace(Axis(axis), i);
+            axis
+        }
+        ViewAxis::Slice { first, len, step } => {
+            target.slice_axis_inplace(Axis(axis), ndarray_slice(first, len, step));
+            axis + 1
+        }
+        ViewAxis::NewAxis => {
+            target.insert_axis_inplace(Axis(axis));
+            axis + 1
+        }
+    }
+}
+
+/// The slicing description of a statically ranked read, built one view
+/// axis at a time with nothing allocated, for ndarray to slice into the
+/// read's rank.
+pub(crate) struct SliceElems {
+    elems: [SliceInfoElem; INLINE],
+    len: usize,
+}
+
+/// The most entries a [`SliceElems`] holds.
+const INLINE: usize = 8;
+
+impl SliceElems {
+    /// No entries.
+    pub(crate) fn new() -> Self {
+        SliceElems {
+            elems: [SliceInfoElem::NewAxis; INLINE],
+            len: 0,
+        }
+    }
+
+    /// Appends `view_axis` (past the capacity, the description no longer
+    /// slices anything: [`SliceElems::view`] declines it).
+    #[inline]
+    pub(crate) fn push(&mut self, view_axis: ViewAxis) {
+        self.push_elem(match view_axis {
             ViewAxis::NewAxis => SliceInfoElem::NewAxis,
             ViewAxis::Select(i) => SliceInfoElem::Index(i as isize),
             ViewAxis::Slice { first, len, step } => ndarray_slice(first, len, step).into(),
-        })
-        .chain(trailing);
-    let mut len = 0;
-    for elem in spelled {
-        *elems.get_mut(len)? = elem;
-        len += 1;
+        });
     }
-    // ndarray slices a statically ranked array only by a description of
-    // static length; a dynamic-rank view of it takes one built at run time.
-    let info = SliceInfo::<_, IxDyn, R>::try_from(&elems[..len]).ok()?;
-    Some(target.into_dyn().slice_move(info))
+
+    fn push_elem(&mut self, elem: SliceInfoElem) {
+        if let Some(slot) = self.elems.get_mut(self.len) {
+            *slot = elem;
+        }
+        self.len += 1;
+    }
+
+    /// The view the entries select from `target`, the target's axes from
+    /// `consumed` on taken whole, in rank `R`; `None` when they do not fit
+    /// inline or `R` is not their rank.
+    pub(crate) fn view<'a, T, D: Dimension, R: Dimension>(
+        &mut self,
+        target: ArrayView<'a, T, D>,
+        consumed: usize,
+    ) -> Option<ArrayView<'a, T, R>> {
+        for _ in consumed..target.ndim() {
+            self.push_elem(SliceInfoElem::from(..));
+        }
+        if self.len > INLINE {
+            return None;
+        }
+        // ndarray slices a statically ranked array only by a description of
+        // static length; a dynamic-rank view of it takes one built at run time.
+        let info = SliceInfo::<_, IxDyn, R>::try_from(&self.elems[..self.len]).ok()?;
+        Some(target.into_dyn().slice_move(info))
+    }
 }
 
 /// Narrows target axis `axis` to the positions `view_axis` selects, keeping
@@ -88,6 +128,7 @@ mod tests {
     use super::*;
     use crate::index::{IndexElem, PySlice, RangeSlice};
     use crate::mode::{Bounds, Mode};
+    use crate::plan::basic::each_view_axis;
 
     /// A reproducible stream of small integers (SplitMix64).
     struct Draws(u64);
@@ -136,8 +177,9 @@ mod tests {
             let shape: Vec<usize> = (0..draws.below(5)).map(|_| draws.below(5) as usize).collect();
             let target = ArrayD::from_shape_fn(IxDyn(&shape), |at| at.slice().iter().fold(0, |acc, &i| acc * 10 + i as i64));
             let index: Vec<IndexElem<'_>> = (0..draws.below(6)).map(|_| draws.elem()).collect();
-            let typed = match ViewAxes::of(&index, &shape, Bounds::Error) {
-                Some(Ok(axes)) => typed_view::<_, _, IxDyn>(target.view(), &axes),
+            let mut elems = SliceElems::new();
+            let typed = match each_view_axis(&index, &shape, Bounds::Error, |axis| elems.push(axis)) {
+                Some(Ok(consumed)) => elems.view::<_, _, IxDyn>(target.view(), consumed),
                 _ => None,
             };
             match crate::api::get(&target, &index, Mode::Error) {

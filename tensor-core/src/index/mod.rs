@@ -171,11 +171,13 @@ pub(crate) use with_index_slices;
 
 impl IntArray<'_> {
     /// The array's shape.
+    #[inline]
     pub fn shape(&self) -> &[usize] {
         with_int_array!(self, a => a.shape())
     }
 
     /// Whether the array is C-contiguous (its indices can be read as a slice).
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
         with_int_array!(self, a => a.as_slice().is_some())
     }

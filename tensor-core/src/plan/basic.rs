@@ -3,8 +3,6 @@
 //! [`ViewPlan`](crate::plan::ViewPlan) from them, and the CPU's entry points
 //! narrow a view with them directly (a small update costs less than a plan).
 
-use std::ops::Deref;
-
 use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::mode::{Bounds, Resolution};
@@ -19,20 +17,19 @@ use crate::plan::slice::{resolve_py, resolve_range};
 /// `None` when the index is not basic: it holds an array, a mask or `nd`,
 /// or an integer that `bounds` skips (mode `drop` or `fill`); the advanced
 /// resolver takes it. Some axes may have been visited by then. Errors come
-/// in NumPy's order: the structure, then elements from left to right.
+/// in NumPy's order: the structure (of any index), then elements from
+/// left to right.
+#[inline]
 pub(crate) fn each_view_axis(
     index: &[IndexElem<'_>],
     shape: &[usize],
     bounds: Bounds,
     mut visit: impl FnMut(ViewAxis),
 ) -> Option<Result<usize, IndexError>> {
-    let basic =
-        |elem: &IndexElem<'_>| !matches!(elem, IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_)) || as_int(elem).is_some();
-    if !index.iter().all(basic) {
-        return None;
-    }
     let placement = match Placement::new(index, shape.len()) {
+        Ok(placement) if placement.advanced() => return None,
         Ok(placement) => placement,
+        // The structure of any index is checked first.
         Err(error) => return Some(Err(error)),
     };
     let mut consumed = 0;
@@ -66,50 +63,6 @@ pub(crate) fn each_view_axis(
         visit(view_axis);
     }
     Some(Ok(consumed))
-}
-
-/// The most view axes [`ViewAxes`] holds.
-const INLINE: usize = 8;
-
-/// The view axes of a basic index, held inline: what a small read or
-/// update narrows its target's view with, no plan allocated.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ViewAxes {
-    axes: [ViewAxis; INLINE],
-    len: usize,
-    consumed: usize,
-}
-
-impl ViewAxes {
-    /// The axes [`each_view_axis`] visits, when it takes the index and they
-    /// fit inline (`None` otherwise, and the resolver takes the index).
-    pub(crate) fn of(index: &[IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Option<Result<Self, IndexError>> {
-        let mut axes = [ViewAxis::NewAxis; INLINE];
-        let mut len = 0;
-        let consumed = each_view_axis(index, shape, bounds, |axis| {
-            if let Some(slot) = axes.get_mut(len) {
-                *slot = axis;
-            }
-            len += 1;
-        })?;
-        if len > INLINE {
-            return None;
-        }
-        Some(consumed.map(|consumed| ViewAxes { axes, len, consumed }))
-    }
-
-    /// How many target axes the axes consume; those after are whole.
-    pub(crate) fn consumed(&self) -> usize {
-        self.consumed
-    }
-}
-
-impl Deref for ViewAxes {
-    type Target = [ViewAxis];
-
-    fn deref(&self) -> &[ViewAxis] {
-        &self.axes[..self.len]
-    }
 }
 
 #[cfg(test)]
@@ -168,19 +121,6 @@ mod tests {
             axes(&zero_step, &[3, 3], Bounds::Error),
             Some(Err(IndexError::OutOfBounds { .. }))
         ));
-    }
-
-    #[test]
-    fn inline_axes_are_the_visited_ones_when_they_fit() {
-        let index = [IndexElem::NewAxis, ix(1), IndexElem::Ellipsis];
-        let inline = ViewAxes::of(&index, &[3, 4, 5], Bounds::Error).unwrap().unwrap();
-        assert_eq!(&*inline, &axes(&index, &[3, 4, 5], Bounds::Error).unwrap().unwrap()[..]);
-        assert_eq!(inline.consumed(), 3);
-        let short = ViewAxes::of(&[ix(1)], &[3, 4], Bounds::Error).unwrap().unwrap();
-        assert_eq!((&*short, short.consumed()), (&[ViewAxis::Select(1)][..], 1));
-        let many: Vec<IndexElem<'_>> = vec![IndexElem::NewAxis; INLINE + 1];
-        assert!(ViewAxes::of(&many, &[3], Bounds::Error).is_none());
-        assert!(ViewAxes::of(&[ix(5)], &[3], Bounds::Error).unwrap().is_err());
     }
 
     #[test]

@@ -14,24 +14,46 @@ use crate::index::{IndexElem, IntArray, with_int_array};
 pub(crate) struct Placement {
     /// How many target axes `...` covers (all of those left, when present).
     ellipsis_width: usize,
+    /// Whether an element is an array, a mask or `nd` (other than an
+    /// array that indexes like an integer).
+    advanced: bool,
 }
 
 impl Placement {
-    /// Checks the structure of `index` on a target of `ndim` axes.
+    /// Checks the structure of `index` on a target of `ndim` axes: one
+    /// pass, errors in NumPy's order.
+    #[inline(always)] // the path of every small read and update
     pub(crate) fn new(index: &[IndexElem<'_>], ndim: usize) -> Result<Self, IndexError> {
-        if index.iter().filter(|elem| matches!(elem, IndexElem::Ellipsis)).count() > 1 {
+        let (mut ellipses, mut indexed, mut nd_without_axes, mut advanced) = (0, 0, false, false);
+        for elem in index {
+            advanced |= matches!(elem, IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_)) && as_int(elem).is_none();
+            ellipses += usize::from(matches!(elem, IndexElem::Ellipsis));
+            match width(elem) {
+                Some(width) => indexed += width,
+                None => nd_without_axes = true,
+            }
+        }
+        if ellipses > 1 {
             return Err(IndexError::MultipleEllipsis);
         }
-        let mut indexed = 0;
-        for elem in index {
-            indexed += width(elem)?;
+        if nd_without_axes {
+            return Err(IndexError::NdRank);
         }
         if indexed > ndim {
             return Err(IndexError::TooManyIndices { ndim, indexed });
         }
         Ok(Placement {
             ellipsis_width: ndim - indexed,
+            advanced,
         })
+    }
+
+    /// Whether the index is advanced: it holds an array, a mask or `nd`
+    /// (an integer the mode skips makes it advanced too, which only
+    /// resolving tells).
+    #[inline]
+    pub(crate) fn advanced(&self) -> bool {
+        self.advanced
     }
 
     /// How many target axes `...` covers.
@@ -41,32 +63,55 @@ impl Placement {
 
     /// Each element with the first target axis it takes (for `...`, the
     /// first of those it covers), in index order.
-    pub(crate) fn first_axes<'e, 'a>(&self, index: &'e [IndexElem<'a>]) -> impl Iterator<Item = (&'e IndexElem<'a>, usize)> {
-        let ellipsis_width = self.ellipsis_width;
-        index.iter().scan(0, move |axis, elem| {
-            let first = *axis;
-            *axis += match elem {
-                IndexElem::Ellipsis => ellipsis_width,
-                // Checked by `new`.
-                elem => width(elem).unwrap_or(0),
-            };
-            Some((elem, first))
-        })
+    #[inline]
+    pub(crate) fn first_axes<'e, 'a>(&self, index: &'e [IndexElem<'a>]) -> FirstAxes<'e, 'a> {
+        FirstAxes {
+            elems: index.iter(),
+            axis: 0,
+            ellipsis_width: self.ellipsis_width,
+        }
     }
 }
 
-/// How many target axes an element consumes (`...` counts none here).
-fn width(elem: &IndexElem<'_>) -> Result<usize, IndexError> {
-    Ok(match elem {
-        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) => 1,
-        IndexElem::Ellipsis | IndexElem::NewAxis => 0,
-        IndexElem::Mask(mask) => mask.ndim(),
-        IndexElem::Nd(array) => *array.shape().last().ok_or(IndexError::NdRank)?,
-    })
+/// The iterator of [`Placement::first_axes`].
+pub(crate) struct FirstAxes<'e, 'a> {
+    elems: std::slice::Iter<'e, IndexElem<'a>>,
+    axis: usize,
+    ellipsis_width: usize,
+}
+
+impl<'e, 'a> Iterator for FirstAxes<'e, 'a> {
+    type Item = (&'e IndexElem<'a>, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let elem = self.elems.next()?;
+        let first = self.axis;
+        self.axis += match elem {
+            IndexElem::Ellipsis => self.ellipsis_width,
+            // Checked by `Placement::new`.
+            elem => width(elem).unwrap_or(0),
+        };
+
+        Some((elem, first))
+    }
+}
+
+/// How many target axes an element consumes (`...` counts none here);
+/// `None` for an `nd` index without the axis of its coordinates.
+#[inline]
+fn width(elem: &IndexElem<'_>) -> Option<usize> {
+    match elem {
+        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) => Some(1),
+        IndexElem::Ellipsis | IndexElem::NewAxis => Some(0),
+        IndexElem::Mask(mask) => Some(mask.ndim()),
+        IndexElem::Nd(array) => array.shape().last().copied(),
+    }
 }
 
 /// The integer an element stands for, when it indexes like one: an integer,
 /// or a zero-dimensional integer array (as in NumPy).
+#[inline]
 pub(crate) fn as_int(elem: &IndexElem<'_>) -> Option<i128> {
     match elem {
         IndexElem::Int(i) => Some(*i),
@@ -92,6 +137,9 @@ mod tests {
         assert_eq!(placement.ellipsis_width(), 2);
         let axes: Vec<usize> = placement.first_axes(&index).map(|(_, axis)| axis).collect();
         assert_eq!(axes, [0, 1, 3, 3, 4]);
+        assert!(placement.advanced());
+        let basic = [ix(0), IndexElem::Ellipsis, ix(ndarray::arr0(2usize))];
+        assert!(!Placement::new(&basic, 2).unwrap().advanced());
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub(crate) struct Isa {
 impl Isa {
     /// What this processor has (cached by the standard library after the
     /// first call).
+    #[inline]
     pub(crate) fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         return Isa {
