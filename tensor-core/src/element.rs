@@ -234,12 +234,13 @@ impl<T> Plain<T> {
     }
 
     /// The width of `T`.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    #[inline]
     pub(crate) fn width(self) -> Width {
         self.width
     }
 
     /// `values` as their bits, when `B` has `T`'s width.
+    #[inline]
     pub(crate) fn bits<B: Bits>(self, values: &[T]) -> Option<&[B]> {
         // SAFETY: `T` is a plain number of `B`'s width (the proof, and the
         // test just made): the same size and alignment, no padding, and
@@ -263,6 +264,7 @@ impl<T> Plain<T> {
     }
 
     /// `values` as their bits, for writing, when `B` has `T`'s width.
+    #[inline]
     pub(crate) fn bits_mut<B: Bits>(self, values: &mut [T]) -> Option<&mut [B]> {
         // SAFETY: as in `bits`; the bits borrow `values` exclusively.
         (self.width == B::WIDTH).then(|| unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<B>(), values.len()) })

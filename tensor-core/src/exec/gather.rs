@@ -46,19 +46,22 @@ pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &Indexed
         }),
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value").clone();
-            // SAFETY (each dereference): the offset is a position of the plan, an
-            // element of `target` (the caller's guarantee), which we borrow shared.
             plan.for_each_row(|row| match row {
+                // SAFETY: the offset is a position of the plan, an element of
+                // `target` (the caller's guarantee), which we borrow shared.
                 Row::Point(offset) => out.push(unsafe { &*origin.offset(offset) }.clone()),
                 Row::Strided { base, len, stride: 1 } => {
                     // SAFETY: a row of stride 1 is `len` consecutive elements of `target`.
                     out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(base), len) });
                 }
                 Row::Strided { base, len, stride } => {
+                    // SAFETY: each position of the row is an element of `target`.
                     out.extend((0..len as isize).map(|i| unsafe { &*origin.offset(base + i * stride) }.clone()));
                 }
                 Row::Table { base, offsets } => out.extend(offsets.iter().map(|&offset| match offset {
                     SKIP => fill(),
+                    // SAFETY: an offset that is not skipped is a position of the
+                    // plan, an element of `target`.
                     offset => unsafe { &*origin.offset(base + offset) }.clone(),
                 })),
                 Row::Skipped(len) => out.extend(iter::repeat_with(fill).take(len)),

@@ -187,17 +187,14 @@ unsafe fn apply_blocks<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>
     let mut apply_block = |start: usize, block: &[I]| -> Result<(), usize> {
         prefetch::row(indices.as_ptr().wrapping_add(start + prefetch::STREAM_AHEAD), BLOCK);
         values.prefetch_block(start + prefetch::STREAM_AHEAD);
-        // SAFETY (each call): the positions passed below are below `len`:
-        // direct ones by their test, the others checked just before (with
-        // `CHECKED`) or by the caller's guarantee; `k` is the place of an
-        // index, so it has a value.
-        let mut apply = |position: usize, k: usize| kernel.apply(unsafe { targets.get_unchecked_mut(position) }, unsafe { values.at(k) });
         let mut wrapped_from = 0;
         if direct {
             wrapped_from = block.len();
             for (j, &i) in block.iter().enumerate() {
                 match i.direct_position(len) {
-                    Some(position) => apply(position, start + j),
+                    // SAFETY: a direct position is below `len` (its test);
+                    // `start + j` is the place of an index, so it has a value.
+                    Some(position) => kernel.apply(unsafe { targets.get_unchecked_mut(position) }, unsafe { values.at(start + j) }),
                     None => {
                         direct = false;
                         wrapped_from = j;
@@ -211,7 +208,10 @@ unsafe fn apply_blocks<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>
             if CHECKED && !i.in_bounds(len) {
                 return Err(k);
             }
-            apply(i.position(len), k);
+            // SAFETY: the index is in bounds, checked just before (with
+            // `CHECKED`) or by the caller's guarantee, so its position is
+            // below `len`; `k` is the place of an index, so it has a value.
+            kernel.apply(unsafe { targets.get_unchecked_mut(i.position(len)) }, unsafe { values.at(k) });
         }
         Ok(())
     };

@@ -1,7 +1,7 @@
 //! What an update does to one element, as a type: the loops are
 //! monomorphized per operation, so no `match op` runs per element.
 
-use crate::element::{Arith, Bits, Op, Plain};
+use crate::element::{Arith, Bits, Op, Plain, Width};
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::stream::{self, Fence};
 
@@ -104,10 +104,18 @@ impl<T> Copy for Streaming<'_, T> {}
 impl<T> Streaming<'_, T> {
     /// Copies `values` over `targets` streamed, when long enough: `false`
     /// (nothing done) otherwise.
+    #[inline]
     fn copy(&self, targets: &mut [T], values: &[T]) -> bool {
-        targets.len() >= self.min_row && (self.copy_bits::<u32>(targets, values) || self.copy_bits::<u64>(targets, values))
+        if targets.len() < self.min_row {
+            return false;
+        }
+        match self.plain.width() {
+            Width::Bits32 => self.copy_bits::<u32>(targets, values),
+            Width::Bits64 => self.copy_bits::<u64>(targets, values),
+        }
     }
 
+    #[inline]
     fn copy_bits<B: Bits>(&self, targets: &mut [T], values: &[T]) -> bool {
         match (self.plain.bits_mut::<B>(targets), self.plain.bits::<B>(values)) {
             (Some(targets), Some(values)) => {

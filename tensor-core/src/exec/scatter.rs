@@ -87,15 +87,19 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
         }
         _ => {}
     }
-    // SAFETY (every call below): the caller's guarantee on `plan` and
-    // `target`, passed on to `write_row`.
     match values {
-        Broadcast::Scalar(value) => plan.for_each_row(|row| unsafe { write_row(origin, row, iter::repeat(*value), kernel) }),
+        Broadcast::Scalar(value) => plan.for_each_row(|row| {
+            // SAFETY: the caller's guarantee on `plan` and `target`, passed on.
+            unsafe { write_row(origin, row, iter::repeat(*value), kernel) }
+        }),
         Broadcast::Array { view, shape } => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
             if source.ndim() == 0 {
                 let value = source.iter().next().expect("a zero-dimensional array has one element");
-                return plan.for_each_row(|row| unsafe { write_row(origin, row, iter::once(value), kernel) });
+                return plan.for_each_row(|row| {
+                    // SAFETY: the caller's guarantee, passed on.
+                    unsafe { write_row(origin, row, iter::once(value), kernel) }
+                });
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
             if let (Some(values), Form::IndexRows { index: axis, row }) = (source.as_slice(), plan.form()) {
@@ -116,6 +120,7 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                 let mut rows = values.chunks(source.shape()[source.ndim() - 1].max(1));
                 return plan.for_each_row(|row| {
                     let values = rows.next().expect("one value row per region row");
+                    // SAFETY: the caller's guarantee, passed on.
                     unsafe { write_row_slice(origin, row, values, kernel) }
                 });
             }
@@ -123,7 +128,9 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
             plan.for_each_row(|row| {
                 let values: ArrayView1<'_, T> = rows.next().expect("one value row per region row");
                 match values.to_slice() {
+                    // SAFETY: the caller's guarantee, passed on.
                     Some(slice) => unsafe { write_row_slice(origin, row, slice, kernel) },
+                    // SAFETY: the caller's guarantee, passed on.
                     None => unsafe { write_row(origin, row, values.iter(), kernel) },
                 }
             });
@@ -185,21 +192,25 @@ unsafe fn scatter_pair<T, I: IndexInt, K: Kernel<T>>(
     let ((rows, row_axis), (cols, col_axis)) = (first, second);
     let pairs = rows.iter().zip(cols);
     let offset = |i: I, j: I| row_axis.offset(i) + col_axis.offset(j);
-    // SAFETY (each dereference): both indices are in bounds (the caller's
-    // guarantee), so the offset reaches an element nobody else borrows; the
-    // reference lives for one call.
+    // Each reference below lives for one call.
     match values {
-        Broadcast::Scalar(value) => pairs.for_each(|(&i, &j)| kernel.apply(unsafe { &mut *origin.offset(offset(i, j)) }, value)),
+        Broadcast::Scalar(value) => pairs.for_each(|(&i, &j)| {
+            // SAFETY: both indices are in bounds (the caller's guarantee), so
+            // the offset reaches an element nobody else borrows.
+            kernel.apply(unsafe { &mut *origin.offset(offset(i, j)) }, value)
+        }),
         Broadcast::Array { view, shape } => {
             let source = view.broadcast(shape.clone()).expect("checked when built");
             match source.as_slice() {
                 Some(values) => {
                     for ((&i, &j), value) in pairs.zip(values) {
+                        // SAFETY: as above.
                         kernel.apply(unsafe { &mut *origin.offset(offset(i, j)) }, value);
                     }
                 }
                 None => {
                     for ((&i, &j), value) in pairs.zip(source.iter()) {
+                        // SAFETY: as above.
                         kernel.apply(unsafe { &mut *origin.offset(offset(i, j)) }, value);
                     }
                 }
@@ -383,23 +394,26 @@ unsafe fn write_row_slice<T, K: Kernel<T>>(origin: *mut T, row: Row<'_>, values:
 /// As [`write_row_slice`].
 #[inline]
 unsafe fn write_row<'v, T: 'v, K: Kernel<T>>(origin: *mut T, row: Row<'_>, values: impl Iterator<Item = &'v T>, kernel: &mut K) {
-    // SAFETY (each dereference): the offset is a position of `row`, an
-    // element of the array (the caller's guarantee); the reference lives
-    // only for the call.
+    // Each reference below lives only for one call.
     match row {
         Row::Point(offset) => {
             for value in values.take(1) {
+                // SAFETY: the row's one position, an element of the array
+                // nobody else borrows (the caller's guarantee).
                 kernel.apply(unsafe { &mut *origin.offset(offset) }, value);
             }
         }
         Row::Strided { base, len, stride } => {
             for (i, value) in values.take(len).enumerate() {
+                // SAFETY: a position of the row (`i < len`), as above.
                 kernel.apply(unsafe { &mut *origin.offset(base + i as isize * stride) }, value);
             }
         }
         Row::Table { base, offsets } => {
             for (&offset, value) in offsets.iter().zip(values) {
                 if offset != SKIP {
+                    // SAFETY: an offset that is not skipped is a position of
+                    // the row, as above.
                     kernel.apply(unsafe { &mut *origin.offset(base + offset) }, value);
                 }
             }

@@ -208,7 +208,7 @@ pub(crate) fn leading_mask<'i>(
     if axes == 0 {
         return Ok(None);
     }
-    let count = mask.iter().filter(|&&m| m).count();
+    let count = count_true(mask);
     let entries = Entries::Mask(MaskIndex {
         mask: mask.clone(),
         strides: strides[..axes].to_vec(),
@@ -277,6 +277,15 @@ pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
         .ok_or_else(|| IndexError::TooLarge {
             shape: Shape(shape.to_vec()),
         })
+}
+
+/// The number of true elements of a mask (a byte sum, which vectorizes,
+/// when the mask is contiguous).
+fn count_true(mask: &ArrayViewD<'_, bool>) -> usize {
+    match mask.as_slice_memory_order() {
+        Some(elements) => elements.iter().map(|&m| usize::from(m)).sum(),
+        None => mask.iter().filter(|&&m| m).count(),
+    }
 }
 
 /// The positions of a mask's true elements, one list per mask axis (NumPy's

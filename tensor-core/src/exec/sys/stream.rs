@@ -111,8 +111,10 @@ pub(crate) fn copy<B: Bits>(targets: &mut [B], values: &[B], _fence: &Fence) {
         let per_block = 16 / size_of::<B>();
         let (value_head, rest) = values.split_at(head.len());
         let (value_middle, value_tail) = rest.split_at(middle.len() * per_block);
-        head.copy_from_slice(value_head);
-        tail.copy_from_slice(value_tail);
+        // The edges are a few elements: copied one by one, not by a call.
+        for (target, &value) in head.iter_mut().zip(value_head).chain(tail.iter_mut().zip(value_tail)) {
+            *target = value;
+        }
         for (slot, block) in middle.iter_mut().zip(value_middle.chunks_exact(per_block)) {
             // SAFETY: `block` is 16 bytes of `values`, read unaligned;
             // `slot` is an aligned 16-byte block of `targets`.
