@@ -264,4 +264,20 @@ mod tests {
         let masked = get(&x, &[ix(&mask)], Mode::Error).unwrap();
         assert!(masked.iter().zip((0..len as u32).step_by(3)).all(|(e, i)| **e == i));
     }
+
+    /// A large `set` of rows streams them past the cache; a row indexed
+    /// twice is written twice, in order, and the last occurrence wins.
+    #[test]
+    fn large_row_sets_with_repeated_rows_keep_the_last() {
+        let (rows, width) = (64, 1024);
+        let mut x = ndarray::Array2::<f32>::zeros((rows, width));
+        let index: Array1<usize> = (0..300).map(|k| (k * 7) % rows).collect();
+        let values = ndarray::Array2::from_shape_fn((300, width), |(k, j)| (k * width + j) as f32);
+        set(&mut x, &[ix(&index)], &values, Mode::Error).unwrap();
+        let mut expected = ndarray::Array2::<f32>::zeros((rows, width));
+        for (k, &row) in index.iter().enumerate() {
+            expected.row_mut(row).assign(&values.row(k));
+        }
+        assert_eq!(x, expected);
+    }
 }

@@ -266,8 +266,17 @@ fn splits_by_destination(bytes: usize, len: usize, updates: usize, machine: &Mac
 fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broadcast<'_, T>, machine: &Machine) -> SetStrategy {
     let region = plan.shape().iter().product::<usize>() * size_of::<T>();
     let target_bytes = target.len() * size_of::<T>();
+    // Streaming stores must not reach a destination twice unordered: the
+    // positions of a view are distinct, and the row scatter orders a row
+    // it meets again; other indexed plans store plainly.
+    let rows =
+        |plan: &IndexedPlan<'_>| matches!(plan.form(), Form::IndexRows { .. }) && matches!(values.in_order(), Some(InOrder::Slice(_)));
+    let distinct_or_ordered = match plan {
+        Plan::View(_) => true,
+        Plan::Indexed(plan) => rows(plan),
+    };
     let serial = SetStrategy::Serial {
-        stream: region >= STREAM_FROM,
+        stream: region >= STREAM_FROM && distinct_or_ordered,
         far: machine.beyond_cache(target_bytes),
     };
     let Plan::Indexed(plan) = plan else {
@@ -325,7 +334,12 @@ pub(crate) fn set<T: Clone>(
             // Dropped after the write: it orders the streaming stores.
             let fence = stream.then_some(Fence);
             let kernel = match fence.as_ref().and_then(|fence| streaming(fence, &machine)) {
-                Some(streaming) => SetKernel::streaming(streaming),
+                // SAFETY: the write below runs on this thread and returns
+                // before `fence` drops here; nothing reads the target before
+                // then; the strategy streams only the distinct positions of a
+                // view, or the rows of a row scatter, which orders a row it
+                // meets again.
+                Some(streaming) => unsafe { SetKernel::streaming(streaming) },
                 None => SetKernel::new(),
             };
             // SAFETY: the plan was resolved from this target's layout (above).
@@ -351,7 +365,8 @@ unsafe fn write<T, K: Kernel<T>>(mut target: ArrayViewMutD<'_, T>, plan: Plan<'_
 
 /// The `set` of `plan` on every thread, split by destination, on the bits
 /// `B` of the plain elements; `false` (nothing done) when `B` is not their
-/// width.
+/// width, or the plan is neither one index array along an axis of stride 1
+/// nor a pair into a target in standard layout.
 ///
 /// # Safety
 ///
@@ -374,7 +389,7 @@ unsafe fn set_by_destination<T, B: Bits>(
     };
     let far = machine.beyond_cache(target.len() * size_of::<T>());
     match plan.form() {
-        Form::Index(axis) => {
+        Form::Index(axis) if axis.stride == 1 => {
             // SAFETY: the plan was resolved from `target` (the caller's
             // guarantee): an axis of stride 1 is `len` consecutive elements
             // of it from `base`, borrowed by nothing else while the slice
@@ -389,8 +404,10 @@ unsafe fn set_by_destination<T, B: Bits>(
                 };
             });
         }
-        Form::Pair(first, second) => {
-            let elements = target.as_slice_mut().expect("the strategy saw a standard layout");
+        Form::Pair(first, second) if plan.base >= 0 && first.stride >= 0 && second.stride >= 0 => {
+            let Some(elements) = target.as_slice_mut() else {
+                return false;
+            };
             let bits = plain.bits_mut::<B>(elements).expect("one width");
             with_index_slices!(&first.index, &second.index, (a, b) => {
                 // Positions are in bounds: the planner checked every index,
@@ -400,7 +417,7 @@ unsafe fn set_by_destination<T, B: Bits>(
                 let Ok(()) = split::accumulate::<false, _, _, _>(bits, &pairs, values, SetKernel::new(), (machine.threads, far));
             });
         }
-        _ => unreachable!("the strategy saw an index or a pair"),
+        _ => return false,
     }
     true
 }
@@ -512,14 +529,7 @@ unsafe fn accumulate_in_bounds<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send
         }
         #[cfg(feature = "rayon")]
         Accumulation::ByDestination => {
-            use crate::exec::parallel::split::{self, Along};
-            let along = Along {
-                index,
-                len: axis.len(),
-                isa: machine.isa,
-            };
-            let far = machine.beyond_cache(size_of_val(axis));
-            let Ok(()) = split::accumulate::<false, _, _, _>(axis, &along, values, kernel, (machine.threads, far)) else {
+            let Ok(()) = by_destination::<false, _, _, _>(axis, index, values, kernel, machine) else {
                 unreachable!("an unchecked scan reports no index");
             };
         }
@@ -548,6 +558,27 @@ pub(crate) fn update_checked_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync
         accumulate_checked_in_loop(axis, index, op, values, kernel)
     })?;
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
+}
+
+/// `axis[index] op= values` on every thread, split by destination range;
+/// with `CHECKED`, each index checked and the first bad one returned (an
+/// unchecked bad index lands in no range and is skipped).
+#[cfg(feature = "rayon")]
+fn by_destination<const CHECKED: bool, T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    index: &[I],
+    values: InOrder<'_, T>,
+    kernel: K,
+    machine: &Machine,
+) -> Result<(), I> {
+    use crate::exec::parallel::split::{self, Along};
+    let along = Along {
+        index,
+        len: axis.len(),
+        isa: machine.isa,
+    };
+    let far = machine.beyond_cache(size_of_val(axis));
+    split::accumulate::<CHECKED, _, _, _>(axis, &along, values, kernel, (machine.threads, far))
 }
 
 /// How an accumulation whose index bounds are checked in its loop runs.
@@ -601,16 +632,7 @@ fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send 
                 crate::exec::parallel::partitioned::accumulate_checked(axis, index, identity, values, kernel, parts, machine.isa)
             }
             #[cfg(feature = "rayon")]
-            Accumulation::ByDestination => {
-                use crate::exec::parallel::split::{self, Along};
-                let along = Along {
-                    index,
-                    len: axis.len(),
-                    isa: machine.isa,
-                };
-                let far = machine.beyond_cache(size_of_val(axis));
-                split::accumulate::<true, _, _, _>(axis, &along, values, kernel, (machine.threads, far))
-            }
+            Accumulation::ByDestination => by_destination::<true, _, _, _>(axis, index, values, kernel, &machine),
             _ => crate::exec::indexed::apply_checked(axis, index, values, kernel, machine.isa).map_err(|k| index[k]),
         })
         .map_err(bad),

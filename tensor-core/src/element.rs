@@ -179,16 +179,24 @@ pub(crate) enum Width {
 }
 
 /// The unsigned integers the bits of plain numbers are moved as.
-pub(crate) trait Bits: Copy + Send + Sync + 'static {
+///
+/// # Safety
+///
+/// Implemented only for `u32` and `u64` (of the size `WIDTH` says, every
+/// bit pattern valid, no padding): code reinterprets plain numbers, and
+/// runs of bytes, as these.
+pub(crate) unsafe trait Bits: Copy + Send + Sync + 'static {
     /// The width of the numbers whose bits these are.
     const WIDTH: Width;
 }
 
-impl Bits for u32 {
+// SAFETY: `u32` is 4 bytes of plain bits.
+unsafe impl Bits for u32 {
     const WIDTH: Width = Width::Bits32;
 }
 
-impl Bits for u64 {
+// SAFETY: `u64` is 8 bytes of plain bits.
+unsafe impl Bits for u64 {
     const WIDTH: Width = Width::Bits64;
 }
 
@@ -217,13 +225,17 @@ impl<T> Plain<T> {
         let id = typeid::of::<T>();
         let is = |ids: &[TypeId]| ids.contains(&id);
         let words = [TypeId::of::<usize>(), TypeId::of::<isize>()];
-        let word = if size_of::<usize>() == 8 { Width::Bits64 } else { Width::Bits32 };
+        let word = match size_of::<usize>() {
+            4 => Some(Width::Bits32),
+            8 => Some(Width::Bits64),
+            _ => None,
+        };
         let width = if is(&[TypeId::of::<f32>(), TypeId::of::<i32>(), TypeId::of::<u32>()]) {
             Width::Bits32
         } else if is(&[TypeId::of::<f64>(), TypeId::of::<i64>(), TypeId::of::<u64>()]) {
             Width::Bits64
         } else if is(&words) {
-            word
+            word?
         } else {
             return None;
         };

@@ -36,6 +36,14 @@ pub(crate) trait Kernel<T> {
         }
     }
 
+    /// Whether the kernel streams its writes past the cache: a writer that
+    /// may reach a destination twice orders the first write
+    /// ([`stream::order`]) before the second.
+    #[inline]
+    fn streams(&self) -> Option<&Fence> {
+        None
+    }
+
     /// `apply` where `selected`, else nothing: the fused mask path. Kernels
     /// on plain data override it without a branch, so the loop vectorizes.
     #[inline]
@@ -69,7 +77,14 @@ impl<T> SetKernel<'static, T> {
 
 impl<'f, T> SetKernel<'f, T> {
     /// Streaming stores for the runs `streaming` takes, plain ones for the rest.
-    pub(crate) fn streaming(streaming: Streaming<'f, T>) -> Self {
+    ///
+    /// # Safety
+    ///
+    /// The kernel writes on the thread that drops `streaming.fence`, and
+    /// only before it drops; nothing reads what it wrote before then; and
+    /// its user writes each destination once, or calls [`stream::order`]
+    /// before writing one again (see [`Kernel::streams`]).
+    pub(crate) unsafe fn streaming(streaming: Streaming<'f, T>) -> Self {
         SetKernel {
             streaming: Some(streaming),
         }
@@ -119,7 +134,8 @@ impl<T> Streaming<'_, T> {
     fn copy_bits<B: Bits>(&self, targets: &mut [T], values: &[T]) -> bool {
         match (self.plain.bits_mut::<B>(targets), self.plain.bits::<B>(values)) {
             (Some(targets), Some(values)) => {
-                stream::copy(targets, values, self.fence);
+                // SAFETY: the contract of `SetKernel::streaming`.
+                unsafe { stream::copy(targets, values, self.fence) };
                 true
             }
             _ => false,
@@ -135,7 +151,8 @@ impl<T> Streaming<'_, T> {
     fn fill_bits<B: Bits>(&self, targets: &mut [T], value: &T) -> bool {
         match (self.plain.bits_mut::<B>(targets), self.plain.bits::<B>(std::slice::from_ref(value))) {
             (Some(targets), Some(&[value])) => {
-                stream::fill(targets, value, self.isa, self.fence);
+                // SAFETY: the contract of `SetKernel::streaming`.
+                unsafe { stream::fill(targets, value, self.isa, self.fence) };
                 true
             }
             _ => false,
@@ -144,6 +161,11 @@ impl<T> Streaming<'_, T> {
 }
 
 impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
+    #[inline]
+    fn streams(&self) -> Option<&Fence> {
+        self.streaming.as_ref().map(|streaming| streaming.fence)
+    }
+
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
         target.clone_from(value);
@@ -269,7 +291,7 @@ mod tests {
     use super::{Kernel, SetKernel, Streaming};
     use crate::element::Plain;
     use crate::exec::sys::cpu::Isa;
-    use crate::exec::sys::stream::Fence;
+    use crate::exec::sys::stream::{self, Fence};
 
     /// Streamed runs, plain runs and runs of types that are not plain
     /// numbers all equal the plain result; runs below the minimums are not
@@ -291,18 +313,26 @@ mod tests {
                     min_row: min,
                     min_fill: min,
                 };
-                kernels.extend([SetKernel::streaming(streaming(0)), SetKernel::streaming(streaming(64))]);
+                // SAFETY: each buffer below is written once, on this thread,
+                // and read only after `stream::order`.
+                kernels.extend(unsafe { [SetKernel::streaming(streaming(0)), SetKernel::streaming(streaming(64))] });
             }
             for mut kernel in kernels {
                 for len in [0, 1, 7, 63, 64, 65, 1001] {
                     for offset in 0..5 {
                         let mut buffer = vec![canary.clone(); offset + len + 2];
                         kernel.fill_run(&mut buffer[offset..offset + len], &value);
+                        if let Some(fence) = kernel.streams() {
+                            stream::order(fence);
+                        }
                         assert!(buffer[offset..offset + len].iter().all(|v| *v == value), "fill {len} at {offset}");
                         assert!(buffer[..offset].iter().chain(&buffer[offset + len..]).all(|v| *v == canary));
                         let values: Vec<T> = (0..len).map(&source).collect();
                         let mut buffer = vec![canary.clone(); offset + len + 2];
                         kernel.apply_run(&mut buffer[offset..offset + len], &values);
+                        if let Some(fence) = kernel.streams() {
+                            stream::order(fence);
+                        }
                         assert_eq!(&buffer[offset..offset + len], values.as_slice(), "copy {len} at {offset}");
                         assert!(buffer[..offset].iter().chain(&buffer[offset + len..]).all(|v| *v == canary));
                     }

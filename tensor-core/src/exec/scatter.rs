@@ -6,7 +6,7 @@ use std::iter;
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
 
 use crate::exec::kernel::Kernel;
-use crate::exec::sys::prefetch;
+use crate::exec::sys::{prefetch, stream};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{AxisIndex, Form, IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
@@ -103,13 +103,24 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
             if let (Some(values), Form::IndexRows { index: axis, row }) = (source.as_slice(), plan.form()) {
-                // `x[rows] = values`: one run per index, straight from the index.
+                // `x[rows] = values`: one run per index, straight from the
+                // index. A kernel that streams orders its writes before it
+                // writes a row again (a repeated index).
+                let mut written = kernel.streams().map(|_| vec![0u64; axis.len.div_ceil(64)]);
                 return with_index_slice!(&axis.index, index => {
                     for (&i, values) in index.iter().zip(values.chunks(row.max(1))) {
+                        let position = i.position(axis.len);
+                        if let Some(written) = &mut written {
+                            let (word, bit) = (position / 64, 1u64 << (position % 64));
+                            if written[word] & bit != 0 && let Some(fence) = kernel.streams() {
+                                stream::order(fence);
+                            }
+                            written[word] |= bit;
+                        }
                         // SAFETY: the caller's guarantee; every index was checked in
                         // bounds, and the row under it is `row` consecutive elements
                         // of `target`, borrowed by nobody else during the call.
-                        let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + axis.offset(i)), row) };
+                        let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + position as isize * axis.stride), row) };
                         kernel.apply_run(targets, values);
                     }
                 });

@@ -252,7 +252,10 @@ fn in_place_plan<'i>(
 ) -> Result<IndexedPlan<'i>, IndexError> {
     let (lens, strides) = rest;
     let shape: Vec<usize> = table.iter().chain(lens).copied().collect();
-    checked_size(&shape)?;
+    // An empty region is no size at all, however large its other axes.
+    if !shape.contains(&0) {
+        checked_size(&shape)?;
+    }
     let dims = std::iter::once(Dim::Table)
         .chain(lens.iter().zip(strides).map(|(&len, &stride)| Dim::Strided { len, stride }))
         .collect();

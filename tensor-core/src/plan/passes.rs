@@ -8,7 +8,13 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 
 /// Passes over index arrays. Each must give exactly the results of
 /// [`Serial`]'s (its implementations are tested against it).
-pub trait IndexPasses {
+///
+/// # Safety
+///
+/// Plans keep index arrays in place when [`first_out_of_bounds`](Self::first_out_of_bounds)
+/// finds no index out of bounds, and executors read the target at those
+/// indices unchecked: an implementation must find every one.
+pub unsafe trait IndexPasses {
     /// The first index of `indices`, in C order, outside `[-len, len)`.
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128>;
 
@@ -25,7 +31,8 @@ pub trait IndexPasses {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Serial;
 
-impl IndexPasses for Serial {
+// SAFETY: the plain loop tests every index.
+unsafe impl IndexPasses for Serial {
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
         with_int_array!(indices, a => a.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()))
     }

@@ -39,7 +39,7 @@ pub fn resolve_with<'i>(
     let mut axes = Vec::with_capacity(index.len() + shape.len());
     match each_view_axis(index, shape, bounds, |axis| axes.push(axis)) {
         Some(consumed) => Ok(Plan::View(view_plan(axes, &shape[consumed?..]))),
-        None => resolve_advanced(index, shape, strides, bounds, passes).map(Plan::Indexed),
+        None => resolve_advanced(index, shape, strides, bounds, passes),
     }
 }
 
@@ -93,17 +93,22 @@ impl Item<'_> {
     }
 }
 
-/// An advanced index: arrays, masks or `nd`, or an integer skipped by the mode.
+/// An index with arrays, masks or `nd`, or an integer skipped by the mode:
+/// advanced, but for `nd` of one point, whose coordinates are integers.
 fn resolve_advanced<'i>(
     index: &'i [IndexElem<'_>],
     shape: &[usize],
     strides: &[isize],
     bounds: Bounds,
     passes: &dyn IndexPasses,
-) -> Result<IndexedPlan<'i>, IndexError> {
+) -> Result<Plan<'i>, IndexError> {
     let items = place(index, shape, bounds)?;
     let consumed = items.iter().map(Item::end_axis).max().unwrap_or(0);
     let trailing = consumed..shape.len();
+    let skipped = |item: &Item<'_>| matches!(*item, Item::Int { axis, index } if bounds.resolve(index, shape[axis]) == Resolution::Skipped);
+    if !items.iter().any(|item| item.is_array_like() || skipped(item)) {
+        return Ok(Plan::View(view_of_items(&items, shape, trailing, bounds)));
+    }
     let in_place = match items.as_slice() {
         [Item::Array { axis: 0, array }] => advanced::lone_index(array, shape, strides, bounds, passes)?,
         [Item::Array { axis: 0, array: first }, Item::Array { axis: 1, array: second }] => {
@@ -112,13 +117,33 @@ fn resolve_advanced<'i>(
         [Item::Mask { axis: 0, mask }] => advanced::leading_mask(mask, shape, strides)?,
         _ => None,
     };
-    match in_place {
-        Some(plan) => Ok(plan),
+    let plan = match in_place {
+        Some(plan) => plan,
         None => {
             let whole_mask = matches!(index, [IndexElem::Mask(m)] if m.ndim() == shape.len());
-            indexed_plan(&items, trailing, shape, strides, bounds, whole_mask, passes)
+            indexed_plan(&items, trailing, shape, strides, bounds, whole_mask, passes)?
         }
+    };
+    Ok(Plan::Indexed(plan))
+}
+
+/// The view of placed items with no array among them (their integers
+/// resolved, none skipped), the target's axes `trailing` taken whole.
+fn view_of_items(items: &[Item<'_>], shape: &[usize], trailing: std::ops::Range<usize>, bounds: Bounds) -> ViewPlan {
+    let mut axes = Vec::with_capacity(items.len() + trailing.len());
+    for item in items {
+        axes.push(match *item {
+            Item::Int { axis, index } => match bounds.resolve(index, shape[axis]) {
+                Resolution::At(position) => ViewAxis::Select(position),
+                _ => unreachable!("integers out of bounds are errors, and skipped ones make the index advanced"),
+            },
+            Item::Slice { slice, .. } => slice,
+            Item::NewAxis => ViewAxis::NewAxis,
+            Item::EllipsisMark => continue,
+            Item::Array { .. } | Item::Mask { .. } | Item::Nd { .. } => unreachable!("the index has no arrays"),
+        });
     }
+    view_plan(axes, &shape[trailing])
 }
 
 /// Checks the index and places each element on target axes, reporting
@@ -319,5 +344,29 @@ fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result
             len: axes[k],
             mask_len: mask[k],
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ix, nd};
+
+    /// `nd` of one point indexes like its integers: a view.
+    #[test]
+    fn one_point_of_nd_is_a_view() {
+        let index = [ix(nd(ndarray::arr1(&[1i64, -1])))];
+        let Ok(Plan::View(view)) = resolve(&index, &[3, 4], &[4, 1], Bounds::Error) else {
+            panic!("not a view")
+        };
+        assert_eq!(view.axes, [ViewAxis::Select(1), ViewAxis::Select(3)]);
+        let both = [ix(nd(ndarray::arr1(&[7i32]))), ix(1..3)];
+        let Ok(Plan::View(view)) = resolve(&both, &[3, 4], &[4, 1], Bounds::Clip) else {
+            panic!("not a view")
+        };
+        assert_eq!((view.axes[0], view.shape.as_slice()), (ViewAxis::Select(2), &[2][..]));
+        // A skipped coordinate makes it advanced.
+        let skipped = [ix(nd(ndarray::arr1(&[7i32, 0])))];
+        assert!(matches!(resolve(&skipped, &[3, 4], &[4, 1], Bounds::Skip), Ok(Plan::Indexed(_))));
     }
 }

@@ -508,6 +508,23 @@ fn errors_same_as_cpu_and_tensor_unchanged() {
         array![1i32, 2, -1, 0].into_value(),
         Mode::Error,
         "negative power",
+    ); // Operands are vetted where they are applied: a zero divisor at skipped
+    // positions only is no error, as on the CPU.
+    update_both(
+        &gpu,
+        &xi,
+        &[ix([7i64, -9])],
+        Op::Div,
+        0i32.into_value(),
+        Mode::Drop,
+        "division by zero at skipped positions only",
+    );
+    // One point of `nd` is a view, as its integers are.
+    let g = upload(&gpu, &x);
+    let point = [ix(tensor_core::nd(array![1i64, -1]))];
+    assert_eq!(
+        g.view(&point).unwrap().to_array().unwrap(),
+        tensor_core::get(&x, &point, Mode::Error).unwrap().into_owned()
     );
 }
 

@@ -45,7 +45,9 @@ unsafe impl<T: Sync> Sync for Shared<T> {}
 /// # Safety
 ///
 /// `origin` points at the first element of the target the plan was
-/// resolved from, and every offset the plan yields reaches an element of it.
+/// resolved from, and every offset the plan yields reaches an element of it
+/// (the plan's table has one entry for each block of its region, as every
+/// resolved plan has).
 pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
     origin: *const T,
     plan: &IndexedPlan<'_>,

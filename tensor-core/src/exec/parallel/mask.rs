@@ -12,7 +12,14 @@ use crate::exec::sys::pages;
 
 /// [`gather_blocks`](crate::exec::mask_gather::gather_blocks) on `threads`
 /// threads.
+///
+/// # Panics
+///
+/// When `source` is not `block` elements for each position of `mask`.
 pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Vec<T> {
+    // The parts below are written whole only when every chunk of the mask
+    // meets its chunk of the source.
+    assert_eq!(source.len(), mask.len() * block, "one block of the source per mask position");
     let chunk = mask.len().div_ceil(threads * 8).max(1);
     let counts: Vec<usize> = mask.par_chunks(chunk).map(count_true).collect();
     let len = counts.iter().sum::<usize>() * block;
@@ -31,8 +38,9 @@ pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], 
         .zip(mask.par_chunks(chunk).zip(source.par_chunks(chunk * block.max(1))))
         .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part));
     // SAFETY: the parts cover `spare[..len]` (their lengths are the chunks'
-    // counts, which sum to `len / block`), and `copy_selected` wrote each
-    // whole (it panics otherwise).
+    // counts, which sum to `len / block`); each met its chunks of the mask
+    // and the source (their lengths agree, asserted above), and
+    // `copy_selected` wrote it whole (it panics otherwise).
     unsafe { out.set_len(len) };
     out
 }

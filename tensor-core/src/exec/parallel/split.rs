@@ -155,12 +155,15 @@ where
 {
     let part = target.len().div_ceil(parts.max(1)).max(1);
     assert!(part <= u32::MAX as usize, "offsets within a range fit in u32");
+    // Fewer ranges than threads when the target is short: each range
+    // checks every `ranges`th block, so that every block is checked.
+    let ranges = target.len().div_ceil(part).max(1);
     let scan = |p: usize, range: &mut [T]| {
         let scan = Scan {
             range,
             base: p * part,
             part: p,
-            parts,
+            parts: ranges,
             far,
         };
         scan.apply::<CHECKED, _, _, _>(updates, &values, kernel).err()
@@ -289,6 +292,25 @@ mod tests {
             }
             assert_eq!(by_set, set, "set, far: {far}");
             assert_eq!(by_sum, sum, "add, far: {far}");
+        }
+    }
+
+    /// With more threads than the target has ranges, every block of
+    /// indices is still checked (by the range its number falls to).
+    #[test]
+    fn every_block_is_checked_when_threads_outnumber_ranges() {
+        let len = 10;
+        for bad_block in 0..8 {
+            let mut index: Vec<i64> = (0..8 * BLOCK as i64).map(|k| k % len as i64).collect();
+            index[bad_block * BLOCK + 7] = len as i64 + 3;
+            let updates = Along {
+                index: &index,
+                len,
+                isa: Isa::detect(),
+            };
+            let mut target = vec![0u32; len];
+            let result = accumulate::<true, _, _, _>(&mut target, &updates, InOrder::Scalar(&1), OpKernel::<AddOp>::new(), (8, false));
+            assert_eq!(result, Err(len as i64 + 3), "bad index in block {bad_block}");
         }
     }
 }

@@ -3,10 +3,13 @@
 //! writes, and they do not push the rest of the cache out. They work on the
 //! bits of plain numbers (`u32`, `u64`), whatever numbers those are.
 //!
-//! Streaming stores are weakly ordered: every function here takes a
-//! [`Fence`], which orders them before anything that follows when it drops.
-//! One fence serves a whole update (a fence per row drains the write
-//! buffers each time, and cost a large copy a third of its time).
+//! Streaming stores are weakly ordered: until an `sfence` on the thread
+//! that made them, nothing may access the memory they wrote, that thread
+//! included. Every function here takes a [`Fence`], which issues the
+//! `sfence` when it drops; one fence serves a whole update (a fence per row
+//! drains the write buffers each time, and cost a large copy a third of its
+//! time), and [`order`] fences in between, before a destination is written
+//! again.
 
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
@@ -17,18 +20,33 @@ pub(crate) struct Fence;
 
 impl Drop for Fence {
     fn drop(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `sfence` has no preconditions.
-        unsafe {
-            std::arch::x86_64::_mm_sfence()
-        };
+        sfence();
     }
+}
+
+/// Orders the streaming stores made so far, before the fence drops: what a
+/// writer calls before it streams to a destination a second time.
+pub(crate) fn order(_fence: &Fence) {
+    sfence();
+}
+
+fn sfence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `sfence` has no preconditions.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
 }
 
 /// `targets[..] = value` with streaming stores, 32 bytes at a time where
 /// `isa` has AVX (16-byte streaming stores fall short of `memset`'s
 /// bandwidth there; 32-byte ones reach it), 16 otherwise.
-pub(crate) fn fill<B: Bits>(targets: &mut [B], value: B, isa: Isa, _fence: &Fence) {
+///
+/// # Safety
+///
+/// Until `fence` drops, or [`order`] is called, nothing accesses `targets`
+/// (this thread included), and `fence` drops on this thread.
+pub(crate) unsafe fn fill<B: Bits>(targets: &mut [B], value: B, isa: Isa, _fence: &Fence) {
     #[cfg(target_arch = "x86_64")]
     {
         let pattern = repeated(value);
@@ -98,10 +116,14 @@ fn fill_16<B: Bits>(targets: &mut [B], value: B, pattern: i64) {
 
 /// `targets.copy_from_slice(values)` with 16-byte streaming stores.
 ///
+/// # Safety
+///
+/// As [`fill`]'s.
+///
 /// # Panics
 ///
 /// When the lengths differ.
-pub(crate) fn copy<B: Bits>(targets: &mut [B], values: &[B], _fence: &Fence) {
+pub(crate) unsafe fn copy<B: Bits>(targets: &mut [B], values: &[B], _fence: &Fence) {
     assert_eq!(targets.len(), values.len(), "a row and its values have one length");
     #[cfg(target_arch = "x86_64")]
     {
@@ -143,7 +165,8 @@ mod tests {
                 for offset in 0..32 / width + 1 {
                     let fence = Fence;
                     let mut buffer = vec![canary; offset + len + 3];
-                    fill(&mut buffer[offset..offset + len], value, isa, &fence);
+                    // SAFETY: nothing reads `buffer` before the fence drops.
+                    unsafe { fill(&mut buffer[offset..offset + len], value, isa, &fence) };
                     drop(fence);
                     assert!(buffer[offset..offset + len].iter().all(|&v| v == value), "fill {len} at {offset}");
                     assert!(
@@ -152,7 +175,8 @@ mod tests {
                     );
                     let values: Vec<B> = (0..len + 1).map(&source).collect();
                     let mut buffer = vec![canary; offset + len + 3];
-                    copy(&mut buffer[offset..offset + len], &values[offset % 2..len + offset % 2], &Fence);
+                    // SAFETY: the temporary fence drops before `buffer` is read.
+                    unsafe { copy(&mut buffer[offset..offset + len], &values[offset % 2..len + offset % 2], &Fence) };
                     assert_eq!(
                         &buffer[offset..offset + len],
                         &values[offset % 2..len + offset % 2],
@@ -179,6 +203,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "one length")]
     fn copies_of_unequal_lengths_are_refused() {
-        copy(&mut [0u32; 3], &[1u32; 4], &Fence);
+        // SAFETY: nothing reads the target.
+        unsafe { copy(&mut [0u32; 3], &[1u32; 4], &Fence) };
     }
 }
