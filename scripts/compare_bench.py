@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Side by side: tensor-at's workloads bench against anchors.py's peers.
+"""Side by side: tensor-at's workloads bench against anchors.py's peers
+(NumPy, JAX, PyTorch, TensorFlow), on one thread and on two.
 
-    compare_bench.py ANCHORS.json TENSOR_AT.json [TENSOR_AT.json ...]
+    compare_bench.py --peers-1t A1.json [--peers-2t A2.json]
+                     [--threads-check T1.json] TENSOR_AT.json [TENSOR_AT.json ...]
 
-ANCHORS.json is `anchors.py --json`; each TENSOR_AT.json is `cargo bench
---bench workloads -- --threads N --json`, one per thread count. Prints one
-table: median ms per column, the ratio of tensor-at on one thread to the best
-peer, whether every input fingerprint equals anchors.py's (shape, dtype,
-float64 sum, first values; exactly), and whether the result checksum equals
-NumPy's (exactly for set workloads, relative 1e-4 for W6's add, and the same
-bit for bit across thread counts). Standard library only.
+A1.json/A2.json are `anchors.py --threads 1/2 --json`; T1.json is
+`peer_threads.py --threads 1 --json` (how many cores each peer used when
+told one); each TENSOR_AT.json is `cargo bench --bench workloads --
+--threads N --json`, the first one on one thread. Prints, for one thread
+and for two: median ms per column, the best peer and our ratio to it; then
+whether every input fingerprint equals anchors.py's (shape, dtype, float64
+sum, first values; exactly) and whether the result checksum equals NumPy's
+(exactly for set workloads, relative 1e-4 for W6's add, and the same bit
+for bit across thread counts). Standard library only.
 """
+import argparse
 import json
 import math
 import sys
@@ -18,7 +23,11 @@ import sys
 # Add workloads: NumPy's order of accumulation may differ from ours.
 ADD_TOLERANCE = {"W6": 1e-4}
 PEER_ORDER = ["numpy", "jax", "torch-1t", "torch-2t", "tf"]
-BANDWIDTH_BOUND = ["W1", "W3b", "W4"]
+PEER_NAMES = {"numpy": "NumPy", "jax": "JAX", "torch-1t": "PyTorch", "torch-2t": "PyTorch", "tf": "TensorFlow"}
+BANDWIDTH_BOUND = ["W1", "W2", "W3b", "W4"]
+# A peer told to use one thread that spends more CPU time than this per
+# second of wall time used more than one core.
+ONE_CORE = 1.1
 
 
 def load(path):
@@ -82,47 +91,9 @@ def ms(value):
     return f"{value:.3f}" if value < 10 else f"{value:.1f}" if value < 1000 else f"{value:.0f}"
 
 
-def main(argv):
-    if len(argv) < 3:
-        sys.exit(__doc__)
-    anchors = load(argv[1])
-    ours_list = [load(p) for p in argv[2:]]
-    thread_counts = [o["settings"]["threads"] for o in ours_list]
-    ours_by = [{r["workload"]: r for r in o["records"]} for o in ours_list]
-
-    entries = {e["name"]: e for e in anchors["workloads"]}
-    names = [e["name"] for e in anchors["workloads"]]
-    names += [n for o in ours_by for n in o if n not in names]
-    peers_seen = {fw for e in entries.values() for fw in best_runs(e)}
-    peers = [p for p in PEER_ORDER if p in peers_seen] + sorted(peers_seen - set(PEER_ORDER))
-
-    header = ["workload"] + [f"tensor-at {t}t" for t in thread_counts] + peers
-    header += ["best peer", f"ratio ({thread_counts[0]}t / best)", "fingerprints match", "checksum vs numpy_result_sum"]
-    rows, variants, failures = [], [], []
-    for name in names:
-        entry = entries.get(name, {})
-        best = best_runs(entry)
-        ours = [o.get(name) for o in ours_by]
-        row = [name] + [ms(r["median_ms"]) if r else "-" for r in ours]
-        row += [ms(best[p][0]) if p in best else "-" for p in peers]
-        if best:
-            peer, (peer_ms, peer_variant) = min(best.items(), key=lambda kv: kv[1][0])
-            row.append(f"{ms(peer_ms)} {peer}")
-            variants.append(f"{name}: {peer} `{peer_variant}`")
-        else:
-            peer_ms = None
-            row.append("-")
-        ratio = ours[0]["median_ms"] / peer_ms if ours[0] and peer_ms else None
-        row.append(f"{ratio:.2f}" if ratio is not None else "-")
-        fp = fingerprints_match(name, entry["inputs"], ours_list) if entry else "no anchors entry"
-        cs = checksum_match(name, entry.get("numpy_result_sum"), [r["checksum"] for r in ours if r])
-        row += [fp, cs]
-        rows.append(row)
-        if not fp.startswith("yes") or cs.startswith("NO") or cs == "no NumPy sum":
-            failures.append(name)
-
+def table(rows, header, numeric):
+    """A Markdown table, numbers right-aligned."""
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-    numeric = set(range(1, len(header) - 2))
 
     def line(cells):
         return "| " + " | ".join(c.rjust(w) if i in numeric else c.ljust(w)
@@ -133,9 +104,94 @@ def main(argv):
                          for i, w in enumerate(widths)) + "|")
     for row in rows:
         print(line(row))
-    print("\nmedian ms, same machine, one after the other; peers at their fastest variant:")
+
+
+def comparison(names, entries, ours, threads, label):
+    """One thread count: our medians against each peer's best variant."""
+    peers_seen = {fw for e in entries.values() for fw in best_runs(e)}
+    peers = [p for p in PEER_ORDER if p in peers_seen] + sorted(peers_seen - set(PEER_ORDER))
+    header = ["workload", f"tensor-at {threads}t"] + peers + ["best peer", "ratio"]
+    rows, variants, behind = [], [], []
+    for name in names:
+        best = best_runs(entries.get(name, {}))
+        mine = ours.get(name)
+        row = [name, ms(mine["median_ms"]) if mine else "-"]
+        row += [ms(best[p][0]) if p in best else "-" for p in peers]
+        ratio = None
+        if best:
+            peer, (peer_ms, peer_variant) = min(best.items(), key=lambda kv: kv[1][0])
+            row.append(f"{PEER_NAMES.get(peer, peer)} {ms(peer_ms)}")
+            variants.append(f"{name}: {peer} `{peer_variant}`")
+            ratio = mine["median_ms"] / peer_ms if mine else None
+        else:
+            row.append("-")
+        row.append(f"{ratio:.2f}" if ratio is not None else "-")
+        if ratio is not None and ratio >= 1.0:
+            behind.append(name)
+        rows.append(row)
+    print(f"\n### {label}\n")
+    table(rows, header, set(range(1, len(header) - 2)) | {len(header) - 1})
+    print("\npeers at their fastest variant:")
     for v in variants:
         print("  " + v)
+    print("behind the best peer: " + (", ".join(behind) if behind else "none"))
+
+
+def threads_check(path):
+    """The peers that used more than one core when told one."""
+    check = load(path)
+    print(f"\n### Cores used when told {check['threads']} thread (CPU time / wall time of the timed runs)\n")
+    over = []
+    for peer, per in sorted(check["peers"].items()):
+        worst = max(per.items(), key=lambda kv: kv[1]["cpu_per_wall"], default=None)
+        if worst is None:
+            continue
+        name, record = worst
+        print(f"  {peer}: at most {record['cpu_per_wall']:.2f} ({name}, `{record['variant']}`)")
+        if check["threads"] == 1:
+            over += [f"{peer} {w} {r['cpu_per_wall']:.2f}" for w, r in per.items() if r["cpu_per_wall"] > ONE_CORE]
+    if over:
+        print("  more than one core: " + "; ".join(over))
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--peers-1t", required=True)
+    p.add_argument("--peers-2t")
+    p.add_argument("--threads-check", action="append", default=[])
+    p.add_argument("ours", nargs="+")
+    args = p.parse_args(argv[1:])
+    anchors = load(args.peers_1t)
+    ours_list = [load(path) for path in args.ours]
+    thread_counts = [o["settings"]["threads"] for o in ours_list]
+    ours_by = [{r["workload"]: r for r in o["records"]} for o in ours_list]
+
+    entries = {e["name"]: e for e in anchors["workloads"]}
+    names = [e["name"] for e in anchors["workloads"]]
+    names += [n for o in ours_by for n in o if n not in names]
+    names = [n for n in names if any(n in o for o in ours_by)]
+    print(f"machine: {anchors.get('machine', {}).get('processor', '?')}; peers: "
+          + ", ".join(f"{k} {v}" for k, v in anchors.get("versions", {}).items()))
+    comparison(names, entries, ours_by[0], thread_counts[0], f"{thread_counts[0]} thread (peers: {args.peers_1t})")
+    if args.peers_2t and len(ours_by) > 1:
+        two = {e["name"]: e for e in load(args.peers_2t)["workloads"]}
+        comparison(names, two, ours_by[1], thread_counts[1], f"{thread_counts[1]} threads (peers: {args.peers_2t})")
+        print("\ntensor-at, two threads over one: " + ", ".join(
+            f"{n} {ours_by[1][n]['median_ms'] / ours_by[0][n]['median_ms']:.2f}"
+            for n in names if n in ours_by[0] and n in ours_by[1]))
+    for path in args.threads_check:
+        threads_check(path)
+
+    print("\n### Inputs and results\n")
+    failures = []
+    for name in names:
+        entry = entries.get(name)
+        ours = [o.get(name) for o in ours_by]
+        fp = fingerprints_match(name, entry["inputs"], ours_list) if entry else "no anchors entry"
+        cs = checksum_match(name, entry.get("numpy_result_sum") if entry else None, [r["checksum"] for r in ours if r])
+        print(f"  {name}: fingerprints {fp}; checksum {cs}")
+        if not fp.startswith("yes") or cs.startswith("NO") or cs == "no NumPy sum":
+            failures.append(name)
 
     print("\nMemory bandwidth (GB/s, bytes read+written / median):")
     for b in anchors.get("bandwidth", []):
@@ -144,6 +200,7 @@ def main(argv):
         for b in o.get("bandwidth", []):
             print(f"  tensor-at {b['what']} [{o['settings']['threads']}t run]: {b['gbps']:.1f}")
     memcpy = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memcpy")), None)
+    memset = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memset")), None)
     copies = [b for b in ours_list[0].get("bandwidth", []) if b.get("kind") == "copy"]
     shown = False
     for name in BANDWIDTH_BOUND:
@@ -151,11 +208,13 @@ def main(argv):
         if not r:
             continue
         if not shown:
-            print(f"\nBasic-indexing workloads, tensor-at {thread_counts[0]}t, share of the copy bandwidth (target >= 85%):")
+            print(f"\nMemory-bound workloads, tensor-at {thread_counts[0]}t, share of the bandwidth in the same run:")
             shown = True
         shares = [f"{100 * r['gbps'] / b['gbps']:.0f}% of {b['what']}" for b in copies]
         if memcpy:
             shares.append(f"{100 * r['gbps'] / memcpy:.0f}% of anchors' C memcpy")
+        if memset:
+            shares.append(f"{100 * r['gbps'] / memset:.0f}% of anchors' C memset")
         print(f"  {name}: {r['gbps']:.2f} GB/s = " + "; ".join(shares))
 
     notes = {o.get("threads_note") for o in ours_list} - {None}
