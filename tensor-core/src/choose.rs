@@ -7,7 +7,7 @@
 //! Every path gives the same result, bit for bit; the thresholds are
 //! measured (docs/performance.md).
 
-use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
+use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Dimension, IxDyn};
 
 #[cfg(feature = "rayon")]
 use crate::element::Bits;
@@ -250,9 +250,21 @@ fn streaming<'f, T>(fence: &'f Fence, machine: &Machine) -> Option<Streaming<'f,
 enum SetStrategy {
     /// On every thread, split by destination range.
     ByDestination,
+    /// A view cut into one piece per thread, as the bits of plain numbers;
+    /// streaming stores when `stream`.
+    SplitView { stream: bool },
     /// On one thread; streaming stores when `stream`, destinations
     /// prefetched when `far`.
     Serial { stream: bool, far: bool },
+}
+
+/// Whether an array value repeats: it has fewer elements than the region
+/// it is broadcast to.
+fn repeats_rows<T>(values: &Broadcast<'_, T>) -> bool {
+    match values {
+        Broadcast::Scalar(_) => false,
+        Broadcast::Array { view, shape } => view.len() < shape.size(),
+    }
 }
 
 /// Whether `updates` updates of a target of `bytes` split by destination
@@ -280,7 +292,15 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
         far: machine.beyond_cache(target_bytes),
     };
     let Plan::Indexed(plan) = plan else {
-        return serial;
+        return match machine.splits(region / size_of::<T>().max(1)) && Plain::<T>::of().is_some() {
+            // A row repeated over the region (a broadcast value) streamed
+            // from two threads ran at one thread's speed, plain stores at
+            // 1.6x (docs/performance.md); distinct values and fills stream.
+            true => SetStrategy::SplitView {
+                stream: region >= STREAM_FROM && !repeats_rows(values),
+            },
+            false => serial,
+        };
     };
     if !machine.splits(plan.len()) || Plain::<T>::of().is_none() || values.in_order().is_none() {
         return serial;
@@ -328,8 +348,21 @@ pub(crate) fn set<T: Clone>(
                 || unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, &machine) };
             assert!(done, "the strategy saw plain numbers in C order");
         }
+        #[cfg(feature = "rayon")]
+        SetStrategy::SplitView { stream } => {
+            let Plan::View(plan) = plan else {
+                unreachable!("the strategy saw a view")
+            };
+            let view = basic::select(target, &plan.axes);
+            let done = match Plain::<T>::of().map(Plain::width) {
+                Some(crate::element::Width::Bits32) => split_set::<T, u32>(view, &values, stream, &machine),
+                Some(crate::element::Width::Bits64) => split_set::<T, u64>(view, &values, stream, &machine),
+                None => false,
+            };
+            assert!(done, "the strategy saw plain numbers");
+        }
         #[cfg(not(feature = "rayon"))]
-        SetStrategy::ByDestination => unreachable!("one thread splits nothing"),
+        SetStrategy::ByDestination | SetStrategy::SplitView { .. } => unreachable!("one thread splits nothing"),
         SetStrategy::Serial { stream, far } => {
             // Dropped after the write: it orders the streaming stores.
             let fence = stream.then_some(Fence);
@@ -347,6 +380,44 @@ pub(crate) fn set<T: Clone>(
         }
     }
     Ok(())
+}
+
+/// The `set` of a view on every thread, one piece each, on the bits `B` of
+/// the plain elements, streamed when `stream`; `false` (nothing done) when
+/// `B` is not their width.
+#[cfg(feature = "rayon")]
+fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, stream: bool, machine: &Machine) -> bool {
+    let Some(plain) = Plain::<T>::of() else {
+        return false;
+    };
+    let Some(view) = plain.view_bits_mut::<B>(view) else {
+        return false;
+    };
+    let scalar;
+    let values = match values {
+        Broadcast::Scalar(value) => {
+            scalar = plain.bits::<B>(std::slice::from_ref(*value)).expect("one width")[0];
+            Broadcast::Scalar(&scalar)
+        }
+        Broadcast::Array { view, shape } => Broadcast::Array {
+            view: plain.view_bits::<B>(view.clone()).expect("one width"),
+            shape: shape.clone(),
+        },
+    };
+    let write = |piece: ArrayViewMutD<'_, B>, values: &Broadcast<'_, B>| {
+        // Dropped after the piece's write, on the thread that made it.
+        let fence = stream.then_some(Fence);
+        let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine)) {
+            // SAFETY: this thread writes its piece of a view (distinct
+            // positions, each once) and drops `fence` after; nothing reads
+            // the target before the split returns.
+            Some(streaming) => unsafe { SetKernel::streaming(streaming) },
+            None => SetKernel::new(),
+        };
+        scatter::write_view(piece, values, kernel);
+    };
+    crate::exec::parallel::view::split_write(view, &values, machine.threads, &write);
+    true
 }
 
 /// Updates every position of `plan` in `target` with its value, on one
@@ -484,6 +555,15 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     let machine = Machine::now();
     let Update { plan, values } = prepare::update_with(index, layout(&target), op, mode, value, &machine.passes())?;
     let far = machine.beyond_cache(target.len() * size_of::<T>());
+    #[cfg(feature = "rayon")]
+    if let Plan::View(view) = &plan
+        && machine.splits(view.shape.iter().product())
+    {
+        // A view's positions are distinct: one piece a thread.
+        let write = |piece: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>| scatter::write_view(piece, values, kernel);
+        crate::exec::parallel::view::split_write(basic::select(target, &view.axes), &values, machine.threads, &write);
+        return Ok(());
+    }
     if let Plan::Indexed(indexed) = &plan
         && let Form::Index(axis) = indexed.form()
         && axis.stride == 1

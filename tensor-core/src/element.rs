@@ -5,6 +5,8 @@
 use std::any::TypeId;
 use std::marker::PhantomData;
 
+use ndarray::{ArrayViewD, ArrayViewMutD};
+
 use num_traits::{One, WrappingMul};
 
 /// An accumulating operation: `x[i] op= v` for each occurrence, in index order.
@@ -275,6 +277,24 @@ impl<T> Plain<T> {
         Ok(unsafe { Vec::from_raw_parts(pointer.cast::<T>(), len, capacity) })
     }
 
+    /// `view` as the bits of its numbers, when `B` has `T`'s width.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    pub(crate) fn view_bits<'a, B: Bits>(self, view: ArrayViewD<'a, T>) -> Option<ArrayViewD<'a, B>> {
+        // SAFETY: `T` is a plain number of `B`'s width (as in `bits`): the
+        // cast view reaches the same elements, each a valid `B`, borrowed
+        // as `view` borrowed them.
+        (self.width == B::WIDTH).then(|| unsafe { view.raw_view().cast::<B>().deref_into_view() })
+    }
+
+    /// `view` as the bits of its numbers, for writing, when `B` has `T`'s
+    /// width.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    pub(crate) fn view_bits_mut<'a, B: Bits>(self, mut view: ArrayViewMutD<'a, T>) -> Option<ArrayViewMutD<'a, B>> {
+        // SAFETY: as in `view_bits`; the bits borrow for `'a` what `view`
+        // borrowed exclusively for `'a`, and `view` is gone.
+        (self.width == B::WIDTH).then(|| unsafe { view.raw_view_mut().cast::<B>().deref_into_view_mut() })
+    }
+
     /// `values` as their bits, for writing, when `B` has `T`'s width.
     #[inline]
     pub(crate) fn bits_mut<B: Bits>(self, values: &mut [T]) -> Option<&mut [B]> {
@@ -361,5 +381,14 @@ mod tests {
         let back = plain.numbers_of::<u32>(vec![0.5f32.to_bits(), 0]).unwrap();
         assert_eq!(back, [0.5, 0.0]);
         assert_eq!(plain.numbers_of::<u64>(vec![7]).unwrap_err(), [7]);
+        // Views keep their layout, negative strides included.
+        let mut grid = ndarray::Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as f32);
+        let reversed = grid.slice(ndarray::s![..;-1, 1..;2]).into_dyn();
+        let bits = plain.view_bits::<u32>(reversed.clone()).unwrap();
+        assert_eq!(bits, reversed.mapv(f32::to_bits));
+        assert!(plain.view_bits::<u64>(reversed).is_none());
+        let mut column = plain.view_bits_mut::<u32>(grid.column_mut(3).into_dyn()).unwrap();
+        column.fill(0.5f32.to_bits());
+        assert_eq!(grid.column(3), ndarray::arr1(&[0.5f32; 3]));
     }
 }

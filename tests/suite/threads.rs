@@ -571,3 +571,37 @@ fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
         );
     }
 }
+
+/// Large basic writes are cut into one piece a thread: every piece, with
+/// a value broadcast along or across the cut, lands as the plain loop
+/// writes it, for every thread count, and so do fills.
+#[test]
+fn large_basic_writes_equal_a_plain_loop_for_every_thread_count() {
+    let start = ndarray::Array3::from_shape_fn((48, 64, 48), |(i, j, k)| (i * 3072 + j * 48 + k) as f32);
+    let row: Array1<f32> = (0..24).map(|k| k as f32 * 0.5).collect();
+    let column = ndarray::Array2::from_shape_fn((48, 1), |(i, _)| i as f32 - 7.0);
+    let mut expected_set = start.clone();
+    let mut expected_add = start.clone();
+    let mut expected_fill = start.clone();
+    for i in 0..48 {
+        for j in 0..64 {
+            for (c, k) in (1..48).step_by(2).enumerate() {
+                expected_set[[i, j, k]] = row[c];
+                expected_add[[i, j, k]] += column[[i, 0]];
+                expected_fill[[i, j, k]] = 2.5;
+            }
+        }
+    }
+    for threads in [1, 2, 3, 8] {
+        let (set, add, fill) = in_pool(threads, || {
+            let (mut set, mut add, mut fill) = (start.clone(), start.clone(), start.clone());
+            at!(set[:, :, 1::2] = row);
+            at!(add[:, :, 1::2] += column.view().insert_axis(ndarray::Axis(2)).to_owned());
+            at!(fill[:, :, 1::2] = 2.5);
+            (set, add, fill)
+        });
+        assert_eq!(set, expected_set, "{threads} threads");
+        assert_eq!(add, expected_add, "{threads} threads");
+        assert_eq!(fill, expected_fill, "{threads} threads");
+    }
+}

@@ -1,7 +1,7 @@
 //! Both cores, behind the `rayon` feature: large gathers (`gather`, `mask`)
-//! by output blocks, and large accumulations by index chunks when the
-//! operation regroups exactly (`partitioned`) or by destination range
-//! (`split`). Every one gives the serial result bit for bit, whatever the
+//! by output blocks, large basic writes by pieces of their view (`view`),
+//! and large accumulations by index chunks when the operation regroups
+//! exactly (`partitioned`) or by destination range (`split`). Every one gives the serial result bit for bit, whatever the
 //! number of threads; the chooser decides when they run and on how many
 //! threads.
 
@@ -9,3 +9,4 @@ pub(crate) mod gather;
 pub(crate) mod mask;
 pub(crate) mod partitioned;
 pub(crate) mod split;
+pub(crate) mod view;
