@@ -105,12 +105,16 @@ impl Args {
         WORKLOADS
             .iter()
             .filter(|(name, _)| self.only.is_empty() || self.only.iter().any(|o| selects(o, name)))
+            // The GPU runs each workload in one form.
+            .filter(|(name, _)| !(self.gpu && name.contains('/')))
     }
 }
 
-/// anchors.py's `--only`: `W3` selects W3a and W3b, `W3b` only itself.
+/// anchors.py's `--only`: `W3` selects W3a and W3b, `W3b` only itself;
+/// a workload's other form (`W11a/out`) goes with it.
 fn selects(only: &str, name: &str) -> bool {
-    only == name || only == name.trim_end_matches(['a', 'b'])
+    let workload = name.split('/').next().unwrap_or(name);
+    only == name || only == workload || only == workload.trim_end_matches(['a', 'b'])
 }
 
 /// One workload's measurement.

@@ -43,7 +43,15 @@ pub use tensor_core::*;
 /// assert_eq!(at!(x[1, 1]), array![7, 0, 0, 8]);
 /// let picked: Array1<i32> = at!(x[0, 0, [3, 3]]);  // advanced reads are owned
 /// assert_eq!(picked, array![9, 9]);
+/// let mut buf = Array1::<i32>::zeros(2);
+/// at!(x[1, 1, [3, 0]]; out = buf);        // np.take(.., out=buf): no new array
+/// assert_eq!(buf, array![8, 7]);
 /// ```
+///
+/// A read with `; out = buf` writes its result over `buf`, which must have
+/// the result's shape (`IndexError::OutputShape` otherwise, `buf`
+/// unchanged): a loop that reads the same shape again and again reuses one
+/// buffer. It combines with a mode: `; mode = clip, out = buf`.
 ///
 /// # Panics
 ///

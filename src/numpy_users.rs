@@ -19,6 +19,7 @@
 //! | `np.take(x, i, mode='clip')` | `x.at[i].get(mode='clip')` | `at!(x[i]; mode = clip)` |
 //! | | `x.at[i].get(mode='fill', fill_value=0)` | `at!(x[i]; mode = fill(0.0))` |
 //! | | `x.at[i].set(v, mode='drop')` | `at!(x[i] = v; mode = drop)` |
+//! | `np.take(x, i, axis=0, out=buf)`, `torch.index_select(x, 0, i, out=buf)` | | `at!(x[i]; out = buf)` (`buf` has the result's shape) |
 //! | `x[1:] = x[:-1]` | | `at!(x[1:] = x[:-1])` (the read is copied first) |
 //! | `tf.tensor_scatter_nd_update(t, idx, u)` | | `at!(t[nd(idx)] = u)` |
 //! | `tf.gather_nd(x, idx)` | | `at!(x[nd(idx)])` |

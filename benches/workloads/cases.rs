@@ -9,7 +9,7 @@ use tensor_at::at;
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
 
 /// Every workload: name and what it does, in anchors.py's order.
-pub const WORKLOADS: [(&str, &str); 15] = [
+pub const WORKLOADS: [(&str, &str); 16] = [
     ("W1", "x(4096,4096)[:, 1000:3000] = y(4096,2000)"),
     ("W2", "x(4096,4096)[:, 1:4000:2] = y(4096,2000)"),
     ("W3a", "x(256,256,256)[:, :, 2] = 0"),
@@ -22,6 +22,7 @@ pub const WORKLOADS: [(&str, &str); 15] = [
     ("W9", "m = x(16M) < 0; x[m] = vals(m.sum())"),
     ("W10", "x(4096,4096)[idx(1000 unique), 1:3000:3] = y(1000,1000)"),
     ("W11a", "out = x(100000,128)[rows(200000)]  (gather)"),
+    ("W11a/out", "x(100000,128)[rows(200000)] into an existing out (np.take(.., out=))"),
     ("W11b", "out = x(100000,128)[mask(100000, p=.5)]  (mask gather)"),
     ("W12", "x(4096,4096)[i(4M), j(4M)] = v(4M)"),
     ("W13", "max.at: x(1M)[idx(8M)] = max(x[idx], v(8M))"),
@@ -115,6 +116,30 @@ impl<D: Dimension, F: FnMut() -> Array<f32, D>> Runner for Gather<D, F> {
 
 fn gather<D: Dimension + 'static>(op: impl FnMut() -> Array<f32, D> + 'static) -> Box<dyn Runner> {
     Box::new(Gather { out: None, op })
+}
+
+/// A read into an existing array (`at!(x[..]; out = out)`): the output is
+/// allocated once, outside the timed runs.
+struct GatherInto<D: Dimension, F> {
+    out: Array<f32, D>,
+    op: F,
+}
+
+impl<D: Dimension, F: FnMut(&mut Array<f32, D>)> Runner for GatherInto<D, F> {
+    fn run(&mut self) {
+        (self.op)(&mut self.out);
+    }
+    fn restores(&self) -> bool {
+        false
+    }
+    fn restore(&mut self) {}
+    fn result_sum(&self) -> f64 {
+        sum(&self.out)
+    }
+}
+
+fn gather_into<D: Dimension + 'static>(out: Array<f32, D>, op: impl FnMut(&mut Array<f32, D>) + 'static) -> Box<dyn Runner> {
+    Box::new(GatherInto { out, op })
 }
 
 fn nbytes<A, D: Dimension>(array: &Array<A, D>) -> u64 {
@@ -254,6 +279,17 @@ pub fn build(name: &str) -> Case {
                 useful_bytes: rows.len() as u64 * (I8 + 2 * 128 * F4),
                 inputs: fingerprints!(x, rows),
                 runner: gather(move || at!(x[rows])),
+            }
+        }
+        "W11a/out" => {
+            let x = uniform(seed(11, 0), (100000, 128));
+            let rows = ints(seed(11, 1), 200000, 100000);
+            let out = ndarray::Array2::<f32>::zeros((rows.len(), 128));
+            Case {
+                variant: "at!(x[rows]; out = out)",
+                useful_bytes: rows.len() as u64 * (I8 + 2 * 128 * F4),
+                inputs: fingerprints!(x, rows),
+                runner: gather_into(out, move |out| at!(x[rows]; out = out)),
             }
         }
         "W11b" => {

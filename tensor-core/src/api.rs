@@ -61,6 +61,39 @@ pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mo
     choose::read(view, index, mode)
 }
 
+/// Reads `target[index]` into the existing array `out`, which must have the
+/// result's shape (NumPy's `np.take(x, idx, axis=0, out=out)`, PyTorch's
+/// `index_select(.., out=out)`). A loop that reads the same shape each time
+/// reuses one buffer instead of faulting in a new one per read. On error,
+/// `out` is unchanged.
+///
+/// ```
+/// use ndarray::{array, Array2};
+/// use tensor_core::{get_into, ix, Mode};
+///
+/// let x = array![[1, 2], [3, 4], [5, 6]];
+/// let mut out = Array2::zeros((2, 2));
+/// get_into(&x, &[ix([2, 0])], Mode::Error, &mut out)?;
+/// assert_eq!(out, array![[5, 6], [1, 2]]);
+/// assert!(get_into(&x, &[ix([2, 0, 1])], Mode::Error, &mut out).is_err());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn get_into<T, S, D, SO, DO>(
+    target: &ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    mode: Mode<T>,
+    out: &mut ArrayBase<SO, DO>,
+) -> Result<(), IndexError>
+where
+    T: Clone,
+    S: Data<Elem = T>,
+    D: Dimension,
+    SO: DataMut<Elem = T>,
+    DO: Dimension,
+{
+    choose::read_into(target.view().into_dyn(), index, mode, out.view_mut().into_dyn())
+}
+
 /// `target[index]` as the macros read it: of kind `K` in rank `R`. A
 /// purely basic read in mode `error` is sliced by ndarray straight into
 /// rank `R` (no dynamic rank built).

@@ -96,6 +96,24 @@ impl<'s, T: Clone> At<'s, '_, '_, T> {
         let At { target, index, mode } = self;
         crate::api::get_view(target, index, mode)
     }
+
+    /// The selected elements written over `out`, which has the result's
+    /// shape (NumPy's `take(.., out=out)`); see [`get_into`](crate::get_into).
+    ///
+    /// ```
+    /// use ndarray::{array, Array1};
+    /// use tensor_core::{ix, IndexExt};
+    ///
+    /// let x = array![10, 20, 30];
+    /// let mut out = Array1::zeros(2);
+    /// x.at(&[ix([2, 2])]).get_into(&mut out)?;
+    /// assert_eq!(out, array![30, 30]);
+    /// # Ok::<(), tensor_core::IndexError>(())
+    /// ```
+    pub fn get_into<SO: DataMut<Elem = T>, DO: Dimension>(self, out: &mut ArrayBase<SO, DO>) -> Result<(), IndexError> {
+        let At { target, index, mode } = self;
+        crate::api::get_into(&target, index, mode, out)
+    }
 }
 
 /// A selection to update in place; see [`IndexMutExt::at_mut`].

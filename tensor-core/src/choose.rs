@@ -152,6 +152,38 @@ pub(crate) fn read<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>
     Ok(Selection::Owned(gathered))
 }
 
+/// `view[index]` in `mode`, written over the elements of `out` (which must
+/// have the result's shape): no new array, so none of its pages to fault
+/// in. A leading-mask read is gathered fresh, then copied.
+pub(crate) fn read_into<T: Clone>(
+    view: ArrayViewD<'_, T>,
+    index: &[IndexElem<'_>],
+    mode: Mode<T>,
+    mut out: ArrayViewMutD<'_, T>,
+) -> Result<(), IndexError> {
+    let machine = Machine::now();
+    let plan = match prepare::read_into_with(index, layout(&view), &mode, out.shape(), &machine.passes())? {
+        Plan::View(plan) => {
+            out.assign(&basic::select(view, &plan.axes));
+            return Ok(());
+        }
+        Plan::Indexed(plan) => plan,
+    };
+    let fill = match &mode {
+        Mode::Fill(fill) => Some(fill),
+        _ => None,
+    };
+    match gather_strategy(&view, &plan, &machine) {
+        GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(&view, &plan, parallel, &machine)),
+        // SAFETY: the plan was resolved from this view's layout, and its
+        // shape is `out`'s (both checked by `prepare`, above).
+        GatherStrategy::Parallel => unsafe { gather_in_parallel_into(&view, &plan, fill, &machine, out) },
+        // SAFETY: as above.
+        GatherStrategy::Serial => unsafe { gather::gather_into(&view, &plan, fill, out) },
+    }
+    Ok(())
+}
+
 /// The read of a mask over the leading axes of `view`, both C-ordered, on
 /// every thread when `parallel`.
 fn gather_mask_blocks<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, parallel: bool, machine: &Machine) -> ArrayD<T> {
@@ -197,15 +229,79 @@ fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threa
 /// `plan` was resolved from `view`'s layout.
 unsafe fn gather_in_parallel<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, fill: Option<&T>, machine: &Machine) -> ArrayD<T> {
     #[cfg(feature = "rayon")]
-    // SAFETY (both calls): the caller's guarantee.
-    if let Some(elements) = unsafe { gather_bits::<T, u32>(view, plan, fill, machine.threads) }
-        .or_else(|| unsafe { gather_bits::<T, u64>(view, plan, fill, machine.threads) })
-    {
+    // SAFETY: the caller's guarantee.
+    if let Some(elements) = unsafe { gather_bits::<T, u32>(view, plan, fill, machine.threads) }.or_else(|| {
+        // SAFETY: the caller's guarantee.
+        unsafe { gather_bits::<T, u64>(view, plan, fill, machine.threads) }
+    }) {
         return ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position");
     }
     let _ = machine;
     // SAFETY: the caller's guarantee.
     unsafe { gather::gather(view, plan, fill) }
+}
+
+/// [`gather_in_parallel`] over the elements of `out`, in place when `out`
+/// is contiguous.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout; `out` has its shape.
+unsafe fn gather_in_parallel_into<T: Clone>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    machine: &Machine,
+    mut out: ArrayViewMutD<'_, T>,
+) {
+    #[cfg(feature = "rayon")]
+    if let Some(slots) = out.as_slice_mut()
+        // SAFETY: the caller's guarantee.
+        && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, machine.threads, slots) } || {
+            // SAFETY: the caller's guarantee.
+            unsafe { gather_bits_into::<T, u64>(view, plan, fill, machine.threads, slots) }
+        })
+    {
+        return;
+    }
+    let _ = machine;
+    // SAFETY: the caller's guarantee.
+    unsafe { gather::gather_into(view, plan, fill, out) }
+}
+
+/// [`gather_bits`] over `out`: `false`, writing nothing, when `B` is not
+/// the elements' width or the plan's form is not split by blocks.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout; `out` has one slot per
+/// position of it.
+#[cfg(feature = "rayon")]
+unsafe fn gather_bits_into<T, B: Bits>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    threads: usize,
+    out: &mut [T],
+) -> bool {
+    let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
+        return false;
+    };
+    let fill = match fill.map(|fill| plain.bits::<B>(std::slice::from_ref(fill))) {
+        Some(Some(bits)) => Some(bits[0]),
+        Some(None) => return false,
+        None => None,
+    };
+    let Some(out) = plain.bits_mut::<B>(out) else {
+        return false;
+    };
+    // SAFETY: `MaybeUninit<B>` has `B`'s layout, and the parallel gather
+    // writes only elements into it (its contract), so `out` stays
+    // initialized; `B` is `Copy`, so nothing overwritten needed dropping.
+    let out = unsafe { &mut *(out as *mut [B] as *mut [std::mem::MaybeUninit<B>]) };
+    // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
+    // `B`'s width, and the plan was resolved from its layout.
+    unsafe { crate::exec::parallel::gather::gather_into(view.as_ptr().cast::<B>(), plan, fill, threads, out) }
 }
 
 /// The parallel gather of `plan` from `view` on `threads` threads, on the
@@ -293,9 +389,9 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     };
     let Plan::Indexed(plan) = plan else {
         return match machine.splits(region / size_of::<T>().max(1)) && Plain::<T>::of().is_some() {
-            // A row repeated over the region (a broadcast value) streamed
-            // from two threads ran at one thread's speed, plain stores at
-            // 1.6x (docs/performance.md); distinct values and fills stream.
+            // A row repeated over the region (a broadcast value) stays in
+            // the cache, and two threads storing it plainly beat streaming
+            // (docs/performance.md); distinct values and fills stream.
             true => SetStrategy::SplitView {
                 stream: region >= STREAM_FROM && !repeats_rows(values),
             },
@@ -343,9 +439,11 @@ pub(crate) fn set<T: Clone>(
             let Plan::Indexed(plan) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
             };
-            // SAFETY (both calls): the plan was resolved from this target's layout (above).
-            let done = unsafe { set_by_destination::<T, u32>(&mut target, plan, &values, &machine) }
-                || unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, &machine) };
+            // SAFETY: the plan was resolved from this target's layout (above).
+            let done = unsafe { set_by_destination::<T, u32>(&mut target, plan, &values, &machine) } || {
+                // SAFETY: as for the 32-bit call.
+                unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, &machine) }
+            };
             assert!(done, "the strategy saw plain numbers in C order");
         }
         #[cfg(feature = "rayon")]

@@ -14,10 +14,11 @@ use ndarray::{Array, Dimension, Ix1, IxDyn};
 pub use crate::backend::{Compare, Predicate};
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 use crate::element::{Arith, Op};
+use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::mode::Mode;
-use crate::rank::{Advanced, FitsIn, Kind};
-use crate::target::Target;
+use crate::rank::{Advanced, FitsIn, Holds, Kind};
+use crate::target::{Target, TargetMut};
 use crate::typed::{IndexList, IndexedBy};
 use crate::value::IntoValue;
 
@@ -70,6 +71,20 @@ where
     X::Dim: IndexedBy<'i, L>,
 {
     target.read_index::<Advanced, Region<'i, X::Dim, L>>(&elems(list), Mode::Fill(fill))
+}
+
+/// `target[list]` read into `out` (`; out = buf`), which has the result's
+/// rank (checked here) and shape (checked at run time); an ndarray only.
+pub fn read_into<'i, X, L, O>(target: &X, list: L, mode: Mode<X::Elem>, out: &mut O) -> Result<(), IndexError>
+where
+    X: Target + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+    O: TargetMut<Elem = X::Elem> + ?Sized,
+    O::Dim: Holds<Region<'i, X::Dim, L>>,
+{
+    crate::api::get_into(&target.target_view(), &elems(list), mode, &mut out.target_view_mut())
 }
 
 /// `target[list] = value`.

@@ -145,4 +145,13 @@ pub enum IndexError {
         /// The shape that overflowed.
         shape: Shape,
     },
+    /// A read into an existing array (`; out = buf`, [`get_into`](crate::get_into))
+    /// whose shape is not the result's (NumPy's `take(.., out=)` asks the same).
+    #[error("output array of shape {out} does not match the indexing result of shape {result}")]
+    OutputShape {
+        /// The shape of the array given to read into.
+        out: Shape,
+        /// The shape of the result.
+        result: Shape,
+    },
 }

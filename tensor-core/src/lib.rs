@@ -59,7 +59,7 @@ mod target;
 pub mod typed;
 mod value;
 
-pub use api::{apply, get, get_view, select, set, update};
+pub use api::{apply, get, get_into, get_view, select, set, update};
 pub use backend::{Compare, Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Op};

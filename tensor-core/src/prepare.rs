@@ -89,6 +89,25 @@ pub fn read_with<'i, T>(
     resolve_with(index, layout.shape, layout.strides, mode.bounds(), passes)
 }
 
+/// A read of `index` into an existing array of shape `out`, prepared: the
+/// read's plan, after the read's own checks, when its shape is `out`.
+pub fn read_into_with<'i, T>(
+    index: &'i [IndexElem<'_>],
+    layout: Layout<'_>,
+    mode: &Mode<T>,
+    out: &[usize],
+    passes: &dyn IndexPasses,
+) -> Result<Plan<'i>, IndexError> {
+    let plan = read_with(index, layout, mode, passes)?;
+    match plan.shape() == out {
+        true => Ok(plan),
+        false => Err(IndexError::OutputShape {
+            out: out.into(),
+            result: plan.shape().into(),
+        }),
+    }
+}
+
 /// `.apply(f)` on `index` in `mode`, prepared: its plan (there is no value).
 pub fn apply<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T>) -> Result<Plan<'i>, IndexError> {
     apply_with(index, layout, mode, &Serial)

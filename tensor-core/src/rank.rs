@@ -200,3 +200,27 @@ fits_in! {
     Ix6 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn];
     IxDyn => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn];
 }
+
+/// An array of rank `Self` holds a read's result of rank `R`: the same
+/// rank, or a rank known only at run time (checked then, with the shape).
+#[diagnostic::on_unimplemented(
+    message = "an array of dimension `{Self}` cannot hold a read of dimension `{R}`",
+    label = "this array has another number of axes than the read's result",
+    note = "`out = array` takes an array of the result's shape"
+)]
+pub trait Holds<R> {}
+
+// Not recommended in errors: the message above says what fits.
+macro_rules! holds {
+    ($($rank:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl Holds<$rank> for $rank {}
+        #[diagnostic::do_not_recommend]
+        impl Holds<$rank> for IxDyn {}
+        #[diagnostic::do_not_recommend]
+        impl Holds<IxDyn> for $rank {}
+    )*};
+}
+holds!(Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6);
+#[diagnostic::do_not_recommend]
+impl Holds<IxDyn> for IxDyn {}

@@ -7,7 +7,7 @@ use syn::Token;
 
 use crate::written::Written;
 
-/// `TARGET [ INDEX, ... ] ACTION ; mode = MODE`.
+/// `TARGET [ INDEX, ... ] ACTION ; mode = MODE, out = OUT`.
 pub struct Call {
     /// The indexed array.
     pub target: Written,
@@ -17,6 +17,16 @@ pub struct Call {
     pub action: Action,
     /// The out-of-bounds mode, when given.
     pub mode: Option<ModeSpec>,
+    /// The array a read fills, when given.
+    pub out: Option<OutSpec>,
+}
+
+/// `out = ARRAY`: a read into an existing array.
+pub struct OutSpec {
+    /// Where `out` stands.
+    pub key: Span,
+    /// The array.
+    pub array: Written,
 }
 
 /// `[ INDEX, ... ]`.

@@ -74,6 +74,10 @@ fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
             let (target, mode) = (target_ref(target), self::mode(mode));
             quote_spanned!(at=> #p::read(#target, #list, #mode))
         }
+        Entry::ReadInto { target, mode, out } => {
+            let (target, mode, out) = (target_ref(target), self::mode(mode), target_mut(out));
+            quote_spanned!(at=> #p::read_into(#target, #list, #mode, #out))
+        }
         Entry::ReadFilled { target, fill } => {
             let target = target_ref(target);
             quote_spanned!(at=> #p::read_filled(#target, #list, #fill))

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident};
 
-use crate::ast::{Action, Call, Index, IndexRead, ModeSpec, Operand, UpdateOp};
+use crate::ast::{Action, Call, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
 use crate::fused::{FusedAction, MaskPath, Predicate, mask_path};
 use crate::lower_index::{Arg, IndexElem, borrowed, index_elem};
 use crate::written::Written;
@@ -53,6 +53,8 @@ pub enum Entry {
     Read { target: Place, mode: Mode },
     /// `read_filled(target, index, fill)`
     ReadFilled { target: Place, fill: TokenStream },
+    /// `read_into(target, index, mode, out)`
+    ReadInto { target: Place, mode: Mode, out: Place },
     /// `set(target, index, value, mode)`
     Set { target: Place, value: Value, mode: Mode },
     /// `update(target, index, op, value, mode)`
@@ -155,6 +157,7 @@ pub fn lower(call: &Call, flavor: Flavor) -> Lowered {
         index: &call.index,
         action: &call.action,
         mode: call.mode.as_ref(),
+        out: call.out.as_ref(),
     };
     parts.lower(flavor)
 }
@@ -166,6 +169,7 @@ fn lower_read(read: &IndexRead) -> Lowered {
         index: &read.index,
         action: &Action::Read,
         mode: None,
+        out: None,
     };
     parts.lower(Flavor {
         copy: false,
@@ -179,6 +183,7 @@ struct Parts<'c> {
     index: &'c Index,
     action: &'c Action,
     mode: Option<&'c ModeSpec>,
+    out: Option<&'c OutSpec>,
 }
 
 impl Parts<'_> {
@@ -188,7 +193,13 @@ impl Parts<'_> {
             true => Outcome::Result,
             false => Outcome::Unwrap,
         };
-        let (index, entry) = match mask_path(self.target, self.index, self.action) {
+        // A read into an array fills it through the index; the fused mask
+        // pass returns a new one.
+        let path = match self.out {
+            Some(_) => MaskPath::Built,
+            None => mask_path(self.target, self.index, self.action),
+        };
+        let (index, entry) = match path {
             MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
             MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
         };
@@ -238,12 +249,17 @@ impl Parts<'_> {
         let op = |op: &UpdateOp| Ident::new(op.name(), self.index.span);
         let mode = mode(self.mode);
         match (self.action, flavor.copy) {
-            (Action::Read, _) => match self.mode {
-                Some(ModeSpec::Fill(_, fill)) => Entry::ReadFilled {
+            (Action::Read, _) => match (self.out, self.mode) {
+                (Some(out), _) => Entry::ReadInto {
+                    target: place(self.target),
+                    mode,
+                    out: place(&out.array),
+                },
+                (None, Some(ModeSpec::Fill(_, fill))) => Entry::ReadFilled {
                     target: place(self.target),
                     fill: fill.to_token_stream(),
                 },
-                _ => Entry::Read {
+                (None, _) => Entry::Read {
                     target: place(self.target),
                     mode,
                 },

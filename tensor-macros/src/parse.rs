@@ -1,12 +1,13 @@
 //! Raw tokens → [`Call`]. `x[a, b;2]` and `x[1:4:2]` are not Rust
-//! expressions, so the call is split by hand: the trailing `; mode = ...`,
+//! expressions, so the call is split by hand: the trailing options
+//! (`; mode = ..., out = ...`),
 //! the assignment operator, a `.method(args)` suffix, and the last bracket
 //! group, whose elements are split at top-level commas.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::{Error, Expr};
 
-use crate::ast::{Action, Call, Elem, Index, IndexRead, ModeSpec, Operand, UpdateOp};
+use crate::ast::{Action, Call, Elem, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
 use crate::ctxt::{Ctxt, Reported};
 use crate::mask;
 use crate::written::{Written, is_punct, span_of};
@@ -22,11 +23,10 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
             "expected `target[index]`, optionally followed by `= value`, `op= value` or `.method(args)`",
         )));
     }
-    let (main, mode_tokens) = match tokens.iter().position(|t| is_punct(t, ';')) {
-        Some(i) => (&tokens[..i], Some((&tokens[i], &tokens[i + 1..]))),
-        None => (&tokens[..], None),
+    let (main, options) = match tokens.iter().position(|t| is_punct(t, ';')) {
+        Some(i) => (&tokens[..i], parse_options(&tokens[i], &tokens[i + 1..], ctxt)),
+        None => (&tokens[..], Ok(Options::default())),
     };
-    let mode = mode_tokens.map(|(semi, rest)| ctxt.ok(parse_mode(semi, rest))).transpose();
     let (lhs, assignment) = ctxt.ok(split_assignment(main))?;
     let (place, method) = split_method(lhs);
     let (target, group) = ctxt.ok(split_index(place))?;
@@ -34,12 +34,59 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
     let action = parse_action(assignment, method, ctxt);
     let index = parse_index(group, ctxt);
     let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));
+    let Options { mode, out } = options?;
     Ok(Call {
         target: target?,
         index,
         action: action?,
-        mode: mode?,
+        mode,
+        out,
     })
+}
+
+/// The options after `;`.
+#[derive(Default)]
+struct Options {
+    mode: Option<ModeSpec>,
+    out: Option<OutSpec>,
+}
+
+const OPTIONS: &str = "expected `mode = ...` or `out = array` after `;`";
+
+/// `mode = ..., out = ...`: each option at most once, in any order, split at
+/// top-level commas (a trailing one is fine).
+fn parse_options(semicolon: &TokenTree, tokens: &[TokenTree], ctxt: &mut Ctxt) -> Result<Options, Reported> {
+    if tokens.is_empty() {
+        return Err(ctxt.error(Error::new(semicolon.span(), OPTIONS)));
+    }
+    let mut options = Options::default();
+    let mut failed = None;
+    for part in tokens.split(|t| is_punct(t, ',')).filter(|part| !part.is_empty()) {
+        let parsed = match part {
+            [TokenTree::Ident(key), eq, rest @ ..] if is_punct(eq, '=') => match key.to_string().as_str() {
+                "mode" if options.mode.is_some() => Err(twice(key)),
+                "mode" => parse_mode(eq, rest).map(|mode| options.mode = Some(mode)),
+                "out" if options.out.is_some() => Err(twice(key)),
+                "out" if rest.is_empty() => Err(Error::new(eq.span(), "expected the array to read into after `out =`")),
+                "out" => Written::parse(rest).map(|array| options.out = Some(OutSpec { key: key.span(), array })),
+                other => Err(Error::new(key.span(), format!("unknown option `{other}`: {OPTIONS}"))),
+            },
+            [first, ..] => Err(Error::new(first.span(), OPTIONS)),
+            [] => unreachable!("empty parts are skipped"),
+        };
+        if let Err(error) = parsed {
+            failed = Some(ctxt.error(error));
+        }
+    }
+    match failed {
+        Some(reported) => Err(reported),
+        None => Ok(options),
+    }
+}
+
+/// An option given twice.
+fn twice(key: &proc_macro2::Ident) -> Error {
+    Error::new(key.span(), format!("option `{key}` is given twice"))
 }
 
 /// What the call does: read, assign, or call a method.
@@ -242,14 +289,9 @@ fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result
     }
 }
 
-fn parse_mode(semicolon: &TokenTree, tokens: &[TokenTree]) -> syn::Result<ModeSpec> {
+/// The mode after `mode =`.
+fn parse_mode(eq: &TokenTree, rest: &[TokenTree]) -> syn::Result<ModeSpec> {
     let expected = "expected `mode = error`, `clip`, `wrap`, `drop` or `fill(value)` after `;`";
-    let [TokenTree::Ident(key), eq, rest @ ..] = tokens else {
-        return Err(Error::new(semicolon.span(), expected));
-    };
-    if key != "mode" || !is_punct(eq, '=') {
-        return Err(Error::new(key.span(), expected));
-    }
     match rest {
         [TokenTree::Ident(name)] => match name.to_string().as_str() {
             "error" => Ok(ModeSpec::Error(name.span())),

@@ -1,6 +1,6 @@
 //! Checks the parsed call for mistakes the types cannot see: two ellipses,
 //! a literal zero step (in the call's index and in a read used as its
-//! value), and modes used where they have no meaning.
+//! value), and modes or an `out` array used where they have no meaning.
 
 use syn::{Error, Expr, Lit, UnOp};
 
@@ -24,6 +24,12 @@ pub fn check(call: &Call, ctxt: &mut Ctxt) {
             ));
         }
         _ => {}
+    }
+    if let (Some(out), Action::Set(_) | Action::Update(..) | Action::Apply(_)) = (&call.out, &call.action) {
+        ctxt.error(Error::new(
+            out.key,
+            "`out = array` applies to reads (`at!(x[idx]; out = buf)`); an update writes into its target",
+        ));
     }
 }
 

@@ -536,3 +536,58 @@ fn struct_literal_values() {
     assert_eq!(points, array![Point { x: 1.0, y: 2.0 }, origin.clone(), Point { x: 3.0, y: 4.0 }]);
     assert_eq!(moved[1], Point { x: 5.0, y: 6.0 });
 }
+
+/// `; out = buf` reads into an existing array (NumPy's
+/// `np.take(x, rows, axis=0, out=buf)`), expected by loops over `x`.
+#[test]
+fn reads_fill_an_existing_array() {
+    let x = grid();
+    let rows = array![2, 0, 2];
+    let mut picked = Array2::<i32>::zeros((3, 4));
+    at!(x[rows]; out = picked);
+    for (k, &row) in rows.iter().enumerate() {
+        assert_eq!(picked.row(k), x.row(row));
+    }
+    // A basic read, into a `&mut` binding.
+    let mut last = Array1::<i32>::zeros(3);
+    let buf = &mut last;
+    at!(x[:, -1]; out = buf);
+    assert_eq!(last, array![3, 7, 11]);
+    // Into a column of another array (not contiguous), a pair of indices.
+    let mut wide = Array2::<i32>::zeros((2, 5));
+    at!(x[[0, 2], [1, 3]]; out = wide.column_mut(4));
+    assert_eq!(wide.column(4), array![x[[0, 1]], x[[2, 3]]]);
+    assert_eq!(wide.column(0), array![0, 0]);
+    // Mode fill, in either order with `out`: row 7 reads as -1.
+    let mut filled = Array2::<i32>::zeros((2, 4));
+    at!(x[[7, 1]]; mode = fill(-1), out = filled);
+    assert_eq!(filled, array![[-1, -1, -1, -1], [4, 5, 6, 7]]);
+    at!(x[[1, 7]]; out = filled, mode = fill(-2));
+    assert_eq!(filled, array![[4, 5, 6, 7], [-2, -2, -2, -2]]);
+    // A mask, built since the result goes into `out`; a dynamic rank.
+    let mut selected = ArrayD::<i32>::zeros(IxDyn(&[3]));
+    at!(x[x > 8]; out = selected);
+    assert_eq!(selected, array![9, 10, 11].into_dyn());
+}
+
+/// A read into an array of the wrong shape, or with a bad index, is an
+/// error and leaves the array as it was.
+#[test]
+fn reads_into_an_array_check_first() {
+    let x = grid();
+    let mut out = Array2::<i32>::from_elem((2, 4), 5);
+    assert_eq!(
+        try_at!(x[[0, 1, 2]]; out = out),
+        Err(IndexError::OutputShape {
+            out: tensor_at::Shape(vec![2, 4]),
+            result: tensor_at::Shape(vec![3, 4]),
+        })
+    );
+    assert!(matches!(
+        try_at!(x[[0, 3]]; out = out),
+        Err(IndexError::OutOfBounds { index: 3, .. })
+    ));
+    assert_eq!(out, Array2::from_elem((2, 4), 5));
+    assert_eq!(try_at!(x[[2, 0]]; out = out), Ok(()));
+    assert_eq!(out.row(0), x.row(2));
+}

@@ -1,9 +1,10 @@
 //! The gather path: an advanced read copies the selected elements out, one
-//! row at a time, on one thread (`parallel::gather` splits large ones).
+//! row at a time, on one thread (`parallel::gather` splits large ones),
+//! into a new array or over the elements of an existing one.
 
 use std::iter;
 
-use ndarray::{ArrayD, ArrayViewD, IxDyn};
+use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
@@ -18,12 +19,124 @@ use crate::plan::{Form, IndexedPlan, Row, SKIP};
 /// `target.strides()`, so that every offset it yields reaches an element of
 /// `target`.
 pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
-    let origin = target.as_ptr();
     let mut out = pages::output(plan.len());
+    // SAFETY: the caller's guarantee.
+    unsafe { gather_to(target, plan, fill, &mut out) };
+    ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape")
+}
+
+/// [`gather`] over the elements of `out`, in its logical order.
+///
+/// # Safety
+///
+/// As [`gather`].
+///
+/// # Panics
+///
+/// When `out` does not have the plan's shape.
+pub(crate) unsafe fn gather_into<T: Clone>(
+    target: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan,
+    fill: Option<&T>,
+    mut out: ArrayViewMutD<'_, T>,
+) {
+    assert_eq!(out.shape(), plan.shape.as_slice(), "the output has the plan's shape");
+    match out.as_slice_mut() {
+        // SAFETY: the caller's guarantee.
+        Some(slots) => unsafe { gather_to(target, plan, fill, &mut Overwrite(slots)) },
+        // SAFETY: the caller's guarantee.
+        None => unsafe { gather_to(target, plan, fill, &mut OverwriteEach(out.iter_mut())) },
+    }
+}
+
+/// Where a gather puts the elements it reads, in order.
+trait Sink<T> {
+    /// Puts clones of `elements`.
+    fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
+    where
+        T: 'e;
+    /// Puts clones of a run of consecutive elements.
+    fn extend_from_slice(&mut self, run: &[T]);
+    /// Puts `len` clones of `value`.
+    fn repeat(&mut self, value: &T, len: usize);
+}
+
+impl<T: Clone> Sink<T> for Vec<T> {
+    fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
+    where
+        T: 'e,
+    {
+        Extend::extend(self, elements.cloned());
+    }
+    fn extend_from_slice(&mut self, run: &[T]) {
+        Vec::extend_from_slice(self, run);
+    }
+    fn repeat(&mut self, value: &T, len: usize) {
+        Extend::extend(self, iter::repeat_n(value, len).cloned());
+    }
+}
+
+/// The contiguous elements of an existing array, overwritten from the front.
+struct Overwrite<'o, T>(&'o mut [T]);
+
+impl<T> Overwrite<'_, T> {
+    /// The next `len` slots.
+    fn next(&mut self, len: usize) -> &mut [T] {
+        let (next, rest) = std::mem::take(&mut self.0).split_at_mut(len);
+        self.0 = rest;
+        next
+    }
+}
+
+impl<T: Clone> Sink<T> for Overwrite<'_, T> {
+    fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
+    where
+        T: 'e,
+    {
+        // The elements lead the zip: a slot is taken only for an element.
+        let mut slots = std::mem::take(&mut self.0).iter_mut();
+        elements.zip(slots.by_ref()).for_each(|(element, slot)| slot.clone_from(element));
+        self.0 = slots.into_slice();
+    }
+    fn extend_from_slice(&mut self, run: &[T]) {
+        self.next(run.len()).clone_from_slice(run);
+    }
+    fn repeat(&mut self, value: &T, len: usize) {
+        self.next(len).iter_mut().for_each(|slot| slot.clone_from(value));
+    }
+}
+
+/// The elements of an existing array in any layout, overwritten in its
+/// logical order.
+struct OverwriteEach<I>(I);
+
+impl<'o, T: Clone + 'o, I: Iterator<Item = &'o mut T>> Sink<T> for OverwriteEach<I> {
+    fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
+    where
+        T: 'e,
+    {
+        // The elements lead the zip: a slot is taken only for an element.
+        elements.zip(self.0.by_ref()).for_each(|(element, slot)| slot.clone_from(element));
+    }
+    fn extend_from_slice(&mut self, run: &[T]) {
+        self.extend(run.iter());
+    }
+    fn repeat(&mut self, value: &T, len: usize) {
+        self.extend(iter::repeat_n(value, len));
+    }
+}
+
+/// [`gather`] into `out`.
+///
+/// # Safety
+///
+/// As [`gather`].
+unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>, out: &mut impl Sink<T>) {
+    let origin = target.as_ptr();
     match plan.form() {
         Form::Index(axis) => with_index_slice!(&axis.index, index => {
             // SAFETY: every index was checked in bounds of this axis.
-            out.extend(index.iter().map(|&i| unsafe { &*origin.offset(plan.base + axis.offset(i)) }.clone()));
+            out.extend(index.iter().map(|&i| unsafe { &*origin.offset(plan.base + axis.offset(i)) }));
         }),
         Form::IndexRows { index: axis, row } => {
             let ahead = prefetch::rows_ahead(row * std::mem::size_of::<T>());
@@ -42,31 +155,30 @@ pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &Indexed
         }
         Form::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
             // SAFETY: both indices of each pair were checked in bounds of their axes.
-            out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(plan.base + first.offset(i) + second.offset(j)) }.clone()));
+            out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(plan.base + first.offset(i) + second.offset(j)) }));
         }),
         Form::LeadingMask { .. } | Form::General => {
-            let fill = || fill.expect("skipped positions in a read come with a fill value").clone();
+            let fill = || fill.expect("skipped positions in a read come with a fill value");
             plan.for_each_row(|row| match row {
                 // SAFETY: the offset is a position of the plan, an element of
                 // `target` (the caller's guarantee), which we borrow shared.
-                Row::Point(offset) => out.push(unsafe { &*origin.offset(offset) }.clone()),
+                Row::Point(offset) => out.extend(iter::once(unsafe { &*origin.offset(offset) })),
                 Row::Strided { base, len, stride: 1 } => {
                     // SAFETY: a row of stride 1 is `len` consecutive elements of `target`.
                     out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(base), len) });
                 }
                 Row::Strided { base, len, stride } => {
                     // SAFETY: each position of the row is an element of `target`.
-                    out.extend((0..len as isize).map(|i| unsafe { &*origin.offset(base + i * stride) }.clone()));
+                    out.extend((0..len as isize).map(|i| unsafe { &*origin.offset(base + i * stride) }));
                 }
                 Row::Table { base, offsets } => out.extend(offsets.iter().map(|&offset| match offset {
                     SKIP => fill(),
                     // SAFETY: an offset that is not skipped is a position of the
                     // plan, an element of `target`.
-                    offset => unsafe { &*origin.offset(base + offset) }.clone(),
+                    offset => unsafe { &*origin.offset(base + offset) },
                 })),
-                Row::Skipped(len) => out.extend(iter::repeat_with(fill).take(len)),
+                Row::Skipped(len) => out.repeat(fill(), len),
             });
         }
     }
-    ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape")
 }

@@ -192,9 +192,12 @@ unsafe fn apply_blocks<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>
             wrapped_from = block.len();
             for (j, &i) in block.iter().enumerate() {
                 match i.direct_position(len) {
-                    // SAFETY: a direct position is below `len` (its test);
-                    // `start + j` is the place of an index, so it has a value.
-                    Some(position) => kernel.apply(unsafe { targets.get_unchecked_mut(position) }, unsafe { values.at(start + j) }),
+                    Some(position) => {
+                        // SAFETY: a direct position is below `len` (its test).
+                        let target = unsafe { targets.get_unchecked_mut(position) };
+                        // SAFETY: `start + j` is the place of an index, so it has a value.
+                        kernel.apply(target, unsafe { values.at(start + j) });
+                    }
                     None => {
                         direct = false;
                         wrapped_from = j;
@@ -210,8 +213,10 @@ unsafe fn apply_blocks<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>
             }
             // SAFETY: the index is in bounds, checked just before (with
             // `CHECKED`) or by the caller's guarantee, so its position is
-            // below `len`; `k` is the place of an index, so it has a value.
-            kernel.apply(unsafe { targets.get_unchecked_mut(i.position(len)) }, unsafe { values.at(k) });
+            // below `len`.
+            let target = unsafe { targets.get_unchecked_mut(i.position(len)) };
+            // SAFETY: `k` is the place of an index, so it has a value.
+            kernel.apply(target, unsafe { values.at(k) });
         }
         Ok(())
     };

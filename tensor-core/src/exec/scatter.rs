@@ -333,7 +333,6 @@ impl<'i, I: IndexInt> Destinations<'i, I> {
     /// When `axis` does not have the destinations' length.
     #[inline]
     fn scatter<T, K: Kernel<T>>(&self, axis: &mut impl AxisElements<T>, values: &Broadcast<'_, T>, kernel: &mut K) {
-        assert_eq!(axis.len(), self.len, "the axis the indices were checked against");
         match values {
             Broadcast::Scalar(value) => self.scatter_values(axis, iter::repeat(*value), kernel),
             Broadcast::Array { view, shape } => {
@@ -347,6 +346,10 @@ impl<'i, I: IndexInt> Destinations<'i, I> {
     }
 
     /// [`Self::scatter`] with the values in order.
+    ///
+    /// # Panics
+    ///
+    /// When `axis` does not have the destinations' length.
     #[inline]
     fn scatter_values<'v, T: 'v, K: Kernel<T>>(
         &self,
@@ -354,6 +357,7 @@ impl<'i, I: IndexInt> Destinations<'i, I> {
         values: impl Iterator<Item = &'v T>,
         kernel: &mut K,
     ) {
+        assert_eq!(axis.len(), self.len, "the axis the indices were checked against");
         for (k, (&i, value)) in self.index.iter().zip(values).enumerate() {
             if self.far
                 && let Some(&ahead) = self.index.get(k + prefetch::UPDATES_AHEAD)
@@ -362,7 +366,7 @@ impl<'i, I: IndexInt> Destinations<'i, I> {
             }
             // SAFETY: every index is in bounds of an axis of `self.len`
             // positions (`new`'s guarantee), and `axis` has that many
-            // (asserted in `scatter`).
+            // (asserted above).
             kernel.apply(unsafe { axis.at(i.position(self.len)) }, value);
         }
     }

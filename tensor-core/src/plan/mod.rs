@@ -244,6 +244,23 @@ impl<'i> IndexedPlan<'i> {
         self.len() == 0
     }
 
+    /// When the table is the region's first dim: the number of elements each
+    /// table entry selects, one run of the output per entry (what splits a
+    /// gather into blocks); `None` otherwise.
+    pub fn leading_table_block(&self) -> Option<usize> {
+        let [Dim::Table, rest @ ..] = self.dims.as_slice() else {
+            return None;
+        };
+        Some(
+            rest.iter()
+                .map(|dim| match dim {
+                    Dim::Strided { len, .. } => *len,
+                    Dim::Table => 1,
+                })
+                .product(),
+        )
+    }
+
     /// The plan's form, which the executors' fast paths take.
     pub fn form(&self) -> Form<'_, 'i> {
         match (self.dims.as_slice(), &self.table.entries) {

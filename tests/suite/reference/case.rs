@@ -304,6 +304,44 @@ macro_rules! ensure {
     };
 }
 
+/// `get_into` agrees with the reference: the result written over an array
+/// of its shape (in C order when it has an even number of elements, in
+/// Fortran order otherwise), or the reference's error with the array
+/// unchanged.
+fn check_read_into<T: TestElem>(
+    view: &ArrayViewD<'_, T>,
+    index: &[IndexElem<'_>],
+    mode: &Mode<T>,
+    expected: &Result<Tensor<T>, ErrKind>,
+) -> Result<(), String> {
+    let (shape, old) = match expected {
+        Ok(expected) => (expected.shape.clone(), expected.data.iter().rev().copied().collect::<Vec<T>>()),
+        Err(_) => {
+            // The read's own error comes before any check of `out`.
+            let old: Vec<T> = view.iter().copied().chain(view.iter().copied().take(1)).collect();
+            (vec![old.len()], old)
+        }
+    };
+    let mut out = match old.len() % 2 {
+        0 => ArrayD::from_shape_vec(shape.clone(), old.clone()).expect("one element per position"),
+        _ => ArrayD::from_shape_vec(ndarray::ShapeBuilder::f(shape.clone()), old.clone()).expect("one element per position"),
+    };
+    let before: Vec<T> = out.iter().copied().collect();
+    match (tensor_at::get_into(view, index, *mode, &mut out), expected) {
+        (Ok(()), Ok(expected)) => {
+            let same = out.iter().zip(&expected.data).all(|(&a, &e)| T::same(a, e));
+            ensure!(same, "read into {out:?}, expected {:?}", expected.data);
+        }
+        (Err(actual), Err(expected)) => {
+            ensure!(kind(&actual) == Some(*expected), "read into: error {actual}, expected {expected:?}");
+            let unchanged = out.iter().zip(&before).all(|(&a, &b)| a.bits() == b.bits());
+            ensure!(unchanged, "read into: the array changed on error {actual}");
+        }
+        (actual, expected) => return Err(format!("read into: tensor-core: {actual:?}\nreference: {expected:?}")),
+    }
+    Ok(())
+}
+
 /// Runs `case` with tensor-core and with the reference; `Err` says how they
 /// disagree. The generators report it their own way (a proptest failure, a
 /// panic with the case).
@@ -327,6 +365,7 @@ pub fn check<T: TestElem>(case: &Case<T>) -> Result<(), String> {
             Some(layout) => layout.view(case.base.view(), &case.shape),
         };
         let expected = super::read(&target, &index, &case.mode);
+        check_read_into(&view, &index, &case.mode, &expected)?;
         match (tensor_at::get(&view, &index, case.mode), expected) {
             (Ok(actual), Ok(expected)) => {
                 ensure!(

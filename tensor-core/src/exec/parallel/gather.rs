@@ -44,31 +44,52 @@ unsafe impl<T: Sync> Sync for Shared<T> {}
 ///
 /// # Safety
 ///
-/// `origin` points at the first element of the target the plan was
-/// resolved from, and every offset the plan yields reaches an element of it
-/// (the plan's table has one entry for each block of its region, as every
-/// resolved plan has).
+/// As [`gather_into`].
 pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
     origin: *const T,
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     threads: usize,
 ) -> Option<Vec<T>> {
-    let [Dim::Table, rest @ ..] = plan.dims.as_slice() else {
-        return None;
-    };
-    let block: usize = rest
-        .iter()
-        .map(|dim| match dim {
-            Dim::Strided { len, .. } => *len,
-            Dim::Table => 1,
-        })
-        .product();
     let len = plan.len();
-    if len == 0 {
-        return None;
-    }
     let mut out = pages::output::<T>(len);
+    // SAFETY: the caller's guarantee; `out` has room for the plan's `len`
+    // elements.
+    let written = unsafe { gather_into(origin, plan, fill, threads, &mut out.spare_capacity_mut()[..len]) };
+    // SAFETY: `gather_into` wrote every slot of `out[..len]` (its contract
+    // when it returns `true`).
+    written.then(|| unsafe { out.set_len(len) })?;
+    Some(out)
+}
+
+/// The gather of a plan whose table is its first dim into `out`, on
+/// `threads` threads: `true` when every slot of `out` was written (with an
+/// element, never with uninitialized memory, so `out` may be a cast
+/// initialized buffer), `false`, writing nothing, when the plan has
+/// another shape or no elements.
+///
+/// # Safety
+///
+/// `origin` points at the first element of the target the plan was
+/// resolved from, and every offset the plan yields reaches an element of it
+/// (the plan's table has one entry for each block of its region, as every
+/// resolved plan has).
+pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
+    origin: *const T,
+    plan: &IndexedPlan<'_>,
+    fill: Option<T>,
+    threads: usize,
+    out: &mut [MaybeUninit<T>],
+) -> bool {
+    let Some(block) = plan.leading_table_block() else {
+        return false;
+    };
+    let len = plan.len();
+    assert_eq!(out.len(), len, "the output has one slot per position of the plan");
+    if len == 0 {
+        return false;
+    }
+    let rest = &plan.dims[1..];
     let origin = Shared(origin);
     let copy_block = &|base: isize, block_out: &mut [MaybeUninit<T>]| {
         // SAFETY: `base` is the offset of a table entry (plus the plan's
@@ -79,12 +100,11 @@ pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
     };
     // Chunks of whole blocks, a few per thread.
     let chunk = len.div_ceil(threads * 4).next_multiple_of(block);
-    let spare = &mut out.spare_capacity_mut()[..len];
     match &plan.table.entries {
         Entries::Index(axis) => with_index_slice!(&axis.index, index => {
             let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
             let base = |i| plan.base + axis.offset(i);
-            spare.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
+            out.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
                 for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
                     if let Some(&next) = index.get(k + ahead) {
                         prefetch::row(origin.wrapping_offset(base(next)), block);
@@ -94,7 +114,7 @@ pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
             })
         }),
         Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
-            spare.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
+            out.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
                 for (block_out, (&i, &j)) in out.chunks_mut(block).zip(a.iter().zip(b)) {
                     copy_block(plan.base + first.offset(i) + second.offset(j), block_out);
                 }
@@ -102,8 +122,7 @@ pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
         }),
         Entries::Offsets(_) | Entries::Mask(_) => {
             let offsets = plan.table.offsets();
-            spare
-                .par_chunks_mut(chunk)
+            out.par_chunks_mut(chunk)
                 .zip(offsets.par_chunks(chunk / block))
                 .for_each(|(out, offsets)| {
                     for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
@@ -120,10 +139,8 @@ pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
                 })
         }
     }
-    // SAFETY: every one of the `len` slots was written above: the chunks
-    // cover `spare[..len]`, each entry writing its whole block.
-    unsafe { out.set_len(len) };
-    Some(out)
+    // The chunks cover all of `out`, each entry writing its whole block.
+    true
 }
 
 /// Copies the elements the strided `dims` reach from `base` into `out`, in

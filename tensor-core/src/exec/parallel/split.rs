@@ -237,11 +237,10 @@ impl<T: Copy> Scan<'_, T> {
                 {
                     prefetch::element(self.range.as_ptr().wrapping_add(ahead as usize));
                 }
-                // SAFETY: `offset < range.len()` was the compaction's test, and
-                // every slot below `taken` was written in this block.
-                kernel.apply(unsafe { self.range.get_unchecked_mut(offset as usize) }, unsafe {
-                    value.assume_init_ref()
-                });
+                // SAFETY: `offset < range.len()` was the compaction's test.
+                let target = unsafe { self.range.get_unchecked_mut(offset as usize) };
+                // SAFETY: every slot below `taken` was written in this block.
+                kernel.apply(target, unsafe { value.assume_init_ref() });
             }
         }
         Ok(())
