@@ -7,7 +7,7 @@
 //! Every path gives the same result, bit for bit; the thresholds are
 //! measured (docs/performance.md).
 
-use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Dimension, IxDyn};
+use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
 #[cfg(feature = "rayon")]
 use crate::element::Bits;
@@ -247,6 +247,7 @@ unsafe fn gather_in_parallel<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedP
 /// # Safety
 ///
 /// `plan` was resolved from `view`'s layout; `out` has its shape.
+#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by blocks
 unsafe fn gather_in_parallel_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
@@ -354,15 +355,6 @@ enum SetStrategy {
     Serial { stream: bool, far: bool },
 }
 
-/// Whether an array value repeats: it has fewer elements than the region
-/// it is broadcast to.
-fn repeats_rows<T>(values: &Broadcast<'_, T>) -> bool {
-    match values {
-        Broadcast::Scalar(_) => false,
-        Broadcast::Array { view, shape } => view.len() < shape.size(),
-    }
-}
-
 /// Whether `updates` updates of a target of `bytes` split by destination
 /// pay: each thread scans every index, so the random updates must miss the
 /// cache, and each thread's range must be addressable by `u32` offsets.
@@ -389,11 +381,11 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     };
     let Plan::Indexed(plan) = plan else {
         return match machine.splits(region / size_of::<T>().max(1)) && Plain::<T>::of().is_some() {
-            // A row repeated over the region (a broadcast value) stays in
-            // the cache, and two threads storing it plainly beat streaming
-            // (docs/performance.md); distinct values and fills stream.
+            // Every piece streams when large, a repeated (broadcast) row
+            // too: plain stores from two threads beat streaming on one
+            // machine and lost to one thread on another (docs/performance.md).
             true => SetStrategy::SplitView {
-                stream: region >= STREAM_FROM && !repeats_rows(values),
+                stream: region >= STREAM_FROM,
             },
             false => serial,
         };

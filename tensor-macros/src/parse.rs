@@ -54,14 +54,16 @@ struct Options {
 const OPTIONS: &str = "expected `mode = ...` or `out = array` after `;`";
 
 /// `mode = ..., out = ...`: each option at most once, in any order, split at
-/// top-level commas (a trailing one is fine).
+/// top-level commas (a trailing one is fine, an empty option is not).
 fn parse_options(semicolon: &TokenTree, tokens: &[TokenTree], ctxt: &mut Ctxt) -> Result<Options, Reported> {
     if tokens.is_empty() {
         return Err(ctxt.error(Error::new(semicolon.span(), OPTIONS)));
     }
     let mut options = Options::default();
     let mut failed = None;
-    for part in tokens.split(|t| is_punct(t, ',')).filter(|part| !part.is_empty()) {
+    let parts: Vec<&[TokenTree]> = tokens.split(|t| is_punct(t, ',')).collect();
+    let last = parts.len() - 1;
+    for (k, part) in parts.into_iter().enumerate() {
         let parsed = match part {
             [TokenTree::Ident(key), eq, rest @ ..] if is_punct(eq, '=') => match key.to_string().as_str() {
                 "mode" if options.mode.is_some() => Err(twice(key)),
@@ -72,7 +74,9 @@ fn parse_options(semicolon: &TokenTree, tokens: &[TokenTree], ctxt: &mut Ctxt) -
                 other => Err(Error::new(key.span(), format!("unknown option `{other}`: {OPTIONS}"))),
             },
             [first, ..] => Err(Error::new(first.span(), OPTIONS)),
-            [] => unreachable!("empty parts are skipped"),
+            // A trailing comma.
+            [] if k == last && k > 0 => Ok(()),
+            [] => Err(Error::new(semicolon.span(), format!("an empty option: {OPTIONS}"))),
         };
         if let Err(error) = parsed {
             failed = Some(ctxt.error(error));

@@ -94,6 +94,32 @@ mod tests {
         assert_eq!(six, format!("x[{}]", range_chain(6)));
     }
 
+    /// The errors of a call, or `None` when it checks.
+    fn errors(text: &str) -> Option<Vec<String>> {
+        let input = TokenStream::from_str(text).expect("the test input lexes");
+        checked_call(input)
+            .err()
+            .map(|error| error.into_iter().map(|error| error.to_string()).collect())
+    }
+
+    #[test]
+    fn options_take_a_trailing_comma_but_no_empty_option() {
+        assert_eq!(errors("x[i]; out = buf"), None);
+        assert_eq!(errors("x[i]; mode = clip, out = buf,"), None);
+        assert_eq!(errors("x[i]; out = buf, mode = fill(f(a, b))"), None);
+        for text in ["x[i];", "x[i]; ,", "x[i]; mode = clip,, out = buf", "x[i]; , out = buf"] {
+            let errors = errors(text).unwrap_or_else(|| panic!("`{text}` checked"));
+            assert!(
+                errors.iter().all(|e| e.contains("expected `mode = ...` or `out = array`")),
+                "{text}: {errors:?}"
+            );
+        }
+        let twice = errors("x[i]; out = a, out = b").expect("`out` twice is an error");
+        assert_eq!(twice, ["option `out` is given twice"]);
+        let update = errors("x[i] = 1; out = buf").expect("`out` on an update is an error");
+        assert!(update[0].contains("not to updates"), "{update:?}");
+    }
+
     #[test]
     fn long_range_chains_finish_in_every_position() {
         let chain = range_chain(200);

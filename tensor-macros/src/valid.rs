@@ -28,7 +28,7 @@ pub fn check(call: &Call, ctxt: &mut Ctxt) {
     if let (Some(out), Action::Set(_) | Action::Update(..) | Action::Apply(_)) = (&call.out, &call.action) {
         ctxt.error(Error::new(
             out.key,
-            "`out = array` applies to reads (`at!(x[idx]; out = buf)`); an update writes into its target",
+            "`out = array` applies to reads (`at!(x[idx]; out = buf)`), not to updates",
         ));
     }
 }

@@ -2,7 +2,7 @@
 //! the rayon pool above a size threshold) and updates, in pools of 1, 2 and
 //! 8 threads, compared bit for bit.
 
-use ndarray::{Array1, Array2, ArrayD, Axis, s};
+use ndarray::{Array1, Array2, ArrayD, Axis, ShapeBuilder, s};
 use tensor_at::{at, set};
 
 fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
@@ -143,20 +143,49 @@ fn many_rows_fill(read: &ArrayD<f32>) -> bool {
     read.index_axis(Axis(0), 7).iter().all(|&v| v == -1.0) && read.index_axis(Axis(0), 6).iter().all(|&v| v >= 0.0)
 }
 
+/// The inputs of the large gathers: a target, rows of it, the same target
+/// flat and points of it, and rows with every 97th out of bounds.
+struct Gathers {
+    x: Array2<i64>,
+    rows: Array1<i64>,
+    flat: Array1<i64>,
+    points: Array1<i64>,
+    wild: Array1<i64>,
+}
+
+impl Gathers {
+    fn new() -> Gathers {
+        let x = Array2::from_shape_fn((700, 30), |(i, j)| (i * 30 + j) as i64);
+        let rows = indices(100_000, 700, 5);
+        let flat = Array1::from_iter(x.iter().copied());
+        let points = indices(300_000, 21_000, 6);
+        let mut wild = rows.clone();
+        for k in (0..wild.len()).step_by(97) {
+            wild[k] = if k % 2 == 0 { -1_000_000 } else { 700 + k as i64 };
+        }
+        Gathers {
+            x,
+            rows,
+            flat,
+            points,
+            wild,
+        }
+    }
+}
+
 /// Large gathers of every block shape the parallel path handles (rows of a
 /// reversed, strided view; single elements; out-of-bounds positions read as
 /// the fill value), each equal to a plain loop for 1, 2 and 8 threads.
 #[test]
 fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
-    let x = Array2::from_shape_fn((700, 30), |(i, j)| (i * 30 + j) as i64);
+    let Gathers {
+        x,
+        rows,
+        flat,
+        points,
+        wild,
+    } = Gathers::new();
     let view = x.slice(s![..;-1, 1..;3]); // negative and non-unit strides
-    let rows = indices(100_000, 700, 5);
-    let flat = Array1::from_iter(x.iter().copied());
-    let points = indices(300_000, 21_000, 6);
-    let mut wild = rows.clone();
-    for k in (0..wild.len()).step_by(97) {
-        wild[k] = if k % 2 == 0 { -1_000_000 } else { 700 + k as i64 };
-    }
     let expected_rows = Array2::from_shape_fn((rows.len(), 10), |(k, j)| view[[rows[k] as usize, j]]);
     let expected_points = points.mapv(|p| flat[p as usize]);
     let expected_wild = Array2::from_shape_fn((wild.len(), 10), |(k, j)| match wild[k] {
@@ -170,6 +199,54 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
         assert_eq!(got_rows, expected_rows, "rows with {threads} threads");
         assert_eq!(got_points, expected_points, "points with {threads} threads");
         assert_eq!(got_wild, expected_wild, "fill with {threads} threads");
+    }
+}
+
+/// The same large gathers read into existing arrays (`; out = buf`): in C
+/// order (the parallel path writes it in place), in Fortran order and into
+/// a column of another array (one element at a time), a mask read (gathered,
+/// then copied), each equal to a plain loop for 1, 2 and 8 threads.
+#[test]
+fn parallel_gathers_into_an_array_equal_a_plain_loop_for_every_thread_count() {
+    let Gathers {
+        x,
+        rows,
+        flat,
+        points,
+        wild,
+    } = Gathers::new();
+    let view = x.slice(s![..;-1, 1..;3]);
+    let mask = Array1::from_iter(rows.iter().take(700).map(|&r| r % 3 == 0));
+    let expected_rows = Array2::from_shape_fn((rows.len(), 10), |(k, j)| view[[rows[k] as usize, j]]);
+    let expected_points = points.mapv(|p| flat[p as usize]);
+    let expected_wild = Array2::from_shape_fn((wild.len(), 10), |(k, j)| match wild[k] {
+        r @ 0..700 => view[[r as usize, j]],
+        _ => -1,
+    });
+    let kept: Vec<usize> = (0..700).filter(|&i| mask[i]).collect();
+    let expected_masked = Array2::from_shape_fn((kept.len(), 30), |(k, j)| x[[kept[k], j]]);
+    for threads in [1, 2, 8] {
+        let mut c_rows = Array2::from_elem((rows.len(), 10), 7);
+        let mut f_rows = Array2::from_elem((rows.len(), 10).f(), 7);
+        let mut wide = Array2::from_elem((points.len(), 3), 7);
+        let mut filled = Array2::from_elem((wild.len(), 10), 7);
+        let mut masked = Array2::from_elem((kept.len(), 30), 7);
+        in_pool(threads, || {
+            at!(view[rows, ..]; out = c_rows);
+            at!(view[rows]; out = f_rows);
+            at!(flat[points]; out = wide.column_mut(1));
+            at!(view[wild]; mode = fill(-1), out = filled);
+            at!(x[mask]; out = masked);
+        });
+        assert_eq!(c_rows, expected_rows, "C-ordered rows with {threads} threads");
+        assert_eq!(f_rows, expected_rows, "Fortran-ordered rows with {threads} threads");
+        assert_eq!(wide.column(1), expected_points, "a column with {threads} threads");
+        assert!(
+            wide.column(0).iter().chain(wide.column(2)).all(|&v| v == 7),
+            "only the column is written"
+        );
+        assert_eq!(filled, expected_wild, "fill with {threads} threads");
+        assert_eq!(masked, expected_masked, "a mask with {threads} threads");
     }
 }
 

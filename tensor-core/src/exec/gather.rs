@@ -41,12 +41,21 @@ pub(crate) unsafe fn gather_into<T: Clone>(
     mut out: ArrayViewMutD<'_, T>,
 ) {
     assert_eq!(out.shape(), plan.shape.as_slice(), "the output has the plan's shape");
-    match out.as_slice_mut() {
-        // SAFETY: the caller's guarantee.
-        Some(slots) => unsafe { gather_to(target, plan, fill, &mut Overwrite(slots)) },
-        // SAFETY: the caller's guarantee.
-        None => unsafe { gather_to(target, plan, fill, &mut OverwriteEach(out.iter_mut())) },
-    }
+    let filled = match out.as_slice_mut() {
+        Some(slots) => {
+            let mut sink = Overwrite(slots);
+            // SAFETY: the caller's guarantee.
+            unsafe { gather_to(target, plan, fill, &mut sink) };
+            sink.0.is_empty()
+        }
+        None => {
+            let mut sink = OverwriteEach(out.iter_mut());
+            // SAFETY: the caller's guarantee.
+            unsafe { gather_to(target, plan, fill, &mut sink) };
+            sink.0.next().is_none()
+        }
+    };
+    assert!(filled, "the plan yields one element per position of its shape");
 }
 
 /// Where a gather puts the elements it reads, in order.

@@ -102,6 +102,7 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
     let chunk = len.div_ceil(threads * 4).next_multiple_of(block);
     match &plan.table.entries {
         Entries::Index(axis) => with_index_slice!(&axis.index, index => {
+            assert_eq!(index.len() * block, len, "one index per block");
             let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
             let base = |i| plan.base + axis.offset(i);
             out.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
@@ -114,6 +115,7 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
             })
         }),
         Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
+            assert!(a.len() * block == len && b.len() == a.len(), "one pair per block");
             out.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
                 for (block_out, (&i, &j)) in out.chunks_mut(block).zip(a.iter().zip(b)) {
                     copy_block(plan.base + first.offset(i) + second.offset(j), block_out);
@@ -122,6 +124,7 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
         }),
         Entries::Offsets(_) | Entries::Mask(_) => {
             let offsets = plan.table.offsets();
+            assert_eq!(offsets.len() * block, len, "one offset per block");
             out.par_chunks_mut(chunk)
                 .zip(offsets.par_chunks(chunk / block))
                 .for_each(|(out, offsets)| {
@@ -139,7 +142,8 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
                 })
         }
     }
-    // The chunks cover all of `out`, each entry writing its whole block.
+    // The chunks cover all of `out` (one entry per block, asserted above),
+    // each entry writing its whole block.
     true
 }
 
