@@ -171,6 +171,23 @@ impl Gathers {
             wild,
         }
     }
+
+    /// The view the gathers read: negative and non-unit strides.
+    fn view(&self) -> ndarray::ArrayView2<'_, i64> {
+        self.x.slice(s![..;-1, 1..;3])
+    }
+
+    /// The rows, points and fill-mode rows read with a plain loop.
+    fn expected(&self) -> (Array2<i64>, Array1<i64>, Array2<i64>) {
+        let view = self.view();
+        let rows = Array2::from_shape_fn((self.rows.len(), 10), |(k, j)| view[[self.rows[k] as usize, j]]);
+        let points = self.points.mapv(|p| self.flat[p as usize]);
+        let wild = Array2::from_shape_fn((self.wild.len(), 10), |(k, j)| match self.wild[k] {
+            r @ 0..700 => view[[r as usize, j]],
+            _ => -1,
+        });
+        (rows, points, wild)
+    }
 }
 
 /// Large gathers of every block shape the parallel path handles (rows of a
@@ -178,20 +195,12 @@ impl Gathers {
 /// the fill value), each equal to a plain loop for 1, 2 and 8 threads.
 #[test]
 fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
+    let inputs = Gathers::new();
+    let (expected_rows, expected_points, expected_wild) = inputs.expected();
     let Gathers {
-        x,
-        rows,
-        flat,
-        points,
-        wild,
-    } = Gathers::new();
-    let view = x.slice(s![..;-1, 1..;3]); // negative and non-unit strides
-    let expected_rows = Array2::from_shape_fn((rows.len(), 10), |(k, j)| view[[rows[k] as usize, j]]);
-    let expected_points = points.mapv(|p| flat[p as usize]);
-    let expected_wild = Array2::from_shape_fn((wild.len(), 10), |(k, j)| match wild[k] {
-        r @ 0..700 => view[[r as usize, j]],
-        _ => -1,
-    });
+        rows, flat, points, wild, ..
+    } = &inputs;
+    let view = inputs.view();
     for threads in [1, 2, 8] {
         let (got_rows, got_points, got_wild) = in_pool(threads, || {
             (at!(view[rows, ..]), at!(flat[points]), at!(view[wild]; mode = fill(-1)))
@@ -208,21 +217,17 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
 /// then copied), each equal to a plain loop for 1, 2 and 8 threads.
 #[test]
 fn parallel_gathers_into_an_array_equal_a_plain_loop_for_every_thread_count() {
+    let inputs = Gathers::new();
+    let (expected_rows, expected_points, expected_wild) = inputs.expected();
     let Gathers {
         x,
         rows,
         flat,
         points,
         wild,
-    } = Gathers::new();
-    let view = x.slice(s![..;-1, 1..;3]);
+    } = &inputs;
+    let view = inputs.view();
     let mask = Array1::from_iter(rows.iter().take(700).map(|&r| r % 3 == 0));
-    let expected_rows = Array2::from_shape_fn((rows.len(), 10), |(k, j)| view[[rows[k] as usize, j]]);
-    let expected_points = points.mapv(|p| flat[p as usize]);
-    let expected_wild = Array2::from_shape_fn((wild.len(), 10), |(k, j)| match wild[k] {
-        r @ 0..700 => view[[r as usize, j]],
-        _ => -1,
-    });
     let kept: Vec<usize> = (0..700).filter(|&i| mask[i]).collect();
     let expected_masked = Array2::from_shape_fn((kept.len(), 30), |(k, j)| x[[kept[k], j]]);
     for threads in [1, 2, 8] {
