@@ -24,7 +24,6 @@ import sys
 ADD_TOLERANCE = {"W6": 1e-4}
 PEER_ORDER = ["numpy", "jax", "torch-1t", "torch-2t", "tf"]
 PEER_NAMES = {"numpy": "NumPy", "jax": "JAX", "torch-1t": "PyTorch", "torch-2t": "PyTorch", "tf": "TensorFlow"}
-BANDWIDTH_BOUND = ["W1", "W2", "W3b", "W4"]
 # A peer told to use one thread that spends more CPU time than this per
 # second of wall time used more than one core.
 ONE_CORE = 1.1
@@ -213,19 +212,20 @@ def main(argv):
     memset = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memset")), None)
     copies = [b for b in ours_list[0].get("bandwidth", []) if b.get("kind") == "copy"]
     shown = False
-    for name in BANDWIDTH_BOUND:
-        r = ours_by[0].get(name)
-        if not r:
+    for name, r in ours_by[0].items():
+        if not r.get("memory_bytes"):
             continue
         if not shown:
-            print(f"\nMemory-bound workloads, tensor-at {thread_counts[0]}t, share of the bandwidth in the same run:")
+            print(f"\nMemory-bound workloads, tensor-at {thread_counts[0]}t, share of the bandwidth in the same run"
+                  " (the least bytes memory must move / median):")
             shown = True
-        shares = [f"{100 * r['gbps'] / b['gbps']:.0f}% of {b['what']}" for b in copies]
+        gbps = r["memory_bytes"] / r["median_ms"] / 1e6
+        shares = [f"{100 * gbps / b['gbps']:.0f}% of {b['what']}" for b in copies]
         if memcpy:
-            shares.append(f"{100 * r['gbps'] / memcpy:.0f}% of anchors' C memcpy")
+            shares.append(f"{100 * gbps / memcpy:.0f}% of anchors' C memcpy")
         if memset:
-            shares.append(f"{100 * r['gbps'] / memset:.0f}% of anchors' C memset")
-        print(f"  {name}: {r['gbps']:.2f} GB/s = " + "; ".join(shares))
+            shares.append(f"{100 * gbps / memset:.0f}% of anchors' C memset")
+        print(f"  {name}: {r['memory_bytes'] / 1e6:.0f} MB in {r['median_ms']:.3f} ms = {gbps:.2f} GB/s = " + "; ".join(shares))
 
     notes = {o.get("threads_note") for o in ours_list} - {None}
     if any(o["settings"].get("huge_pages") for o in ours_list):
