@@ -102,8 +102,8 @@ impl Args {
         WORKLOADS
             .iter()
             .filter(|(name, _)| self.only.is_empty() || self.only.iter().any(|o| selects(o, name)))
-            // The GPU runs each workload in one form.
-            .filter(|(name, _)| !(self.gpu && name.contains('/')))
+            // The GPU runs each workload in one form, and no batched one yet.
+            .filter(|(name, _)| !(self.gpu && (name.contains('/') || cases::NOT_ON_GPU.contains(name))))
     }
 }
 
@@ -264,7 +264,13 @@ fn print_tables(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) {
         for (r, bytes) in bound {
             let gbps = bytes as f64 / r.timing.median_ms / 1e6;
             let shares: Vec<String> = bandwidth.iter().map(|b| format!("{:.0}%", 100.0 * gbps / b.gbps())).collect();
-            println!("| {} | {:.0} | {:.2} | {} |", r.workload, bytes as f64 / 1e6, gbps, shares.join(" | "));
+            println!(
+                "| {} | {:.0} | {:.2} | {} |",
+                r.workload,
+                bytes as f64 / 1e6,
+                gbps,
+                shares.join(" | ")
+            );
         }
     }
 }

@@ -23,6 +23,10 @@
 //! | `x[1:] = x[:-1]` | | `at!(x[1:] = x[:-1])` (the read is copied first) |
 //! | `tf.tensor_scatter_nd_update(t, idx, u)` | | `at!(t[nd(idx)] = u)` |
 //! | `tf.gather_nd(x, idx)` | | `at!(x[nd(idx)])` |
+//! | `np.take_along_axis(x, idx, 1)`, `torch.gather(x, 1, idx)` | `jnp.take_along_axis(x, idx, 1)` | `at!(x[along(idx, 1)])` |
+//! | `np.put_along_axis(x, idx, v, 1)`, `x.scatter_(1, idx, v)` | | `at!(x[along(idx, 1)] = v)` (duplicates: the last wins) |
+//! | `x.scatter_add_(1, idx, v)` | | `at!(x[along(idx, 1)] += v)` (in index order, bitwise the same every run) |
+//! | `x.scatter_reduce_(1, idx, v, "amax")` | | `at!(x[along(idx, 1)].max(v))` |
 //! | `try: ... except IndexError` | | `try_at!(x[i] = v)?` |
 //!
 //! ```
@@ -45,6 +49,12 @@
 //! ```
 //!
 //! # Where tensor-at differs, on purpose
+//!
+//! - **`along` broadcasts; PyTorch's `gather` reads a prefix.** `idx` in
+//!   `along(idx, axis)` must broadcast against the target on every other
+//!   axis, as in `np.take_along_axis`. `torch.gather` also takes an index
+//!   shorter than the input on those axes and reads their first positions;
+//!   here, slice the input first: `at!(x[:n, ..])`, then `along`.
 //!
 //! - **Accumulation is unbuffered.** NumPy's `x[idx] += v` reads, adds and
 //!   writes back once per *distinct* index: with duplicates, one of them

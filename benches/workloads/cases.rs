@@ -4,12 +4,12 @@
 
 use ndarray::{Array, Dimension};
 use serde_json::Value;
-use tensor_at::at;
+use tensor_at::{along, at};
 
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
 
 /// Every workload: name and what it does, in anchors.py's order.
-pub const WORKLOADS: [(&str, &str); 16] = [
+pub const WORKLOADS: [(&str, &str); 18] = [
     ("W1", "x(4096,4096)[:, 1000:3000] = y(4096,2000)"),
     ("W2", "x(4096,4096)[:, 1:4000:2] = y(4096,2000)"),
     ("W3a", "x(256,256,256)[:, :, 2] = 0"),
@@ -26,7 +26,15 @@ pub const WORKLOADS: [(&str, &str); 16] = [
     ("W11b", "out = x(100000,128)[mask(100000, p=.5)]  (mask gather)"),
     ("W12", "x(4096,4096)[i(4M), j(4M)] = v(4M)"),
     ("W13", "max.at: x(1M)[idx(8M)] = max(x[idx], v(8M))"),
+    ("W14", "out = take_along_axis(x(65536,512), idx(65536,8), axis=1)  (batched gather)"),
+    (
+        "W15",
+        "scatter_add along axis 1: x(65536,512)[b, idx(65536,16)[b]] += src(65536,16)[b], dups accumulate",
+    ),
 ];
+
+/// The workloads the GPU bench does not run yet (batched indexing).
+pub const NOT_ON_GPU: [&str; 2] = ["W14", "W15"];
 
 /// The least bytes memory must move for the workloads bound by memory
 /// bandwidth, held to a share of the copy's: what is read and written,
@@ -342,6 +350,31 @@ pub fn build(name: &str) -> Case {
                 useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
                 inputs: fingerprints!(x, idx, v),
                 runner: in_place(x, move |x| at!(x[idx].max(v))),
+            }
+        }
+        "W14" => {
+            let x = uniform(seed(14, 0), (65536, 512));
+            let idx = ints(seed(14, 1), 65536 * 8, 512)
+                .into_shape_with_order((65536, 8))
+                .expect("65536 rows of 8");
+            Case {
+                variant: "let out = at!(x[along(idx, 1)])",
+                useful_bytes: idx.len() as u64 * (I8 + 2 * F4),
+                inputs: fingerprints!(x, idx),
+                runner: gather(move || at!(x[along(idx, 1)])),
+            }
+        }
+        "W15" => {
+            let x = uniform(seed(15, 0), (65536, 512));
+            let idx = ints(seed(15, 1), 65536 * 16, 512)
+                .into_shape_with_order((65536, 16))
+                .expect("65536 rows of 16");
+            let src = uniform(seed(15, 2), (65536, 16));
+            Case {
+                variant: "at!(x[along(idx, 1)] += src)",
+                useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
+                inputs: fingerprints!(x, idx, src),
+                runner: in_place(x, move |x| at!(x[along(idx, 1)] += src)),
             }
         }
         _ => panic!("no workload {name}"),

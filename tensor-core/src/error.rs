@@ -145,6 +145,36 @@ pub enum IndexError {
         /// The shape that overflowed.
         shape: Shape,
     },
+    /// `along(idx, axis)` with other elements beside it in the brackets.
+    #[error("along(...) must be the only element of an index")]
+    AlongNotAlone,
+    /// `along(idx, axis)` with an index whose rank is not the target's.
+    #[error("along(...) needs an index array of the target's rank: the target has {target} dimensions, the index {index}")]
+    AlongRank {
+        /// The index array's number of dimensions.
+        index: usize,
+        /// The target's number of dimensions.
+        target: usize,
+    },
+    /// An axis outside `[-ndim, ndim)` (NumPy's `AxisError`).
+    #[error("axis {axis} is out of bounds for array of dimension {ndim}")]
+    AxisOutOfRange {
+        /// The axis as written.
+        axis: isize,
+        /// The target's number of dimensions.
+        ndim: usize,
+    },
+    /// `along(idx, axis)` with an index that does not broadcast against the
+    /// target on an axis other than `axis`.
+    #[error("along(...) index of shape {index} does not broadcast against the target of shape {target} outside axis {axis}")]
+    AlongShape {
+        /// The index array's shape.
+        index: Shape,
+        /// The target's shape.
+        target: Shape,
+        /// The axis the index picks positions along (from the front).
+        axis: usize,
+    },
     /// A read into an existing array (`; out = buf`, [`get_into`](crate::get_into))
     /// whose shape is not the result's (NumPy's `take(.., out=)` asks the same).
     #[error("output array of shape {out} does not match the indexing result of shape {result}")]

@@ -65,8 +65,8 @@ pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Op};
 pub use error::{IndexError, Shape, Shapes};
 pub use index::{
-    Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
-    RangeSlice, nd,
+    Along, Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
+    RangeSlice, along, nd,
 };
 pub use mode::{Bounds, Mode, Resolution};
 pub use plan::{Plan, resolve};

@@ -218,8 +218,9 @@ fn arg(arg: &Arg) -> TokenStream {
     match arg {
         Arg::Tokens(tokens) => tokens.clone(),
         Arg::Borrowed { place, span } => quote_spanned!(*span=> &#place),
-        Arg::Nd { func, span, arg } => {
-            let mut args = Group::new(Delimiter::Parenthesis, self::arg(arg));
+        Arg::Call { func, span, index, rest } => {
+            let index = self::arg(index);
+            let mut args = Group::new(Delimiter::Parenthesis, quote!(#index #(, #rest)*));
             args.set_span(*span);
             quote!(#func #args)
         }

@@ -17,8 +17,14 @@ pub enum Arg {
     /// `&place`: a variable or field is borrowed, so indexing never moves
     /// it, as NumPy users expect.
     Borrowed { place: TokenStream, span: Span },
-    /// `nd(arg)`, its argument passed as [`Arg`] says.
-    Nd { func: TokenStream, span: Span, arg: Box<Arg> },
+    /// `nd(arg)` or `along(arg, axis)`: the index argument passed as
+    /// [`Arg`] says, the others as written.
+    Call {
+        func: TokenStream,
+        span: Span,
+        index: Box<Arg>,
+        rest: Vec<TokenStream>,
+    },
 }
 
 /// One index element, as an expression whose type says what it is.
@@ -88,8 +94,8 @@ pub enum MaskArray {
     Array(TokenStream),
 }
 
-/// A variable or field borrowed, `nd(idx)` with `idx` borrowed the same
-/// way; any other expression as written.
+/// A variable or field borrowed, `nd(idx)` and `along(idx, axis)` with
+/// `idx` borrowed the same way; any other expression as written.
 pub fn borrowed(view: View) -> Arg {
     let view = view.unparen();
     match view.expr {
@@ -97,24 +103,33 @@ pub fn borrowed(view: View) -> Arg {
             place: view.stream(),
             span: view.span(),
         },
-        Expr::Call(call) if is_nd(&call.func) => match view.single_argument_call() {
-            Some((func, _, arg)) => Arg::Nd {
-                func: func.into_iter().collect(),
-                span: view.span(),
-                arg: Box::new(borrowed(arg)),
-            },
+        Expr::Call(call) if index_wrapper(&call.func).is_some_and(|arity| arity == call.args.len()) => match view.call_arguments() {
+            Some((func, _, mut args)) => {
+                let index = args.remove(0);
+                Arg::Call {
+                    func: func.into_iter().collect(),
+                    span: view.span(),
+                    index: Box::new(borrowed(index)),
+                    rest: args.iter().map(View::stream).collect(),
+                }
+            }
             None => Arg::Tokens(view.stream()),
         },
         _ => Arg::Tokens(view.stream()),
     }
 }
 
-/// A call of `nd` (or `tensor_at::nd`), in parentheses or not.
-fn is_nd(func: &Expr) -> bool {
+/// For a call of `nd` or `along` (or `tensor_at::nd`, ...), in parentheses
+/// or not: how many arguments it takes, the index array first.
+fn index_wrapper(func: &Expr) -> Option<usize> {
     match func {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_nd(expr),
-        Expr::Path(path) => path.path.segments.last().is_some_and(|segment| segment.ident == "nd"),
-        _ => false,
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => index_wrapper(expr),
+        Expr::Path(path) => match path.path.segments.last()?.ident.to_string().as_str() {
+            "nd" => Some(1),
+            "along" => Some(2),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Checks the parsed call for mistakes the types cannot see: two ellipses,
 //! a literal zero step (in the call's index and in a read used as its
-//! value), and modes or an `out` array used where they have no meaning.
+//! value), `along(..)` beside other elements, and modes or an `out` array
+//! used where they have no meaning.
 
 use syn::{Error, Expr, Lit, UnOp};
 
@@ -42,6 +43,14 @@ fn check_index(index: &Index, ctxt: &mut Ctxt) {
     if let (Some(_), Some(second)) = (ellipses.next(), ellipses.next()) {
         ctxt.error(Error::new(second, "an index can only have a single ellipsis (`...`)"));
     }
+    if index.elems.len() > 1
+        && let Some(along) = index.elems.iter().find(|elem| is_along(elem))
+    {
+        ctxt.error(Error::new(
+            along.span(),
+            "`along(idx, axis)` must be the only element of the index (it picks along one axis and spans the others)",
+        ));
+    }
     for elem in &index.elems {
         let step = match elem {
             Elem::Range { step, .. } | Elem::PySlice { step, .. } => step.as_ref(),
@@ -51,6 +60,21 @@ fn check_index(index: &Index, ctxt: &mut Ctxt) {
             ctxt.error(Error::new_spanned(step, "slice step cannot be zero"));
         }
     }
+}
+
+/// A call of `along` (or `tensor_at::along`), in parentheses or not.
+fn is_along(elem: &Elem) -> bool {
+    fn call_of_along(expr: &Expr) -> bool {
+        match expr {
+            Expr::Paren(paren) => call_of_along(&paren.expr),
+            Expr::Group(group) => call_of_along(&group.expr),
+            Expr::Call(call) => {
+                matches!(&*call.func, Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "along"))
+            }
+            _ => false,
+        }
+    }
+    matches!(elem, Elem::Expr(written) if call_of_along(&written.expr))
 }
 
 /// `0`, `-0`, `(0)`.

@@ -121,31 +121,26 @@ impl<'a> View<'a> {
         }
     }
 
-    /// `f(arg)`: the function's tokens, the parentheses' span and the one
-    /// argument.
-    pub fn single_argument_call(&self) -> Option<(Vec<TokenTree>, Span, View<'a>)> {
+    /// `f(a, b, ..)`: the function's tokens, the parentheses' span and the
+    /// arguments.
+    pub fn call_arguments(&self) -> Option<(Vec<TokenTree>, Span, Vec<View<'a>>)> {
         let Expr::Call(call) = self.expr else {
             return None;
         };
-        if call.args.len() != 1 {
-            return None;
-        }
-        let arg = call.args.first()?;
         let [func @ .., TokenTree::Group(parens)] = after_attributes(&self.tokens, call.attrs.len())? else {
             return None;
         };
         if parens.delimiter() != Delimiter::Parenthesis || func.is_empty() {
             return None;
         }
-        let mut arg_tokens: Vec<TokenTree> = parens.stream().into_iter().collect();
-        if arg_tokens.last().is_some_and(|last| is_punct(last, ',')) {
-            arg_tokens.pop();
-        }
-        let arg = View {
-            expr: arg,
-            tokens: arg_tokens,
-        };
-        Some((func.to_vec(), parens.span(), arg))
+        let parts = split_elements(parens.stream(), call.args.len())?;
+        let args = call
+            .args
+            .iter()
+            .zip(parts)
+            .map(|(expr, (tokens, _))| View { expr, tokens })
+            .collect();
+        Some((func.to_vec(), parens.span(), args))
     }
 
     /// `[a, b, c]`: the brackets and each element with the comma after it.

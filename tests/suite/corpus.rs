@@ -244,6 +244,10 @@ fn variant(error: &IndexError) -> &'static str {
         IndexError::NegativeIntegerPower => "NegativeIntegerPower",
         IndexError::NdRank => "NdRank",
         IndexError::TooLarge { .. } => "TooLarge",
+        IndexError::AlongNotAlone => "AlongNotAlone",
+        IndexError::AlongRank { .. } => "AlongRank",
+        IndexError::AxisOutOfRange { .. } => "AxisOutOfRange",
+        IndexError::AlongShape { .. } => "AlongShape",
         _ => "(a variant this test does not know)",
     }
 }

@@ -7,6 +7,7 @@
 //! Run one part with a filter: `cargo test --test suite threads::`.
 
 mod adversarial;
+mod along;
 mod corpus;
 mod errors;
 mod macros;

@@ -282,8 +282,47 @@ fn index_strategy(shape: Vec<usize>, wild: f64) -> BoxedStrategy<Vec<ElemSpec>> 
             .map(|(kind, lens)| elem_strategy(kind, lens, common.clone(), wild))
             .collect::<Vec<_>>()
     });
-    let whole_mask = elem_strategy(Kind::Mask(shape.len()), shape, vec![], wild).prop_map(|mask| vec![mask]);
-    prop_oneof![16 => general, 1 => whole_mask].boxed()
+    let whole_mask = elem_strategy(Kind::Mask(shape.len()), shape.clone(), vec![], wild).prop_map(|mask| vec![mask]);
+    prop_oneof![16 => general, 1 => whole_mask, 4 => along_strategy(shape, wild)].boxed()
+}
+
+/// `along(idx, axis)`: an index of the target's rank that broadcasts
+/// against it outside `axis` (now and then: of another rank, mis-shaped,
+/// an axis out of range, or another element beside it).
+fn along_strategy(shape: Vec<usize>, wild: f64) -> BoxedStrategy<Vec<ElemSpec>> {
+    let rank = shape.len() as isize;
+    let axis = prop_oneof![20 => -rank.max(1)..rank.max(1), 1 => prop_oneof![Just(rank), Just(-rank - 1)]];
+    let dims: Vec<_> = shape
+        .iter()
+        .map(|&len| prop_oneof![8 => Just(len), 4 => Just(1usize), 4 => 0..=4usize, 1 => Just(len + 2)])
+        .collect();
+    let other_rank = prop_oneof![30 => Just(0isize), 1 => Just(1isize), 1 => Just(-1isize)];
+    let beside = prop::bool::weighted(0.03);
+    (axis, dims, other_rank, beside, 0..6u8, any::<bool>(), prop::bool::weighted(wild))
+        .prop_flat_map(move |(axis, mut dims, other_rank, beside, ty, fortran, wild)| {
+            let positive = if axis < 0 { axis + rank } else { axis };
+            let len = usize::try_from(positive).ok().and_then(|a| shape.get(a)).copied().unwrap_or(1);
+            if let Ok(a) = usize::try_from(positive)
+                && let Some(dim) = dims.get_mut(a)
+            {
+                *dim = (*dim).min(4);
+            }
+            match other_rank {
+                1 => dims.push(2),
+                -1 => drop(dims.pop()),
+                _ => {}
+            }
+            let count: usize = dims.iter().product();
+            let values: Vec<_> = (0..count).map(|_| index_value(len, signed(ty), wild)).collect();
+            values.prop_map(move |values| {
+                let along = ElemSpec::Along(ints_spec(ty, &dims, &values, fortran), axis);
+                match beside {
+                    true => vec![along, ElemSpec::Ellipsis],
+                    false => vec![along],
+                }
+            })
+        })
+        .boxed()
 }
 
 // ---------------------------------------------------------------- values, ops, modes

@@ -5,7 +5,7 @@
 use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
-use crate::index::{Ellipsis, IndexElem, IndexInt, Nd, NewAxis, PySlice, RangeSlice};
+use crate::index::{Along, Ellipsis, IndexElem, IndexInt, Nd, NewAxis, PySlice, RangeSlice};
 use crate::rank::{Advanced, Basic, Dynamic, Kind};
 
 /// Converts a value into an index element; implemented for every type that
@@ -415,5 +415,33 @@ where
     static_index!(IxDyn, Ix0, IxDyn, Advanced);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
+    }
+}
+
+impl<'a, T: Clone> IntoIndexElem<'a> for &Along<T>
+where
+    Along<T>: IntoIndexElem<'a>,
+{
+    type Consumed = <Along<T> as IntoIndexElem<'a>>::Consumed;
+    type Produced = Ix0;
+    type Broadcast = <Along<T> as IntoIndexElem<'a>>::Broadcast;
+    type Kind = Advanced;
+    fn into_index_elem(self) -> IndexElem<'a> {
+        self.clone().into_index_elem()
+    }
+}
+
+impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Along<T>
+where
+    T::Elem: IndexInt,
+{
+    // It consumes every axis of the target and gives the result its own
+    // rank, which must be the target's.
+    static_index!(T::Dim, Ix0, T::Dim, Advanced);
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Along {
+            index: T::Elem::wrap_array(self.index.into_cow_array()),
+            axis: self.axis,
+        }
     }
 }

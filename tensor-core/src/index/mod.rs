@@ -46,6 +46,17 @@ pub enum IndexElem<'a> {
     /// `nd(idx)`: `idx` of shape `batch + [depth]` indexes `depth` axes, like
     /// TensorFlow's `gather_nd`.
     Nd(IntArray<'a>),
+    /// `along(idx, axis)`: `idx`, of the target's rank, picks positions
+    /// along `axis` (negative counts from the end) and broadcasts against
+    /// the target along every other axis, as NumPy's `take_along_axis`
+    /// and `put_along_axis` and PyTorch's `gather` and `scatter` take it.
+    /// The only element of its index.
+    Along {
+        /// The index array.
+        index: IntArray<'a>,
+        /// The axis it picks positions along.
+        axis: isize,
+    },
 }
 
 /// A NumPy slice `start:stop:step`; a missing part is `None`.
@@ -215,6 +226,35 @@ pub fn nd<T>(index: T) -> Nd<T> {
     Nd(index)
 }
 
+/// Marks an integer array as an index along one axis of the target (see
+/// [`IndexElem::Along`]).
+#[derive(Clone, Debug)]
+pub struct Along<T> {
+    /// The index array, of the target's rank.
+    pub index: T,
+    /// The axis it picks positions along; negative counts from the end.
+    pub axis: isize,
+}
+
+/// `x[along(idx, axis)]`: NumPy's `take_along_axis(x, idx, axis)` as a
+/// read, `put_along_axis` as `=`, PyTorch's `scatter_add_` as `+=` (see
+/// [`IndexElem::Along`]). It must be the only element of the index.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{along, get, ix, Mode};
+///
+/// let logits = array![[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]];
+/// let labels = array![[1usize], [0]];
+/// // torch.gather(logits, 1, labels): each row's label logit.
+/// let picked = get(&logits, &[ix(along(&labels, 1))], Mode::Error)?;
+/// assert_eq!(picked, array![[0.7], [0.5]].into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn along<T>(index: T, axis: isize) -> Along<T> {
+    Along { index, axis }
+}
+
 impl PySlice {
     /// The slice `start:stop:step`.
     pub fn new(start: Option<isize>, stop: Option<isize>, step: Option<isize>) -> Self {
@@ -272,6 +312,7 @@ impl fmt::Display for IndexElem<'_> {
             IndexElem::Array(a) => write!(f, "<integer array of shape {}>", shape_str(a.shape())),
             IndexElem::Mask(m) => write!(f, "<boolean mask of shape {}>", shape_str(m.shape())),
             IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
+            IndexElem::Along { index, axis } => write!(f, "along(<integer array of shape {}>, {axis})", shape_str(index.shape())),
         }
     }
 }

@@ -31,6 +31,7 @@ use ndarray::ArrayViewD;
 use crate::index::{IndexInt, IntArray, with_int_array, with_int_array_pair};
 
 mod advanced;
+mod along;
 pub(crate) mod basic;
 mod passes;
 pub(crate) mod place;

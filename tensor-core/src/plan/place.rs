@@ -24,6 +24,9 @@ impl Placement {
     /// pass, errors in NumPy's order.
     #[inline(always)] // the path of every small read and update
     pub(crate) fn new(index: &[IndexElem<'_>], ndim: usize) -> Result<Self, IndexError> {
+        if let Some(along) = index.iter().find(|elem| matches!(elem, IndexElem::Along { .. })) {
+            return Self::along(along, index.len(), ndim);
+        }
         let (mut ellipses, mut indexed, mut nd_without_axes, mut advanced) = (0, 0, false, false);
         for elem in index {
             advanced |= matches!(elem, IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_)) && as_int(elem).is_none();
@@ -45,6 +48,22 @@ impl Placement {
         Ok(Placement {
             ellipsis_width: ndim - indexed,
             advanced,
+        })
+    }
+
+    /// The structure of an index holding `along`: alone, of the target's rank.
+    #[cold]
+    fn along(along: &IndexElem<'_>, elems: usize, ndim: usize) -> Result<Self, IndexError> {
+        if elems > 1 {
+            return Err(IndexError::AlongNotAlone);
+        }
+        let rank = width(along).unwrap_or(0);
+        if rank != ndim {
+            return Err(IndexError::AlongRank { index: rank, target: ndim });
+        }
+        Ok(Placement {
+            ellipsis_width: 0,
+            advanced: true,
         })
     }
 
@@ -106,6 +125,7 @@ fn width(elem: &IndexElem<'_>) -> Option<usize> {
         IndexElem::Ellipsis | IndexElem::NewAxis => Some(0),
         IndexElem::Mask(mask) => Some(mask.ndim()),
         IndexElem::Nd(array) => array.shape().last().copied(),
+        IndexElem::Along { index, .. } => Some(index.shape().len()),
     }
 }
 

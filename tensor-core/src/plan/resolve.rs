@@ -9,6 +9,7 @@ use crate::error::IndexError;
 use crate::index::{IndexElem, IntArray};
 use crate::mode::{Bounds, Resolution};
 use crate::plan::advanced::{self, Component, Source};
+use crate::plan::along;
 use crate::plan::basic::each_view_axis;
 use crate::plan::passes::{IndexPasses, Serial};
 use crate::plan::place::{Placement, as_int};
@@ -102,6 +103,10 @@ fn resolve_advanced<'i>(
     bounds: Bounds,
     passes: &dyn IndexPasses,
 ) -> Result<Plan<'i>, IndexError> {
+    // Its structure was checked with every index's (`Placement::new`).
+    if let [IndexElem::Along { index, axis }] = index {
+        return along::resolve(index, *axis, shape, strides, bounds, passes);
+    }
     let items = place(index, shape, bounds)?;
     let consumed = items.iter().map(Item::end_axis).max().unwrap_or(0);
     let trailing = consumed..shape.len();
@@ -196,6 +201,7 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
             IndexElem::Nd(array) => Item::Nd { axis, array: array.view() },
             IndexElem::Array(array) => Item::Array { axis, array: array.view() },
             IndexElem::Int(_) => unreachable!("integers were placed above"),
+            IndexElem::Along { .. } => unreachable!("along(...) is resolved alone"),
         });
     }
     Ok(items)

@@ -572,3 +572,39 @@ fn element_types_round_trip_or_are_refused() {
     }
     assert_eq!(gpu.supports::<f64>(), tensor_gpu::GpuTensor::from_array(&gpu, &x64).is_ok());
 }
+
+// ---- along(idx, axis): the table of any advanced index ----
+
+#[test]
+fn along_same_as_cpu() {
+    let gpu = device!();
+    let x = floats(&[6, 40], 36);
+    // 50 picks per row of 40: duplicates in every row, some out of bounds.
+    let idx = indices(300, 45, 37).into_shape_with_order((6, 50)).unwrap();
+    let in_bounds = idx.mapv(|i| i.clamp(-40, 39));
+    let column = in_bounds.slice(ndarray::s![..1, ..]).to_owned();
+    let values = floats(&[6, 50], 38);
+    for mode in MODES {
+        get_both(
+            &gpu,
+            &x,
+            &[ix(tensor_core::along(&idx, 1))],
+            mode,
+            &format!("x[along(idx, 1)] {mode:?}"),
+        );
+    }
+    for (what, index) in [
+        ("along(idx, 1)", ix(tensor_core::along(&in_bounds, 1))),
+        ("along(idx, -1), rows broadcast", ix(tensor_core::along(&column, -1))),
+    ] {
+        let index = [index];
+        let value = || (&values).into_value();
+        let value = if what.contains("broadcast") { 2.5.into_value() } else { value() };
+        set_both(&gpu, &x, &index, value.clone(), Mode::Error, what);
+        update_both(&gpu, &x, &index, Op::Add, value.clone(), Mode::Error, what);
+        update_both(&gpu, &x, &index, Op::Max, value, Mode::Error, what);
+    }
+    let error_index = [ix(tensor_core::along(&idx, 1))];
+    update_both(&gpu, &x, &error_index, Op::Add, 1.0.into_value(), Mode::Drop, "along, mode drop");
+    set_both(&gpu, &x, &error_index, 1.0.into_value(), Mode::Error, "along, out of bounds");
+}

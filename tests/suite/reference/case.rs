@@ -13,7 +13,7 @@
 use std::fmt::Debug;
 
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, DataMut, IxDyn, RawData, Slice};
-use tensor_at::{IndexElem, IndexError, Mode, Op, PySlice, RangeSlice, ix, nd};
+use tensor_at::{IndexElem, IndexError, Mode, Op, PySlice, RangeSlice, along, ix, nd};
 
 use super::{ErrKind, Oob, Tensor, Value};
 
@@ -164,6 +164,8 @@ pub enum ElemSpec {
     Ints(IntsSpec),
     Mask(ArrayD<bool>),
     Nd(IntsSpec),
+    /// `along(idx, axis)`.
+    Along(IntsSpec, isize),
 }
 
 impl ElemSpec {
@@ -177,11 +179,12 @@ impl ElemSpec {
             ElemSpec::Ints(a) => each_ints!(a, a => ix(a)),
             ElemSpec::Mask(m) => ix(m),
             ElemSpec::Nd(a) => each_ints!(a, a => ix(nd(a))),
+            ElemSpec::Along(a, axis) => each_ints!(a, a => ix(along(a, *axis))),
         }
     }
 
     pub fn is_array(&self) -> bool {
-        matches!(self, ElemSpec::Ints(_) | ElemSpec::Mask(_) | ElemSpec::Nd(_))
+        matches!(self, ElemSpec::Ints(_) | ElemSpec::Mask(_) | ElemSpec::Nd(_) | ElemSpec::Along(..))
     }
 }
 
@@ -274,6 +277,10 @@ pub fn kind(error: &IndexError) -> Option<ErrKind> {
         IndexError::DivisionByZero => ErrKind::DivisionByZero,
         IndexError::NegativeIntegerPower => ErrKind::NegativeIntegerPower,
         IndexError::NdRank => ErrKind::NdRank,
+        IndexError::AlongNotAlone => ErrKind::AlongNotAlone,
+        IndexError::AlongRank { .. } => ErrKind::AlongRank,
+        IndexError::AxisOutOfRange { .. } => ErrKind::AxisOutOfRange,
+        IndexError::AlongShape { .. } => ErrKind::AlongShape,
         _ => return None,
     })
 }

@@ -56,6 +56,10 @@ pub enum ErrKind {
     DivisionByZero,
     NegativeIntegerPower,
     NdRank,
+    AlongNotAlone,
+    AlongRank,
+    AxisOutOfRange,
+    AlongShape,
 }
 
 /// What an integer index outside `[-n, n)` does.
@@ -138,6 +142,7 @@ enum Elem {
     Ints(Tensor<i128>),
     Mask(Tensor<bool>),
     Nd(Tensor<i128>),
+    Along(Tensor<i128>, isize),
 }
 
 fn ints(array: &IntArray<'_>) -> Tensor<i128> {
@@ -170,6 +175,7 @@ fn convert(elem: &IndexElem<'_>) -> Elem {
             data: m.iter().copied().collect(),
         }),
         IndexElem::Nd(a) => Elem::Nd(ints(a)),
+        IndexElem::Along { index, axis } => Elem::Along(ints(index), *axis),
     }
 }
 
@@ -210,6 +216,7 @@ impl Elem {
             Elem::Mask(m) => m.shape.len(),
             Elem::Nd(a) => a.shape.last().copied().unwrap_or(0),
             Elem::Ellipsis | Elem::NewAxis => 0,
+            Elem::Along(a, _) => a.shape.len(),
         }
     }
 
@@ -314,6 +321,15 @@ struct Column<'a> {
 /// Interprets `index` on a target of shape `shape`.
 pub fn select(shape: &[usize], index: &[IndexElem<'_>], oob: Oob) -> Result<Selection, ErrKind> {
     let mut elems: Vec<Elem> = index.iter().map(convert).flat_map(split_nd).collect();
+    if let Some(position) = elems.iter().position(|e| matches!(e, Elem::Along(..))) {
+        if elems.len() > 1 {
+            return Err(ErrKind::AlongNotAlone);
+        }
+        let Elem::Along(idx, axis) = elems.swap_remove(position) else {
+            unreachable!()
+        };
+        return select_along(shape, &idx, axis, oob);
+    }
 
     // Syntax first: one ellipsis at most (the macro rejects two at compile
     // time); then `nd` needs a last axis.
@@ -405,6 +421,7 @@ pub fn select(shape: &[usize], index: &[IndexElem<'_>], oob: Oob) -> Result<Sele
                 shape: a.shape[..a.shape.len() - 1].to_vec(),
                 columns: vec![],
             },
+            Elem::Along(..) => unreachable!("along(...) is selected alone"),
         };
         if advanced.is_empty() {
             dims.push(Dim::AdvancedSlot);
@@ -660,4 +677,43 @@ impl Arith for f64 {
     fn check(_: Op, _: f64) -> Result<(), ErrKind> {
         Ok(())
     }
+}
+
+/// `along(idx, axis)`, as NumPy's `take_along_axis` defines it: the loop
+/// over the grid of `idx` broadcast against the target outside `axis`,
+/// where position `m` selects the target element at `m` with its `axis`
+/// coordinate replaced by `idx[m]` (a target axis of length 1 is read at 0).
+fn select_along(shape: &[usize], idx: &Tensor<i128>, axis: isize, oob: Oob) -> Result<Selection, ErrKind> {
+    let ndim = shape.len();
+    if idx.shape.len() != ndim {
+        return Err(ErrKind::AlongRank);
+    }
+    let n = ndim as isize;
+    if axis < -n || axis >= n {
+        return Err(ErrKind::AxisOutOfRange);
+    }
+    let axis = if axis < 0 { axis + n } else { axis } as usize;
+    let mut region = vec![];
+    for (d, (&i, &t)) in idx.shape.iter().zip(shape).enumerate() {
+        region.push(match () {
+            _ if d == axis => i,
+            _ if i == t || t == 1 => i,
+            _ if i == 1 => t,
+            _ => return Err(ErrKind::AlongShape),
+        });
+    }
+    let mut targets = vec![];
+    for m in multi_indices(&region) {
+        let i = idx.data[broadcast_flat(&idx.shape, &m)];
+        targets.push(resolve(i, shape[axis], oob)?.map(|position| {
+            (0..ndim)
+                .map(|d| match d == axis {
+                    true => position,
+                    false if shape[d] == 1 => 0,
+                    false => m[d],
+                })
+                .collect()
+        }));
+    }
+    Ok(Selection { shape: region, targets })
 }
