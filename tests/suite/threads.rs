@@ -3,7 +3,7 @@
 //! 8 threads, compared bit for bit.
 
 use ndarray::{Array1, Array2, ArrayD, Axis, ShapeBuilder, s};
-use tensor_at::{at, set};
+use tensor_at::{along, at, set};
 
 fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
@@ -685,5 +685,32 @@ fn large_basic_writes_equal_a_plain_loop_for_every_thread_count() {
         assert_eq!(set, expected_set, "{threads} threads");
         assert_eq!(add, expected_add, "{threads} threads");
         assert_eq!(fill, expected_fill, "{threads} threads");
+    }
+}
+
+/// Large `along` reads (which run on the pool by chunks of the first axis)
+/// and a sum through `along`, on a target whose first axis broadcasts
+/// against the index, equal plain loops for 1, 2 and 8 threads.
+#[test]
+fn large_along_reads_and_sums_equal_a_plain_loop_for_every_thread_count() {
+    let x = Array2::from_shape_fn((2000, 50), |(i, j)| (i * 50 + j) as f32 * 0.25);
+    let picks = indices(2000 * 40, 50, 11).into_shape_with_order((2000, 40)).unwrap();
+    let one_row = picks.slice(s![..1, ..]).to_owned();
+    let gathered = Array2::from_shape_fn((2000, 40), |(i, k)| x[[i, picks[[i, k]] as usize]]);
+    let broadcast = Array2::from_shape_fn((2000, 40), |(i, k)| x[[i, one_row[[0, k]] as usize]]);
+    let mut summed = x.clone();
+    for ((i, k), &j) in picks.indexed_iter() {
+        summed[[i, j as usize]] += (i + k) as f32;
+    }
+    let values = Array2::from_shape_fn((2000, 40), |(i, k)| (i + k) as f32);
+    for threads in [1, 2, 8] {
+        let (got, got_broadcast, got_sum) = in_pool(threads, || {
+            let got: Array2<f32> = at!(x[along(picks, 1)]);
+            let got_broadcast: Array2<f32> = at!(x[along(one_row, -1)]);
+            (got, got_broadcast, set!({ x.clone() }[along(picks, 1)] += values))
+        });
+        assert_eq!(got, gathered, "{threads} threads");
+        assert_eq!(got_broadcast, broadcast, "broadcast, {threads} threads");
+        assert_eq!(got_sum, summed, "sum, {threads} threads");
     }
 }

@@ -6,6 +6,7 @@ use std::iter;
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
+use crate::exec::along_rows;
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{Form, IndexedPlan, Row, SKIP};
@@ -166,6 +167,15 @@ unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fi
             // SAFETY: both indices of each pair were checked in bounds of their axes.
             out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(plan.base + first.offset(i) + second.offset(j)) }));
         }),
+        Form::Along(along) => {
+            let region = &plan.table.shape;
+            // Rows do not matter to a read.
+            along.for_each_run(region, 0..region[0], along_rows(region[region.len() - 1]), |offsets| {
+                // SAFETY: every index was checked in bounds of its axis, so each
+                // offset is a position of the plan, an element of `target`.
+                out.extend(offsets.iter().map(|&offset| unsafe { &*origin.offset(plan.base + offset) }))
+            });
+        }
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value");
             plan.for_each_row(|row| match row {

@@ -3,12 +3,13 @@
 
 use std::iter;
 
-use ndarray::{ArrayView1, ArrayViewMutD, Axis, Zip};
+use ndarray::{ArrayView1, ArrayViewMutD, Axis, Dimension, Zip};
 
+use crate::exec::along_rows;
 use crate::exec::kernel::Kernel;
 use crate::exec::sys::{prefetch, stream};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
-use crate::plan::{AxisIndex, Form, IndexedPlan, Row, SKIP};
+use crate::plan::{AlongIndex, AxisIndex, Form, IndexedPlan, Row, SKIP};
 use crate::value::Broadcast;
 
 /// Updates every element of a basic-indexing view with its value.
@@ -33,6 +34,51 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
             });
         }
     }
+}
+
+/// The length of an `along` plan's rows.
+fn along_row(plan: &IndexedPlan) -> usize {
+    plan.table.shape.last().copied().unwrap_or(1)
+}
+
+/// `x[along(idx, axis)] op= values`, row by row in C order, each row's
+/// values from `row_values(len)`; the destinations of each run of
+/// [`along_rows`] rows are asked for while the run before is applied.
+/// (One long loop over a run, as the gather takes, was slower here: its
+/// read-modify-writes meet their duplicates in flight.)
+///
+/// # Safety
+///
+/// As [`write_indexed`], with `along` the plan's index.
+unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>>(
+    origin: *mut T,
+    plan: &IndexedPlan,
+    along: &AlongIndex,
+    kernel: &mut K,
+    mut row_values: impl FnMut(usize) -> V,
+) {
+    let region = &plan.table.shape;
+    let row = along_row(plan).max(1);
+    let mut apply = |offsets: &[isize]| {
+        for offsets in offsets.chunks(row) {
+            for (&offset, value) in offsets.iter().zip(row_values(offsets.len())) {
+                // SAFETY: every index was checked in bounds when planned, so
+                // the offset reaches an element of the target (the caller's
+                // guarantee), borrowed by nobody else during the call.
+                kernel.apply(unsafe { &mut *origin.offset(plan.base + offset) }, value);
+            }
+        }
+    };
+    let mut previous = Vec::new();
+    along.for_each_run(region, 0..region[0], along_rows(row), |offsets| {
+        for &offset in offsets {
+            prefetch::element(origin.wrapping_offset(plan.base + offset));
+        }
+        apply(&previous);
+        previous.clear();
+        previous.extend_from_slice(offsets);
+    });
+    apply(&previous);
 }
 
 /// One value over a strided view, lane by lane along its densest axis: a
@@ -84,6 +130,25 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                 // SAFETY: the caller's guarantee; the planner checked every index in bounds.
                 unsafe { scatter_pair(origin.offset(plan.base), (a, first), (b, second), values, kernel) }
             });
+        }
+        Form::Along(along) => {
+            if let Broadcast::Scalar(value) = values {
+                // SAFETY: the caller's guarantee, passed on.
+                return unsafe { scatter_along(origin, plan, along, kernel, |row| iter::repeat_n(*value, row)) };
+            }
+            // Values in the region's C order (others take the rows below).
+            if let Broadcast::Array { view, shape } = values
+                && view.shape() == shape.slice()
+                && let Some(values) = view.as_slice()
+            {
+                let mut rows = values.chunks(along_row(plan).max(1));
+                // SAFETY: the caller's guarantee, passed on.
+                return unsafe {
+                    scatter_along(origin, plan, along, kernel, |_| {
+                        rows.next().expect("one value row per region row").iter()
+                    })
+                };
+            }
         }
         _ => {}
     }

@@ -2,19 +2,92 @@
 //! PyTorch's `gather` and `scatter(dim)`. `idx` has the target's rank; it
 //! picks positions along `axis` and broadcasts against the target along
 //! every other axis. NumPy builds the same selection from `arange` index
-//! arrays, one per other axis, broadcast against `idx`: here each of those
-//! is an `arange` of its axis' length alone (never a grid), and the table
-//! of the broadcast positions is built as for any advanced index.
+//! arrays, one per other axis, broadcast against `idx`. In mode `error`
+//! the plan reads `idx` in place and carries the target's strides of the
+//! other axes ([`AlongIndex`]), computing each row's offsets as it is
+//! walked; in the other modes, each of those `arange`s is its axis' length
+//! alone (never a grid), and the table of offsets is built as for any
+//! advanced index.
 
-use ndarray::{Array, CowArray, IxDyn};
+use std::ops::Range;
+
+use ndarray::{Array, Axis, CowArray, IxDyn, Slice};
 
 use crate::error::{IndexError, Shape};
-use crate::index::IntArray;
+use crate::index::{IndexInt, IntArray, with_int_array};
 use crate::mode::Bounds;
-use crate::plan::IndexedPlan;
 use crate::plan::advanced::{self, Component, Source};
 use crate::plan::passes::IndexPasses;
-use crate::plan::{Dim, Plan};
+use crate::plan::{Dim, Entries, IndexedPlan, Plan, Table};
+
+/// `along(idx, axis)` read in place (see [`Entries::Along`]): the
+/// region's element at `m` sits at offset `sum(m[d] * strides[d]) +
+/// idx[m].position(len) * stride`, `idx` broadcast to the region.
+#[derive(Clone, Debug)]
+pub struct AlongIndex<'i> {
+    /// The user's index array, every index in bounds of the axis.
+    pub index: IntArray<'i>,
+    /// The length of the axis it picks along.
+    pub len: usize,
+    /// The stride of that axis.
+    pub stride: isize,
+    /// For each axis of the region, the target's stride: zero on the
+    /// picked axis, and where the target's length is one (broadcast).
+    pub strides: Vec<isize>,
+}
+
+impl AlongIndex<'_> {
+    /// Calls `f` with the offsets of each row (the region's last axis) in
+    /// C order, for the positions `first` of the region's first axis.
+    pub(crate) fn for_each_row(&self, region: &[usize], first: Range<usize>, f: impl FnMut(&[isize])) {
+        self.for_each_run(region, first, 1, f);
+    }
+
+    /// [`for_each_row`](Self::for_each_row), `rows` rows at a time (fewer at
+    /// the end): a reader that does not care where rows end keeps more of
+    /// its loads in flight in one long loop than in many short ones.
+    pub(crate) fn for_each_run(&self, region: &[usize], first: Range<usize>, rows: usize, mut f: impl FnMut(&[isize])) {
+        let last = region.len() - 1;
+        let row_stride = self.strides[last];
+        // The offset of each row's start, counted over the outer axes.
+        let outer = &region[..last];
+        let mut at = vec![0usize; last];
+        let start = first.start as isize * self.strides[0];
+        let mut base = if last == 0 { 0 } else { start };
+        let mut offsets = Vec::with_capacity(region[last] * rows.max(1));
+        let mut pending = 0;
+        with_int_array!(&self.index, a => {
+            let index = a.broadcast(IxDyn(region)).expect("the region is the index broadcast");
+            let index = index.slice_axis(Axis(0), Slice::from(first.clone()));
+            let first_of_row = if last == 0 { start } else { 0 };
+            for row in index.rows() {
+                offsets.extend(row.iter().enumerate().map(|(k, &i)| {
+                    base + first_of_row + k as isize * row_stride + i.position(self.len) as isize * self.stride
+                }));
+                pending += 1;
+                if pending >= rows {
+                    f(&offsets);
+                    offsets.clear();
+                    pending = 0;
+                }
+                // The next row: the last outer axis steps, carrying over.
+                for d in (0..last).rev() {
+                    at[d] += 1;
+                    base += self.strides[d];
+                    let end = if d == 0 { first.len() } else { outer[d] };
+                    if at[d] < end {
+                        break;
+                    }
+                    base -= at[d] as isize * self.strides[d];
+                    at[d] = 0;
+                }
+            }
+        });
+        if pending > 0 {
+            f(&offsets);
+        }
+    }
+}
 
 /// The target axis `axis` names on a target of `ndim` axes (negative
 /// counts from the end).
@@ -61,7 +134,31 @@ pub(crate) fn resolve<'i>(
 ) -> Result<Plan<'i>, IndexError> {
     let axis = normalize_axis(axis, shape.len())?;
     let region = region_shape(index.shape(), shape, axis)?;
-    advanced::checked_size(&region)?;
+    let count = advanced::checked_size(&region)?;
+    if bounds == Bounds::Error {
+        // Indices are checked only where they select something, as NumPy does.
+        if count > 0
+            && let Some(bad) = passes.first_out_of_bounds(index, shape[axis])
+        {
+            return Err(IndexError::OutOfBounds {
+                index: bad,
+                axis,
+                len: shape[axis],
+            });
+        }
+        let along = AlongIndex {
+            index: index.view(),
+            len: shape[axis],
+            stride: strides[axis],
+            strides: (0..shape.len())
+                .map(|d| if d == axis || shape[d] == 1 { 0 } else { strides[d] })
+                .collect(),
+        };
+        return Ok(table_plan(Table {
+            shape: region,
+            entries: Entries::Along(along),
+        }));
+    }
     let ndim = shape.len();
     let components: Vec<Component<'i>> = (0..ndim)
         .map(|d| match d == axis {
@@ -84,13 +181,18 @@ pub(crate) fn resolve<'i>(
         .collect();
     // The shapes were checked above: a broadcast error cannot name them.
     let table = advanced::build_table(&components, &[], (shape, strides), bounds, passes)?;
-    Ok(Plan::Indexed(IndexedPlan {
+    Ok(table_plan(table))
+}
+
+/// The plan whose region is `table`, nothing around it.
+fn table_plan(table: Table<'_>) -> Plan<'_> {
+    Plan::Indexed(IndexedPlan {
         base: 0,
         dims: vec![Dim::Table],
         shape: table.shape.clone(),
         table,
         whole_mask: false,
-    }))
+    })
 }
 
 #[cfg(test)]
@@ -117,5 +219,67 @@ mod tests {
             region_shape(&[3, 2], &[4, 9], 1),
             Err(IndexError::AlongShape { axis: 1, .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod rows {
+    use ndarray::{Array, ArrayD, IxDyn};
+
+    use super::resolve;
+    use crate::index::IndexInt;
+    use crate::mode::Bounds;
+    use crate::plan::{Entries, Plan, Serial};
+
+    /// The offsets the in-place form walks, row by row and from any
+    /// position of the first axis, equal the table the other modes build
+    /// (clip, with every index in bounds, selects the same positions),
+    /// on targets with broadcast axes and negative strides.
+    #[test]
+    fn rows_read_in_place_equal_the_built_table() {
+        // Target shape and strides, index shape, axis.
+        type Case = (&'static [usize], &'static [isize], &'static [usize], isize);
+        let cases: [Case; 5] = [
+            (&[4, 9], &[9, 1], &[4, 3], 1),
+            (&[4, 9], &[-9, 2], &[1, 5], -1),
+            (&[3, 1, 5], &[5, 5, 1], &[3, 4, 2], 2),
+            (&[2, 3, 5], &[1, 2, 6], &[2, 1, 7], 2),
+            (&[6], &[-1], &[10], 0),
+        ];
+        for (shape, strides, index_shape, axis) in cases {
+            let len = shape[axis.rem_euclid(shape.len() as isize) as usize];
+            let count: usize = index_shape.iter().product();
+            let values: Vec<i64> = (0..count as i64).map(|k| (k * 7 + 3) % (2 * len as i64) - len as i64).collect();
+            let index: ArrayD<i64> = Array::from_shape_vec(IxDyn(index_shape), values).unwrap();
+            let index = <i64 as IndexInt>::wrap_array(index.into());
+            let plans = [Bounds::Error, Bounds::Clip].map(|bounds| resolve(&index, axis, shape, strides, bounds, &Serial).unwrap());
+            let [Plan::Indexed(in_place), Plan::Indexed(table)] = &plans else {
+                panic!("along plans are indexed")
+            };
+            let Entries::Along(along) = &in_place.table.entries else {
+                panic!("mode error reads the index in place")
+            };
+            assert!(matches!(table.table.entries, Entries::Offsets(_)), "{shape:?}");
+            let expected = table.table.offsets();
+            assert_eq!(in_place.table.offsets(), expected, "{shape:?} {index_shape:?}");
+            let region = &in_place.table.shape;
+            let per_first = expected.len() / region[0];
+            for first in 0..region[0] {
+                let mut got = vec![];
+                along.for_each_row(region, first..region[0], |row| got.extend_from_slice(row));
+                assert_eq!(got, expected[first * per_first..], "{shape:?} from {first}");
+                for rows in [2, 3, 100] {
+                    let (mut runs, mut got) = (0, vec![]);
+                    along.for_each_run(region, first..region[0], rows, |run| {
+                        runs += 1;
+                        got.extend_from_slice(run)
+                    });
+                    assert_eq!(got, expected[first * per_first..], "{shape:?} from {first}, {rows} rows a run");
+                    let row_count = (region[0] - first) * (per_first / region[region.len() - 1]).max(1);
+                    let row_count = if region.len() == 1 { 1 } else { row_count };
+                    assert_eq!(runs, row_count.div_ceil(rows), "{shape:?} from {first}, {rows} rows a run");
+                }
+            }
+        }
     }
 }

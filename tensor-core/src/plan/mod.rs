@@ -38,6 +38,7 @@ pub(crate) mod place;
 mod resolve;
 mod slice;
 
+pub use along::AlongIndex;
 pub use passes::{IndexPasses, Serial};
 pub use resolve::{resolve, resolve_with};
 
@@ -160,6 +161,9 @@ pub enum Entries<'i> {
     /// A boolean mask over the leading axes, read in place: the offsets of
     /// its true positions in C order, computed when asked for.
     Mask(MaskIndex<'i>),
+    /// `along(idx, axis)`, checked in bounds and read in place: the offsets
+    /// of each row of the table computed as it is walked.
+    Along(AlongIndex<'i>),
 }
 
 /// An index array read in place on one axis (see [`Entries::Index`] and
@@ -220,6 +224,11 @@ impl Table<'_> {
             Entries::Offsets(offsets) => Cow::Borrowed(offsets),
             Entries::Index(axis) => Cow::Owned(with_int_array!(&axis.index, a => a.iter().map(|&i| axis.offset(i)).collect())),
             Entries::Mask(mask) => Cow::Owned(mask.offsets()),
+            Entries::Along(along) => {
+                let mut offsets = Vec::with_capacity(self.shape.iter().product());
+                along.for_each_row(&self.shape, 0..self.shape[0], |row| offsets.extend_from_slice(row));
+                Cow::Owned(offsets)
+            }
             Entries::Pair(first, second) => Cow::Owned(with_int_array_pair!(&first.index, &second.index, (a, b) => {
                 a.iter()
                     .zip(b.iter())
@@ -272,6 +281,7 @@ impl<'i> IndexedPlan<'i> {
                 mask,
                 block: rest_len(rest),
             },
+            ([Dim::Table], Entries::Along(along)) => Form::Along(along),
             _ => Form::General,
         }
     }
@@ -290,6 +300,14 @@ impl<'i> IndexedPlan<'i> {
     /// Calls `f` with each row of the region (its last axis) in C order:
     /// executors run a tight loop per row instead of a call per element.
     pub fn for_each_row(&self, mut f: impl FnMut(Row<'_>)) {
+        if let ([Dim::Table], Entries::Along(along)) = (self.dims.as_slice(), &self.table.entries) {
+            // Row by row, with no table of the whole region.
+            if !self.is_empty() {
+                let base = self.base;
+                along.for_each_row(&self.table.shape, 0..self.table.shape[0], |offsets| f(Row::Table { base, offsets }));
+            }
+            return;
+        }
         if !self.is_empty() {
             let offsets = self.table.offsets();
             self.rows(&self.dims, &offsets, self.base, false, &mut f);
@@ -375,6 +393,8 @@ pub enum Form<'p, 'i> {
         /// The number of elements each true position selects.
         block: usize,
     },
+    /// `x[along(idx, axis)]` in mode `error`: the index read in place.
+    Along(&'p AlongIndex<'i>),
     /// Anything else: the table's offsets and the strided dims around it.
     General,
 }

@@ -8,6 +8,7 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
+use crate::exec::along_rows;
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
@@ -122,6 +123,24 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
                 }
             })
         }),
+        Entries::Along(along) => {
+            // Chunks of whole positions of the region's first axis, each
+            // walking its own rows.
+            let region = &plan.table.shape;
+            let per_first = region[1..].iter().product::<usize>() * block;
+            let chunk = len.div_ceil(threads * 4).next_multiple_of(per_first);
+            out.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| {
+                let first = c * chunk / per_first;
+                let positions = first..first + out.len() / per_first;
+                let mut blocks = out.chunks_mut(block);
+                along.for_each_run(region, positions, along_rows(region[region.len() - 1]), |offsets| {
+                    // The offsets lead the zip: a block is taken only for an offset.
+                    for (&offset, block_out) in offsets.iter().zip(blocks.by_ref()) {
+                        copy_block(plan.base + offset, block_out);
+                    }
+                });
+            })
+        }
         Entries::Offsets(_) | Entries::Mask(_) => {
             let offsets = plan.table.offsets();
             assert_eq!(offsets.len() * block, len, "one offset per block");
