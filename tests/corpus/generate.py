@@ -21,6 +21,7 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
             {"array": ARRAY}               integer array, dtype usize|isize|i32|i64|u32|u64
             {"mask": ARRAY}                boolean array, dtype bool
             {"nd": ARRAY}                  gather_nd index: last axis holds the coordinates
+            {"along": {"index": ARRAY, "axis": k}}  along(idx, k): take_along_axis
   op      get | set | add | sub | mul | div | pow | min | max | apply
   func    apply only: square | negate | double
   value   set and accumulating ops: {"scalar": v} or ARRAY of the base's dtype
@@ -44,7 +45,10 @@ reads are `x[idx]`, `set` is `x[idx] = v`, the other ops are the unbuffered
 value with its leading length-1 axes dropped (SPEC §4). Index kinds NumPy
 lacks are translated first: an ndarray range becomes the NumPy slice of the
 same positions, `nd(idx)` becomes the adjacent arrays idx[..., 0],
-idx[..., 1], ...; modes clip and wrap rewrite the out-of-bounds integers;
+idx[..., 1], ..., `along(idx, axis)` becomes NumPy's own
+`take_along_axis` index (idx on the axis, an `arange` of every other axis
+shaped to broadcast against it), so `ufunc.at` runs on the broadcast grid;
+modes clip and wrap rewrite the out-of-bounds integers;
 modes drop and fill run NumPy on a copy of the target padded by one slot
 per axis, every out-of-bounds integer redirected to that slot (which holds
 the fill value for reads, and soaks up dropped updates). Errors are the
@@ -184,6 +188,13 @@ class Nd:
     dt: str = "i64"
 
 
+@dataclass
+class Along:
+    a: np.ndarray
+    axis: int
+    dt: str = "i64"
+
+
 def arr(values: Any, dt: str = "i64") -> Arr:
     return Arr(np.array(values, dtype=IDX_DTYPES[dt]), dt)
 
@@ -203,6 +214,8 @@ def n_axes(e: Any) -> int:
         return e.m.ndim
     if isinstance(e, Nd):
         return e.a.shape[-1]
+    if isinstance(e, Along):
+        return e.a.ndim
     return 0
 
 
@@ -236,6 +249,9 @@ def show_elem(e: Any) -> str:
         return f"nd({body})" if isinstance(e, Nd) else body
     if isinstance(e, Mask):
         return f"mask{list(e.m.shape)}:{int(e.m.sum())}"
+    if isinstance(e, Along):
+        body = e.dt + (str(e.a.tolist()) if e.a.size <= 8 else f"<{list(e.a.shape)}>")
+        return f"along({body}, {e.axis})"
     return repr(e)
 
 
@@ -290,7 +306,35 @@ def fix_array(a: np.ndarray, n: int | None, mode: str) -> np.ndarray:
     return np.array(fixed, dtype=np.int64).reshape(a.shape)
 
 
+def along_to_numpy(index: list, shape: tuple, mode: str) -> tuple:
+    """`along(idx, axis)` as `take_along_axis` builds it, its errors in
+    NumPy's order (the axis, the rank, the broadcast; `take_along_axis`
+    names them differently) and alone in its index (tensor-core's rule)."""
+    if len(index) > 1:
+        raise Decided("AlongNotAlone")
+    e = index[0]
+    ndim = len(shape)
+    if not -ndim <= e.axis < ndim:
+        raise Decided("AxisOutOfRange")
+    if e.a.ndim != ndim:
+        raise Decided("AlongRank")
+    axis = e.axis % ndim
+    out = []
+    for d in range(ndim):
+        if d == axis:
+            out.append(fix_array(e.a, shape[d], mode))
+        else:
+            out.append(np.arange(shape[d]).reshape([shape[d] if k == d else 1 for k in range(ndim)]))
+    try:
+        np.broadcast_shapes(*[a.shape for a in out])
+    except ValueError:
+        raise Decided("AlongShape") from None
+    return tuple(out)
+
+
 def to_numpy(index: list, shape: tuple, mode: str) -> tuple:
+    if any(isinstance(e, Along) for e in index):
+        return along_to_numpy(index, shape, mode)
     skip = mode in ("drop", "fill")
     out: list = []
     for e, axis in zip(index, placements(index, len(shape))):
@@ -603,6 +647,8 @@ def jelem(e: Any) -> dict:
         return {"mask": jarray(e.m, "bool")}
     if isinstance(e, Nd):
         return {"nd": jarray(e.a, e.dt)}
+    if isinstance(e, Along):
+        return {"along": {"index": jarray(e.a, e.dt), "axis": e.axis}}
     raise TypeError(e)
 
 
@@ -1175,6 +1221,47 @@ def fam_special() -> None:
         add("special", x, [arr([0, 1])], "min", np.array([-big - 1, big]))
 
 
+def fam_along() -> None:
+    """along(idx, axis): take_along_axis, put_along_axis, and ufunc.at on the
+    broadcast grid (duplicates accumulate in index order), in every mode."""
+    get_modes = ["error", "error", "clip", "wrap", ("fill", -1)]
+    update_modes = ["error", "error", "clip", "wrap", "drop"]
+    ops = ["get", "set", "add", "max", "mul", "min", "apply", "get", "set", "add"]
+    for k in range(80):
+        rank = 1 + k % 3
+        shape = tuple(int(RNG.integers(1, 5)) for _ in range(rank))
+        axis = int(RNG.integers(-rank, rank))
+        ax = axis % rank
+        # The index broadcasts against the target: each other axis the
+        # target's length or 1 (or the target's length is 1).
+        ishape = tuple(int(RNG.integers(0, 6)) if d == ax else pick([shape[d], shape[d], 1]) for d in range(rank))
+        op = cycle(ops, k)
+        mode = cycle(get_modes if op == "get" else update_modes, k // len(ops))
+        n = shape[ax]
+        wild = mode != "error" or k % 9 == 0
+        dt = cycle(SIGNED_IDX, k)
+        values = RNG.integers(-n - 2 if wild else -n, n + 2 if wild else n, size=ishape)
+        dtype = cycle(DTYPES, k)
+        value = None if op in ("get", "apply") else cycle(["scalar", "full", "bcast"], k)
+        add("along", target(shape, dtype, op), [Along(values.astype(IDX_DTYPES[dt]), axis, dt)], op, value, mode)
+    # Errors, and which comes first.
+    x = lambda: data((3, 4))  # noqa: E731
+    rows = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
+    for index, op in [
+        ([Along(rows([0], [1], [2]), 2)], "get"),            # AxisOutOfRange
+        ([Along(rows([0], [1], [2]), -3)], "set"),
+        ([Along(rows(0, 1), 1)], "get"),                     # AlongRank
+        ([Along(rows(0, 1), 5)], "add"),                     # the axis before the rank
+        ([Along(rows([0], [1]), 1)], "get"),                 # AlongShape: 2 rows against 3
+        ([Along(rows([0, 1], [1, 1]), 0)], "set"),           # AlongShape on the other axis
+        ([Along(rows([0], [4], [1]), 1)], "add"),            # OutOfBounds
+        ([Along(rows([0], [1], [2]), 1), ELL], "get"),       # AlongNotAlone
+    ]:
+        add("along", x(), index, op, "scalar" if op in ("set", "add") else None)
+    # A value that does not broadcast to the region.
+    add("along", x(), [Along(rows([0, 3], [1, 1], [2, 0]), 1)], "add", "wrong")
+
+
 def fam_errors() -> None:
     """Errors, each NumPy's (except those NumPy cannot raise)."""
     f = lambda shape=(3, 4): data(shape)  # noqa: E731
@@ -1263,6 +1350,7 @@ def main() -> None:
         fam_int_arrays,
         fam_masks,
         fam_nd,
+        fam_along,
         fam_zero_d,
         fam_combined,
         fam_ops,

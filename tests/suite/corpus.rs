@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
 use serde_json::Value as Json;
-use tensor_at::{Arith, Ellipsis, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, ix, nd};
+use tensor_at::{Arith, Ellipsis, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, along, ix, nd};
 
 /// Cases below this count mean the corpus was cut short.
 const MIN_CASES: usize = 400;
@@ -119,19 +119,34 @@ fn index_int<I: IndexInt + TryFrom<i128>>(json: &Json) -> Outcome<I> {
         .ok_or_else(|| format!("not an index of this type: {json}"))
 }
 
-/// An integer index array, as `ix(array)` or `ix(nd(array))`.
-fn int_array_elem(json: &Json, is_nd: bool) -> Outcome<IndexElem<'static>> {
-    fn typed<I: IndexInt + TryFrom<i128>>(json: &Json, is_nd: bool) -> Outcome<IndexElem<'static>> {
+/// How an integer index array stands in its index.
+#[derive(Clone, Copy)]
+enum Wrap {
+    /// `ix(array)`.
+    Plain,
+    /// `ix(nd(array))`.
+    Nd,
+    /// `ix(along(array, axis))`.
+    Along(isize),
+}
+
+/// An integer index array, wrapped as `wrap` says.
+fn int_array_elem(json: &Json, wrap: Wrap) -> Outcome<IndexElem<'static>> {
+    fn typed<I: IndexInt + TryFrom<i128>>(json: &Json, wrap: Wrap) -> Outcome<IndexElem<'static>> {
         let a = array(json, index_int::<I>)?;
-        Ok(if is_nd { ix(nd(a)) } else { ix(a) })
+        Ok(match wrap {
+            Wrap::Plain => ix(a),
+            Wrap::Nd => ix(nd(a)),
+            Wrap::Along(axis) => ix(along(a, axis)),
+        })
     }
     match field(json, "dtype")?.as_str() {
-        Some("usize") => typed::<usize>(json, is_nd),
-        Some("isize") => typed::<isize>(json, is_nd),
-        Some("i32") => typed::<i32>(json, is_nd),
-        Some("i64") => typed::<i64>(json, is_nd),
-        Some("u32") => typed::<u32>(json, is_nd),
-        Some("u64") => typed::<u64>(json, is_nd),
+        Some("usize") => typed::<usize>(json, wrap),
+        Some("isize") => typed::<isize>(json, wrap),
+        Some("i32") => typed::<i32>(json, wrap),
+        Some("i64") => typed::<i64>(json, wrap),
+        Some("u32") => typed::<u32>(json, wrap),
+        Some("u64") => typed::<u64>(json, wrap),
         other => Err(format!("unknown index dtype {other:?}")),
     }
 }
@@ -156,8 +171,9 @@ fn index_elem(json: &Json) -> Outcome<IndexElem<'static>> {
         }),
         "ellipsis" => ix(Ellipsis),
         "newaxis" => ix(NewAxis),
-        "array" => int_array_elem(v, false)?,
-        "nd" => int_array_elem(v, true)?,
+        "array" => int_array_elem(v, Wrap::Plain)?,
+        "nd" => int_array_elem(v, Wrap::Nd)?,
+        "along" => int_array_elem(field(v, "index")?, Wrap::Along(int(field(v, "axis")?)?))?,
         "mask" => ix(array(v, |b| b.as_bool().ok_or_else(|| format!("not a bool: {b}")))?),
         other => return Err(format!("unknown index element `{other}`")),
     })

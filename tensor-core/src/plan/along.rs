@@ -122,8 +122,8 @@ fn region_shape(index: &[usize], shape: &[usize], axis: usize) -> Result<Vec<usi
 }
 
 /// The plan of `along(index, axis)` on a target of the given shape and
-/// strides. Errors in NumPy's order: the axis, the broadcast, the bounds.
-/// (The index's rank was checked with the index's structure.)
+/// strides. Errors in NumPy's order: the axis and the rank (checked with
+/// the index's structure, `Placement::new`), the broadcast, the bounds.
 pub(crate) fn resolve<'i>(
     index: &'i IntArray<'_>,
     axis: isize,

@@ -8,6 +8,7 @@
 
 use crate::error::IndexError;
 use crate::index::{IndexElem, IntArray, with_int_array};
+use crate::plan::along::normalize_axis;
 
 /// The structure of an index on a target of a given rank, checked.
 #[derive(Clone, Copy, Debug)]
@@ -51,11 +52,16 @@ impl Placement {
         })
     }
 
-    /// The structure of an index holding `along`: alone, of the target's rank.
+    /// The structure of an index holding `along`: alone, its axis one of
+    /// the target's, of the target's rank (NumPy's `take_along_axis`
+    /// checks the axis before the rank).
     #[cold]
     fn along(along: &IndexElem<'_>, elems: usize, ndim: usize) -> Result<Self, IndexError> {
         if elems > 1 {
             return Err(IndexError::AlongNotAlone);
+        }
+        if let IndexElem::Along { axis, .. } = along {
+            normalize_axis(*axis, ndim)?;
         }
         let rank = width(along).unwrap_or(0);
         if rank != ndim {

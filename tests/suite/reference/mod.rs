@@ -685,12 +685,13 @@ impl Arith for f64 {
 /// coordinate replaced by `idx[m]` (a target axis of length 1 is read at 0).
 fn select_along(shape: &[usize], idx: &Tensor<i128>, axis: isize, oob: Oob) -> Result<Selection, ErrKind> {
     let ndim = shape.len();
-    if idx.shape.len() != ndim {
-        return Err(ErrKind::AlongRank);
-    }
     let n = ndim as isize;
+    // NumPy's `take_along_axis` checks the axis before the rank.
     if axis < -n || axis >= n {
         return Err(ErrKind::AxisOutOfRange);
+    }
+    if idx.shape.len() != ndim {
+        return Err(ErrKind::AlongRank);
     }
     let axis = if axis < 0 { axis + n } else { axis } as usize;
     let mut region = vec![];
