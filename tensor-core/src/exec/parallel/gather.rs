@@ -26,8 +26,9 @@ impl<T> Clone for Shared<T> {
 impl<T> Copy for Shared<T> {}
 
 impl<T> Shared<T> {
-    /// The address `offset` elements on, for a prefetch hint (a method, so
-    /// that closures capture the whole `Shared`, not its raw pointer).
+    /// The address `offset` elements on, for a prefetch hint or a read (a
+    /// method, so that closures capture the whole `Shared`, not its raw
+    /// pointer).
     fn wrapping_offset(self, offset: isize) -> *const T {
         self.0.wrapping_offset(offset)
     }
@@ -125,18 +126,22 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
         }),
         Entries::Along(along) => {
             // Chunks of whole positions of the region's first axis, each
-            // walking its own rows.
+            // walking its own rows: one element per offset, in one loop.
+            assert_eq!(block, 1, "an along plan is its table alone");
             let region = &plan.table.shape;
-            let per_first = region[1..].iter().product::<usize>() * block;
+            let per_first = region[1..].iter().product::<usize>();
             let chunk = len.div_ceil(threads * 4).next_multiple_of(per_first);
             out.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| {
                 let first = c * chunk / per_first;
                 let positions = first..first + out.len() / per_first;
-                let mut blocks = out.chunks_mut(block);
+                let mut slots = out.iter_mut();
                 along.for_each_run(region, positions, along_rows(region[region.len() - 1]), |offsets| {
-                    // The offsets lead the zip: a block is taken only for an offset.
-                    for (&offset, block_out) in offsets.iter().zip(blocks.by_ref()) {
-                        copy_block(plan.base + offset, block_out);
+                    // The offsets lead the zip: a slot is taken only for an offset.
+                    for (&offset, slot) in offsets.iter().zip(slots.by_ref()) {
+                        // SAFETY: every index was checked in bounds when
+                        // planned, so the offset (plus the plan's base) is an
+                        // element of the target (the caller's guarantee).
+                        slot.write(unsafe { *origin.wrapping_offset(plan.base + offset) });
                     }
                 });
             })
