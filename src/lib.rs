@@ -48,6 +48,21 @@ pub use tensor_core::*;
 /// assert_eq!(buf, array![8, 7]);
 /// ```
 ///
+/// `along(idx, axis)`, alone in the brackets, picks along one axis and
+/// spans the others (NumPy's `take_along_axis`, PyTorch's `gather`):
+///
+/// ```
+/// use ndarray::{array, Array2};
+/// use tensor_at::{along, at};
+///
+/// let mut logits = array![[0.1, 0.2, 0.7], [0.6, 0.3, 0.1]];
+/// let labels = array![[2usize], [0]];
+/// let picked: Array2<f64> = at!(logits[along(labels, 1)]);  // torch.gather(logits, 1, labels)
+/// assert_eq!(picked, array![[0.7], [0.6]]);
+/// at!(logits[along(labels, -1)] -= 1.0);                    // scatter_add_(1, labels, -1)
+/// assert_eq!(logits, array![[0.1, 0.2, 0.7 - 1.0], [0.6 - 1.0, 0.3, 0.1]]);
+/// ```
+///
 /// A read with `; out = buf` writes its result over `buf`, which must have
 /// the result's shape (`IndexError::OutputShape` otherwise, `buf`
 /// unchanged): a loop that reads the same shape again and again reuses one
