@@ -27,6 +27,8 @@
 //! | `np.put_along_axis(x, idx, v, 1)`, `x.scatter_(1, idx, v)` | | `at!(x[along(idx, 1)] = v)` (duplicates: the last wins) |
 //! | `x.scatter_add_(1, idx, v)` | | `at!(x[along(idx, 1)] += v)` (in index order, bitwise the same every run) |
 //! | `x.scatter_reduce_(1, idx, v, "amax")` | | `at!(x[along(idx, 1)].max(v))` |
+//! | `tf.gather(x, idx, batch_dims=1)`, `x` of shape `(b, n, d)`, `idx` `(b, k)` | `jax.vmap(lambda x, i: x[i])(x, idx)` | `at!(x[along(idx.insert_axis(Axis(2)), 1)])` (the new axis broadcasts over `d`) |
+//! | | `jax.vmap(lambda x, i, g: x.at[i].add(g))(x, idx, g)`, `x` `(b, n)` | `at!(x[along(idx, 1)] += g)` |
 //! | `try: ... except IndexError` | | `try_at!(x[i] = v)?` |
 //!
 //! ```

@@ -123,3 +123,30 @@ fn errors_leave_the_target_unchanged() {
     assert_eq!(error, IndexError::AlongNotAlone);
     assert_eq!(x, original);
 }
+
+/// TensorFlow's `tf.gather(x, idx, batch_dims=1)` on `x` of shape `(b, n,
+/// d)` and `idx` of shape `(b, k)` is `along` with a new last axis on the
+/// index (it broadcasts over `d`), and JAX's `vmap` of `x.at[i].add(g)` is
+/// `along` with `+=`: both checked against the loop over the batch.
+#[test]
+fn batched_gathers_and_vmapped_adds_as_loops() {
+    use ndarray::{Axis, s};
+    let x = Array3::from_shape_fn((3, 5, 2), |(b, n, d)| (100 * b + 10 * n + d) as i64);
+    let idx = array![[4usize, 0, 4, 1], [2, 2, 3, 0], [1, 0, 0, 4]];
+    let gathered: Array3<i64> = at!(x[along(idx.view().insert_axis(Axis(2)), 1)]);
+    for b in 0..3 {
+        for (k, &i) in idx.row(b).iter().enumerate() {
+            assert_eq!(gathered.slice(s![b, k, ..]), x.slice(s![b, i, ..]), "batch {b}, pick {k}");
+        }
+    }
+    let mut y = Array2::<i64>::zeros((3, 5));
+    let g = Array2::from_shape_fn((3, 4), |(b, k)| (10 * b + k) as i64 + 1);
+    let mut expected = y.clone();
+    for b in 0..3 {
+        for k in 0..4 {
+            expected[[b, idx[[b, k]]]] += g[[b, k]];
+        }
+    }
+    at!(y[along(idx, 1)] += g);
+    assert_eq!(y, expected);
+}
