@@ -253,7 +253,10 @@ fn print_tables(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) {
             r.checksum
         );
     }
-    let bound: Vec<_> = records.iter().filter_map(|r| Some((r, cases::memory_bytes(r.workload)?))).collect();
+    let bound: Vec<_> = records
+        .iter()
+        .filter_map(|r| Some((r, cases::memory_bytes(r.workload, r.useful_bytes)?)))
+        .collect();
     if !bound.is_empty() {
         println!("\nShare of the memory bandwidth (target: at least 85% of the copy's), from the least bytes memory must move:\n");
         println!(
@@ -302,7 +305,7 @@ fn to_json(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) -> Value {
                 "checksum": r.checksum,
                 "gbps": r.gbps(),
                 "useful_bytes": r.useful_bytes,
-                "memory_bytes": cases::memory_bytes(r.workload),
+                "memory_bytes": cases::memory_bytes(r.workload, r.useful_bytes),
                 "desc": r.desc,
             })
         })

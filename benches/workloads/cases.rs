@@ -39,18 +39,15 @@ pub const NOT_ON_GPU: [&str; 2] = ["W14", "W15"];
 /// The least bytes memory must move for the workloads bound by memory
 /// bandwidth, held to a share of the copy's: what is read and written,
 /// counting whole cache lines where a line is only partly written (its
-/// other elements must be read first). `None` for the others.
-pub fn memory_bytes(workload: &str) -> Option<u64> {
+/// other elements must be read first). `None` for the others. W1, W3b and
+/// W4 write whole lines, so they move their `useful_bytes`.
+pub fn memory_bytes(workload: &str, useful_bytes: u64) -> Option<u64> {
     const LINE: u64 = 64;
-    let y = 4096 * 2000 * F4;
     match workload {
-        // Reads y, streams the region (whole lines).
-        "W1" => Some(2 * y),
+        "W1" | "W3b" | "W4" => Some(useful_bytes),
         // Reads y, and reads and writes back every line the columns
         // 1, 3, .., 3999 of each row touch (bytes 4 to 16000).
-        "W2" => Some(y + 2 * 4096 * (3999 * F4 + F4).div_ceil(LINE) * LINE),
-        "W3b" => Some(190 * 256 * 256 * F4),
-        "W4" => Some(2900 * 4096 * F4 + 4096 * F4),
+        "W2" => Some(4096 * 2000 * F4 + 2 * 4096 * (3999 * F4 + F4).div_ceil(LINE) * LINE),
         _ => None,
     }
 }

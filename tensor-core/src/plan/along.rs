@@ -52,17 +52,17 @@ impl AlongIndex<'_> {
         // The offset of each row's start, counted over the outer axes.
         let outer = &region[..last];
         let mut at = vec![0usize; last];
-        let start = first.start as isize * self.strides[0];
-        let mut base = if last == 0 { 0 } else { start };
+        // A first axis that is also the last is walked by `k` below from
+        // `first.start`; either way each row starts there.
+        let mut base = first.start as isize * self.strides[0];
         let mut offsets = Vec::with_capacity(region[last] * rows.max(1));
         let mut pending = 0;
         with_int_array!(&self.index, a => {
             let index = a.broadcast(IxDyn(region)).expect("the region is the index broadcast");
             let index = index.slice_axis(Axis(0), Slice::from(first.clone()));
-            let first_of_row = if last == 0 { start } else { 0 };
             for row in index.rows() {
                 offsets.extend(row.iter().enumerate().map(|(k, &i)| {
-                    base + first_of_row + k as isize * row_stride + i.position(self.len) as isize * self.stride
+                    base + k as isize * row_stride + i.position(self.len) as isize * self.stride
                 }));
                 pending += 1;
                 if pending >= rows {
