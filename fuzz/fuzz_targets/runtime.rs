@@ -300,6 +300,7 @@ fn run<T: ArbitraryElem>(u: &mut Unstructured<'_>) -> Result<()> {
         action,
         mode,
         value,
+        batch: 0,
     };
     if let Err(failure) = check(&case) {
         panic!("{failure}\n{case:?}");

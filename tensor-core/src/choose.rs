@@ -159,29 +159,40 @@ pub(crate) fn read_into<T: Clone>(
     view: ArrayViewD<'_, T>,
     index: &[IndexElem<'_>],
     mode: Mode<T>,
-    mut out: ArrayViewMutD<'_, T>,
+    out: ArrayViewMutD<'_, T>,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
-    let plan = match prepare::read_into_with(index, layout(&view), &mode, out.shape(), &machine.passes())? {
+    let plan = prepare::read_into_with(index, layout(&view), &mode, out.shape(), &machine.passes())?;
+    // SAFETY: the plan was resolved from this view's layout, and its shape
+    // is `out`'s (both checked by `prepare`, above).
+    unsafe { run_read_into(&view, plan, &mode, out, &machine) };
+    Ok(())
+}
+
+/// Writes a prepared read of `view` over the elements of `out`.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout in `mode`, and has `out`'s shape.
+pub(crate) unsafe fn run_read_into<T: Clone>(view: &ArrayViewD<'_, T>, plan: Plan<'_>, mode: &Mode<T>, mut out: ArrayViewMutD<'_, T>, machine: &Machine) {
+    let plan = match plan {
         Plan::View(plan) => {
-            out.assign(&basic::select(view, &plan.axes));
-            return Ok(());
+            out.assign(&basic::select(view.view(), &plan.axes));
+            return;
         }
         Plan::Indexed(plan) => plan,
     };
-    let fill = match &mode {
+    let fill = match mode {
         Mode::Fill(fill) => Some(fill),
         _ => None,
     };
-    match gather_strategy(&view, &plan, &machine) {
-        GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(&view, &plan, parallel, &machine)),
-        // SAFETY: the plan was resolved from this view's layout, and its
-        // shape is `out`'s (both checked by `prepare`, above).
-        GatherStrategy::Parallel => unsafe { gather_in_parallel_into(&view, &plan, fill, &machine, out) },
+    match gather_strategy(view, &plan, machine) {
+        GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(view, &plan, parallel, machine)),
+        // SAFETY: the caller's guarantee.
+        GatherStrategy::Parallel => unsafe { gather_in_parallel_into(view, &plan, fill, machine, out) },
         // SAFETY: as above.
-        GatherStrategy::Serial => unsafe { gather::gather_into(&view, &plan, fill, out) },
+        GatherStrategy::Serial => unsafe { gather::gather_into(view, &plan, fill, out) },
     }
-    Ok(())
 }
 
 /// The read of a mask over the leading axes of `view`, both C-ordered, on
@@ -416,25 +427,31 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
 }
 
 /// `target[index] = value`.
-#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by destination
 pub(crate) fn set<T: Clone>(
-    mut target: ArrayViewMutD<'_, T>,
+    target: ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
     mode: &Mode<T>,
     value: &Value<'_, T>,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
-    let Update { plan, values } = prepare::set_with(index, layout(&target), mode, value, &machine.passes())?;
-    match set_strategy(&target, &plan, &values, &machine) {
+    let update = prepare::set_with(index, layout(&target), mode, value, &machine.passes())?;
+    run_set(target, update, &machine);
+    Ok(())
+}
+
+/// Writes a prepared `set` into `target`, the view it was prepared on.
+#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by destination
+pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan, values }: Update<'_, '_, T>, machine: &Machine) {
+    match set_strategy(&target, &plan, &values, machine) {
         #[cfg(feature = "rayon")]
         SetStrategy::ByDestination => {
             let Plan::Indexed(plan) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
             };
             // SAFETY: the plan was resolved from this target's layout (above).
-            let done = unsafe { set_by_destination::<T, u32>(&mut target, plan, &values, &machine) } || {
+            let done = unsafe { set_by_destination::<T, u32>(&mut target, plan, &values, machine) } || {
                 // SAFETY: as for the 32-bit call.
-                unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, &machine) }
+                unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, machine) }
             };
             assert!(done, "the strategy saw plain numbers in C order");
         }
@@ -445,8 +462,8 @@ pub(crate) fn set<T: Clone>(
             };
             let view = basic::select(target, &plan.axes);
             let done = match Plain::<T>::of().map(Plain::width) {
-                Some(crate::element::Width::Bits32) => split_set::<T, u32>(view, &values, stream, &machine),
-                Some(crate::element::Width::Bits64) => split_set::<T, u64>(view, &values, stream, &machine),
+                Some(crate::element::Width::Bits32) => split_set::<T, u32>(view, &values, stream, machine),
+                Some(crate::element::Width::Bits64) => split_set::<T, u64>(view, &values, stream, machine),
                 None => false,
             };
             assert!(done, "the strategy saw plain numbers");
@@ -456,7 +473,7 @@ pub(crate) fn set<T: Clone>(
         SetStrategy::Serial { stream, far } => {
             // Dropped after the write: it orders the streaming stores.
             let fence = stream.then_some(Fence);
-            let kernel = match fence.as_ref().and_then(|fence| streaming(fence, &machine)) {
+            let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine)) {
                 // SAFETY: the write below runs on this thread and returns
                 // before `fence` drops here; nothing reads the target before
                 // then; the strategy streams only the distinct positions of a
@@ -465,11 +482,11 @@ pub(crate) fn set<T: Clone>(
                 Some(streaming) => unsafe { SetKernel::streaming(streaming) },
                 None => SetKernel::new(),
             };
-            // SAFETY: the plan was resolved from this target's layout (above).
+            // SAFETY: the plan was resolved from this target's layout (by
+            // the caller's `prepare`).
             unsafe { write(target, plan, &values, kernel, far) };
         }
     }
-    Ok(())
 }
 
 /// The `set` of a view on every thread, one piece each, on the bits `B` of
@@ -635,7 +652,7 @@ fn leaves_slow_memory(bytes: usize, threads: usize, caches: Caches) -> bool {
 
 /// `target[index] op= value`, every occurrence in index order.
 pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
-    mut target: ArrayViewMutD<'_, T>,
+    target: ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
     op: Op,
     mode: &Mode<T>,
@@ -643,7 +660,20 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     kernel: K,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
-    let Update { plan, values } = prepare::update_with(index, layout(&target), op, mode, value, &machine.passes())?;
+    let update = prepare::update_with(index, layout(&target), op, mode, value, &machine.passes())?;
+    run_update(target, update, op, kernel, &machine);
+    Ok(())
+}
+
+/// Applies a prepared update to `target`, the view it was prepared on.
+#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // the accumulation's slice
+pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    mut target: ArrayViewMutD<'_, T>,
+    Update { plan, values }: Update<'_, '_, T>,
+    op: Op,
+    kernel: K,
+    machine: &Machine,
+) {
     let far = machine.beyond_cache(target.len() * size_of::<T>());
     #[cfg(feature = "rayon")]
     if let Plan::View(view) = &plan
@@ -652,14 +682,14 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         // A view's positions are distinct: one piece a thread.
         let write = |piece: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>| scatter::write_view(piece, values, kernel);
         crate::exec::parallel::view::split_write(basic::select(target, &view.axes), &values, machine.threads, &write);
-        return Ok(());
+        return;
     }
     if let Plan::Indexed(indexed) = &plan
         && let Form::Index(axis) = indexed.form()
         && axis.stride == 1
         && let Some(in_order) = values.in_order()
     {
-        let accumulation = accumulation(axis.len, indexed.len(), regrouping_identity::<T, K>(op), &machine);
+        let accumulation = accumulation(axis.len, indexed.len(), regrouping_identity::<T, K>(op), machine);
         if accumulation != Accumulation::Serial {
             // SAFETY: the plan was resolved from this target (above): an
             // axis of stride 1 is `len` consecutive elements of it from
@@ -668,14 +698,13 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             with_int_array!(&axis.index, a => {
                 let index = a.as_slice().expect("indices read in place are contiguous");
                 // SAFETY: the planner checked every index in bounds.
-                unsafe { accumulate_in_bounds(elements, index, in_order, kernel, accumulation, &machine) };
+                unsafe { accumulate_in_bounds(elements, index, in_order, kernel, accumulation, machine) };
             });
-            return Ok(());
+            return;
         }
     }
     // SAFETY: the plan was resolved from this target's layout (above).
     unsafe { write(target, plan, &values, kernel, far) };
-    Ok(())
 }
 
 /// `axis[index] op= values` on several threads as `accumulation` says.

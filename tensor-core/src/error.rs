@@ -35,6 +35,28 @@ impl fmt::Display for Shapes {
     }
 }
 
+/// The part of a batched call whose batch axes are reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BatchPart {
+    /// The target.
+    Target,
+    /// The index element at this position (an array, a mask, `nd` or `along`).
+    Index(usize),
+    /// The value.
+    Value,
+}
+
+impl fmt::Display for BatchPart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchPart::Target => f.write_str("the target"),
+            BatchPart::Index(position) => write!(f, "the index at position {position}"),
+            BatchPart::Value => f.write_str("the value"),
+        }
+    }
+}
+
 /// Why an index, a value or a mode was rejected.
 ///
 /// Every entry point validates everything before its first write, so when
@@ -175,6 +197,33 @@ pub enum IndexError {
         /// The axis the index picks positions along (from the front).
         axis: usize,
     },
+    /// `; batch = k` with fewer than `k` axes in the target, in an index
+    /// array or mask, or in an array value.
+    #[error("batch = {batch} pairs the leading {batch} axes, but {part} has {ndim}")]
+    BatchRank {
+        /// The number of batch axes.
+        batch: usize,
+        /// What has too few axes.
+        part: BatchPart,
+        /// Its number of dimensions.
+        ndim: usize,
+    },
+    /// A batch axis whose length is neither the target's nor 1.
+    #[error("batch axis {axis} of {part} has length {len}, but the target's has length {expected} (batch axes are equal, or 1 to broadcast)")]
+    BatchShape {
+        /// Whose batch axis it is.
+        part: BatchPart,
+        /// The batch axis.
+        axis: usize,
+        /// Its length.
+        len: usize,
+        /// The target's length along it.
+        expected: usize,
+    },
+    /// A batched read through a mask: each batch could select a different
+    /// number of elements, so the rows would not stack.
+    #[error("a batched read cannot go through a mask (each batch may select a different number of elements); update through it, or read without batch")]
+    BatchedMaskRead,
     /// A read into an existing array (`; out = buf`, [`get_into`](crate::get_into))
     /// whose shape is not the result's (NumPy's `take(.., out=)` asks the same).
     #[error("output array of shape {out} does not match the indexing result of shape {result}")]

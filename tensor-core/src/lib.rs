@@ -43,6 +43,7 @@
 // the traits and method syntax over it (backend, builder, typed, entry).
 mod api;
 mod backend;
+mod batched;
 mod builder;
 mod choose;
 mod element;
@@ -60,10 +61,11 @@ pub mod typed;
 mod value;
 
 pub use api::{apply, get, get_into, get_view, select, set, update};
+pub use batched::{apply_batched, get_batched, select_batched, set_batched, update_batched};
 pub use backend::{Compare, Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Op};
-pub use error::{IndexError, Shape, Shapes};
+pub use error::{BatchPart, IndexError, Shape, Shapes};
 pub use index::{
     Along, Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
     RangeSlice, along, nd,

@@ -469,7 +469,92 @@ fn case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> impl Strate
             action,
             mode,
             value,
+            batch: 0,
         })
+}
+
+/// A batched case: one or two batch axes (now and then of length 0) before
+/// a target drawn as the plain cases draw it, and an index drawn for one
+/// batch. Each array, mask, `nd` and `along` index gains the batch axes
+/// (now and then of length 1, to broadcast, or one too long), its
+/// elements rotated by the batch position so that the batches differ.
+fn batched_case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> impl Strategy<Value = Case<T>> {
+    let dim = || prop_oneof![19 => 1..=3usize, 1 => Just(0usize)];
+    (vec(dim(), 1..=2), vec(dim(), 0..=3), actions)
+        .prop_flat_map(|(batch, sub, action)| (Just(batch), Just(sub), Just(action), mode_strategy::<T>(action)))
+        .prop_flat_map(|(batch, sub, action, mode)| {
+            let wild = if let Mode::Error = mode { 0.08 } else { 0.4 };
+            let axes = batch.iter().map(|&len| prop_oneof![8 => Just(len), 2 => Just(1usize), 1 => Just(len + 1)]).collect::<Vec<_>>();
+            let shape = [batch.clone(), sub.clone()].concat();
+            (
+                Just(batch),
+                Just(sub.clone()),
+                layout_strategy(shape),
+                index_strategy(sub, wild),
+                vec(axes, 6),
+                Just(action),
+                Just(mode),
+            )
+        })
+        .prop_flat_map(|(batch, sub, layout, index, axes, action, mode)| {
+            let region = [batch.clone(), value_shape(&sub, &index)].concat();
+            let index: Vec<ElemSpec> = index.into_iter().zip(axes.into_iter().cycle()).map(|(elem, axes)| with_batch_axes(elem, &axes)).collect();
+            let shape = [batch.clone(), sub].concat();
+            let base_shape = layout.as_ref().map_or_else(|| shape.clone(), |l| l.base_shape(&shape));
+            let base = vec(T::base(), base_shape.iter().product::<usize>()).prop_map(move |data| build(&base_shape, data, false));
+            (
+                Just((shape, batch.len())),
+                Just(layout),
+                base,
+                Just(index),
+                Just(action),
+                Just(mode),
+                value_strategy(region, T::operand(action)),
+            )
+        })
+        .prop_map(|((shape, batch), layout, base, index, action, mode, value)| Case {
+            shape,
+            layout,
+            base,
+            index,
+            action,
+            mode,
+            value,
+            batch,
+        })
+}
+
+/// `elem` with the batch axes `axes` in front, its elements rotated by one
+/// more place in each batch position (basic elements have no batch axes).
+fn with_batch_axes(elem: ElemSpec, axes: &[usize]) -> ElemSpec {
+    fn stack<A: Clone>(array: &ndarray::ArrayD<A>, axes: &[usize]) -> ndarray::ArrayD<A> {
+        let values: Vec<A> = array.iter().cloned().collect();
+        let mut data = Vec::new();
+        for p in 0..axes.iter().product::<usize>() {
+            let mut batch = values.clone();
+            if !batch.is_empty() {
+                let len = batch.len();
+                batch.rotate_left(p % len);
+            }
+            data.extend(batch);
+        }
+        build(&[axes, array.shape()].concat(), data, false)
+    }
+    let ints = |spec: &IntsSpec| match spec {
+        IntsSpec::Usize(a) => IntsSpec::Usize(stack(a, axes)),
+        IntsSpec::Isize(a) => IntsSpec::Isize(stack(a, axes)),
+        IntsSpec::I32(a) => IntsSpec::I32(stack(a, axes)),
+        IntsSpec::I64(a) => IntsSpec::I64(stack(a, axes)),
+        IntsSpec::U32(a) => IntsSpec::U32(stack(a, axes)),
+        IntsSpec::U64(a) => IntsSpec::U64(stack(a, axes)),
+    };
+    match elem {
+        ElemSpec::Ints(a) => ElemSpec::Ints(ints(&a)),
+        ElemSpec::Nd(a) => ElemSpec::Nd(ints(&a)),
+        ElemSpec::Along(a, axis) => ElemSpec::Along(ints(&a), axis),
+        ElemSpec::Mask(m) => ElemSpec::Mask(stack(&m, axes)),
+        basic => basic,
+    }
 }
 
 // ---------------------------------------------------------------- properties
@@ -536,6 +621,34 @@ proptest! {
         1 => Just(Action::Set),
         1 => Just(Action::Apply),
         4 => any_op().prop_map(Action::Update),
+    ].boxed())) {
+        check(&case).map_err(TestCaseError::fail)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(600))]
+
+    /// `; batch = k` against the loop over the batch.
+    #[test]
+    fn batched_reads_match_reference(case in batched_case_strategy::<i64>(Just(Action::Get).boxed())) {
+        check(&case).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn batched_writes_match_reference(case in batched_case_strategy::<i64>(prop_oneof![
+        2 => Just(Action::Set),
+        3 => any_op().prop_map(Action::Update),
+        1 => Just(Action::Apply),
+    ].boxed())) {
+        check(&case).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn batched_float_ops_match_reference(case in batched_case_strategy::<f64>(prop_oneof![
+        1 => Just(Action::Get),
+        1 => Just(Action::Set),
+        3 => any_op().prop_map(Action::Update),
     ].boxed())) {
         check(&case).map_err(TestCaseError::fail)?;
     }

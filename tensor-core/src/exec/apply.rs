@@ -24,14 +24,26 @@ pub(crate) fn apply_view<T: Clone>(mut view: ArrayViewMutD<'_, T>, mut f: impl F
 ///
 /// `plan` was resolved from `target`'s shape and strides, so that every
 /// offset it yields reaches an element of `target`.
-pub(crate) unsafe fn apply_indexed<T: Clone>(target: &mut ArrayViewMutD<'_, T>, plan: &IndexedPlan<'_>, mut f: impl FnMut(T) -> T) {
+pub(crate) unsafe fn apply_indexed<T: Clone>(target: &mut ArrayViewMutD<'_, T>, plan: &IndexedPlan<'_>, f: impl FnMut(T) -> T) {
     let mut offsets = Vec::with_capacity(plan.len());
     plan.for_each_offset(|offset| offsets.extend(offset));
+    // SAFETY: every offset of the plan reaches an element of `target` (the
+    // caller's guarantee).
+    unsafe { apply_offsets(target, &offsets, f) }
+}
+
+/// `f` on the element at each of `offsets` from `target`'s first element,
+/// once per occurrence, in order.
+///
+/// # Safety
+///
+/// Every offset reaches an element of `target`.
+pub(crate) unsafe fn apply_offsets<T: Clone>(target: &mut ArrayViewMutD<'_, T>, offsets: &[isize], mut f: impl FnMut(T) -> T) {
     let origin = target.as_mut_ptr();
     // Where the latest result for each position is in `results`.
     let mut latest: HashMap<isize, usize> = HashMap::with_capacity(offsets.len());
     let mut results: Vec<T> = Vec::with_capacity(offsets.len());
-    for &offset in &offsets {
+    for &offset in offsets {
         let input = match latest.insert(offset, results.len()) {
             Some(previous) => results[previous].clone(),
             // SAFETY: the offset reaches an element of `target` (the

@@ -258,6 +258,8 @@ pub struct Case<T> {
     pub action: Action,
     pub mode: Mode<T>,
     pub value: ValueSpec<T>,
+    /// `; batch = k`: the leading axes paired (0: the plain call).
+    pub batch: usize,
 }
 
 /// The reference's name for a tensor-core error (`None`: a variant it does
@@ -281,6 +283,9 @@ pub fn kind(error: &IndexError) -> Option<ErrKind> {
         IndexError::AlongRank { .. } => ErrKind::AlongRank,
         IndexError::AxisOutOfRange { .. } => ErrKind::AxisOutOfRange,
         IndexError::AlongShape { .. } => ErrKind::AlongShape,
+        IndexError::BatchRank { .. } => ErrKind::BatchRank,
+        IndexError::BatchShape { .. } => ErrKind::BatchShape,
+        IndexError::BatchedMaskRead => ErrKind::BatchedMaskRead,
         _ => return None,
     })
 }
@@ -292,12 +297,32 @@ fn write<T: TestElem, S: DataMut<Elem = T>>(
     case: &Case<T>,
 ) -> Result<(), IndexError> {
     let mode = case.mode;
+    if case.batch > 0 {
+        return write_batched(target, index, case);
+    }
     match (case.action, &case.value, case.value.view()) {
         (Action::Set, ValueSpec::Scalar(v), _) => tensor_at::set(target, index, *v, mode),
         (Action::Set, _, Some(view)) => tensor_at::set(target, index, view, mode),
         (Action::Update(op), ValueSpec::Scalar(v), _) => tensor_at::update(target, index, op, *v, mode),
         (Action::Update(op), _, Some(view)) => tensor_at::update(target, index, op, view, mode),
         (Action::Apply, _, _) => tensor_at::apply(target, index, T::f, mode),
+        _ => unreachable!("reads are not writes"),
+    }
+}
+
+/// Runs the batched write of `case` on `target` with tensor-core.
+fn write_batched<T: TestElem, S: DataMut<Elem = T>>(
+    target: &mut ArrayBase<S, IxDyn>,
+    index: &[IndexElem<'_>],
+    case: &Case<T>,
+) -> Result<(), IndexError> {
+    let (mode, batch) = (case.mode, case.batch);
+    match (case.action, &case.value, case.value.view()) {
+        (Action::Set, ValueSpec::Scalar(v), _) => tensor_at::set_batched(target, index, batch, *v, mode),
+        (Action::Set, _, Some(view)) => tensor_at::set_batched(target, index, batch, view, mode),
+        (Action::Update(op), ValueSpec::Scalar(v), _) => tensor_at::update_batched(target, index, batch, op, *v, mode),
+        (Action::Update(op), _, Some(view)) => tensor_at::update_batched(target, index, batch, op, view, mode),
+        (Action::Apply, _, _) => tensor_at::apply_batched(target, index, batch, T::f, mode),
         _ => unreachable!("reads are not writes"),
     }
 }
@@ -371,9 +396,18 @@ pub fn check<T: TestElem>(case: &Case<T>) -> Result<(), String> {
             None => case.base.view(),
             Some(layout) => layout.view(case.base.view(), &case.shape),
         };
-        let expected = super::read(&target, &index, &case.mode);
-        check_read_into(&view, &index, &case.mode, &expected)?;
-        match (tensor_at::get(&view, &index, case.mode), expected) {
+        let (expected, actual) = match case.batch {
+            0 => {
+                let expected = super::read(&target, &index, &case.mode);
+                check_read_into(&view, &index, &case.mode, &expected)?;
+                (expected, tensor_at::get(&view, &index, case.mode))
+            }
+            batch => (
+                super::batch::read(&target, &index, batch, &case.mode),
+                tensor_at::get_batched(&view, &index, batch, case.mode),
+            ),
+        };
+        match (actual, expected) {
             (Ok(actual), Ok(expected)) => {
                 ensure!(
                     actual.shape() == expected.shape.as_slice(),
@@ -393,11 +427,14 @@ pub fn check<T: TestElem>(case: &Case<T>) -> Result<(), String> {
     }
 
     let value = case.value.reference();
-    let expected = match case.action {
-        Action::Set => super::set(&mut target, &index, &value, &case.mode),
-        Action::Update(op) => super::update(&mut target, &index, op, &value, &case.mode),
-        Action::Apply => super::apply(&mut target, &index, T::f, &case.mode),
-        Action::Get => unreachable!("handled above"),
+    let expected = match (case.action, case.batch) {
+        (Action::Set, 0) => super::set(&mut target, &index, &value, &case.mode),
+        (Action::Update(op), 0) => super::update(&mut target, &index, op, &value, &case.mode),
+        (Action::Apply, 0) => super::apply(&mut target, &index, T::f, &case.mode),
+        (Action::Set, batch) => super::batch::set(&mut target, &index, batch, &value, &case.mode),
+        (Action::Update(op), batch) => super::batch::update(&mut target, &index, batch, op, &value, &case.mode),
+        (Action::Apply, batch) => super::batch::apply(&mut target, &index, batch, T::f, &case.mode),
+        (Action::Get, _) => unreachable!("handled above"),
     };
     let mut base = case.base.clone();
     let actual = match &case.layout {

@@ -26,6 +26,9 @@ use tensor_at::{IndexElem, IntArray, Mode, Op};
 /// shared by the property tests and the fuzz target.
 pub mod case;
 
+/// `; batch = k`: the loop over the batch.
+pub mod batch;
+
 /// An array as plain data: `data` holds the elements in C order of `shape`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tensor<T> {
@@ -60,6 +63,9 @@ pub enum ErrKind {
     AlongRank,
     AxisOutOfRange,
     AlongShape,
+    BatchRank,
+    BatchShape,
+    BatchedMaskRead,
 }
 
 /// What an integer index outside `[-n, n)` does.

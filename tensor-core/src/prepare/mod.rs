@@ -22,6 +22,9 @@
 
 use ndarray::IxDyn;
 
+mod batch;
+pub use batch::Batch;
+
 use crate::element::{Arith, Op};
 use crate::error::{IndexError, Shape};
 use crate::index::{IndexElem, IntArray};
@@ -178,6 +181,32 @@ pub fn update_with<'i, 'v, T: Arith>(
         vet_planned(&plan, &values, op)?;
     }
     Ok(Update { plan, values })
+}
+
+/// A batched read (`; batch = k`), prepared: the mode, then how the
+/// target's leading `batch` axes pair with the index arrays' (see
+/// [`Batch`]). Each batch is then prepared as a read of its view.
+pub fn batch_read<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], mode: &Mode<T>) -> Result<Batch, IndexError> {
+    check_mode(mode, Access::Read)?;
+    Batch::of::<T>(batch, shape, index, true, None)
+}
+
+/// A batched update or `.apply` (no `value`), prepared: the mode, then how
+/// the target's leading `batch` axes pair with the index arrays', masks
+/// and array value (see [`Batch`]). Each batch is then prepared as an
+/// update of its view.
+pub fn batch_update<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], mode: &Mode<T>, value: Option<&Value<'_, T>>) -> Result<Batch, IndexError> {
+    check_mode(mode, Access::Update)?;
+    Batch::of(batch, shape, index, false, value)
+}
+
+/// The shape each batch of a batched read reads on `layout` (a batch's
+/// view), found with no batch position to view: the read of an empty
+/// batch has this shape behind its batch axes.
+pub fn batch_read_shape(batch: &Batch, index: &[IndexElem<'_>], layout: Layout<'_>) -> Result<Vec<usize>, IndexError> {
+    let zeros = batch.zeros_like(index);
+    let plan = resolve_with(&zeros, layout.shape, layout.strides, crate::mode::Bounds::Skip, &Serial)?;
+    Ok(plan.shape().to_vec())
 }
 
 /// A read or an update of a basic index, prepared one view axis at a time

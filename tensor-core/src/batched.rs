@@ -1,0 +1,297 @@
+//! Batched calls on the CPU (`; batch = k`): for every batch position `b`,
+//! the call on `x[b]` with `INDEX[b]` and `v[b]`.
+//!
+//! Every batch is prepared before the first is written, so an error in any
+//! batch leaves the target unchanged. Each batch then runs as the plain call
+//! on its view of the target would; batch positions are distinct regions of
+//! the target, so the order of batches decides nothing. An index of basic
+//! elements only is one view of the target behind `k` whole axes.
+
+use ndarray::{ArrayBase, ArrayD, ArrayViewD, ArrayViewMutD, Axis, CowArray, Data, DataMut, Dimension, IxDyn};
+
+use crate::choose::{self, Machine};
+use crate::element::{Arith, Op};
+use crate::error::IndexError;
+use crate::exec::kernel::with_op;
+use crate::index::{IndexElem, PySlice};
+use crate::mode::Mode;
+use crate::plan::Plan;
+use crate::prepare::{self, Batch, Layout};
+use crate::rank::Selection;
+use crate::value::{IntoValue, Value};
+
+/// Reads `target[index]` with the leading `batch` axes of the target and
+/// of every index array paired (TensorFlow's `tf.gather(x, idx,
+/// batch_dims=k)`, JAX's `vmap` of `x[idx]`): the reads of every batch
+/// position, stacked. A read through a mask is refused, since each batch
+/// may select a different number of elements.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{get_batched, ix, Mode};
+///
+/// let x = array![[10, 11, 12], [20, 21, 22]];
+/// let idx = array![[2, 0], [1, 1]];
+/// // tf.gather(x, idx, batch_dims=1): row b picks idx[b].
+/// let picked = get_batched(&x, &[ix(&idx)], 1, Mode::Error)?;
+/// assert_eq!(picked, array![[12, 10], [21, 21]].into_dyn());
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn get_batched<'a, T, S, D>(target: &'a ArrayBase<S, D>, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<CowArray<'a, T, IxDyn>, IndexError>
+where
+    T: Clone,
+    S: Data<Elem = T>,
+    D: Dimension,
+{
+    select_batched(target.view().into_dyn(), index, batch, mode).map(Selection::into_cow)
+}
+
+/// [`get_batched`] on a view, telling views (a basic index) from gathered
+/// arrays.
+pub fn select_batched<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
+    let shape = prepare::batch_read(batch, view.shape(), index, &mode)?;
+    if Batch::is_basic(index) {
+        return crate::api::select(view, &behind_whole_axes(index, batch), mode);
+    }
+    let machine = Machine::now();
+    let (sub_shape, sub_strides) = (&view.shape()[batch..], &view.strides()[batch..]);
+    let layout = Layout {
+        shape: sub_shape,
+        strides: sub_strides,
+    };
+    let positions: Vec<Vec<usize>> = shape.positions().collect();
+    let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| shape.index_at(index, at)).collect();
+    let plans = indices
+        .iter()
+        .map(|index| prepare::read_with(index, layout, &mode, &machine.passes()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let read_shape = match plans.first() {
+        Some(plan) => plan.shape().to_vec(),
+        None => prepare::batch_read_shape(&shape, index, layout)?,
+    };
+    let mut out_shape = shape.shape().to_vec();
+    out_shape.extend_from_slice(&read_shape);
+    let mut out = match first_element(&view, &mode) {
+        Some(element) => ArrayD::from_elem(out_shape, element),
+        None => ArrayD::from_shape_vec(out_shape, Vec::new()).expect("a read with no element to copy is empty"),
+    };
+    for (at, plan) in positions.iter().zip(plans) {
+        debug_assert_eq!(plan.shape(), read_shape.as_slice(), "every batch reads one shape");
+        // SAFETY: the plan was resolved from the batch's view of the
+        // target in `mode`, and its shape is every batch's (the index
+        // arrays' batch views all have one shape, and no mask is read).
+        unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, out_at(&mut out, at), &machine) };
+    }
+    Ok(Selection::Owned(out))
+}
+
+/// Writes `value` into `target[index]` with the leading `batch` axes of the
+/// target, of every index array and mask, and of an array `value` paired:
+/// for every batch position `b`, `target[b][index[b]] = value[b]` (JAX's
+/// `vmap` of `.at[].set`, TensorFlow's `tensor_scatter_nd_update` with
+/// batch dimensions). With duplicates in a batch, the last wins.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{ix, set_batched, Mode};
+///
+/// let mut x = array![[0, 0, 0], [0, 0, 0]];
+/// set_batched(&mut x, &[ix(&array![[2], [0]])], 1, &array![[7], [9]], Mode::Error)?;
+/// assert_eq!(x, array![[0, 0, 7], [9, 0, 0]]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn set_batched<'v, T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    value: impl IntoValue<'v, T>,
+    mode: Mode<T>,
+) -> Result<(), IndexError>
+where
+    T: Clone + 'v,
+    S: DataMut<Elem = T>,
+    D: Dimension,
+{
+    let value = value.into_value();
+    let mut target = target.view_mut().into_dyn();
+    let machine = Machine::now();
+    let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
+    let (indices, values) = (batches.indices(index), batches.values(&value));
+    let layout = batches.layout(&target);
+    let updates = indices
+        .iter()
+        .zip(&values)
+        .map(|(index, value)| prepare::set_with(index, layout, &mode, value, &machine.passes()))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (at, update) in batches.positions.iter().zip(updates) {
+        choose::run_set(view_at_mut(&mut target, at), update, &machine);
+    }
+    Ok(())
+}
+
+/// Combines `target[index]` with `value` by `op` with the leading `batch`
+/// axes paired, as [`set_batched`] pairs them: every occurrence applied in
+/// index order (the `vmap` of `.at[].add`, `tensor_scatter_nd_add` with
+/// batch dimensions).
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{ix, update_batched, Mode, Op};
+///
+/// let mut counts = array![[0, 0], [0, 0]];
+/// update_batched(&mut counts, &[ix(&array![[1, 1, 0], [0, 0, 0]])], 1, Op::Add, 1, Mode::Error)?;
+/// assert_eq!(counts, array![[1, 2], [3, 0]]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn update_batched<'v, T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    op: Op,
+    value: impl IntoValue<'v, T>,
+    mode: Mode<T>,
+) -> Result<(), IndexError>
+where
+    T: Arith,
+    S: DataMut<Elem = T>,
+    D: Dimension,
+{
+    let value = value.into_value();
+    let mut target = target.view_mut().into_dyn();
+    let machine = Machine::now();
+    let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
+    let (indices, values) = (batches.indices(index), batches.values(&value));
+    let layout = batches.layout(&target);
+    let updates = indices
+        .iter()
+        .zip(&values)
+        .map(|(index, value)| prepare::update_with(index, layout, op, &mode, value, &machine.passes()))
+        .collect::<Result<Vec<_>, _>>()?;
+    with_op!(op, kernel => {
+        for (at, update) in batches.positions.iter().zip(updates) {
+            choose::run_update(view_at_mut(&mut target, at), update, op, kernel, &machine);
+        }
+    });
+    Ok(())
+}
+
+/// Replaces each element of `target[index]` by `f(element)` with the
+/// leading `batch` axes paired, once per occurrence, in batch then index
+/// order. Every result is computed before the first write, so when `f`
+/// panics the target is unchanged.
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_core::{apply_batched, ix, Mode};
+///
+/// let mut x = array![[1, 2], [3, 4]];
+/// apply_batched(&mut x, &[ix(&array![[1], [0]])], 1, |e| e * 10, Mode::Error)?;
+/// assert_eq!(x, array![[1, 20], [30, 4]]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+pub fn apply_batched<T, S, D>(target: &mut ArrayBase<S, D>, index: &[IndexElem<'_>], batch: usize, f: impl FnMut(T) -> T, mode: Mode<T>) -> Result<(), IndexError>
+where
+    T: Clone,
+    S: DataMut<Elem = T>,
+    D: Dimension,
+{
+    let mut target = target.view_mut().into_dyn();
+    let machine = Machine::now();
+    let batches = Batches::new(&target, index, batch, &mode, None)?;
+    let indices = batches.indices(index);
+    let layout = batches.layout(&target);
+    let plans = indices
+        .iter()
+        .map(|index| prepare::apply_with(index, layout, &mode, &machine.passes()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut offsets = Vec::new();
+    for (at, plan) in batches.positions.iter().zip(&plans) {
+        let base = batch_offset(&target, at);
+        match plan {
+            Plan::Indexed(plan) => plan.for_each_offset(|offset| offsets.extend(offset.map(|offset| base + offset))),
+            Plan::View(plan) => {
+                let origin = target.as_ptr();
+                let selected = crate::exec::basic::select(view_at(&target.view(), at), &plan.axes);
+                // SAFETY: every element of the selection is an element of
+                // `target`, one allocation with `origin`.
+                offsets.extend(selected.iter().map(|element| unsafe { (element as *const T).offset_from(origin) }));
+            }
+        }
+    }
+    // SAFETY: each offset is a batch's offset in `target` plus an offset
+    // its plan (resolved from that batch's view) yields: an element of
+    // `target`.
+    unsafe { crate::exec::apply::apply_offsets(&mut target, &offsets, f) };
+    Ok(())
+}
+
+/// The batches of an update: every position, checked.
+struct Batches {
+    batch: Batch,
+    positions: Vec<Vec<usize>>,
+}
+
+impl Batches {
+    /// The batches of `index` (and `value`) on `target`, every structural
+    /// rule of `batch` checked.
+    fn new<T>(target: &ArrayViewMutD<'_, T>, index: &[IndexElem<'_>], batch: usize, mode: &Mode<T>, value: Option<&Value<'_, T>>) -> Result<Batches, IndexError> {
+        let batch = prepare::batch_update(batch, target.shape(), index, mode, value)?;
+        let positions = batch.positions().collect();
+        Ok(Batches { batch, positions })
+    }
+
+    /// The layout of each batch's view of `target`.
+    fn layout<'t, T>(&self, target: &'t ArrayViewMutD<'_, T>) -> Layout<'t> {
+        let k = self.batch.ndim();
+        Layout {
+            shape: &target.shape()[k..],
+            strides: &target.strides()[k..],
+        }
+    }
+
+    /// Each batch's index, in the order of the positions.
+    fn indices<'i>(&self, index: &'i [IndexElem<'_>]) -> Vec<Vec<IndexElem<'i>>> {
+        self.positions.iter().map(|at| self.batch.index_at(index, at)).collect()
+    }
+
+    /// Each batch's value, in the order of the positions.
+    fn values<'v, T: Clone>(&self, value: &'v Value<'_, T>) -> Vec<Value<'v, T>> {
+        self.positions.iter().map(|at| self.batch.value_at(value, at)).collect()
+    }
+}
+
+/// `index` behind `batch` whole axes: the same selection of every batch.
+fn behind_whole_axes<'i>(index: &[IndexElem<'i>], batch: usize) -> Vec<IndexElem<'i>> {
+    let whole = std::iter::repeat_n(IndexElem::Slice(PySlice::default()), batch);
+    whole.chain(index.iter().cloned()).collect()
+}
+
+/// An element to fill a new read's array with before each batch is read
+/// over it: the target's first, or the fill value (with neither, the read
+/// is empty: every position either reads the target or is filled).
+fn first_element<T: Clone>(view: &ArrayViewD<'_, T>, mode: &Mode<T>) -> Option<T> {
+    match mode {
+        Mode::Fill(fill) => Some(fill.clone()),
+        _ => view.iter().next().cloned(),
+    }
+}
+
+/// The view of batch position `at`.
+fn view_at<'a, T>(view: &ArrayViewD<'a, T>, at: &[usize]) -> ArrayViewD<'a, T> {
+    at.iter().fold(view.clone(), |view, &position| view.index_axis_move(Axis(0), position))
+}
+
+/// The mutable view of batch position `at`.
+fn view_at_mut<'a, T>(view: &'a mut ArrayViewMutD<'_, T>, at: &[usize]) -> ArrayViewMutD<'a, T> {
+    at.iter().fold(view.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
+}
+
+/// The block of `out` that batch position `at` reads into.
+fn out_at<'a, T>(out: &'a mut ArrayD<T>, at: &[usize]) -> ArrayViewMutD<'a, T> {
+    at.iter().fold(out.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
+}
+
+/// The offset of batch position `at`'s view in `target`.
+fn batch_offset<T>(target: &ArrayViewMutD<'_, T>, at: &[usize]) -> isize {
+    at.iter().zip(target.strides()).map(|(&position, &stride)| position as isize * stride).sum()
+}

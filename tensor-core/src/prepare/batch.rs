@@ -1,0 +1,257 @@
+//! `; batch = k`: the leading `k` axes of the target, of every index array
+//! and mask, and of an array value are batch axes, paired position by
+//! position. A batched call means, for every batch position `b`, the call
+//! on `x[b]` with `INDEX[b]` and `v[b]` (JAX's `vmap` of `.at[]`,
+//! TensorFlow's `batch_dims`).
+//!
+//! [`Batch::of`] checks how the parts pair (before any batch is prepared,
+//! so that a bad structure is reported whatever the data); [`Batch::index_at`]
+//! and [`Batch::value_at`] are one batch position's share, views of the
+//! user's arrays: no `arange` grid is built.
+
+use ndarray::{ArrayD, ArrayViewD, Axis, CowArray, IxDyn};
+
+use crate::error::{BatchPart, IndexError};
+use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
+use crate::value::Value;
+
+/// The batch axes of a batched call: the target's leading axes, which
+/// index arrays, masks and an array value match (or broadcast from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    shape: Vec<usize>,
+}
+
+impl Batch {
+    /// The batch of `batch` axes of a target of `shape`, indexed by `index`
+    /// and given `value` (none for a read or `.apply`): every index array,
+    /// mask and array value has at least `batch` axes, each of the target's
+    /// length or 1; a read goes through no mask.
+    pub(crate) fn of<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], read: bool, value: Option<&Value<'_, T>>) -> Result<Batch, IndexError> {
+        let Some(batch_shape) = shape.get(..batch) else {
+            return Err(IndexError::BatchRank {
+                batch,
+                part: BatchPart::Target,
+                ndim: shape.len(),
+            });
+        };
+        let pairs = |part: BatchPart, own: &[usize]| -> Result<(), IndexError> {
+            let Some(own) = own.get(..batch) else {
+                return Err(IndexError::BatchRank { batch, part, ndim: own.len() });
+            };
+            match own.iter().zip(batch_shape).position(|(&len, &expected)| len != expected && len != 1) {
+                Some(axis) => Err(IndexError::BatchShape {
+                    part,
+                    axis,
+                    len: own[axis],
+                    expected: batch_shape[axis],
+                }),
+                None => Ok(()),
+            }
+        };
+        for (position, elem) in index.iter().enumerate() {
+            if let Some(own) = batched_shape(elem) {
+                pairs(BatchPart::Index(position), own)?;
+            }
+        }
+        if let Some(Value::Array(array)) = value {
+            pairs(BatchPart::Value, array.shape())?;
+        }
+        if read && index.iter().any(|elem| matches!(elem, IndexElem::Mask(_))) {
+            return Err(IndexError::BatchedMaskRead);
+        }
+        Ok(Batch {
+            shape: batch_shape.to_vec(),
+        })
+    }
+
+    /// The batch shape: the target's leading axes.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The number of batch axes.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Every batch position, in C order.
+    pub fn positions(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        let count: usize = self.shape.iter().product();
+        (0..count).map(|mut flat| {
+            let mut at = vec![0; self.shape.len()];
+            for (slot, &len) in at.iter_mut().zip(&self.shape).rev() {
+                *slot = flat % len;
+                flat /= len;
+            }
+            at
+        })
+    }
+
+    /// The index of batch position `at`: each array, mask, `nd` and `along`
+    /// index viewed at `at` (at 0 along its axes of length 1), the other
+    /// elements as they are.
+    pub fn index_at<'i>(&self, index: &'i [IndexElem<'_>], at: &[usize]) -> Vec<IndexElem<'i>> {
+        map_batched(
+            index,
+            |array| with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(view_at(a.view(), at)))),
+            |mask| CowArray::from(view_at(mask.view(), at)),
+        )
+    }
+
+    /// The value of batch position `at`: an array viewed at `at` (at 0
+    /// along its axes of length 1), a scalar as it is.
+    pub fn value_at<'v, T: Clone>(&self, value: &'v Value<'_, T>, at: &[usize]) -> Value<'v, T> {
+        match value {
+            Value::Scalar(scalar) => Value::Scalar(scalar.clone()),
+            Value::Array(array) => Value::Array(CowArray::from(view_at(array.view(), at))),
+        }
+    }
+
+    /// Whether the index has only basic elements: then the batch is the
+    /// same index behind `k` whole axes, one view of the target.
+    pub fn is_basic(index: &[IndexElem<'_>]) -> bool {
+        index.iter().all(|elem| batched_shape(elem).is_none())
+    }
+}
+
+impl Batch {
+    /// `index` as any batch sees it, for shapes only: each array, `nd` and
+    /// `along` index replaced by zeros of its per-batch shape, each mask by
+    /// `false`. What a batch reads has this shape even when there is no
+    /// batch position to view.
+    pub(crate) fn zeros_like(&self, index: &[IndexElem<'_>]) -> Vec<IndexElem<'static>> {
+        let k = self.ndim();
+        map_batched(
+            index,
+            |array| IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..]))),
+            |mask| CowArray::from(ArrayD::from_elem(&mask.shape()[k..], false)),
+        )
+    }
+}
+
+/// `index` with each array, `nd` and `along` index replaced by `ints` of
+/// it, and each mask by `mask` of it.
+fn map_batched<'i, 'o>(
+    index: &'i [IndexElem<'_>],
+    ints: impl Fn(&'i IntArray<'_>) -> IntArray<'o>,
+    mask: impl Fn(&'i CowArray<'_, bool, IxDyn>) -> CowArray<'o, bool, IxDyn>,
+) -> Vec<IndexElem<'o>> {
+    index
+        .iter()
+        .map(|elem| match elem {
+            IndexElem::Array(array) => IndexElem::Array(ints(array)),
+            IndexElem::Nd(array) => IndexElem::Nd(ints(array)),
+            IndexElem::Along { index, axis } => IndexElem::Along {
+                index: ints(index),
+                axis: *axis,
+            },
+            IndexElem::Mask(m) => IndexElem::Mask(mask(m)),
+            IndexElem::Int(i) => IndexElem::Int(*i),
+            IndexElem::Slice(slice) => IndexElem::Slice(*slice),
+            IndexElem::Range(range) => IndexElem::Range(*range),
+            IndexElem::Ellipsis => IndexElem::Ellipsis,
+            IndexElem::NewAxis => IndexElem::NewAxis,
+        })
+        .collect()
+}
+
+/// The shape of an element that carries batch axes: an array, a mask,
+/// `nd` or `along`.
+fn batched_shape<'e>(elem: &'e IndexElem<'_>) -> Option<&'e [usize]> {
+    match elem {
+        IndexElem::Array(array) | IndexElem::Nd(array) | IndexElem::Along { index: array, .. } => Some(array.shape()),
+        IndexElem::Mask(mask) => Some(mask.shape()),
+        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Ellipsis | IndexElem::NewAxis => None,
+    }
+}
+
+/// `view` at batch position `at` along its leading axes, taking 0 along an
+/// axis of length 1 (a broadcast batch axis).
+fn view_at<'a, A>(mut view: ArrayViewD<'a, A>, at: &[usize]) -> ArrayViewD<'a, A> {
+    for &position in at {
+        let position = if view.len_of(Axis(0)) == 1 { 0 } else { position };
+        view = view.index_axis_move(Axis(0), position);
+    }
+    view.into_dimensionality::<IxDyn>().expect("a dynamic view stays dynamic")
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{Array3, array};
+
+    use super::*;
+    use crate::ix;
+
+    #[test]
+    fn the_parts_pair_with_the_targets_batch_axes() {
+        let idx = array![[0usize, 1], [1, 0]];
+        let one = array![[1usize, 0]];
+        let batch = Batch::of::<f32>(1, &[2, 3], &[ix(&idx)], true, None).unwrap();
+        assert_eq!(batch.shape(), &[2]);
+        assert!(Batch::of::<f32>(1, &[2, 3], &[ix(&one)], true, None).is_ok());
+        assert_eq!(
+            Batch::of::<f32>(1, &[3, 3], &[ix(&idx)], true, None).unwrap_err(),
+            IndexError::BatchShape {
+                part: BatchPart::Index(0),
+                axis: 0,
+                len: 2,
+                expected: 3
+            }
+        );
+        assert_eq!(
+            Batch::of::<f32>(3, &[2, 3], &[ix(&idx)], true, None).unwrap_err(),
+            IndexError::BatchRank {
+                batch: 3,
+                part: BatchPart::Target,
+                ndim: 2
+            }
+        );
+        let scalar_index = array![1usize];
+        assert_eq!(
+            Batch::of::<f32>(2, &[2, 3, 4], &[ix(..), ix(&scalar_index)], true, None).unwrap_err(),
+            IndexError::BatchRank {
+                batch: 2,
+                part: BatchPart::Index(1),
+                ndim: 1
+            }
+        );
+        let value = Array3::<f32>::zeros((3, 1, 1)).into_dyn();
+        let value = Value::Array(value.view().into());
+        assert!(matches!(
+            Batch::of(1, &[2, 3], &[ix(&idx)], false, Some(&value)).unwrap_err(),
+            IndexError::BatchShape { part: BatchPart::Value, .. }
+        ));
+    }
+
+    #[test]
+    fn reads_through_masks_are_refused_and_updates_are_not() {
+        let mask = array![[true, false], [true, true]];
+        assert_eq!(Batch::of::<f32>(1, &[2, 2], &[ix(&mask)], true, None).unwrap_err(), IndexError::BatchedMaskRead);
+        assert!(Batch::of(1, &[2, 2], &[ix(&mask)], false, Some(&Value::Scalar(1.0f32))).is_ok());
+    }
+
+    #[test]
+    fn each_position_views_its_share() {
+        let idx = array![[0usize, 1], [1, 0]];
+        let mask = array![[true, false]];
+        let index = [ix(0), ix(&idx), ix(&mask)];
+        let batch = Batch::of(1, &[2, 4, 2], &index, false, Some(&Value::Scalar(0))).unwrap();
+        let positions: Vec<Vec<usize>> = batch.positions().collect();
+        assert_eq!(positions, [vec![0], vec![1]]);
+        let second = batch.index_at(&index, &[1]);
+        assert!(matches!(second[0], IndexElem::Int(0)));
+        let IndexElem::Array(IntArray::Usize(picked)) = &second[1] else {
+            panic!("an array stays an array")
+        };
+        assert_eq!(picked, &array![1usize, 0].into_dyn());
+        let IndexElem::Mask(broadcast) = &second[2] else {
+            panic!("a mask stays a mask")
+        };
+        assert_eq!(broadcast, &array![true, false].into_dyn());
+        let batch = Batch {
+            shape: vec![2, 3],
+        };
+        assert_eq!(batch.positions().nth(4), Some(vec![1, 1]));
+    }
+}
