@@ -109,13 +109,18 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Dimension, R: Dimension>(
     {
         return Ok(K::view(view));
     }
+    select(target.into_dyn(), index, mode).map(ranked::<K, _, R>)
+}
+
+/// A read's selection as the macros return it: of kind `K` in rank `R`.
+pub(crate) fn ranked<'a, K: Kind, T: Clone, R: Dimension>(selection: Selection<'a, T>) -> K::Read<'a, T, R> {
     const RANKED: &str = "the static rank of a read matches its run-time rank";
     // The rank is right by construction of the static rank rules, which
     // mirror the resolver's.
-    Ok(match select(target.into_dyn(), index, mode)? {
+    match selection {
         Selection::View(view) => K::view(view.into_dimensionality().expect(RANKED)),
         Selection::Owned(array) => K::gathered(array.into_dimensionality().expect(RANKED)),
-    })
+    }
 }
 
 /// Writes `value` into `target[index]` (NumPy's `x[index] = value`). With

@@ -107,10 +107,12 @@ pub trait Indexable {
     where
         Self: 't;
 
-    /// `self[index]`.
+    /// `self[index]`, with the leading `batch` axes paired (`; batch = k`;
+    /// 0 for none).
     fn read_index<'t, K: Kind, R: Dimension>(
         &'t self,
         index: &[IndexElem<'_>],
+        batch: usize,
         mode: Mode<Self::Elem>,
     ) -> Result<Self::Read<'t, K, R>, Self::Error>
     where
@@ -133,15 +135,23 @@ pub trait Indexable {
     note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray`, a `GpuTensor` or a `&mut` of one; an `ArrayView` is read-only: `set!` returns an updated copy instead"
 )]
 pub trait IndexableMut: Indexable {
-    /// `self[index] = value`.
-    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, Self::Elem>, mode: Mode<Self::Elem>) -> Result<(), Self::Error>
+    /// `self[index] = value`, with the leading `batch` axes paired.
+    fn set_index(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        value: Value<'_, Self::Elem>,
+        mode: Mode<Self::Elem>,
+    ) -> Result<(), Self::Error>
     where
         Self::Elem: Clone;
 
-    /// `self[index] op= value`, every occurrence in index order.
+    /// `self[index] op= value`, every occurrence in index order, with the
+    /// leading `batch` axes paired.
     fn update_index(
         &mut self,
         index: &[IndexElem<'_>],
+        batch: usize,
         op: Op,
         value: Value<'_, Self::Elem>,
         mode: Mode<Self::Elem>,
@@ -149,10 +159,11 @@ pub trait IndexableMut: Indexable {
     where
         Self::Elem: Arith;
 
-    /// `self[index].apply(f)`.
+    /// `self[index].apply(f)`, with the leading `batch` axes paired.
     fn apply_index<F: FnMut(Self::Elem) -> Self::Elem>(
         &mut self,
         index: &[IndexElem<'_>],
+        batch: usize,
         f: F,
         mode: Mode<Self::Elem>,
     ) -> Result<(), Self::Error>
@@ -192,12 +203,18 @@ impl<X: Target + ?Sized> Indexable for X {
     fn read_index<'t, K: Kind, R: Dimension>(
         &'t self,
         index: &[IndexElem<'_>],
+        batch: usize,
         mode: Mode<X::Elem>,
     ) -> Result<K::Read<'t, X::Elem, R>, IndexError>
     where
         X::Elem: Clone,
     {
-        api::read_as::<K, _, _, R>(self.target_view(), index, mode)
+        match batch {
+            // The plain read slices a basic index in rank `R`, with no
+            // dynamic shape built.
+            0 => api::read_as::<K, _, _, R>(self.target_view(), index, mode),
+            batch => crate::batched::select_batched(self.target_view().into_dyn(), index, batch, mode).map(api::ranked::<K, _, R>),
+        }
     }
 
     fn read_where<R: Dimension, F: FnMut(&X::Elem) -> bool>(
@@ -214,25 +231,38 @@ impl<X: Target + ?Sized> Indexable for X {
 }
 
 impl<X: TargetMut + ?Sized> IndexableMut for X {
-    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
     where
         X::Elem: Clone,
     {
-        api::set(&mut self.target_view_mut(), index, value, mode)
+        crate::batched::set_batched(&mut self.target_view_mut(), index, batch, value, mode)
     }
 
-    fn update_index(&mut self, index: &[IndexElem<'_>], op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    fn update_index(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        op: Op,
+        value: Value<'_, X::Elem>,
+        mode: Mode<X::Elem>,
+    ) -> Result<(), IndexError>
     where
         X::Elem: Arith,
     {
-        api::update(&mut self.target_view_mut(), index, op, value, mode)
+        crate::batched::update_batched(&mut self.target_view_mut(), index, batch, op, value, mode)
     }
 
-    fn apply_index<F: FnMut(X::Elem) -> X::Elem>(&mut self, index: &[IndexElem<'_>], f: F, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    fn apply_index<F: FnMut(X::Elem) -> X::Elem>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        f: F,
+        mode: Mode<X::Elem>,
+    ) -> Result<(), IndexError>
     where
         X::Elem: Clone,
     {
-        api::apply(&mut self.target_view_mut(), index, f, mode)
+        crate::batched::apply_batched(&mut self.target_view_mut(), index, batch, f, mode)
     }
 
     fn set_where<F: FnMut(&X::Elem) -> bool>(

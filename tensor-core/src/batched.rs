@@ -5,7 +5,8 @@
 //! batch leaves the target unchanged. Each batch then runs as the plain call
 //! on its view of the target would; batch positions are distinct regions of
 //! the target, so the order of batches decides nothing. An index of basic
-//! elements only is one view of the target behind `k` whole axes.
+//! elements only is one view of the target behind `k` whole axes. With
+//! `batch = 0` each function is the plain call.
 
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, ArrayViewMutD, Axis, CowArray, Data, DataMut, Dimension, IxDyn};
 
@@ -37,7 +38,12 @@ use crate::value::{IntoValue, Value};
 /// assert_eq!(picked, array![[12, 10], [21, 21]].into_dyn());
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
-pub fn get_batched<'a, T, S, D>(target: &'a ArrayBase<S, D>, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<CowArray<'a, T, IxDyn>, IndexError>
+pub fn get_batched<'a, T, S, D>(
+    target: &'a ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    mode: Mode<T>,
+) -> Result<CowArray<'a, T, IxDyn>, IndexError>
 where
     T: Clone,
     S: Data<Elem = T>,
@@ -48,9 +54,19 @@ where
 
 /// [`get_batched`] on a view, telling views (a basic index) from gathered
 /// arrays.
-pub fn select_batched<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
+pub fn select_batched<'a, T: Clone>(
+    view: ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    mode: Mode<T>,
+) -> Result<Selection<'a, T>, IndexError> {
+    if batch == 0 {
+        return crate::api::select(view, index, mode);
+    }
     let shape = prepare::batch_read(batch, view.shape(), index, &mode)?;
-    if Batch::is_basic(index) {
+    // (With no batch position, nothing is indexed: not even an integer
+    // that would be out of bounds on an empty axis.)
+    if Batch::is_basic(index) && shape.positions().next().is_some() {
         return crate::api::select(view, &behind_whole_axes(index, batch), mode);
     }
     let machine = Machine::now();
@@ -71,6 +87,12 @@ pub fn select_batched<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<
     };
     let mut out_shape = shape.shape().to_vec();
     out_shape.extend_from_slice(&read_shape);
+    if plans.is_empty() && Batch::is_basic(index) {
+        // A basic read is a view, empty here.
+        return Ok(Selection::View(
+            ArrayViewD::from_shape(out_shape, &[]).expect("no batch position, no element"),
+        ));
+    }
     let mut out = match first_element(&view, &mode) {
         Some(element) => ArrayD::from_elem(out_shape, element),
         None => ArrayD::from_shape_vec(out_shape, Vec::new()).expect("a read with no element to copy is empty"),
@@ -83,6 +105,33 @@ pub fn select_batched<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<
         unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, out_at(&mut out, at), &machine) };
     }
     Ok(Selection::Owned(out))
+}
+
+/// [`get_batched`] written over the elements of `out`, which must have the
+/// result's shape. On error, `out` is unchanged.
+pub fn get_batched_into<T, S, D, SO, DO>(
+    target: &ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    mode: Mode<T>,
+    out: &mut ArrayBase<SO, DO>,
+) -> Result<(), IndexError>
+where
+    T: Clone,
+    S: Data<Elem = T>,
+    D: Dimension,
+    SO: DataMut<Elem = T>,
+    DO: Dimension,
+{
+    if batch == 0 {
+        return crate::api::get_into(target, index, mode, out);
+    }
+    let selected = select_batched(target.view().into_dyn(), index, batch, mode)?.into_cow();
+    if selected.shape() != out.shape() {
+        return Err(prepare::output_shape(out.shape(), selected.shape()));
+    }
+    out.view_mut().into_dyn().assign(&selected);
+    Ok(())
 }
 
 /// Writes `value` into `target[index]` with the leading `batch` axes of the
@@ -112,6 +161,9 @@ where
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    if batch == 0 {
+        return crate::api::set(target, index, value, mode);
+    }
     let value = value.into_value();
     let mut target = target.view_mut().into_dyn();
     let machine = Machine::now();
@@ -156,6 +208,9 @@ where
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    if batch == 0 {
+        return crate::api::update(target, index, op, value, mode);
+    }
     let value = value.into_value();
     let mut target = target.view_mut().into_dyn();
     let machine = Machine::now();
@@ -189,12 +244,21 @@ where
 /// assert_eq!(x, array![[1, 20], [30, 4]]);
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
-pub fn apply_batched<T, S, D>(target: &mut ArrayBase<S, D>, index: &[IndexElem<'_>], batch: usize, f: impl FnMut(T) -> T, mode: Mode<T>) -> Result<(), IndexError>
+pub fn apply_batched<T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    f: impl FnMut(T) -> T,
+    mode: Mode<T>,
+) -> Result<(), IndexError>
 where
     T: Clone,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    if batch == 0 {
+        return crate::api::apply(target, index, f, mode);
+    }
     let mut target = target.view_mut().into_dyn();
     let machine = Machine::now();
     let batches = Batches::new(&target, index, batch, &mode, None)?;
@@ -234,7 +298,13 @@ struct Batches {
 impl Batches {
     /// The batches of `index` (and `value`) on `target`, every structural
     /// rule of `batch` checked.
-    fn new<T>(target: &ArrayViewMutD<'_, T>, index: &[IndexElem<'_>], batch: usize, mode: &Mode<T>, value: Option<&Value<'_, T>>) -> Result<Batches, IndexError> {
+    fn new<T>(
+        target: &ArrayViewMutD<'_, T>,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        mode: &Mode<T>,
+        value: Option<&Value<'_, T>>,
+    ) -> Result<Batches, IndexError> {
         let batch = prepare::batch_update(batch, target.shape(), index, mode, value)?;
         let positions = batch.positions().collect();
         Ok(Batches { batch, positions })
@@ -278,20 +348,26 @@ fn first_element<T: Clone>(view: &ArrayViewD<'_, T>, mode: &Mode<T>) -> Option<T
 
 /// The view of batch position `at`.
 fn view_at<'a, T>(view: &ArrayViewD<'a, T>, at: &[usize]) -> ArrayViewD<'a, T> {
-    at.iter().fold(view.clone(), |view, &position| view.index_axis_move(Axis(0), position))
+    at.iter()
+        .fold(view.clone(), |view, &position| view.index_axis_move(Axis(0), position))
 }
 
 /// The mutable view of batch position `at`.
 fn view_at_mut<'a, T>(view: &'a mut ArrayViewMutD<'_, T>, at: &[usize]) -> ArrayViewMutD<'a, T> {
-    at.iter().fold(view.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
+    at.iter()
+        .fold(view.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
 }
 
 /// The block of `out` that batch position `at` reads into.
 fn out_at<'a, T>(out: &'a mut ArrayD<T>, at: &[usize]) -> ArrayViewMutD<'a, T> {
-    at.iter().fold(out.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
+    at.iter()
+        .fold(out.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
 }
 
 /// The offset of batch position `at`'s view in `target`.
 fn batch_offset<T>(target: &ArrayViewMutD<'_, T>, at: &[usize]) -> isize {
-    at.iter().zip(target.strides()).map(|(&position, &stride)| position as isize * stride).sum()
+    at.iter()
+        .zip(target.strides())
+        .map(|(&position, &stride)| position as isize * stride)
+        .sum()
 }

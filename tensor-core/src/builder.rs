@@ -64,6 +64,7 @@ impl<T, S: Data<Elem = T>, D: Dimension> IndexExt<T> for ArrayBase<S, D> {
             target: self.view().into_dyn(),
             index,
             mode: Mode::Error,
+            batch: 0,
         }
     }
 }
@@ -74,6 +75,7 @@ impl<T, S: DataMut<Elem = T>, D: Dimension> IndexMutExt<T> for ArrayBase<S, D> {
             target: self.view_mut().into_dyn(),
             index,
             mode: Mode::Error,
+            batch: 0,
         }
     }
 }
@@ -83,6 +85,7 @@ pub struct At<'s, 'i, 'e, T> {
     target: ArrayViewD<'s, T>,
     index: &'i [IndexElem<'e>],
     mode: Mode<T>,
+    batch: usize,
 }
 
 impl<'s, T: Clone> At<'s, '_, '_, T> {
@@ -91,10 +94,21 @@ impl<'s, T: Clone> At<'s, '_, '_, T> {
         At { mode, ..self }
     }
 
+    /// Pairs the leading `batch` axes of the target and of every index
+    /// array (`; batch = k`): each batch position reads its own `x[b]`.
+    pub fn batch(self, batch: usize) -> Self {
+        At { batch, ..self }
+    }
+
     /// The selected elements: a view for basic indexing, an owned array for advanced.
     pub fn get(self) -> Result<CowArray<'s, T, IxDyn>, IndexError> {
-        let At { target, index, mode } = self;
-        crate::api::get_view(target, index, mode)
+        let At {
+            target,
+            index,
+            mode,
+            batch,
+        } = self;
+        crate::batched::select_batched(target, index, batch, mode).map(crate::rank::Selection::into_cow)
     }
 
     /// The selected elements written over `out`, which has the result's
@@ -111,8 +125,13 @@ impl<'s, T: Clone> At<'s, '_, '_, T> {
     /// # Ok::<(), tensor_core::IndexError>(())
     /// ```
     pub fn get_into<SO: DataMut<Elem = T>, DO: Dimension>(self, out: &mut ArrayBase<SO, DO>) -> Result<(), IndexError> {
-        let At { target, index, mode } = self;
-        crate::api::get_into(&target, index, mode, out)
+        let At {
+            target,
+            index,
+            mode,
+            batch,
+        } = self;
+        crate::batched::get_batched_into(&target, index, batch, mode, out)
     }
 }
 
@@ -121,6 +140,7 @@ pub struct AtMut<'s, 'i, 'e, T> {
     target: ArrayViewMutD<'s, T>,
     index: &'i [IndexElem<'e>],
     mode: Mode<T>,
+    batch: usize,
 }
 
 /// Copies (or takes) an array for a copy-and-update (JAX's `x.at[i].set(v)`).
@@ -137,6 +157,7 @@ pub trait IntoUpdated<T, D> {
             array: self.into_owned_array(),
             index,
             mode: Mode::Error,
+            batch: 0,
         }
     }
 }
@@ -186,6 +207,7 @@ pub struct Updated<'i, 'e, T, D> {
     array: Array<T, D>,
     index: &'i [IndexElem<'e>],
     mode: Mode<T>,
+    batch: usize,
 }
 
 /// `add`, `sub`, `mul`, `div`, `pow`, `min`, `max` over a type's `update`.
@@ -254,12 +276,19 @@ impl<T: Clone> AtMut<'_, '_, '_, T> {
         AtMut { mode, ..self }
     }
 
+    /// Pairs the leading `batch` axes of the target, of every index array
+    /// and mask, and of an array value (`; batch = k`): each batch position
+    /// updates its own `x[b]`.
+    pub fn batch(self, batch: usize) -> Self {
+        AtMut { batch, ..self }
+    }
+
     /// `x[index] = value`; with duplicates the last occurrence wins.
     pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<(), IndexError>
     where
         T: 'v,
     {
-        crate::api::set(&mut self.target, self.index, value, self.mode)
+        crate::batched::set_batched(&mut self.target, self.index, self.batch, value, self.mode)
     }
 
     /// Combines the selection with `value` by `op`.
@@ -267,12 +296,12 @@ impl<T: Clone> AtMut<'_, '_, '_, T> {
     where
         T: Arith + 'v,
     {
-        crate::api::update(&mut self.target, self.index, op, value, self.mode)
+        crate::batched::update_batched(&mut self.target, self.index, self.batch, op, value, self.mode)
     }
 
     /// Replaces each selected element `e` by `f(e)`, once per occurrence.
     pub fn apply(mut self, f: impl FnMut(T) -> T) -> Result<(), IndexError> {
-        crate::api::apply(&mut self.target, self.index, f, self.mode)
+        crate::batched::apply_batched(&mut self.target, self.index, self.batch, f, self.mode)
     }
 
     op_methods!(());
@@ -284,12 +313,17 @@ impl<T: Clone, D: Dimension> Updated<'_, '_, T, D> {
         Updated { mode, ..self }
     }
 
+    /// Pairs the leading `batch` axes, as [`AtMut::batch`] does.
+    pub fn batch(self, batch: usize) -> Self {
+        Updated { batch, ..self }
+    }
+
     /// The array with `array[index] = value`.
     pub fn set<'v>(mut self, value: impl IntoValue<'v, T>) -> Result<Array<T, D>, IndexError>
     where
         T: 'v,
     {
-        crate::api::set(&mut self.array, self.index, value, self.mode)?;
+        crate::batched::set_batched(&mut self.array, self.index, self.batch, value, self.mode)?;
         Ok(self.array)
     }
 
@@ -298,13 +332,13 @@ impl<T: Clone, D: Dimension> Updated<'_, '_, T, D> {
     where
         T: Arith + 'v,
     {
-        crate::api::update(&mut self.array, self.index, op, value, self.mode)?;
+        crate::batched::update_batched(&mut self.array, self.index, self.batch, op, value, self.mode)?;
         Ok(self.array)
     }
 
     /// The array with each selected element `e` replaced by `f(e)`.
     pub fn apply(mut self, f: impl FnMut(T) -> T) -> Result<Array<T, D>, IndexError> {
-        crate::api::apply(&mut self.array, self.index, f, self.mode)?;
+        crate::batched::apply_batched(&mut self.array, self.index, self.batch, f, self.mode)?;
         Ok(self.array)
     }
 

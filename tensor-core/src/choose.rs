@@ -174,7 +174,13 @@ pub(crate) fn read_into<T: Clone>(
 /// # Safety
 ///
 /// `plan` was resolved from `view`'s layout in `mode`, and has `out`'s shape.
-pub(crate) unsafe fn run_read_into<T: Clone>(view: &ArrayViewD<'_, T>, plan: Plan<'_>, mode: &Mode<T>, mut out: ArrayViewMutD<'_, T>, machine: &Machine) {
+pub(crate) unsafe fn run_read_into<T: Clone>(
+    view: &ArrayViewD<'_, T>,
+    plan: Plan<'_>,
+    mode: &Mode<T>,
+    mut out: ArrayViewMutD<'_, T>,
+    machine: &Machine,
+) {
     let plan = match plan {
         Plan::View(plan) => {
             out.assign(&basic::select(view.view(), &plan.axes));

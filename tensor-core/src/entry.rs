@@ -9,7 +9,9 @@
 use std::fmt::Display;
 use std::marker::PhantomData;
 
-use ndarray::{Array, Dimension, Ix1, IxDyn};
+use ndarray::{Array, Dimension};
+
+pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
 pub use crate::backend::{Compare, Predicate};
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
@@ -17,8 +19,10 @@ use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::mode::Mode;
-use crate::rank::{Advanced, FitsIn, Holds, Kind};
+use crate::rank::{Advanced, FitsIn, Holds, Kind, TargetCheck};
+pub use crate::rank::{AlongAxis, BatchAxes};
 use crate::target::{Target, TargetMut};
+pub use crate::typed::batch;
 use crate::typed::{IndexList, IndexedBy};
 use crate::value::IntoValue;
 
@@ -58,7 +62,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), mode)
+    target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, mode)
 }
 
 /// `target[list]` with mode `fill(value)`: an owned array, since positions
@@ -70,7 +74,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.read_index::<Advanced, Region<'i, X::Dim, L>>(&elems(list), Mode::Fill(fill))
+    target.read_index::<Advanced, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, Mode::Fill(fill))
 }
 
 /// `target[list]` read into `out` (`; out = buf`), which has the result's
@@ -84,7 +88,7 @@ where
     O: TargetMut<Elem = X::Elem> + ?Sized,
     O::Dim: Holds<Region<'i, X::Dim, L>>,
 {
-    crate::api::get_into(&target.target_view(), &elems(list), mode, &mut out.target_view_mut())
+    crate::batched::get_batched_into(&target.target_view(), &elems(list), L::BATCH, mode, &mut out.target_view_mut())
 }
 
 /// `target[list] = value`.
@@ -97,7 +101,7 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    target.set_index(&elems(list), value.into_value(), mode)
+    target.set_index(&elems(list), L::BATCH, value.into_value(), mode)
 }
 
 /// `target[list] op= value`, every occurrence applied in index order.
@@ -110,7 +114,7 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    target.update_index(&elems(list), op, value.into_value(), mode)
+    target.update_index(&elems(list), L::BATCH, op, value.into_value(), mode)
 }
 
 /// `target[list].apply(f)`.
@@ -121,7 +125,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.apply_index(&elems(list), f, mode)
+    target.apply_index(&elems(list), L::BATCH, f, mode)
 }
 
 /// `set!(source[list] = value)`: the updated array; `source` is copied when
@@ -171,6 +175,31 @@ where
     let mut array = source.into_updatable()?;
     apply(&mut array, list, f, mode)?;
     Ok(array)
+}
+
+/// The target, checked by `C` (its batch axes, a literal `along` axis)
+/// where the macros found what to check.
+pub fn checked<C, X: Indexable + ?Sized>(target: &X) -> &X
+where
+    C: TargetCheck<X::Dim>,
+{
+    target
+}
+
+/// [`checked`] for a target written.
+pub fn checked_mut<C, X: Indexable + ?Sized>(target: &mut X) -> &mut X
+where
+    C: TargetCheck<X::Dim>,
+{
+    target
+}
+
+/// [`checked`] for what `set!` consumes.
+pub fn checked_source<C, X: IntoUpdatable>(source: X) -> X
+where
+    C: TargetCheck<DimOf<X>>,
+{
+    source
 }
 
 /// The mask `predicate(e)` for each element `e` of `array` (the mask sugar
@@ -298,24 +327,26 @@ impl<T: ?Sized> AsTarget for T {}
 /// An index element, converted where the user wrote it: a type error
 /// about it points at the element, and the ranks it carries on are then
 /// error types, which keeps the rest of the expansion from repeating it.
-pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> Ranked<'i, E::Consumed, E::Produced, E::Broadcast, E::Kind> {
+pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> Ranked<'i, E::Consumed, E::Produced, E::Broadcast, E::Kind, E::Role> {
     Ranked {
         elem: elem.into_index_elem(),
         ranks: PhantomData,
     }
 }
 
-/// An index element with its static ranks (see [`IntoIndexElem`](crate::IntoIndexElem)).
-pub struct Ranked<'i, C, P, B, K> {
+/// An index element with its static ranks and batch role (see
+/// [`IntoIndexElem`](crate::IntoIndexElem)).
+pub struct Ranked<'i, C, P, B, K, R> {
     elem: IndexElem<'i>,
-    ranks: PhantomData<(C, P, B, K)>,
+    ranks: PhantomData<(C, P, B, K, R)>,
 }
 
-impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind> crate::IntoIndexElem<'i> for Ranked<'i, C, P, B, K> {
+impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind, R> crate::IntoIndexElem<'i> for Ranked<'i, C, P, B, K, R> {
     type Consumed = C;
     type Produced = P;
     type Broadcast = B;
     type Kind = K;
+    type Role = R;
     fn into_index_elem(self) -> IndexElem<'i> {
         self.elem
     }

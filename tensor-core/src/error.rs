@@ -209,7 +209,9 @@ pub enum IndexError {
         ndim: usize,
     },
     /// A batch axis whose length is neither the target's nor 1.
-    #[error("batch axis {axis} of {part} has length {len}, but the target's has length {expected} (batch axes are equal, or 1 to broadcast)")]
+    #[error(
+        "batch axis {axis} of {part} has length {len}, but the target's has length {expected} (batch axes are equal, or 1 to broadcast)"
+    )]
     BatchShape {
         /// Whose batch axis it is.
         part: BatchPart,
@@ -222,7 +224,9 @@ pub enum IndexError {
     },
     /// A batched read through a mask: each batch could select a different
     /// number of elements, so the rows would not stack.
-    #[error("a batched read cannot go through a mask (each batch may select a different number of elements); update through it, or read without batch")]
+    #[error(
+        "a batched read cannot go through a mask (each batch may select a different number of elements); update through it, or read without batch"
+    )]
     BatchedMaskRead,
     /// A read into an existing array (`; out = buf`, [`get_into`](crate::get_into))
     /// whose shape is not the result's (NumPy's `take(.., out=)` asks the same).

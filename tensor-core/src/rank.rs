@@ -72,6 +72,136 @@ macro_rules! rank_sub {
 }
 rank_sub!(Ix1 => Ix0, Ix2 => Ix1, Ix3 => Ix2, Ix4 => Ix3, Ix5 => Ix4, Ix6 => Ix5);
 
+/// Which of an index element's static ranks hold the batch axes of
+/// `; batch = k` (see [`BatchRanks`]): none for a basic element.
+pub struct NoBatchAxes;
+
+/// An integer array's or `nd`'s broadcast rank holds the batch axes.
+pub struct BatchedIndices;
+
+/// A mask's consumed axes include the batch axes.
+pub struct BatchedMask;
+
+/// `along`'s consumed and broadcast ranks both hold the batch axes.
+pub struct BatchedAlong;
+
+/// The ranks of one batch's share of an element of consumed rank `C` and
+/// broadcast rank `Br`, under `B` batch axes: what the element's batch
+/// role (`Self`) leaves once the batch axes are taken off.
+pub trait BatchRanks<C, Br, B> {
+    /// The axes one batch's share consumes.
+    type Consumed: Dimension;
+    /// Its rank among the broadcast advanced indices.
+    type Broadcast: Dimension;
+}
+
+impl<C: Dimension, Br: Dimension, B> BatchRanks<C, Br, B> for NoBatchAxes {
+    type Consumed = C;
+    type Broadcast = Br;
+}
+
+impl<C: Dimension, Br: RankSub<B>, B> BatchRanks<C, Br, B> for BatchedIndices {
+    type Consumed = C;
+    type Broadcast = Br::Out;
+}
+
+impl<C: RankSub<B>, Br: Dimension, B> BatchRanks<C, Br, B> for BatchedMask {
+    type Consumed = C::Out;
+    type Broadcast = Br;
+}
+
+impl<C: RankSub<B>, Br: RankSub<B>, B> BatchRanks<C, Br, B> for BatchedAlong {
+    type Consumed = C::Out;
+    type Broadcast = Br::Out;
+}
+
+/// A target rank `Self` with at least the `B` leading axes `; batch = k`
+/// pairs.
+#[diagnostic::on_unimplemented(
+    message = "`batch =` pairs more leading axes than the target has",
+    label = "more batch axes than the target has",
+    note = "`batch = k` pairs the leading k axes of the target with those of every index array and of the value"
+)]
+pub trait BatchFits<B> {}
+
+macro_rules! batch_fits {
+    ($($rank:ty => [$($batch:ty),*]),*) => {$($( impl BatchFits<$batch> for $rank {} )*)*};
+}
+batch_fits!(
+    Ix0 => [Ix0],
+    Ix1 => [Ix0, Ix1],
+    Ix2 => [Ix0, Ix1, Ix2],
+    Ix3 => [Ix0, Ix1, Ix2, Ix3],
+    Ix4 => [Ix0, Ix1, Ix2, Ix3, Ix4],
+    Ix5 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5],
+    Ix6 => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6],
+    IxDyn => [Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn]
+);
+
+/// A target rank `Self` with axis `N - 1` (or `-N`) of the part one
+/// batch indexes, `N` counting the batch axes too: a literal `along` axis
+/// in range.
+#[diagnostic::on_unimplemented(
+    message = "the axis of `along(idx, axis)` is out of range for the target",
+    label = "no such axis in the target (after its batch axes)",
+    note = "an axis counts from 0, or from the end when negative: -1 is the last"
+)]
+pub trait AxisFits<N> {}
+
+/// A check of the macros on a target of rank `D`, beyond what the index
+/// list's ranks check: its batch axes, a literal `along` axis.
+pub trait TargetCheck<D> {}
+
+/// `; batch = k`, `B` being `k` as a rank.
+pub struct BatchAxes<B>(std::marker::PhantomData<B>);
+
+/// A literal `along` axis, `N` being the axes it needs as a rank.
+pub struct AlongAxis<N>(std::marker::PhantomData<N>);
+
+impl<D: BatchFits<B>, B> TargetCheck<D> for BatchAxes<B> {}
+
+impl<D: AxisFits<N>, N> TargetCheck<D> for AlongAxis<N> {}
+
+macro_rules! axis_fits {
+    ($($rank:ty => [$($axes:ty),*]),*) => {$($( impl AxisFits<$axes> for $rank {} )*)*};
+}
+axis_fits!(
+    Ix1 => [Ix1],
+    Ix2 => [Ix1, Ix2],
+    Ix3 => [Ix1, Ix2, Ix3],
+    Ix4 => [Ix1, Ix2, Ix3, Ix4],
+    Ix5 => [Ix1, Ix2, Ix3, Ix4, Ix5],
+    Ix6 => [Ix1, Ix2, Ix3, Ix4, Ix5, Ix6],
+    IxDyn => [Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn]
+);
+
+/// An `along` index of rank `Self` on a target of rank `D`: the same rank.
+#[diagnostic::on_unimplemented(
+    message = "`along(idx, axis)` needs an index of the target's rank: this index has dimension `{Self}`, the target `{D}`",
+    label = "an index of another rank than the target",
+    note = "give the index a length-1 axis where it broadcasts: `idx.insert_axis(Axis(1))`"
+)]
+pub trait AlongRank<D> {}
+
+macro_rules! along_rank {
+    ($($rank:ty),*) => {$(
+        impl AlongRank<$rank> for $rank {}
+        impl AlongRank<IxDyn> for $rank {}
+        impl AlongRank<$rank> for IxDyn {}
+    )*};
+}
+along_rank!(Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6);
+impl AlongRank<IxDyn> for IxDyn {}
+
+/// What an element of role `Self` and consumed rank `C` asks of a target of
+/// rank `D` beyond the rank arithmetic: only `along` asks its own rank.
+pub trait RoleFits<C, D> {}
+
+impl<C, D> RoleFits<C, D> for NoBatchAxes {}
+impl<C, D> RoleFits<C, D> for BatchedIndices {}
+impl<C, D> RoleFits<C, D> for BatchedMask {}
+impl<C: AlongRank<D>, D> RoleFits<C, D> for BatchedAlong {}
+
 /// `max(Self, Rhs)` as ranks: the rank of broadcast index arrays.
 pub trait RankMax<Rhs> {
     /// The maximum.

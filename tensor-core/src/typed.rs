@@ -10,7 +10,9 @@
 
 use ndarray::{Dimension, Ix0};
 
-use crate::rank::{Basic, Kind, RankAdd, RankMax, RankSub};
+use std::marker::PhantomData;
+
+use crate::rank::{Basic, BatchRanks, Kind, RankAdd, RankMax, RankSub, RoleFits};
 
 /// An index list as the macros pass it: nested pairs `(e0, (e1, ()))`,
 /// with the static ranks of the whole list.
@@ -25,6 +27,8 @@ pub trait IndexList<'a> {
     type Kind: Kind;
     /// Number of elements.
     const LEN: usize;
+    /// Leading axes paired by `; batch = k` (0: none).
+    const BATCH: usize = 0;
     /// Appends the run-time index elements to `out`.
     fn push_into(self, out: &mut Vec<crate::IndexElem<'a>>);
 }
@@ -61,6 +65,93 @@ where
     }
 }
 
+/// The ranks of one batch's share of an index list under `B` batch axes
+/// (see [`BatchRanks`]): what `; batch = k` indexes in each `x[b]`.
+pub trait BatchedList<'a, B>: IndexList<'a> {
+    /// Axes of `x[b]` the list consumes.
+    type Consumed: Dimension;
+    /// Rank of its advanced indices broadcast together, in one batch.
+    type Broadcast: Dimension;
+}
+
+impl<'a, B> BatchedList<'a, B> for () {
+    type Consumed = Ix0;
+    type Broadcast = Ix0;
+}
+
+/// One element's ranks in one batch.
+type ShareOf<'a, H, B> = <<H as crate::IntoIndexElem<'a>>::Role as BatchRanks<
+    <H as crate::IntoIndexElem<'a>>::Consumed,
+    <H as crate::IntoIndexElem<'a>>::Broadcast,
+    B,
+>>::Consumed;
+type ShareBroadcast<'a, H, B> = <<H as crate::IntoIndexElem<'a>>::Role as BatchRanks<
+    <H as crate::IntoIndexElem<'a>>::Consumed,
+    <H as crate::IntoIndexElem<'a>>::Broadcast,
+    B,
+>>::Broadcast;
+
+impl<'a, B, H, T> BatchedList<'a, B> for (H, T)
+where
+    (H, T): IndexList<'a>,
+    H: crate::IntoIndexElem<'a>,
+    H::Role: BatchRanks<H::Consumed, H::Broadcast, B>,
+    T: BatchedList<'a, B>,
+    ShareOf<'a, H, B>: RankAdd<<T as BatchedList<'a, B>>::Consumed>,
+    ShareBroadcast<'a, H, B>: RankMax<<T as BatchedList<'a, B>>::Broadcast>,
+{
+    type Consumed = <ShareOf<'a, H, B> as RankAdd<<T as BatchedList<'a, B>>::Consumed>>::Out;
+    type Broadcast = <ShareBroadcast<'a, H, B> as RankMax<<T as BatchedList<'a, B>>::Broadcast>>::Out;
+}
+
+/// An index list under `; batch = K`, `B` being `K` as a rank (`IxDyn`
+/// past `Ix6`): each batch indexes its own `x[b]` with the ranks of
+/// [`BatchedList`], so a read of `x[list]` has rank
+/// `K + (D - K) - consumed + produced + broadcast`, the batch axes in
+/// front: `D - consumed + produced + broadcast` of one batch. (That the
+/// target has the `K` axes is the macros' own check.)
+pub struct Batch<B, L, const K: usize> {
+    list: L,
+    batch: PhantomData<B>,
+}
+
+/// `list` under `; batch = K`.
+pub fn batch<B, L, const K: usize>(list: L) -> Batch<B, L, K> {
+    Batch { list, batch: PhantomData }
+}
+
+impl<'a, B, L, const K: usize> IndexList<'a> for Batch<B, L, K>
+where
+    L: BatchedList<'a, B>,
+{
+    type Consumed = <L as BatchedList<'a, B>>::Consumed;
+    type Produced = L::Produced;
+    type Broadcast = <L as BatchedList<'a, B>>::Broadcast;
+    type Kind = L::Kind;
+    const LEN: usize = L::LEN;
+    const BATCH: usize = K;
+    #[inline]
+    fn push_into(self, out: &mut Vec<crate::IndexElem<'a>>) {
+        self.list.push_into(out);
+    }
+}
+
+/// Every element of a list fits a target of rank `D` beyond the rank
+/// arithmetic (see [`RoleFits`]): an `along` index has the target's rank.
+pub trait ElemsFit<'a, D> {}
+
+impl<D> ElemsFit<'_, D> for () {}
+
+impl<'a, D, H, T> ElemsFit<'a, D> for (H, T)
+where
+    H: crate::IntoIndexElem<'a>,
+    H::Role: RoleFits<H::Consumed, D>,
+    T: ElemsFit<'a, D>,
+{
+}
+
+impl<'a, D, B, L: ElemsFit<'a, D>, const K: usize> ElemsFit<'a, D> for Batch<B, L, K> {}
+
 /// A target rank `Self` indexed by `L`: the read's rank is
 /// `Self - consumed + produced + broadcast`. Not implemented when `L`
 /// consumes more axes than `Self` has.
@@ -72,7 +163,7 @@ pub trait IndexedBy<'i, L: IndexList<'i>>: Dimension {
 impl<'i, D, L> IndexedBy<'i, L> for D
 where
     D: Dimension + RankSub<L::Consumed>,
-    L: IndexList<'i>,
+    L: IndexList<'i> + ElemsFit<'i, D>,
     <D as RankSub<L::Consumed>>::Out: RankAdd<L::Produced>,
     <<D as RankSub<L::Consumed>>::Out as RankAdd<L::Produced>>::Out: RankAdd<L::Broadcast>,
 {

@@ -15,10 +15,12 @@ const LAYERS: &[&[&str]] = &[
     &["error", "element", "rank", "index", "mode", "value", "target", "exec::sys"],
     &["plan"],
     &["exec"],
-    // The entry layer, itself in order: prepare, then the chooser, then the API.
+    // The entry layer, itself in order: prepare, then the chooser, then the
+    // API, then batched calls over it.
     &["prepare"],
     &["choose"],
     &["api"],
+    &["batched"],
     &["backend", "builder", "typed", "entry"],
     &["lib"],
 ];

@@ -23,8 +23,8 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
     type Error = GpuError;
     type Read<'t, K: Kind, R: Dimension> = GpuTensor<T>;
 
-    fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        self.get(index, mode)
+    fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+        self.get_batched(index, batch, mode)
     }
 
     fn read_where<R: Dimension, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
@@ -36,18 +36,18 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
 }
 
 impl<T: GpuElement> IndexableMut for GpuTensor<T> {
-    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
-        self.set(index, value, mode)
+    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+        self.set_batched(index, batch, value, mode)
     }
 
-    fn update_index(&mut self, index: &[IndexElem<'_>], op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError>
+    fn update_index(&mut self, index: &[IndexElem<'_>], batch: usize, op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError>
     where
         T: Arith,
     {
-        self.update(index, op, value, mode)
+        self.update_batched(index, batch, op, value, mode)
     }
 
-    fn apply_index<F: FnMut(T) -> T>(&mut self, _: &[IndexElem<'_>], _: F, _: Mode<T>) -> Result<(), GpuError> {
+    fn apply_index<F: FnMut(T) -> T>(&mut self, _: &[IndexElem<'_>], _: usize, _: F, _: Mode<T>) -> Result<(), GpuError> {
         Err(GpuError::Unsupported {
             operation: "apply",
             reason: "a host closure cannot run in a kernel: download with to_array, apply, and upload",
@@ -85,8 +85,8 @@ macro_rules! forward_indexable {
             where
                 Self: 't;
 
-            fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-                (**self).read_index::<K, R>(index, mode)
+            fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+                (**self).read_index::<K, R>(index, batch, mode)
             }
 
             fn read_where<R: Dimension, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
@@ -98,16 +98,16 @@ macro_rules! forward_indexable {
 forward_indexable!(&GpuTensor<T>, &mut GpuTensor<T>);
 
 impl<T: GpuElement> IndexableMut for &mut GpuTensor<T> {
-    fn set_index(&mut self, index: &[IndexElem<'_>], value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
-        (**self).set_index(index, value, mode)
+    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+        (**self).set_index(index, batch, value, mode)
     }
 
-    fn update_index(&mut self, index: &[IndexElem<'_>], op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
-        (**self).update_index(index, op, value, mode)
+    fn update_index(&mut self, index: &[IndexElem<'_>], batch: usize, op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+        (**self).update_index(index, batch, op, value, mode)
     }
 
-    fn apply_index<F: FnMut(T) -> T>(&mut self, index: &[IndexElem<'_>], f: F, mode: Mode<T>) -> Result<(), GpuError> {
-        (**self).apply_index(index, f, mode)
+    fn apply_index<F: FnMut(T) -> T>(&mut self, index: &[IndexElem<'_>], batch: usize, f: F, mode: Mode<T>) -> Result<(), GpuError> {
+        (**self).apply_index(index, batch, f, mode)
     }
 
     fn set_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, value: Value<'_, T>) -> Result<(), GpuError> {

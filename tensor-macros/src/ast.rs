@@ -7,7 +7,7 @@ use syn::Token;
 
 use crate::written::Written;
 
-/// `TARGET [ INDEX, ... ] ACTION ; mode = MODE, out = OUT`.
+/// `TARGET [ INDEX, ... ] ACTION ; mode = MODE, out = OUT, batch = K`.
 pub struct Call {
     /// The indexed array.
     pub target: Written,
@@ -19,6 +19,18 @@ pub struct Call {
     pub mode: Option<ModeSpec>,
     /// The array a read fills, when given.
     pub out: Option<OutSpec>,
+    /// The leading axes paired, when given.
+    pub batch: Option<BatchSpec>,
+}
+
+/// `batch = K`: the leading `K` axes of the target, of every index array
+/// and mask, and of an array value are paired position by position.
+#[derive(Clone, Copy)]
+pub struct BatchSpec {
+    /// `K`.
+    pub axes: usize,
+    /// Where `K` stands.
+    pub span: Span,
 }
 
 /// `out = ARRAY`: a read into an existing array.

@@ -5,8 +5,9 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Ident;
 
+use crate::ast::BatchSpec;
 use crate::fused::{Predicate, Test};
-use crate::lower::{Entry, Lowered, Mode, Outcome, Place, Source, Value, ValueKind};
+use crate::lower::{Entry, Lowered, Mode, Outcome, Place, Source, TargetCheck, Value, ValueKind};
 use crate::lower_index::{Arg, Bound, IndexElem, MaskArray};
 
 /// The expansion of a lowered call: its index bound first (so a mask may
@@ -18,8 +19,15 @@ pub fn expand(lowered: &Lowered) -> TokenStream {
         let (span, elem) = (elem.span(), index_elem(elem));
         quote_spanned!(span=> (#elem, #rest))
     });
+    let index = match lowered.batch {
+        Some(batch) => {
+            let (k, dim) = (batch.axes, batch_rank(batch));
+            quote_spanned!(batch.span=> #p::batch::<#dim, _, #k>(#index))
+        }
+        None => index,
+    };
     let list = Names::index();
-    let result = entry(&lowered.entry, at, &list);
+    let result = entry(&lowered.entry, at, &list, &lowered.checks);
     let result = match lowered.outcome {
         Outcome::Result => result,
         Outcome::Unwrap => quote!(#p::unwrap(#result)),
@@ -66,16 +74,41 @@ impl Names {
     }
 }
 
-/// The entry point's call; entry points carry the index's span `at`.
-fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
+/// `batch = K`'s `K` as a rank.
+fn batch_rank(batch: BatchSpec) -> TokenStream {
+    rank(batch.axes, batch.span)
+}
+
+/// `axes` as a rank: `Ix0`..`Ix6`, `IxDyn` past them (which only a dynamic
+/// rank holds).
+fn rank(axes: usize, span: Span) -> TokenStream {
+    let p = private(span);
+    match axes {
+        0..=6 => {
+            let name = Ident::new(&format!("Ix{axes}"), span);
+            quote_spanned!(span=> #p::#name)
+        }
+        _ => quote_spanned!(span=> #p::IxDyn),
+    }
+}
+
+/// The entry point's call; entry points carry the index's span `at`. The
+/// target passes through its `checks`, each placed on what it checks.
+fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> TokenStream {
     let p = private(at);
+    let target_ref = |target: &Place| checked(target_ref(target), checks, "checked");
+    let target_mut = |target: &Place| checked(target_mut(target), checks, "checked_mut");
+    let batched_source = |source: &Source| match source {
+        Source::Borrowed(_) => checked(self::source(source), checks, "checked"),
+        Source::Consumed(_) => checked(self::source(source), checks, "checked_source"),
+    };
     match entry {
         Entry::Read { target, mode } => {
             let (target, mode) = (target_ref(target), self::mode(mode));
             quote_spanned!(at=> #p::read(#target, #list, #mode))
         }
         Entry::ReadInto { target, mode, out } => {
-            let (target, mode, out) = (target_ref(target), self::mode(mode), target_mut(out));
+            let (target, mode, out) = (target_ref(target), self::mode(mode), self::target_mut(out));
             quote_spanned!(at=> #p::read_into(#target, #list, #mode, #out))
         }
         Entry::ReadFilled { target, fill } => {
@@ -98,18 +131,18 @@ fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
             quote_spanned!(at=> #p::apply(#target, #list, #f, #mode))
         }
         Entry::SetCopy { source, value, mode } => {
-            let (source, mode) = (self::source(source), self::mode(mode));
+            let (source, mode) = (batched_source(source), self::mode(mode));
             bind_value(value, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
         }
         Entry::UpdateCopy { source, op, value, mode } => {
-            let (source, mode) = (self::source(source), self::mode(mode));
+            let (source, mode) = (batched_source(source), self::mode(mode));
             bind_value(
                 value,
                 |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
             )
         }
         Entry::ApplyCopy { source, f, mode } => {
-            let (source, mode) = (self::source(source), self::mode(mode));
+            let (source, mode) = (batched_source(source), self::mode(mode));
             quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
         }
         Entry::ReadWhere { target, predicate } => {
@@ -123,7 +156,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
             })
         }
         Entry::SetWhereCopy { source, predicate, value } => {
-            let source = self::source(source);
+            let source = batched_source(source);
             fused(predicate, at, |predicate| {
                 bind_value(value, |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)))
             })
@@ -148,7 +181,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
             op,
             value,
         } => {
-            let source = self::source(source);
+            let source = batched_source(source);
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
@@ -157,6 +190,25 @@ fn entry(entry: &Entry, at: Span, list: &Ident) -> TokenStream {
             })
         }
     }
+}
+
+/// `target` passed through each of `checks` by the entry point `through`
+/// (`checked`, `checked_mut` or `checked_source`).
+fn checked(target: TokenStream, checks: &[TargetCheck], through: &str) -> TokenStream {
+    checks.iter().fold(target, |target, check| {
+        let (span, check) = match check {
+            TargetCheck::Batch(batch) => {
+                let (p, rank) = (private(batch.span), batch_rank(*batch));
+                (batch.span, quote_spanned!(batch.span=> #p::BatchAxes<#rank>))
+            }
+            TargetCheck::AlongAxis { axes, span } => {
+                let (p, rank) = (private(*span), rank(*axes, *span));
+                (*span, quote_spanned!(*span=> #p::AlongAxis<#rank>))
+            }
+        };
+        let (p, through) = (private(span), Ident::new(through, span));
+        quote_spanned!(span=> #p::#through::<#check, _>(#target))
+    })
 }
 
 /// The target, read.

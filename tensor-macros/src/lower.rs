@@ -11,9 +11,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident};
 
-use crate::ast::{Action, Call, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
+use crate::ast::{Action, BatchSpec, Call, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
 use crate::fused::{FusedAction, MaskPath, Predicate, mask_path};
-use crate::lower_index::{Arg, IndexElem, borrowed, index_elem};
+use crate::lower_index::{Arg, IndexElem, along_literal_axis, borrowed, index_elem};
 use crate::written::Written;
 
 /// Which macro is expanding.
@@ -33,10 +33,23 @@ pub struct Lowered {
     /// The index elements, in order; none for a fused mask pass, which
     /// tests the elements itself.
     pub index: Vec<IndexElem>,
+    /// `batch = K` (none for 0): the index list is batched.
+    pub batch: Option<BatchSpec>,
+    /// What the target is checked for at compile time, beyond the index
+    /// list's ranks: its batch axes, a literal `along` axis.
+    pub checks: Vec<TargetCheck>,
     /// The entry point and its arguments.
     pub entry: Entry,
     /// What the caller gets.
     pub outcome: Outcome,
+}
+
+/// A compile-time check of the target's rank, placed on what it checks.
+pub enum TargetCheck {
+    /// It has the `batch = K` axes.
+    Batch(BatchSpec),
+    /// It has `axes` axes (counting the batch's), for a literal `along` axis.
+    AlongAxis { axes: usize, span: Span },
 }
 
 /// What the caller gets from the entry point's `Result`.
@@ -158,6 +171,7 @@ pub fn lower(call: &Call, flavor: Flavor) -> Lowered {
         action: &call.action,
         mode: call.mode.as_ref(),
         out: call.out.as_ref(),
+        batch: call.batch.filter(|batch| batch.axes > 0),
     };
     parts.lower(flavor)
 }
@@ -170,6 +184,7 @@ fn lower_read(read: &IndexRead) -> Lowered {
         action: &Action::Read,
         mode: None,
         out: None,
+        batch: None,
     };
     parts.lower(Flavor {
         copy: false,
@@ -184,6 +199,7 @@ struct Parts<'c> {
     action: &'c Action,
     mode: Option<&'c ModeSpec>,
     out: Option<&'c OutSpec>,
+    batch: Option<BatchSpec>,
 }
 
 impl Parts<'_> {
@@ -194,10 +210,10 @@ impl Parts<'_> {
             false => Outcome::Unwrap,
         };
         // A read into an array fills it through the index; the fused mask
-        // pass returns a new one.
-        let path = match self.out {
-            Some(_) => MaskPath::Built,
-            None => mask_path(self.target, self.index, self.action),
+        // pass returns a new one, and pairs no batch axes.
+        let path = match (self.out, self.batch) {
+            (None, None) => mask_path(self.target, self.index, self.action),
+            _ => MaskPath::Built,
         };
         let (index, entry) = match path {
             MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
@@ -206,9 +222,27 @@ impl Parts<'_> {
         Lowered {
             at: self.index.span,
             index,
+            batch: self.batch,
+            checks: self.checks(),
             entry,
             outcome,
         }
+    }
+
+    /// The target's checks: the batch axes, and the axes a literal `along`
+    /// axis needs (`a + 1` for `a >= 0`, `-a` for `a < 0`, after the batch).
+    fn checks(&self) -> Vec<TargetCheck> {
+        let batch = self.batch.map_or(0, |batch| batch.axes);
+        let along = self
+            .index
+            .elems
+            .iter()
+            .filter_map(along_literal_axis)
+            .map(|(axis, span)| TargetCheck::AlongAxis {
+                axes: batch + if axis >= 0 { axis.unsigned_abs() + 1 } else { axis.unsigned_abs() },
+                span,
+            });
+        self.batch.map(TargetCheck::Batch).into_iter().chain(along).collect()
     }
 
     /// The entry point of a fused mask pass.

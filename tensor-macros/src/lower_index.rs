@@ -133,6 +133,47 @@ fn index_wrapper(func: &Expr) -> Option<usize> {
     }
 }
 
+/// The axis of `along(idx, AXIS)` when it is an integer literal (`1`,
+/// `-1`), with the literal's span.
+pub fn along_literal_axis(elem: &Elem) -> Option<(isize, Span)> {
+    let Elem::Expr(written) = elem else {
+        return None;
+    };
+    let view = written.view().unparen();
+    let Expr::Call(call) = view.expr else {
+        return None;
+    };
+    if index_wrapper(&call.func) != Some(2) || call.args.len() != 2 || !is_along(&call.func) {
+        return None;
+    }
+    let axis = &call.args[1];
+    let (negative, literal) = match axis {
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => (true, &**expr),
+        other => (false, other),
+    };
+    let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(int), ..
+    }) = literal
+    else {
+        return None;
+    };
+    let value: isize = int.base10_parse().ok()?;
+    Some((if negative { -value } else { value }, syn::spanned::Spanned::span(axis)))
+}
+
+/// Whether `func` names `along`.
+fn is_along(func: &Expr) -> bool {
+    match func {
+        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_along(expr),
+        Expr::Path(path) => path.path.segments.last().is_some_and(|segment| segment.ident == "along"),
+        _ => false,
+    }
+}
+
 /// One index element: a variable borrowed, literals typed, a range with a
 /// step `stepped`, a NumPy slice `PySlice`, a mask built.
 pub fn index_elem(elem: &Elem) -> IndexElem {

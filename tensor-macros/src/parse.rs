@@ -7,7 +7,7 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::{Error, Expr};
 
-use crate::ast::{Action, Call, Elem, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
+use crate::ast::{Action, BatchSpec, Call, Elem, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
 use crate::ctxt::{Ctxt, Reported};
 use crate::mask;
 use crate::written::{Written, is_punct, span_of};
@@ -34,13 +34,14 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
     let action = parse_action(assignment, method, ctxt);
     let index = parse_index(group, ctxt);
     let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));
-    let Options { mode, out } = options?;
+    let Options { mode, out, batch } = options?;
     Ok(Call {
         target: target?,
         index,
         action: action?,
         mode,
         out,
+        batch,
     })
 }
 
@@ -49,11 +50,12 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
 struct Options {
     mode: Option<ModeSpec>,
     out: Option<OutSpec>,
+    batch: Option<BatchSpec>,
 }
 
-const OPTIONS: &str = "expected `mode = ...` or `out = array` after `;`";
+const OPTIONS: &str = "expected `mode = ...`, `out = array` or `batch = k` after `;`";
 
-/// `mode = ..., out = ...`: each option at most once, in any order, split at
+/// `mode = ..., out = ..., batch = ...`: each option at most once, in any order, split at
 /// top-level commas (a trailing one is fine, an empty option is not).
 fn parse_options(semicolon: &TokenTree, tokens: &[TokenTree], ctxt: &mut Ctxt) -> Result<Options, Reported> {
     if tokens.is_empty() {
@@ -71,6 +73,8 @@ fn parse_options(semicolon: &TokenTree, tokens: &[TokenTree], ctxt: &mut Ctxt) -
                 "out" if options.out.is_some() => Err(twice(key)),
                 "out" if rest.is_empty() => Err(Error::new(eq.span(), "expected the array to read into after `out =`")),
                 "out" => Written::parse(rest).map(|array| options.out = Some(OutSpec { key: key.span(), array })),
+                "batch" if options.batch.is_some() => Err(twice(key)),
+                "batch" => parse_batch(eq, rest).map(|batch| options.batch = Some(batch)),
                 other => Err(Error::new(key.span(), format!("unknown option `{other}`: {OPTIONS}"))),
             },
             [first, ..] => Err(Error::new(first.span(), OPTIONS)),
@@ -291,6 +295,22 @@ fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result
             format!("unknown method `{other}`: expected one of {METHODS}"),
         ))),
     }
+}
+
+/// The count after `batch =`: a non-negative integer literal.
+fn parse_batch(eq: &TokenTree, rest: &[TokenTree]) -> syn::Result<BatchSpec> {
+    const EXPECTED: &str = "`batch` takes a non-negative integer literal: `batch = 1`";
+    let [TokenTree::Literal(literal)] = rest else {
+        return Err(Error::new(rest.first().map_or(eq.span(), TokenTree::span), EXPECTED));
+    };
+    let axes = match syn::Lit::new(literal.clone()) {
+        syn::Lit::Int(int) => int.base10_parse::<usize>().map_err(|_| Error::new(literal.span(), EXPECTED))?,
+        _ => return Err(Error::new(literal.span(), EXPECTED)),
+    };
+    Ok(BatchSpec {
+        axes,
+        span: literal.span(),
+    })
 }
 
 /// The mode after `mode =`.

@@ -110,7 +110,9 @@ mod tests {
         for text in ["x[i];", "x[i]; ,", "x[i]; mode = clip,, out = buf", "x[i]; , out = buf"] {
             let errors = errors(text).unwrap_or_else(|| panic!("`{text}` checked"));
             assert!(
-                errors.iter().all(|e| e.contains("expected `mode = ...` or `out = array`")),
+                errors
+                    .iter()
+                    .all(|e| e.contains("expected `mode = ...`, `out = array` or `batch = k`")),
                 "{text}: {errors:?}"
             );
         }
@@ -118,6 +120,29 @@ mod tests {
         assert_eq!(twice, ["option `out` is given twice"]);
         let update = errors("x[i] = 1; out = buf").expect("`out` on an update is an error");
         assert!(update[0].contains("not to updates"), "{update:?}");
+    }
+
+    #[test]
+    fn batch_takes_a_non_negative_integer_literal() {
+        assert_eq!(errors("x[i] = 1; batch = 1"), None);
+        assert_eq!(errors("x[i]; mode = fill(0), batch = 2,"), None);
+        for text in [
+            "x[i]; batch = k",
+            "x[i]; batch = -1",
+            "x[i]; batch = 1.0",
+            "x[i]; batch =",
+            "x[i]; batch = 1 2",
+        ] {
+            let errors = errors(text).unwrap_or_else(|| panic!("`{text}` checked"));
+            assert!(
+                errors.iter().all(|e| e.contains("non-negative integer literal")),
+                "{text}: {errors:?}"
+            );
+        }
+        assert_eq!(
+            errors("x[i]; batch = 1, batch = 2").expect("twice"),
+            ["option `batch` is given twice"]
+        );
     }
 
     #[test]

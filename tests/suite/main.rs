@@ -8,6 +8,7 @@
 
 mod adversarial;
 mod along;
+mod batch;
 mod corpus;
 mod errors;
 mod macros;

@@ -484,7 +484,10 @@ fn batched_case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> imp
         .prop_flat_map(|(batch, sub, action)| (Just(batch), Just(sub), Just(action), mode_strategy::<T>(action)))
         .prop_flat_map(|(batch, sub, action, mode)| {
             let wild = if let Mode::Error = mode { 0.08 } else { 0.4 };
-            let axes = batch.iter().map(|&len| prop_oneof![8 => Just(len), 2 => Just(1usize), 1 => Just(len + 1)]).collect::<Vec<_>>();
+            let axes = batch
+                .iter()
+                .map(|&len| prop_oneof![8 => Just(len), 2 => Just(1usize), 1 => Just(len + 1)])
+                .collect::<Vec<_>>();
             let shape = [batch.clone(), sub.clone()].concat();
             (
                 Just(batch),
@@ -498,7 +501,11 @@ fn batched_case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> imp
         })
         .prop_flat_map(|(batch, sub, layout, index, axes, action, mode)| {
             let region = [batch.clone(), value_shape(&sub, &index)].concat();
-            let index: Vec<ElemSpec> = index.into_iter().zip(axes.into_iter().cycle()).map(|(elem, axes)| with_batch_axes(elem, &axes)).collect();
+            let index: Vec<ElemSpec> = index
+                .into_iter()
+                .zip(axes.into_iter().cycle())
+                .map(|(elem, axes)| with_batch_axes(elem, &axes))
+                .collect();
             let shape = [batch.clone(), sub].concat();
             let base_shape = layout.as_ref().map_or_else(|| shape.clone(), |l| l.base_shape(&shape));
             let base = vec(T::base(), base_shape.iter().product::<usize>()).prop_map(move |data| build(&base_shape, data, false));

@@ -30,6 +30,9 @@ pub trait IntoIndexElem<'a> {
     type Broadcast: Dimension;
     /// Whether it makes the index advanced.
     type Kind: Kind;
+    /// Which of its ranks hold the batch axes of `; batch = k`
+    /// ([`NoBatchAxes`](crate::rank::NoBatchAxes) for a basic element).
+    type Role;
     /// The index element this value stands for.
     fn into_index_elem(self) -> IndexElem<'a>;
 }
@@ -38,10 +41,14 @@ pub trait IntoIndexElem<'a> {
 /// broadcast ranks, and kind.
 macro_rules! static_index {
     ($consumed:ty, $produced:ty, $broadcast:ty, $kind:ty) => {
+        static_index!($consumed, $produced, $broadcast, $kind, crate::rank::NoBatchAxes);
+    };
+    ($consumed:ty, $produced:ty, $broadcast:ty, $kind:ty, $role:ty) => {
         type Consumed = $consumed;
         type Produced = $produced;
         type Broadcast = $broadcast;
         type Kind = $kind;
+        type Role = $role;
     };
 }
 
@@ -362,6 +369,8 @@ pub trait IndexArrayElement: Sized + sealed::Sealed {
     type Consumed<D: Dimension>: Dimension;
     /// Its rank among the broadcast advanced indices.
     type Broadcast<D: Dimension>: Dimension;
+    /// Which of its ranks hold batch axes.
+    type Role;
     /// The index element for an array of this type.
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_>;
 }
@@ -371,6 +380,7 @@ impl sealed::Sealed for bool {}
 impl IndexArrayElement for bool {
     type Consumed<D: Dimension> = D;
     type Broadcast<D: Dimension> = Ix1;
+    type Role = crate::rank::BatchedMask;
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Mask(array)
     }
@@ -379,6 +389,7 @@ impl IndexArrayElement for bool {
 impl<A: IndexInt> IndexArrayElement for A {
     type Consumed<D: Dimension> = Ix1;
     type Broadcast<D: Dimension> = D;
+    type Role = crate::rank::BatchedIndices;
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Array(A::wrap_array(array))
     }
@@ -392,6 +403,7 @@ where
     type Produced = Ix0;
     type Broadcast = <T::Elem as IndexArrayElement>::Broadcast<T::Dim>;
     type Kind = Advanced;
+    type Role = <T::Elem as IndexArrayElement>::Role;
     fn into_index_elem(self) -> IndexElem<'a> {
         T::Elem::index_elem(self.into_cow_array())
     }
@@ -401,7 +413,7 @@ impl<'a, T: Clone> IntoIndexElem<'a> for &Nd<T>
 where
     Nd<T>: IntoIndexElem<'a>,
 {
-    static_index!(IxDyn, Ix0, IxDyn, Advanced);
+    static_index!(IxDyn, Ix0, IxDyn, Advanced, crate::rank::BatchedIndices);
     fn into_index_elem(self) -> IndexElem<'a> {
         self.clone().into_index_elem()
     }
@@ -412,7 +424,7 @@ where
     T::Elem: IndexInt,
 {
     // The depth (coordinates per index) is only known at run time.
-    static_index!(IxDyn, Ix0, IxDyn, Advanced);
+    static_index!(IxDyn, Ix0, IxDyn, Advanced, crate::rank::BatchedIndices);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
     }
@@ -426,6 +438,7 @@ where
     type Produced = Ix0;
     type Broadcast = <Along<T> as IntoIndexElem<'a>>::Broadcast;
     type Kind = Advanced;
+    type Role = crate::rank::BatchedAlong;
     fn into_index_elem(self) -> IndexElem<'a> {
         self.clone().into_index_elem()
     }
@@ -437,7 +450,7 @@ where
 {
     // It consumes every axis of the target and gives the result its own
     // rank, which must be the target's.
-    static_index!(T::Dim, Ix0, T::Dim, Advanced);
+    static_index!(T::Dim, Ix0, T::Dim, Advanced, crate::rank::BatchedAlong);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Along {
             index: T::Elem::wrap_array(self.index.into_cow_array()),

@@ -27,7 +27,13 @@ impl Batch {
     /// and given `value` (none for a read or `.apply`): every index array,
     /// mask and array value has at least `batch` axes, each of the target's
     /// length or 1; a read goes through no mask.
-    pub(crate) fn of<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], read: bool, value: Option<&Value<'_, T>>) -> Result<Batch, IndexError> {
+    pub(crate) fn of<T>(
+        batch: usize,
+        shape: &[usize],
+        index: &[IndexElem<'_>],
+        read: bool,
+        value: Option<&Value<'_, T>>,
+    ) -> Result<Batch, IndexError> {
         let Some(batch_shape) = shape.get(..batch) else {
             return Err(IndexError::BatchRank {
                 batch,
@@ -37,9 +43,17 @@ impl Batch {
         };
         let pairs = |part: BatchPart, own: &[usize]| -> Result<(), IndexError> {
             let Some(own) = own.get(..batch) else {
-                return Err(IndexError::BatchRank { batch, part, ndim: own.len() });
+                return Err(IndexError::BatchRank {
+                    batch,
+                    part,
+                    ndim: own.len(),
+                });
             };
-            match own.iter().zip(batch_shape).position(|(&len, &expected)| len != expected && len != 1) {
+            match own
+                .iter()
+                .zip(batch_shape)
+                .position(|(&len, &expected)| len != expected && len != 1)
+            {
                 Some(axis) => Err(IndexError::BatchShape {
                     part,
                     axis,
@@ -220,14 +234,20 @@ mod tests {
         let value = Value::Array(value.view().into());
         assert!(matches!(
             Batch::of(1, &[2, 3], &[ix(&idx)], false, Some(&value)).unwrap_err(),
-            IndexError::BatchShape { part: BatchPart::Value, .. }
+            IndexError::BatchShape {
+                part: BatchPart::Value,
+                ..
+            }
         ));
     }
 
     #[test]
     fn reads_through_masks_are_refused_and_updates_are_not() {
         let mask = array![[true, false], [true, true]];
-        assert_eq!(Batch::of::<f32>(1, &[2, 2], &[ix(&mask)], true, None).unwrap_err(), IndexError::BatchedMaskRead);
+        assert_eq!(
+            Batch::of::<f32>(1, &[2, 2], &[ix(&mask)], true, None).unwrap_err(),
+            IndexError::BatchedMaskRead
+        );
         assert!(Batch::of(1, &[2, 2], &[ix(&mask)], false, Some(&Value::Scalar(1.0f32))).is_ok());
     }
 
@@ -249,9 +269,7 @@ mod tests {
             panic!("a mask stays a mask")
         };
         assert_eq!(broadcast, &array![true, false].into_dyn());
-        let batch = Batch {
-            shape: vec![2, 3],
-        };
+        let batch = Batch { shape: vec![2, 3] };
         assert_eq!(batch.positions().nth(4), Some(vec![1, 1]));
     }
 }

@@ -104,10 +104,16 @@ pub fn read_into_with<'i, T>(
     let plan = read_with(index, layout, mode, passes)?;
     match plan.shape() == out {
         true => Ok(plan),
-        false => Err(IndexError::OutputShape {
-            out: out.into(),
-            result: plan.shape().into(),
-        }),
+        false => Err(output_shape(out, plan.shape())),
+    }
+}
+
+/// The error of a read into an array of shape `out` whose result has shape
+/// `result`.
+pub(crate) fn output_shape(out: &[usize], result: &[usize]) -> IndexError {
+    IndexError::OutputShape {
+        out: out.into(),
+        result: result.into(),
     }
 }
 
@@ -195,7 +201,13 @@ pub fn batch_read<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], mod
 /// the target's leading `batch` axes pair with the index arrays', masks
 /// and array value (see [`Batch`]). Each batch is then prepared as an
 /// update of its view.
-pub fn batch_update<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], mode: &Mode<T>, value: Option<&Value<'_, T>>) -> Result<Batch, IndexError> {
+pub fn batch_update<T>(
+    batch: usize,
+    shape: &[usize],
+    index: &[IndexElem<'_>],
+    mode: &Mode<T>,
+    value: Option<&Value<'_, T>>,
+) -> Result<Batch, IndexError> {
     check_mode(mode, Access::Update)?;
     Batch::of(batch, shape, index, false, value)
 }

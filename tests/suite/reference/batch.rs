@@ -20,7 +20,13 @@ fn batched_shape(elem: &IndexElem<'_>) -> Option<Vec<usize>> {
 
 /// The batch shape: the target's leading `batch` axes, after checking that
 /// every array, mask and array value pairs with them.
-fn batch_shape<T>(shape: &[usize], index: &[IndexElem<'_>], batch: usize, value: Option<&Value<T>>, read: bool) -> Result<Vec<usize>, ErrKind> {
+fn batch_shape<T>(
+    shape: &[usize],
+    index: &[IndexElem<'_>],
+    batch: usize,
+    value: Option<&Value<T>>,
+    read: bool,
+) -> Result<Vec<usize>, ErrKind> {
     if batch > shape.len() {
         return Err(ErrKind::BatchRank);
     }
@@ -110,7 +116,10 @@ fn value_at<T: Clone>(value: &Value<T>, at: &[usize]) -> Value<T> {
 /// Writes `part` over `x[at]`.
 fn write_back<T: Clone>(x: &mut Tensor<T>, at: &[usize], part: Tensor<T>) {
     let stride: usize = x.shape[at.len()..].iter().product();
-    let block = multi_indices(&x.shape[..at.len()]).iter().position(|b| b == at).expect("a batch position");
+    let block = multi_indices(&x.shape[..at.len()])
+        .iter()
+        .position(|b| b == at)
+        .expect("a batch position");
     x.data[block * stride..(block + 1) * stride].clone_from_slice(&part.data);
 }
 
@@ -183,14 +192,29 @@ fn write_mode<T>(mode: &Mode<T>) -> Result<(), ErrKind> {
 }
 
 /// `x[index] = value` batched over the leading `batch` axes.
-pub fn set<'a, T: Clone>(x: &mut Tensor<T>, index: &'a [IndexElem<'a>], batch: usize, value: &Value<T>, mode: &Mode<T>) -> Result<(), ErrKind> {
+pub fn set<'a, T: Clone>(
+    x: &mut Tensor<T>,
+    index: &'a [IndexElem<'a>],
+    batch: usize,
+    value: &Value<T>,
+    mode: &Mode<T>,
+) -> Result<(), ErrKind> {
     write_mode(mode)?;
     let batch_shape = batch_shape(&x.shape, index, batch, Some(value), false)?;
-    each_batch(x, &batch_shape, |part, at| super::set(part, &index_at(index, at), &value_at(value, at), mode))
+    each_batch(x, &batch_shape, |part, at| {
+        super::set(part, &index_at(index, at), &value_at(value, at), mode)
+    })
 }
 
 /// `x[index] op= value` batched over the leading `batch` axes.
-pub fn update<'a, T: Arith>(x: &mut Tensor<T>, index: &'a [IndexElem<'a>], batch: usize, op: Op, value: &Value<T>, mode: &Mode<T>) -> Result<(), ErrKind> {
+pub fn update<'a, T: Arith>(
+    x: &mut Tensor<T>,
+    index: &'a [IndexElem<'a>],
+    batch: usize,
+    op: Op,
+    value: &Value<T>,
+    mode: &Mode<T>,
+) -> Result<(), ErrKind> {
     write_mode(mode)?;
     let batch_shape = batch_shape(&x.shape, index, batch, Some(value), false)?;
     each_batch(x, &batch_shape, |part, at| {
@@ -199,7 +223,13 @@ pub fn update<'a, T: Arith>(x: &mut Tensor<T>, index: &'a [IndexElem<'a>], batch
 }
 
 /// `x[index] = f(x[index])` batched over the leading `batch` axes.
-pub fn apply<'a, T: Clone>(x: &mut Tensor<T>, index: &'a [IndexElem<'a>], batch: usize, mut f: impl FnMut(T) -> T, mode: &Mode<T>) -> Result<(), ErrKind> {
+pub fn apply<'a, T: Clone>(
+    x: &mut Tensor<T>,
+    index: &'a [IndexElem<'a>],
+    batch: usize,
+    mut f: impl FnMut(T) -> T,
+    mode: &Mode<T>,
+) -> Result<(), ErrKind> {
     write_mode(mode)?;
     let batch_shape = batch_shape::<T>(&x.shape, index, batch, None, false)?;
     each_batch(x, &batch_shape, |part, at| super::apply(part, &index_at(index, at), &mut f, mode))

@@ -1,0 +1,213 @@
+//! `; batch = k` through the macros and the runtime API: TensorFlow's
+//! `batch_dims`, `gather_nd(batch_dims)` and `tensor_scatter_nd_*` with
+//! batch dimensions, and the `vmap` of JAX's `.at[]`, each against the
+//! plain loop over the batch (seed 004's ground truth), and its errors,
+//! each leaving the target unchanged. The reference interpreter's
+//! proptests (`proptest_reference.rs`) cover the rest.
+
+use ndarray::{Array1, Array2, Array3, ArrayView2, Axis, array, s};
+use tensor_at::{BatchPart, IndexError, Mode, Op, along, at, ix, nd, set, try_at, try_set};
+
+/// `x` of shape `(b, n, d)` with element `(i, j, k)` = `100 i + 10 j + k`.
+fn cube(b: usize, n: usize, d: usize) -> Array3<i64> {
+    Array3::from_shape_fn((b, n, d), |(i, j, k)| (100 * i + 10 * j + k) as i64)
+}
+
+/// `tf.gather(x, idx, batch_dims=1)`: each batch's rows, picked by its
+/// own index row; the result keeps its static rank.
+#[test]
+fn gather_with_batch_dims_is_the_loop_of_gathers() {
+    let x = cube(3, 4, 2);
+    let idx = array![[3usize, 0], [1, 1], [2, 3]];
+    let picked: Array3<i64> = at!(x[idx]; batch = 1);
+    let mut expected = Array3::zeros((3, 2, 2));
+    for b in 0..3 {
+        for (j, &i) in idx.row(b).iter().enumerate() {
+            expected.slice_mut(s![b, j, ..]).assign(&x.slice(s![b, i, ..]));
+        }
+    }
+    assert_eq!(picked, expected);
+    // Negative indices count from the end of each batch's axis.
+    let back = array![[-1i64], [-4], [-2]];
+    let last: Array3<i64> = at!(x[back]; batch = 1);
+    assert_eq!(last.index_axis(Axis(1), 0), array![[30, 31], [100, 101], [220, 221]]);
+}
+
+/// The `vmap` of `.at[].add`, duplicates included, and of `.at[].set`,
+/// the last duplicate winning, against the loop.
+#[test]
+fn vmapped_updates_are_the_loop_of_updates() {
+    let idx = array![[0usize, 2, 2], [1, 1, 1]];
+    let v = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let mut x = Array2::<f64>::zeros((2, 3));
+    at!(x[idx] += v; batch = 1);
+    let mut expected = Array2::<f64>::zeros((2, 3));
+    for b in 0..2 {
+        for (j, &i) in idx.row(b).iter().enumerate() {
+            expected[[b, i]] += v[[b, j]];
+        }
+    }
+    assert_eq!(x, expected);
+    at!(x[idx] = v; batch = 1);
+    assert_eq!(x, array![[1.0, 0.0, 3.0], [0.0, 6.0, 0.0]]);
+    at!(x[idx].max(5.5); batch = 1);
+    assert_eq!(x, array![[5.5, 0.0, 5.5], [0.0, 6.0, 0.0]]);
+    // One value row for every batch: a batch axis of length 1 broadcasts.
+    at!(x[idx] *= array![[2.0, 1.0, 1.0]]; batch = 1);
+    assert_eq!(x, array![[11.0, 0.0, 5.5], [0.0, 12.0, 0.0]]);
+}
+
+/// `gather_nd(x, idx, batch_dims=1)` is `nd(idx)` with `batch = 1`;
+/// `tensor_scatter_nd_add` with a batch dimension is `+=`.
+#[test]
+fn gather_nd_and_scatter_nd_with_batch_dims() {
+    let x = cube(2, 3, 4);
+    let idx = array![[[0usize, 1], [2, 3]], [[1, 0], [1, 0]]];
+    let picked: ndarray::ArrayD<i64> = at!(x[nd(idx)]; batch = 1);
+    assert_eq!(picked, array![[1, 23], [110, 110]].into_dyn());
+    let mut y = Array3::<i64>::zeros((2, 3, 4));
+    at!(y[nd(idx)] += array![[1, 2], [3, 4]]; batch = 1);
+    let mut expected = Array3::<i64>::zeros((2, 3, 4));
+    expected[[0, 0, 1]] = 1;
+    expected[[0, 2, 3]] = 2;
+    expected[[1, 1, 0]] = 7;
+    assert_eq!(y, expected);
+}
+
+/// Basic elements index every batch's own `x[b]` (a view, with no copy);
+/// `...` spans that batch's axes.
+#[test]
+fn basic_indices_apply_to_each_batch() {
+    let x = cube(2, 3, 4);
+    let columns: ArrayView2<'_, i64> = at!(x[..., 1]; batch = 1);
+    assert_eq!(columns, x.slice(s![.., .., 1]));
+    let mut y = cube(2, 3, 4);
+    at!(y[1:, 0] = 0; batch = 1);
+    assert_eq!(y.slice(s![.., 1.., 0]), Array2::<i64>::zeros((2, 2)));
+    assert_eq!(y.slice(s![.., 0, ..]), x.slice(s![.., 0, ..]));
+}
+
+/// An index after the batch, a slice beside it, and two batch axes.
+#[test]
+fn arrays_beside_slices_and_two_batch_axes() {
+    let x = cube(2, 3, 4);
+    let idx = array![[3usize, 0], [1, 2]];
+    // x[b][:, idx[b]] for each b: shape (3, 2) per batch.
+    let picked: Array3<i64> = at!(x[:, idx]; batch = 1);
+    for b in 0..2 {
+        for (j, &i) in idx.row(b).iter().enumerate() {
+            assert_eq!(picked.slice(s![b, .., j]), x.slice(s![b, .., i]));
+        }
+    }
+    let idx2 = array![[[1usize], [0], [3]], [[2], [2], [0]]];
+    let deep: Array3<i64> = at!(x[idx2]; batch = 2);
+    assert_eq!(deep, array![[[1], [10], [23]], [[102], [112], [120]]]);
+}
+
+/// A batched update through a mask: each batch selects its own count.
+#[test]
+fn batched_masks_update_each_batch() {
+    let mut x = array![[1, 2, 3], [4, 5, 6]];
+    let mask = array![[true, false, true], [false, false, true]];
+    at!(x[mask] = array![[-1], [-2]]; batch = 1);
+    assert_eq!(x, array![[-1, 2, -1], [4, 5, -2]]);
+    at!(x[mask] += 10; batch = 1);
+    assert_eq!(x, array![[9, 2, 9], [4, 5, 8]]);
+    // A read would not stack: refused.
+    assert_eq!(try_at!(x[mask]; batch = 1).unwrap_err(), IndexError::BatchedMaskRead);
+}
+
+/// `along` pairs the other axes already: under `batch = 1` its axis counts
+/// in each batch's `x[b]`.
+#[test]
+fn along_under_a_batch_counts_its_axis_per_batch() {
+    let x = cube(2, 3, 4);
+    let idx = array![[[3usize], [0], [1]], [[2], [2], [0]]];
+    let batched: Array3<i64> = at!(x[along(idx, -1)]; batch = 1);
+    let plain: Array3<i64> = at!(x[along(idx, 2)]);
+    assert_eq!(batched, plain);
+}
+
+/// `set!`, `try_set!`, `mode` and `out` combine with `batch`.
+#[test]
+fn batch_combines_with_the_other_forms() {
+    let x = array![[1, 2, 3], [4, 5, 6]];
+    let idx = array![[2usize, 9], [0, 1]];
+    let y = set!(x[idx] = 0; batch = 1, mode = drop);
+    assert_eq!(y, array![[1, 2, 0], [0, 0, 6]]);
+    assert_eq!(x, array![[1, 2, 3], [4, 5, 6]]);
+    let z = try_set!({ x.clone() }[idx] = 0; mode = clip, batch = 1).unwrap();
+    assert_eq!(z, array![[1, 2, 0], [0, 0, 6]]);
+    let filled: Array2<i32> = at!(x[idx]; batch = 1, mode = fill(-1));
+    assert_eq!(filled, array![[3, -1], [4, 5]]);
+    let mut out = Array2::<i32>::zeros((2, 2));
+    at!(x[idx]; batch = 1, mode = wrap, out = out);
+    assert_eq!(out, array![[3, 1], [4, 5]]);
+    let mut w = x.clone();
+    at!(w[idx].apply(|e| e * 10); batch = 1, mode = clip);
+    // A duplicate applies once per occurrence, as `.apply` always does.
+    assert_eq!(w, array![[1, 2, 300], [40, 50, 6]]);
+}
+
+/// Every error is found before the first write, in any batch: the target
+/// is unchanged.
+#[test]
+fn errors_in_any_batch_leave_the_target_unchanged() {
+    let mut x = array![[1, 2, 3], [4, 5, 6]];
+    let late = array![[0usize], [3]];
+    let error = try_at!(x[late] = 0; batch = 1).unwrap_err();
+    assert_eq!(error, IndexError::OutOfBounds { index: 3, axis: 0, len: 3 });
+    assert_eq!(x, array![[1, 2, 3], [4, 5, 6]]);
+    let three = array![[0usize], [1], [2]];
+    let error = try_at!(x[three] += 1; batch = 1).unwrap_err();
+    assert_eq!(
+        error,
+        IndexError::BatchShape {
+            part: BatchPart::Index(0),
+            axis: 0,
+            len: 3,
+            expected: 2
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "batch axis 0 of the index at position 0 has length 3, but the target's has length 2 (batch axes are equal, or 1 to broadcast)"
+    );
+    let rows = array![[0usize], [1]];
+    let error = try_at!(x[rows] = array![[1], [2], [3]]; batch = 1).unwrap_err();
+    assert!(matches!(
+        error,
+        IndexError::BatchShape {
+            part: BatchPart::Value,
+            ..
+        }
+    ));
+    let flat = array![0usize, 1];
+    let error = try_at!(x[flat] = array![[7, 8]].into_dyn(); batch = 1).unwrap_err();
+    assert!(matches!(error, IndexError::ShapeMismatch { .. }), "{error}");
+    assert_eq!(x, array![[1, 2, 3], [4, 5, 6]]);
+    let error = try_at!(x[rows] /= 0; batch = 1).unwrap_err();
+    assert_eq!(error, IndexError::DivisionByZero);
+    assert_eq!(x, array![[1, 2, 3], [4, 5, 6]]);
+}
+
+/// The runtime API: the batch count is an argument of the `_batched`
+/// functions and a method of the builders.
+#[test]
+fn the_runtime_api_takes_a_batch_count() {
+    use tensor_at::{IndexExt, IndexMutExt, get_batched, update_batched};
+    let x = cube(2, 3, 1);
+    let idx = array![[2usize], [0]];
+    let picked = get_batched(&x, &[ix(&idx)], 1, Mode::Error).unwrap();
+    assert_eq!(picked, array![[[20]], [[100]]].into_dyn());
+    assert_eq!(x.at(&[ix(&idx)]).batch(1).get().unwrap(), picked);
+    let mut counts = Array2::<u32>::zeros((2, 3));
+    let votes = array![[2usize, 2, 1], [0, 0, 0]];
+    update_batched(&mut counts, &[ix(&votes)], 1, Op::Add, 1, Mode::Error).unwrap();
+    counts.at_mut(&[ix(&votes)]).batch(1).add(1).unwrap();
+    assert_eq!(counts, array![[0, 2, 4], [6, 0, 0]]);
+    // No batch position: the shape any batch would read.
+    let (empty, nothing) = (Array1::<usize>::zeros(0).insert_axis(Axis(1)), Array2::<i32>::zeros((0, 3)));
+    let none = get_batched(&nothing, &[ix(&empty)], 1, Mode::Error).unwrap();
+    assert_eq!(none.shape(), &[0, 1]);
+}
