@@ -9,7 +9,7 @@ use tensor_at::{along, at};
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
 
 /// Every workload: name and what it does, in anchors.py's order.
-pub const WORKLOADS: [(&str, &str); 18] = [
+pub const WORKLOADS: [(&str, &str); 19] = [
     ("W1", "x(4096,4096)[:, 1000:3000] = y(4096,2000)"),
     ("W2", "x(4096,4096)[:, 1:4000:2] = y(4096,2000)"),
     ("W3a", "x(256,256,256)[:, :, 2] = 0"),
@@ -31,10 +31,14 @@ pub const WORKLOADS: [(&str, &str); 18] = [
         "W15",
         "scatter_add along axis 1: x(65536,512)[b, idx(65536,16)[b]] += src(65536,16)[b], dups accumulate",
     ),
+    (
+        "W16",
+        "batched set (vmap of .at[].set): x(64,8192,64)[b, idx(64,1024)[b]] = v(64,1024,64)[b]",
+    ),
 ];
 
 /// The workloads the GPU bench does not run yet (batched indexing).
-pub const NOT_ON_GPU: [&str; 2] = ["W14", "W15"];
+pub const NOT_ON_GPU: [&str; 3] = ["W14", "W15", "W16"];
 
 /// The least bytes memory must move for the workloads bound by memory
 /// bandwidth, held to a share of the copy's: what is read and written,
@@ -372,6 +376,19 @@ pub fn build(name: &str) -> Case {
                 useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
                 inputs: fingerprints!(x, idx, src),
                 runner: in_place(x, move |x| at!(x[along(idx, 1)] += src)),
+            }
+        }
+        "W16" => {
+            let x = uniform(seed(16, 0), (64, 8192, 64));
+            // Batch b's rows: anchors.py's `r_unique(seed_of(16, 1) + 1000 * b, ..)`.
+            let rows: Vec<_> = (0..64).flat_map(|b| unique(seed(16, 1) + 1000 * b, 1024, 8192)).collect();
+            let idx = ndarray::Array2::from_shape_vec((64, 1024), rows).expect("64 batches of 1024 rows");
+            let v = uniform(seed(16, 2), (64, 1024, 64));
+            Case {
+                variant: "at!(x[idx] = v; batch = 1)",
+                useful_bytes: idx.len() as u64 * I8 + 2 * nbytes(&v),
+                inputs: fingerprints!(x, idx, v),
+                runner: in_place(x, move |x| at!(x[idx] = v; batch = 1)),
             }
         }
         _ => panic!("no workload {name}"),

@@ -1262,6 +1262,176 @@ def fam_along() -> None:
     add("along", x(), [Along(rows([0, 3], [1, 1], [2, 0]), 1)], "add", "wrong")
 
 
+def elem_at(e: Any, at: tuple) -> Any:
+    """Element `e` at batch position `at`: an array, mask, `nd` or `along`
+    index at `at` along its leading axes (at 0 where one has length 1)."""
+    def take(a: np.ndarray) -> np.ndarray:
+        for p in at:
+            a = a[0 if a.shape[0] == 1 else p]
+        return np.asarray(a)
+    if isinstance(e, Arr):
+        return Arr(take(e.a), e.dt)
+    if isinstance(e, Mask):
+        return Mask(take(e.m))
+    if isinstance(e, Nd):
+        return Nd(take(e.a), e.dt)
+    if isinstance(e, Along):
+        return Along(take(e.a), e.axis, e.dt)
+    return e
+
+
+def value_at(value: Any, at: tuple) -> Any:
+    if not isinstance(value, np.ndarray):
+        return value
+    for p in at:
+        value = value[0 if value.shape[0] == 1 else p]
+    return np.asarray(value)
+
+
+def add_batched(base: np.ndarray, index: list, batch: int, op: str, value: Any = None, mode: Any = "error", func: str | None = None) -> None:
+    """A `; batch = k` case, its answer by the plain loop over the batch
+    positions `b` (seed 004): NumPy runs `x[b][index[b]] op= value[b]` for
+    each, in C order; the first batch's error is the case's, with nothing
+    written; a read stacks the batches' reads."""
+    if op == "apply" and func is None:
+        func = APPLY_FUNCS[len(CASES) % len(APPLY_FUNCS)]
+    bshape = base.shape[:batch]
+    results, expect = [], None
+    for at in np.ndindex(*bshape):
+        spec = Spec("batch", base[at].copy(), [elem_at(e, at) for e in index], op, value_at(value, at), mode, [], func)
+        got, _ = evaluate(spec)
+        if "error" in got:
+            expect = got
+            break
+        results.append(np.array(got["array"]["data"], dtype=base.dtype).reshape(got["array"]["shape"]))
+    if expect is None:
+        if op == "get":
+            stacked = np.stack(results).reshape(bshape + results[0].shape)
+            expect = {"array": jarray(stacked)}
+        else:
+            after = base.copy()
+            for at, part in zip(np.ndindex(*bshape), results):
+                after[at] = part
+            expect = {"array": jarray(after)}
+    desc = describe(Spec("batch", base, index, op, value, mode, [], func), value) + f"; batch={batch}"
+    case = {
+        "id": len(CASES),
+        "family": "batch",
+        "desc": desc,
+        "base": jarray(base),
+        "view": [],
+        "index": [jelem(e) for e in index],
+        "op": op,
+        "mode": mode if isinstance(mode, str) else {"fill": jnum(mode[1])},
+        "batch": batch,
+        "expect": expect,
+    }
+    if func is not None:
+        case["func"] = func
+    if value is not None:
+        case["value"] = jarray(np.asarray(value, dtype=base.dtype)) if isinstance(value, np.ndarray) else {"scalar": jnum(value)}
+    CASES.append(case)
+
+
+def fam_batch() -> None:
+    """`; batch = k`: integer arrays, slices beside them, `nd`, `along` and
+    masks (updates only) with batch axes of the target's lengths or 1, in
+    every mode; the answer is the loop over the batch."""
+    ops = ["get", "set", "add", "max", "mul", "get", "set", "add", "apply", "min", "get", "sub"]
+    get_modes = ["error", "error", "clip", "wrap", ("fill", -1)]
+    update_modes = ["error", "error", "clip", "wrap", "drop"]
+    kinds = ["ints", "slice_ints", "nd", "along", "mask", "pair"]
+    for k in range(96):
+        nb = 2 if k % 5 == 4 else 1
+        bshape = tuple(int(RNG.integers(1, 4)) for _ in range(nb))
+        rank = 1 + k % 3
+        shape = tuple(int(RNG.integers(1, 5)) for _ in range(rank))
+        op = cycle(ops, k)
+        mode = cycle(get_modes if op == "get" else update_modes, k // len(ops))
+        dtype = cycle(DTYPES, k)
+        dt = cycle(SIGNED_IDX + UNSIGNED_IDX, k)
+        wild = mode != "error" or k % 13 == 0
+        kind = cycle(kinds, k)
+        if kind == "mask" and op == "get":
+            kind = "ints"
+        if kind in ("slice_ints", "pair") and rank < 2:
+            kind = "ints"
+        lead = lambda: tuple(b if RNG.random() < 0.8 else 1 for b in bshape)  # noqa: E731
+
+        def ints(n: int, shape_: tuple) -> np.ndarray:
+            low = (-n if dt in SIGNED_IDX else 0) - (2 if wild and dt in SIGNED_IDX else 0)
+            high = n + (2 if wild else 0)
+            return RNG.integers(low, max(high, low + 1), size=shape_).astype(IDX_DTYPES[dt])
+
+        m = int(RNG.integers(0, 4))
+        if kind == "ints":
+            index = [Arr(ints(shape[0], lead() + (m,)), dt)]
+        elif kind == "slice_ints":
+            index = [pick([ALL, Sl(1, None), Sl(None, None, -1)]), Arr(ints(shape[1], lead() + (m,)), dt)]
+        elif kind == "pair":
+            index = [Arr(ints(shape[0], lead() + (m,)), dt), Arr(ints(shape[1], lead() + (1,)), dt)]
+        elif kind == "nd":
+            depth = min(rank, 2)
+            cols = [ints(shape[j], lead() + (m,)) for j in range(depth)]
+            cols = np.broadcast_arrays(*cols)
+            index = [Nd(np.stack(cols, axis=-1).astype(IDX_DTYPES[dt]), dt)]
+        elif kind == "along":
+            axis = int(RNG.integers(-rank, rank))
+            ax = axis % rank
+            ishape = tuple(int(RNG.integers(0, 4)) if d == ax else pick([shape[d], shape[d], 1]) for d in range(rank))
+            index = [Along(ints(shape[ax], lead() + ishape), axis, dt)]
+        else:
+            mrank = 1 + k % rank
+            index = [Mask(RNG.random(lead() + shape[:mrank]) < 0.5)]
+        base = target(bshape + shape, dtype, op)
+        value = None
+        if op not in ("get", "apply"):
+            try:
+                region = np.empty(shape)[to_numpy([elem_at(e, (0,) * nb) for e in index], shape, "clip")].shape
+            except Decided:
+                region = ()
+            vkind = cycle(["scalar", "full", "onebatch", "inner"], k // 2)
+            if kind == "mask" and vkind == "full":
+                vkind = "inner"
+            value = {
+                "scalar": lambda: elems((), dtype, op).item(),
+                "full": lambda: elems(bshape + region, dtype, op),
+                "onebatch": lambda: elems((1,) * nb + region, dtype, op),
+                "inner": lambda: elems(bshape + (1,) * len(region), dtype, op),
+            }[vkind]()
+        add_batched(base, index, nb, op, value, mode)
+    # The batch's own errors, before any batch is indexed.
+    x = data((2, 3))
+    rows = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
+    add_batched_error(x, [Arr(rows([0], [1], [2]))], 1, "get", "BatchShape")
+    add_batched_error(x, [Arr(rows([0], [1]))], 3, "set", "BatchRank", 0.0)
+    add_batched_error(x, [ALL, Arr(rows(0, 1))], 2, "add", "BatchRank", 1.0)
+    add_batched_error(x, [Arr(rows([0], [1]))], 1, "set", "BatchShape", np.zeros((3, 1)))
+    add_batched_error(x, [Mask(np.array([[True, False, True], [False, False, True]]))], 1, "get", "BatchedMaskRead")
+    # An index out of bounds in the last batch only: nothing is written.
+    add_batched(x, [Arr(rows([0, 2], [1, 3]))], 1, "add", 1.0)
+
+
+def add_batched_error(base: np.ndarray, index: list, batch: int, op: str, variant: str, value: Any = None) -> None:
+    """A batched case failing on the batch's own rule (which NumPy has no
+    word for): the batch axes do not pair, or a read goes through a mask."""
+    case = {
+        "id": len(CASES),
+        "family": "batch",
+        "desc": describe(Spec("batch", base, index, op, value), value) + f"; batch={batch}",
+        "base": jarray(base),
+        "view": [],
+        "index": [jelem(e) for e in index],
+        "op": op,
+        "mode": "error",
+        "batch": batch,
+        "expect": {"error": variant},
+    }
+    if value is not None:
+        case["value"] = jarray(np.asarray(value, dtype=base.dtype)) if isinstance(value, np.ndarray) else {"scalar": jnum(value)}
+    CASES.append(case)
+
+
 def fam_errors() -> None:
     """Errors, each NumPy's (except those NumPy cannot raise)."""
     f = lambda shape=(3, 4): data(shape)  # noqa: E731
@@ -1351,6 +1521,7 @@ def main() -> None:
         fam_masks,
         fam_nd,
         fam_along,
+        fam_batch,
         fam_zero_d,
         fam_combined,
         fam_ops,

@@ -264,6 +264,9 @@ fn variant(error: &IndexError) -> &'static str {
         IndexError::AlongRank { .. } => "AlongRank",
         IndexError::AxisOutOfRange { .. } => "AxisOutOfRange",
         IndexError::AlongShape { .. } => "AlongShape",
+        IndexError::BatchRank { .. } => "BatchRank",
+        IndexError::BatchShape { .. } => "BatchShape",
+        IndexError::BatchedMaskRead => "BatchedMaskRead",
         _ => "(a variant this test does not know)",
     }
 }
@@ -299,13 +302,16 @@ fn run<T: Elem>(case: &Json) -> Outcome<()> {
     let index = list(field(case, "index")?)?.iter().map(index_elem).collect::<Outcome<Vec<_>>>()?;
     let mode = mode::<T>(field(case, "mode")?)?;
     let name = field(case, "op")?.as_str().ok_or("op is not a string")?;
+    // `; batch = k` (0: the plain call, which the batched calls are then).
+    let batch = case.get("batch").map_or(Ok(0), |k| k.as_u64().ok_or("batch is not a count"))? as usize;
     let result = {
         let mut target = view(&mut base, field(case, "view")?)?;
         match name {
-            "get" => tensor_at::get(&target, &index, mode).map(|r| Some(r.into_owned())),
-            "set" => tensor_at::set(&mut target, &index, value::<T>(case)?, mode).map(|()| None),
-            "apply" => tensor_at::apply(&mut target, &index, func::<T>(case)?, mode).map(|()| None),
-            other => tensor_at::update(&mut target, &index, op(other)?, value::<T>(case)?, mode).map(|()| None),
+            "get" if batch == 0 => tensor_at::get(&target, &index, mode).map(|r| Some(r.into_owned())),
+            "get" => tensor_at::get_batched(&target, &index, batch, mode).map(|r| Some(r.into_owned())),
+            "set" => tensor_at::set_batched(&mut target, &index, batch, value::<T>(case)?, mode).map(|()| None),
+            "apply" => tensor_at::apply_batched(&mut target, &index, batch, func::<T>(case)?, mode).map(|()| None),
+            other => tensor_at::update_batched(&mut target, &index, batch, op(other)?, value::<T>(case)?, mode).map(|()| None),
         }
     };
     let expect = field(case, "expect")?;
