@@ -2,6 +2,7 @@
 //! rows of `meta` the kernels decompose positions with, and their upload.
 
 use cubecl::prelude::*;
+use tensor_core::Plan;
 use tensor_core::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
 
 use crate::buffer::Buffer;
@@ -10,7 +11,7 @@ use crate::kernels::region::{FIELDS, SKIP as DEVICE_SKIP};
 
 /// One axis of a region: its length and the distance between its positions
 /// in the target, in the value and in the offset table.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Axis {
     pub(crate) len: usize,
     pub(crate) target: isize,
@@ -97,6 +98,102 @@ impl Region {
             base: offset as isize + plan.base,
             table: Some(plan.table.offsets().into_owned()),
         }
+    }
+
+    /// The positions `plan` selects from a tensor with this layout.
+    pub(crate) fn of_plan(plan: &Plan<'_>, offset: usize, strides: &[isize]) -> Self {
+        match plan {
+            Plan::View(plan) => Region::of_view(plan, offset, strides),
+            Plan::Indexed(plan) => Region::of_indexed(plan, offset),
+        }
+    }
+
+    /// The regions of every batch position of a batch of shape `batch` (in
+    /// C order), all of one shape, stacked into one region: the batch axes
+    /// in front, then each batch's axes, with the batches' tables one after
+    /// the other and each batch's base folded into its entries ([`SKIP`]
+    /// entries stay). When the batches' axes differ, each is first
+    /// [`tabulated`](Self::tabulated).
+    pub(crate) fn stacked(batch: &[usize], regions: Vec<Region>) -> Region {
+        debug_assert_eq!(regions.len(), batch.iter().product::<usize>(), "one region per batch position");
+        let uniform = regions
+            .windows(2)
+            .all(|pair| pair[0].axes == pair[1].axes && pair[0].table_len() == pair[1].table_len());
+        let regions = match uniform {
+            true => regions,
+            false => regions.iter().map(Region::tabulated).collect(),
+        };
+        let Some(first) = regions.first() else {
+            // No batch position: the batch axes alone (one of them empty).
+            let axes = batch.iter().map(|&len| Axis { len, ..Axis::default() });
+            return Region {
+                axes: axes.collect(),
+                base: 0,
+                table: Some(Vec::new()),
+            };
+        };
+        let mut axes: Vec<Axis> = batch.iter().map(|&len| Axis { len, ..Axis::default() }).collect();
+        let mut stride = first.table_len() as isize;
+        for axis in axes.iter_mut().rev() {
+            axis.table = stride;
+            stride *= axis.len as isize;
+        }
+        axes.extend_from_slice(&first.axes);
+        let table = regions.iter().flat_map(Region::based_entries).collect();
+        Region {
+            axes,
+            base: 0,
+            table: Some(table),
+        }
+    }
+
+    /// The same positions as a region whose table holds the offset of every
+    /// position (in C order; [`SKIP`] where the table skips it), with no
+    /// strided axis: any two tabulated regions of one shape stack.
+    fn tabulated(&self) -> Region {
+        let table = self.table.as_deref().unwrap_or(&[0]);
+        let mut entries = Vec::with_capacity(self.len());
+        // A C-order multi-index counter over the region.
+        let mut at = vec![0usize; self.axes.len()];
+        for _ in 0..self.len() {
+            let along = |field: fn(&Axis) -> isize| -> isize { at.iter().zip(&self.axes).map(|(&i, axis)| i as isize * field(axis)).sum() };
+            let entry = table[along(|axis| axis.table) as usize];
+            entries.push(match entry == SKIP {
+                true => SKIP,
+                false => self.base + entry + along(|axis| axis.target),
+            });
+            for (i, axis) in at.iter_mut().zip(&self.axes).rev() {
+                *i += 1;
+                if *i < axis.len {
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        let mut axes: Vec<Axis> = self.axes.iter().map(|axis| Axis { len: axis.len, ..Axis::default() }).collect();
+        let mut stride = 1isize;
+        for axis in axes.iter_mut().rev() {
+            axis.table = stride;
+            stride *= axis.len as isize;
+        }
+        Region {
+            axes,
+            base: 0,
+            table: Some(entries),
+        }
+    }
+
+    /// The number of table entries (one, zero, for a strided region).
+    fn table_len(&self) -> usize {
+        self.table.as_ref().map_or(1, Vec::len)
+    }
+
+    /// The table's entries with the base added (a strided region's is the
+    /// base alone); [`SKIP`] entries stay.
+    fn based_entries(&self) -> Vec<isize> {
+        let table = self.table.as_deref().unwrap_or(&[0]);
+        let based = |&entry: &isize| if entry == SKIP { SKIP } else { self.base + entry };
+        table.iter().map(based).collect()
     }
 
     /// The region's shape.

@@ -113,6 +113,7 @@
 //! region holds at most `i32::MAX` elements ([`GpuError::TooLarge`]).
 #![warn(missing_docs)]
 
+mod batched;
 mod buffer;
 mod device;
 mod element;

@@ -7,13 +7,15 @@ use ndarray::Dimension;
 use tensor_core::prepare::{self, Update};
 use tensor_core::{Broadcast, Compare, IndexElem, IntoValue, Mode, Op, Plan};
 
+use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::compact::{self, Selected};
 use crate::kernels::masked;
 use crate::kernels::{copy, scatter_reduce, scatter_set};
-use crate::layout::Region;
+use crate::layout::{DeviceRegion, Region};
 use crate::tensor::GpuTensor;
 use crate::value::{DeviceValue, broadcast_strides};
 
@@ -38,10 +40,42 @@ fn write_auto(plan: &Plan<'_>, op: Combine) -> WriteStrategy {
     }
 }
 
+/// A prepared write with its region and value on the device, staged by
+/// [`GpuTensor::stage_write`]: launching it cannot fail.
+pub(crate) struct StagedWrite<T> {
+    gpu: Gpu,
+    /// The written tensor's buffer.
+    target: Buffer<T>,
+    value: Buffer<T>,
+    region: DeviceRegion,
+    strategy: WriteStrategy,
+    op: Combine,
+}
+
+impl<T: GpuElement> StagedWrite<T> {
+    /// Launches the write's kernels.
+    pub(crate) fn launch(self) {
+        let StagedWrite {
+            gpu,
+            target,
+            value,
+            region,
+            strategy,
+            op,
+        } = self;
+        let client = gpu.client();
+        match strategy {
+            WriteStrategy::Direct => copy::write(client, &target, &value, &region, op),
+            WriteStrategy::LastWins => scatter_set::scatter_set(client, &target, &value, &region),
+            WriteStrategy::FoldInOrder => scatter_reduce::scatter_reduce(client, &target, &value, &region, op),
+        }
+    }
+}
+
 /// Float powers differ between GPU `pow` implementations and the CPU's
 /// `powf` (and are undefined for negative bases in SPIR-V): refuse them
 /// rather than return results that differ from tensor-core.
-fn check_op<T: GpuElement>(op: Op) -> Result<(), GpuError> {
+pub(crate) fn check_op<T: GpuElement>(op: Op) -> Result<(), GpuError> {
     match op == Op::Pow && T::FLOAT {
         true => Err(GpuError::Unsupported {
             operation: "pow",
@@ -90,23 +124,31 @@ impl<T: GpuElement> GpuTensor<T> {
 
     /// Runs a prepared write.
     fn write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<(), GpuError> {
-        let Update { plan, values } = update;
-        let region = match &plan {
-            Plan::View(plan) => Region::of_view(plan, self.offset, &self.strides),
-            Plan::Indexed(plan) => Region::of_indexed(plan, self.offset),
-        };
-        if region.len() == 0 {
-            return Ok(());
-        }
-        let client = self.gpu.client();
-        let value = DeviceValue::upload(&self.gpu, &values, &region.shape());
-        let device = region.with_value_strides(&value.strides).upload(client)?;
-        match write_auto(&plan, op) {
-            WriteStrategy::Direct => copy::write(client, &self.buffer, &value.buffer, &device, op),
-            WriteStrategy::LastWins => scatter_set::scatter_set(client, &self.buffer, &value.buffer, &device),
-            WriteStrategy::FoldInOrder => scatter_reduce::scatter_reduce(client, &self.buffer, &value.buffer, &device, op),
+        if let Some(staged) = self.stage_write(update, op)? {
+            staged.launch();
         }
         Ok(())
+    }
+
+    /// Uploads a prepared write's region and value, the one step of a write
+    /// that can fail (a region beyond the kernels' 32-bit positions); what
+    /// it returns launches without failing. `None` when nothing is written.
+    pub(crate) fn stage_write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<Option<StagedWrite<T>>, GpuError> {
+        let Update { plan, values } = update;
+        let region = Region::of_plan(&plan, self.offset, &self.strides);
+        if region.len() == 0 {
+            return Ok(None);
+        }
+        let value = DeviceValue::upload(&self.gpu, &values, &region.shape());
+        let device = region.with_value_strides(&value.strides).upload(self.gpu.client())?;
+        Ok(Some(StagedWrite {
+            gpu: self.gpu.clone(),
+            target: self.buffer.clone(),
+            value: value.buffer,
+            region: device,
+            strategy: write_auto(&plan, op),
+            op,
+        }))
     }
 
     /// The mask sugar: `prepare` checks the value, given the count of the

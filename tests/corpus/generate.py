@@ -26,6 +26,10 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
   func    apply only: square | negate | double
   value   set and accumulating ops: {"scalar": v} or ARRAY of the base's dtype
   mode    "error" | "clip" | "wrap" | "drop" | {"fill": v}
+  batch   `; batch = k` (absent: 0): the leading k axes of the base, of each
+          index array and mask, and of an array value pair up; the answer is
+          the loop over the batch positions b of the case on base[b] with
+          index[b] and value[b] (each answered by NumPy), reads stacked
   expect  {"array": ARRAY}   get: the read result; updates: the whole BASE after
                              the update (checks writes through the view and that
                              everything outside it is unchanged)
