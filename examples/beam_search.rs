@@ -24,7 +24,10 @@ use ndarray::{Array2, Array3, Axis, array, concatenate};
 use tensor_at::at;
 
 fn main() {
-    let log_probs = array![[[-0.1f32, -2.3, -1.2], [-0.7, -0.9, -3.0]], [[-1.5, -0.2, -2.2], [-0.4, -1.1, -0.6]]];
+    let log_probs = array![
+        [[-0.1f32, -2.3, -1.2], [-0.7, -0.9, -3.0]],
+        [[-1.5, -0.2, -2.2], [-0.4, -1.1, -0.6]]
+    ];
     let beam_scores = array![[-0.5f32, -0.6], [-1.0, -0.3]];
     let history = array![[[4, 7], [4, 1]], [[2, 5], [3, 3]]];
     let (batch, beams, vocab) = log_probs.dim();

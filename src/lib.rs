@@ -63,6 +63,26 @@ pub use tensor_core::*;
 /// assert_eq!(logits, array![[0.1, 0.2, 0.7 - 1.0], [0.6 - 1.0, 0.3, 0.1]]);
 /// ```
 ///
+/// `; batch = k` pairs the leading `k` axes of the target, of every index
+/// array and mask, and of an array value: for every batch position `b`,
+/// `x[b][INDEX[b]] op= v[b]` (JAX's `vmap` of `.at[]`, TensorFlow's
+/// `batch_dims`); a read stacks the batches' reads. A batch axis of length
+/// 1 in an index or the value broadcasts. It combines with the other
+/// options: `; batch = 1, mode = drop`.
+///
+/// ```
+/// use ndarray::{array, Array2, Array3};
+/// use tensor_at::at;
+///
+/// let beams = array![[[1, 1], [2, 2], [3, 3]], [[4, 4], [5, 5], [6, 6]]];
+/// let parents = array![[2usize, 2], [0, 1]];
+/// let kept: Array3<i32> = at!(beams[parents]; batch = 1);  // tf.gather(beams, parents, batch_dims=1)
+/// assert_eq!(kept, array![[[3, 3], [3, 3]], [[4, 4], [5, 5]]]);
+/// let mut grads = Array2::<f64>::zeros((2, 3));
+/// at!(grads[parents] += 0.5; batch = 1);                     // vmap(lambda g, i: g.at[i].add(0.5))
+/// assert_eq!(grads, array![[0.0, 0.0, 1.0], [0.5, 0.5, 0.0]]);
+/// ```
+///
 /// A read with `; out = buf` writes its result over `buf`, which must have
 /// the result's shape (`IndexError::OutputShape` otherwise, `buf`
 /// unchanged): a loop that reads the same shape again and again reuses one

@@ -27,8 +27,11 @@
 //! | `np.put_along_axis(x, idx, v, 1)`, `x.scatter_(1, idx, v)` | | `at!(x[along(idx, 1)] = v)` (duplicates: the last wins) |
 //! | `x.scatter_add_(1, idx, v)` | | `at!(x[along(idx, 1)] += v)` (in index order, bitwise the same every run) |
 //! | `x.scatter_reduce_(1, idx, v, "amax")` | | `at!(x[along(idx, 1)].max(v))` |
-//! | `tf.gather(x, idx, batch_dims=1)`, `x` of shape `(b, n, d)`, `idx` `(b, k)` | `jax.vmap(lambda x, i: x[i])(x, idx)` | `at!(x[along(idx.insert_axis(Axis(2)), 1)])` (the new axis broadcasts over `d`) |
-//! | | `jax.vmap(lambda x, i, g: x.at[i].add(g))(x, idx, g)`, `x` `(b, n)` | `at!(x[along(idx, 1)] += g)` |
+//! | `tf.gather(x, idx, batch_dims=1)`, `x` of shape `(b, n, d)`, `idx` `(b, k)` | `jax.vmap(lambda x, i: x[i])(x, idx)` | `at!(x[idx]; batch = 1)` (or `at!(x[along(idx.insert_axis(Axis(2)), 1)])`) |
+//! | `tf.gather_nd(x, idx, batch_dims=1)` | | `at!(x[nd(idx)]; batch = 1)` |
+//! | `tf.tensor_scatter_nd_update(t, idx, u)` with a batch dimension in `t`, `idx` and `u` | | `at!(t[nd(idx)] = u; batch = 1)` (`_add`: `+=`, `_max`: `.max(u)`, ...) |
+//! | | `jax.vmap(lambda x, i, g: x.at[i].add(g))(x, idx, g)` | `at!(x[idx] += g; batch = 1)` (every `.at[]` call and mode: `; batch = 1, mode = drop`) |
+//! | | `jax.vmap(lambda x, i: x.at[i].get(mode='fill', fill_value=0))(x, idx)` | `at!(x[idx]; batch = 1, mode = fill(0.0))` |
 //! | `try: ... except IndexError` | | `try_at!(x[i] = v)?` |
 //!
 //! ```
@@ -57,6 +60,27 @@
 //!   axis, as in `np.take_along_axis`. `torch.gather` also takes an index
 //!   shorter than the input on those axes and reads their first positions;
 //!   here, slice the input first: `at!(x[:n, ..])`, then `along`.
+//!
+//! - **`batch = k` pairs leading axes; it does not broadcast an index
+//!   across them.** With `; batch = k` the leading `k` axes of the target,
+//!   of every index array and mask, and of an array value are paired, as
+//!   `jax.vmap` maps them: a value shared by every batch is written with a
+//!   batch axis of length 1 (`v.insert_axis(Axis(0))`), not without one. A
+//!   batched read through a mask is refused (each batch may select a
+//!   different number of elements); updates through one are fine.
+//!
+//!   ```
+//!   use ndarray::{array, Array3};
+//!   use tensor_at::at;
+//!
+//!   let x = Array3::from_shape_fn((2, 3, 2), |(b, n, d)| (100 * b + 10 * n + d) as i32);
+//!   let idx = array![[2usize, 0], [1, 1]];
+//!   let picked: Array3<i32> = at!(x[idx]; batch = 1);   // tf.gather(x, idx, batch_dims=1)
+//!   assert_eq!(picked, array![[[20, 21], [0, 1]], [[110, 111], [110, 111]]]);
+//!   let mut y = x.clone();
+//!   at!(y[idx, 0] += array![[1, 1]]; batch = 1);          // one value row for both batches
+//!   assert_eq!((y[[0, 2, 0]], y[[1, 1, 0]]), (21, 112));
+//!   ```
 //!
 //! - **Accumulation is unbuffered.** NumPy's `x[idx] += v` reads, adds and
 //!   writes back once per *distinct* index: with duplicates, one of them
