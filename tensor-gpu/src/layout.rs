@@ -170,7 +170,14 @@ impl Region {
                 *i = 0;
             }
         }
-        let mut axes: Vec<Axis> = self.axes.iter().map(|axis| Axis { len: axis.len, ..Axis::default() }).collect();
+        let mut axes: Vec<Axis> = self
+            .axes
+            .iter()
+            .map(|axis| Axis {
+                len: axis.len,
+                ..Axis::default()
+            })
+            .collect();
         let mut stride = 1isize;
         for axis in axes.iter_mut().rev() {
             axis.table = stride;
@@ -270,5 +277,68 @@ impl Region {
         debug_assert!(self.table.is_none(), "a view has no table");
         let offset = usize::try_from(self.base).expect("a view's origin is an element of the buffer");
         (offset, self.axes.iter().map(|axis| axis.target).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tensor_core::{Bounds, IndexElem, ix, resolve};
+
+    use super::*;
+
+    /// Where each position of `region` lands, in C order (`None` where the
+    /// table skips it): the kernels' arithmetic, on the host.
+    fn offsets(region: &Region) -> Vec<Option<isize>> {
+        let table = region.table.as_deref().unwrap_or(&[0]);
+        (0..region.len())
+            .map(|position| {
+                let (mut rest, mut in_table, mut in_target) = (position, 0, 0);
+                for axis in region.axes.iter().rev() {
+                    let i = (rest % axis.len) as isize;
+                    rest /= axis.len;
+                    in_table += i * axis.table;
+                    in_target += i * axis.target;
+                }
+                let entry = table[in_table as usize];
+                (entry != SKIP).then(|| region.base + entry + in_target)
+            })
+            .collect()
+    }
+
+    /// The region `index` selects from a C-contiguous (4, 3) tensor at `offset`.
+    fn region(index: &[IndexElem<'_>], offset: usize, bounds: Bounds) -> Region {
+        let plan = resolve(index, &[4, 3], &[3, 1], bounds).unwrap();
+        Region::of_plan(&plan, offset, &[3, 1])
+    }
+
+    #[test]
+    fn stacked_regions_land_where_each_batch_does() {
+        let rows = [ix([3i64, -4]), ix(..)];
+        let skipping = [ix([1i64, 7]), ix(..)];
+        let strided = [ix(1..3), ix(..)];
+        let uniform = vec![
+            region(&rows, 0, Bounds::Error),
+            region(&skipping, 12, Bounds::Skip),
+            region(&rows, 24, Bounds::Error),
+        ];
+        // A table beside a view: the batches are tabulated first.
+        let mixed = vec![region(&rows, 0, Bounds::Error), region(&strided, 12, Bounds::Error)];
+        for (batch, regions) in [(vec![3], uniform), (vec![1, 2], mixed)] {
+            assert!(regions.iter().all(|r| r.shape() == [2, 3]));
+            let expected: Vec<Option<isize>> = regions.iter().flat_map(offsets).collect();
+            let stacked = Region::stacked(&batch, regions);
+            assert_eq!(stacked.shape(), [batch.clone(), vec![2, 3]].concat());
+            assert_eq!(offsets(&stacked), expected, "batch {batch:?}");
+        }
+    }
+
+    #[test]
+    fn a_tabulated_region_lands_where_it_did() {
+        let index = [ix(..), ix([2i64, 0, 5])];
+        let region = region(&index, 7, Bounds::Skip);
+        let tabulated = region.tabulated();
+        assert!(tabulated.axes.iter().all(|axis| axis.target == 0));
+        assert_eq!(offsets(&tabulated), offsets(&region));
+        assert_eq!(offsets(&region)[2], None);
     }
 }

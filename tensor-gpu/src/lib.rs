@@ -73,6 +73,8 @@
 //! | `x[idx] op= v` | stable sort by destination, then one unit per destination applies its occurrences in index order |
 //! | `x[x < s] op= v`, scalar `v` | one fused pass (predicate and write) |
 //! | `x[x < s] = array`, `x[x < s]` read | prefix sum of the predicate (compaction), then a write or a gather |
+//! | `x[idx]; batch = k` read | every batch's region stacked into one, then one gather |
+//! | `x[idx] op= v; batch = k` | every batch prepared and staged, then each batch's write as above |
 //!
 //! Duplicates are deterministic: `set` keeps the last occurrence in index
 //! order, and accumulations apply every occurrence in index order, the

@@ -714,3 +714,34 @@ fn large_along_reads_and_sums_equal_a_plain_loop_for_every_thread_count() {
         assert_eq!(got_sum, summed, "sum, {threads} threads");
     }
 }
+
+/// Batched sums and sets (`; batch = 1`), each batch large enough to take
+/// the parallel paths: the plain loop over the batch's occurrences, bit
+/// for bit, for every thread count (W15 and W16's promise).
+#[test]
+fn batched_updates_equal_a_plain_loop_for_every_thread_count() {
+    let (batches, len, count) = (3, 1 << 18, 1 << 19);
+    let rows: Vec<i64> = (0..batches).flat_map(|b| indices(count, len, 20 + b as u64)).collect();
+    let idx = Array2::from_shape_vec((batches, count), rows).unwrap();
+    let values = Array2::from_shape_fn((batches, count), |(b, k)| ((k * 7 + b) % 1001) as f32 * 1e-3 - 0.5);
+    let start = || Array2::from_shape_fn((batches, len), |(b, i)| ((b * len + i) % 997) as f32 * 0.25);
+    let (mut sums, mut sets) = (start(), start());
+    for b in 0..batches {
+        for k in 0..count {
+            let i = idx[[b, k]] as usize;
+            sums[[b, i]] += values[[b, k]];
+            sets[[b, i]] = values[[b, k]];
+        }
+    }
+    let bits = |a: &Array2<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for threads in [1, 2, 8] {
+        let (got_sums, got_sets) = in_pool(threads, || {
+            let (mut got_sums, mut got_sets) = (start(), start());
+            at!(got_sums[idx] += values; batch = 1);
+            at!(got_sets[idx] = values; batch = 1);
+            (got_sums, got_sets)
+        });
+        assert_eq!(bits(&got_sums), bits(&sums), "sums with {threads} threads");
+        assert_eq!(bits(&got_sets), bits(&sets), "sets with {threads} threads");
+    }
+}
