@@ -327,12 +327,22 @@ impl<T: ?Sized> AsTarget for T {}
 /// An index element, converted where the user wrote it: a type error
 /// about it points at the element, and the ranks it carries on are then
 /// error types, which keeps the rest of the expansion from repeating it.
-pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> Ranked<'i, E::Consumed, E::Produced, E::Broadcast, E::Kind, E::Role> {
+pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> RankedOf<'i, E> {
     Ranked {
         elem: elem.into_index_elem(),
         ranks: PhantomData,
     }
 }
+
+/// The ranked element `E` converts into.
+pub type RankedOf<'i, E> = Ranked<
+    'i,
+    <E as crate::IntoIndexElem<'i>>::Consumed,
+    <E as crate::IntoIndexElem<'i>>::Produced,
+    <E as crate::IntoIndexElem<'i>>::Broadcast,
+    <E as crate::IntoIndexElem<'i>>::Kind,
+    <E as crate::IntoIndexElem<'i>>::Role,
+>;
 
 /// An index element with its static ranks and batch role (see
 /// [`IntoIndexElem`](crate::IntoIndexElem)).
