@@ -14,7 +14,7 @@ use crate::choose::{self, Machine};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::with_op;
-use crate::index::{IndexElem, PySlice};
+use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::plan::Plan;
 use crate::prepare::{self, Batch, Layout};
@@ -67,7 +67,7 @@ pub fn select_batched<'a, T: Clone>(
     // (With no batch position, nothing is indexed: not even an integer
     // that would be out of bounds on an empty axis.)
     if Batch::is_basic(index) && shape.positions().next().is_some() {
-        return crate::api::select(view, &behind_whole_axes(index, batch), mode);
+        return crate::api::select(view, &Batch::behind_whole_axes(index, batch), mode);
     }
     let machine = Machine::now();
     let (sub_shape, sub_strides) = (&view.shape()[batch..], &view.strides()[batch..]);
@@ -102,7 +102,7 @@ pub fn select_batched<'a, T: Clone>(
         // SAFETY: the plan was resolved from the batch's view of the
         // target in `mode`, and its shape is every batch's (the index
         // arrays' batch views all have one shape, and no mask is read).
-        unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, out_at(&mut out, at), &machine) };
+        unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, view_at_mut(&mut out, at), &machine) };
     }
     Ok(Selection::Owned(out))
 }
@@ -168,13 +168,10 @@ where
     let mut target = target.view_mut().into_dyn();
     let machine = Machine::now();
     let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
-    let (indices, values) = (batches.indices(index), batches.values(&value));
-    let layout = batches.layout(&target);
-    let updates = indices
-        .iter()
-        .zip(&values)
-        .map(|(index, value)| prepare::set_with(index, layout, &mode, value, &machine.passes()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (indices, values, layout) = (batches.indices(index), batches.values(&value), batches.layout(&target));
+    let updates = each(&indices, &values, |index, value| {
+        prepare::set_with(index, layout, &mode, value, &machine.passes())
+    })?;
     for (at, update) in batches.positions.iter().zip(updates) {
         choose::run_set(view_at_mut(&mut target, at), update, &machine);
     }
@@ -215,13 +212,10 @@ where
     let mut target = target.view_mut().into_dyn();
     let machine = Machine::now();
     let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
-    let (indices, values) = (batches.indices(index), batches.values(&value));
-    let layout = batches.layout(&target);
-    let updates = indices
-        .iter()
-        .zip(&values)
-        .map(|(index, value)| prepare::update_with(index, layout, op, &mode, value, &machine.passes()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (indices, values, layout) = (batches.indices(index), batches.values(&value), batches.layout(&target));
+    let updates = each(&indices, &values, |index, value| {
+        prepare::update_with(index, layout, op, &mode, value, &machine.passes())
+    })?;
     with_op!(op, kernel => {
         for (at, update) in batches.positions.iter().zip(updates) {
             choose::run_update(view_at_mut(&mut target, at), update, op, kernel, &machine);
@@ -330,10 +324,15 @@ impl Batches {
     }
 }
 
-/// `index` behind `batch` whole axes: the same selection of every batch.
-fn behind_whole_axes<'i>(index: &[IndexElem<'i>], batch: usize) -> Vec<IndexElem<'i>> {
-    let whole = std::iter::repeat_n(IndexElem::Slice(PySlice::default()), batch);
-    whole.chain(index.iter().cloned()).collect()
+/// Each batch's update prepared by `prepare` from its index and value, in
+/// order: the first batch's error is the call's.
+fn each<'i, 'v, T, U>(
+    indices: &'i [Vec<IndexElem<'_>>],
+    values: &'v [Value<'_, T>],
+    prepare: impl FnMut(&'i [IndexElem<'_>], &'v Value<'_, T>) -> Result<U, IndexError>,
+) -> Result<Vec<U>, IndexError> {
+    let mut prepare = prepare;
+    indices.iter().zip(values).map(|(index, value)| prepare(index, value)).collect()
 }
 
 /// An element to fill a new read's array with before each batch is read
@@ -352,16 +351,11 @@ fn view_at<'a, T>(view: &ArrayViewD<'a, T>, at: &[usize]) -> ArrayViewD<'a, T> {
         .fold(view.clone(), |view, &position| view.index_axis_move(Axis(0), position))
 }
 
-/// The mutable view of batch position `at`.
-fn view_at_mut<'a, T>(view: &'a mut ArrayViewMutD<'_, T>, at: &[usize]) -> ArrayViewMutD<'a, T> {
+/// The mutable view of batch position `at` (of a target, or of a read's
+/// output).
+fn view_at_mut<'a, T, S: DataMut<Elem = T>>(view: &'a mut ArrayBase<S, IxDyn>, at: &[usize]) -> ArrayViewMutD<'a, T> {
     at.iter()
         .fold(view.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
-}
-
-/// The block of `out` that batch position `at` reads into.
-fn out_at<'a, T>(out: &'a mut ArrayD<T>, at: &[usize]) -> ArrayViewMutD<'a, T> {
-    at.iter()
-        .fold(out.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
 }
 
 /// The offset of batch position `at`'s view in `target`.

@@ -11,7 +11,7 @@
 //! one kernel.
 
 use tensor_core::prepare::{self, Batch, Layout};
-use tensor_core::{IndexElem, IntoValue, Mode, Op, PySlice};
+use tensor_core::{IndexElem, IntoValue, Mode, Op};
 
 use crate::buffer::Buffer;
 use crate::element::GpuElement;
@@ -54,8 +54,7 @@ impl<T: GpuElement> GpuTensor<T> {
         // that would be out of bounds on an empty axis.)
         if Batch::is_basic(index) && !positions.is_empty() {
             // The same view of every batch: one read behind whole axes.
-            let whole = std::iter::repeat_n(IndexElem::Slice(PySlice::default()), batch);
-            return self.get(&whole.chain(index.iter().cloned()).collect::<Vec<_>>(), mode);
+            return self.get(&Batch::behind_whole_axes(index, batch), mode);
         }
         let views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
         let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batches.index_at(index, at)).collect();

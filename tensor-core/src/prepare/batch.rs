@@ -12,7 +12,7 @@
 use ndarray::{ArrayD, ArrayViewD, Axis, CowArray, IxDyn};
 
 use crate::error::{BatchPart, IndexError};
-use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
+use crate::index::{IndexElem, IndexInt, IntArray, PySlice, with_int_array};
 use crate::value::Value;
 
 /// The batch axes of a batched call: the target's leading axes, which
@@ -120,6 +120,13 @@ impl Batch {
             Value::Scalar(scalar) => Value::Scalar(scalar.clone()),
             Value::Array(array) => Value::Array(CowArray::from(view_at(array.view(), at))),
         }
+    }
+
+    /// `index` behind `batch` whole axes: for an index of basic elements
+    /// only, the same selection of every batch as one index of the target.
+    pub fn behind_whole_axes<'i>(index: &[IndexElem<'i>], batch: usize) -> Vec<IndexElem<'i>> {
+        let whole = std::iter::repeat_n(IndexElem::Slice(PySlice::default()), batch);
+        whole.chain(index.iter().cloned()).collect()
     }
 
     /// Whether the index has only basic elements: then the batch is the
