@@ -380,30 +380,38 @@ fn splits_by_destination(bytes: usize, len: usize, updates: usize, machine: &Mac
     bytes >= SPLIT_TARGETS_FROM && part <= u32::MAX as usize && machine.splits(updates)
 }
 
+/// Whether a `set` of `region` bytes streams past the cache. Streaming
+/// stores must not reach a destination twice unordered: the positions of
+/// a view are distinct, and the row scatter orders a row it meets again;
+/// other indexed plans store plainly. A fill (no source of values in C
+/// order) streams only into a target beyond the last-level cache: within
+/// it, plain stores find the lines in the cache and beat a trip to memory,
+/// while a copy streams its destination whatever the target's size
+/// (docs/performance.md, "Streaming stores within the L3").
+fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, target_bytes: usize, machine: &Machine) -> bool {
+    let from_source = matches!(values.in_order(), Some(InOrder::Slice(_)));
+    let distinct_or_ordered = match plan {
+        Plan::View(_) => true,
+        Plan::Indexed(plan) => matches!(plan.form(), Form::IndexRows { .. }) && from_source,
+    };
+    region >= STREAM_FROM && distinct_or_ordered && (from_source || machine.beyond_cache(target_bytes))
+}
+
 fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broadcast<'_, T>, machine: &Machine) -> SetStrategy {
     let region = plan.shape().iter().product::<usize>() * size_of::<T>();
     let target_bytes = target.len() * size_of::<T>();
-    // Streaming stores must not reach a destination twice unordered: the
-    // positions of a view are distinct, and the row scatter orders a row
-    // it meets again; other indexed plans store plainly.
-    let rows =
-        |plan: &IndexedPlan<'_>| matches!(plan.form(), Form::IndexRows { .. }) && matches!(values.in_order(), Some(InOrder::Slice(_)));
-    let distinct_or_ordered = match plan {
-        Plan::View(_) => true,
-        Plan::Indexed(plan) => rows(plan),
-    };
+    let stream = streams_set(plan, values, region, target_bytes, machine);
     let serial = SetStrategy::Serial {
-        stream: region >= STREAM_FROM && distinct_or_ordered,
+        stream,
         far: machine.beyond_cache(target_bytes),
     };
     let Plan::Indexed(plan) = plan else {
         return match machine.splits(region / size_of::<T>().max(1)) && Plain::<T>::of().is_some() {
-            // Every piece streams when large, a repeated (broadcast) row
-            // too: plain stores from two threads beat streaming on one
-            // machine and lost to one thread on another (docs/performance.md).
-            true => SetStrategy::SplitView {
-                stream: region >= STREAM_FROM,
-            },
+            // Each piece streams where one thread would (a broadcast row
+            // beyond the cache too: plain stores from two threads beat
+            // streaming on one machine and lost to one thread on another;
+            // docs/performance.md).
+            true => SetStrategy::SplitView { stream },
             false => serial,
         };
     };

@@ -135,7 +135,7 @@ impl<T> Streaming<'_, T> {
         match (self.plain.bits_mut::<B>(targets), self.plain.bits::<B>(values)) {
             (Some(targets), Some(values)) => {
                 // SAFETY: the contract of `SetKernel::streaming`.
-                unsafe { stream::copy(targets, values, self.fence) };
+                unsafe { stream::copy(targets, values, self.isa, self.fence) };
                 true
             }
             _ => false,

@@ -172,8 +172,16 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
                 // index. A kernel that streams orders its writes before it
                 // writes a row again (a repeated index).
                 let mut written = kernel.streams().map(|_| vec![0u64; axis.len.div_ceil(64)]);
+                // Plain stores read each destination row first: ask for it
+                // ahead. (A streamed row is not read.)
+                let ahead = prefetch::rows_ahead(row * size_of::<T>());
+                let prefetches = kernel.streams().is_none();
+                let row_at = |position: usize| origin.wrapping_offset(plan.base + position as isize * axis.stride);
                 return with_index_slice!(&axis.index, index => {
-                    for (&i, values) in index.iter().zip(values.chunks(row.max(1))) {
+                    for (k, (&i, values)) in index.iter().zip(values.chunks(row.max(1))).enumerate() {
+                        if prefetches && let Some(&next) = index.get(k + ahead) {
+                            prefetch::row(row_at(next.position(axis.len)), row);
+                        }
                         let position = i.position(axis.len);
                         if let Some(written) = &mut written {
                             let (word, bit) = (position / 64, 1u64 << (position % 64));

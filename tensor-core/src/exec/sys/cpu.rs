@@ -10,6 +10,7 @@
 pub(crate) struct Isa {
     avx: bool,
     avx2: bool,
+    avx512f: bool,
 }
 
 impl Isa {
@@ -21,6 +22,7 @@ impl Isa {
         return Isa {
             avx: std::arch::is_x86_feature_detected!("avx"),
             avx2: std::arch::is_x86_feature_detected!("avx2"),
+            avx512f: std::arch::is_x86_feature_detected!("avx512f"),
         };
         #[cfg(not(target_arch = "x86_64"))]
         Isa::baseline()
@@ -29,7 +31,11 @@ impl Isa {
     /// The baseline only: every processor runs it.
     #[cfg_attr(not(test), allow(dead_code))] // the tests run both builds
     pub(crate) fn baseline() -> Self {
-        Isa { avx: false, avx2: false }
+        Isa {
+            avx: false,
+            avx2: false,
+            avx512f: false,
+        }
     }
 
     /// Whether 32-byte vector stores (AVX) run here.
@@ -41,6 +47,12 @@ impl Isa {
     /// three-operand selects.
     pub(crate) fn avx2(self) -> bool {
         self.avx2
+    }
+
+    /// Whether AVX-512F runs here: 64-byte vector stores, a whole cache
+    /// line in one instruction.
+    pub(crate) fn avx512f(self) -> bool {
+        self.avx512f
     }
 }
 
@@ -55,9 +67,12 @@ mod tests {
         {
             assert_eq!(isa.avx(), std::arch::is_x86_feature_detected!("avx"));
             assert_eq!(isa.avx2(), std::arch::is_x86_feature_detected!("avx2"));
+            assert_eq!(isa.avx512f(), std::arch::is_x86_feature_detected!("avx512f"));
         }
-        assert!(!Isa::baseline().avx() && !Isa::baseline().avx2());
-        // AVX2 extends AVX.
+        let baseline = Isa::baseline();
+        assert!(!baseline.avx() && !baseline.avx2() && !baseline.avx512f());
+        // AVX2 extends AVX, and AVX-512F extends AVX2.
         assert!(!isa.avx2() || isa.avx());
+        assert!(!isa.avx512f() || isa.avx2());
     }
 }
