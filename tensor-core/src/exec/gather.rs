@@ -6,10 +6,9 @@ use std::iter;
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
-use crate::exec::along_rows;
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
-use crate::plan::{Form, IndexedPlan, Row, SKIP};
+use crate::plan::{AlongRows, Form, IndexedPlan, Row, SKIP};
 
 /// The elements `plan` selects from `target`, in a new array of the plan's
 /// shape; skipped positions read as `fill`.
@@ -59,6 +58,34 @@ pub(crate) unsafe fn gather_into<T: Clone>(
     assert!(filled, "the plan yields one element per position of its shape");
 }
 
+/// An `along` gather: the elements at each row's offsets from `origin`
+/// plus `base`, put into `out`.
+struct AlongGather<'o, T, S> {
+    origin: *const T,
+    base: isize,
+    out: &'o mut S,
+}
+
+impl<'o, T, S> AlongGather<'o, T, S> {
+    /// # Safety
+    ///
+    /// Every offset the rows will hold, plus `base`, reaches an element
+    /// from `origin` that lives while the gather runs.
+    unsafe fn new(origin: *const T, base: isize, out: &'o mut S) -> Self {
+        AlongGather { origin, base, out }
+    }
+}
+
+impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
+    #[inline(always)]
+    fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
+        let (origin, base) = (self.origin, self.base);
+        // SAFETY: the contract of `new`.
+        self.out
+            .extend(offsets.map(move |offset| unsafe { &*origin.offset(base + offset) }));
+    }
+}
+
 /// Where a gather puts the elements it reads, in order.
 trait Sink<T> {
     /// Puts clones of `elements`.
@@ -72,6 +99,7 @@ trait Sink<T> {
 }
 
 impl<T: Clone> Sink<T> for Vec<T> {
+    #[inline(always)]
     fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
     where
         T: 'e,
@@ -169,12 +197,10 @@ unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fi
         }),
         Form::Along(along) => {
             let region = &plan.table.shape;
-            // Rows do not matter to a read.
-            along.for_each_run(region, 0..region[0], along_rows(region[region.len() - 1]), |offsets| {
-                // SAFETY: every index was checked in bounds of its axis, so each
-                // offset is a position of the plan, an element of `target`.
-                out.extend(offsets.iter().map(|&offset| unsafe { &*origin.offset(plan.base + offset) }))
-            });
+            // SAFETY: every index was checked in bounds of its axis, so each
+            // offset is a position of the plan, an element of `target` (the
+            // caller's guarantee).
+            along.walk(region, 0..region[0], &mut unsafe { AlongGather::new(origin, plan.base, out) });
         }
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value");

@@ -22,14 +22,3 @@ pub(crate) mod parallel;
 pub(crate) mod passes;
 pub(crate) mod scatter;
 pub(crate) mod sys;
-
-/// Offsets an `along` gather reads in one loop, and a scatter asks for
-/// one run ahead: its rows are often short (a few picks each), and one
-/// long loop keeps more loads in flight than many short ones (runs four
-/// times as long were slower for the scatter; docs/performance.md).
-pub(crate) const ALONG_RUN: usize = 256;
-
-/// The rows of `row` elements an `along` loop takes at a time.
-pub(crate) fn along_rows(row: usize) -> usize {
-    (ALONG_RUN / row.max(1)).max(1)
-}

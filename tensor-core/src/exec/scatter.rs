@@ -5,12 +5,11 @@ use std::iter;
 
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Dimension, Zip};
 
-use crate::exec::along_rows;
 use crate::exec::kernel::Kernel;
 use crate::exec::sys::{prefetch, stream};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
-use crate::plan::{AlongIndex, AxisIndex, Form, IndexedPlan, Row, SKIP};
-use crate::value::Broadcast;
+use crate::plan::{AlongIndex, AlongRows, AxisIndex, Form, IndexedPlan, Row, SKIP};
+use crate::value::{Broadcast, InOrder};
 
 /// Updates every element of a basic-indexing view with its value.
 pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, mut kernel: K) {
@@ -36,49 +35,83 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
     }
 }
 
-/// The length of an `along` plan's rows.
-fn along_row(plan: &IndexedPlan) -> usize {
-    plan.table.shape.last().copied().unwrap_or(1)
-}
+/// How many updates a scatter along an axis asks for ahead of the one it
+/// applies (asked for as the walk meets them rather than a run at a time,
+/// so that the walk itself never pauses the memory; docs/performance.md).
+const ALONG_AHEAD: usize = 32;
 
-/// `x[along(idx, axis)] op= values`, row by row in C order, each row's
-/// values from `row_values(len)`; the destinations of each run of
-/// [`along_rows`] rows are asked for while the run before is applied.
-/// (One long loop over a run, as the gather takes, was slower here: its
-/// read-modify-writes meet their duplicates in flight.)
+/// `x[along(idx, axis)] op= values`, in the region's C order, `values` one
+/// per position. Each destination is asked for [`ALONG_AHEAD`] updates
+/// before it is applied.
 ///
 /// # Safety
 ///
 /// As [`write_indexed`], with `along` the plan's index.
-unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>>(
+unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>>(
     origin: *mut T,
     plan: &IndexedPlan,
     along: &AlongIndex,
     kernel: &mut K,
-    mut row_values: impl FnMut(usize) -> V,
+    values: impl Iterator<Item = &'v T>,
 ) {
     let region = &plan.table.shape;
-    let row = along_row(plan).max(1);
-    let mut apply = |offsets: &[isize]| {
-        for offsets in offsets.chunks(row) {
-            for (&offset, value) in offsets.iter().zip(row_values(offsets.len())) {
-                // SAFETY: every index was checked in bounds when planned, so
-                // the offset reaches an element of the target (the caller's
-                // guarantee), borrowed by nobody else during the call.
-                kernel.apply(unsafe { &mut *origin.offset(plan.base + offset) }, value);
-            }
-        }
+    let mut rows = AlongScatter {
+        origin,
+        base: plan.base,
+        kernel,
+        values,
+        pending: [0; ALONG_AHEAD],
+        met: 0,
     };
-    let mut previous = Vec::new();
-    along.for_each_run(region, 0..region[0], along_rows(row), |offsets| {
-        for &offset in offsets {
-            prefetch::element(origin.wrapping_offset(plan.base + offset));
+    along.walk(region, 0..region[0], &mut rows);
+    let AlongScatter { pending, met, .. } = rows;
+    for k in met.saturating_sub(ALONG_AHEAD)..met {
+        // SAFETY: as in `row`.
+        unsafe { rows.apply(pending[k % ALONG_AHEAD]) };
+    }
+}
+
+/// The state of [`scatter_along`]: the last [`ALONG_AHEAD`] offsets met,
+/// asked for and not yet applied.
+struct AlongScatter<'k, T, K, V> {
+    origin: *mut T,
+    base: isize,
+    kernel: &'k mut K,
+    values: V,
+    pending: [isize; ALONG_AHEAD],
+    met: usize,
+}
+
+impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongScatter<'_, T, K, V> {
+    /// Applies the next value at `offset`.
+    ///
+    /// # Safety
+    ///
+    /// `offset` plus `base` reaches an element from `origin` that nobody
+    /// else borrows.
+    #[inline]
+    unsafe fn apply(&mut self, offset: isize) {
+        let value = self.values.next().expect("a value for each position of the region");
+        // SAFETY: the caller's guarantee.
+        self.kernel.apply(unsafe { &mut *self.origin.offset(self.base + offset) }, value);
+    }
+}
+
+impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongRows for AlongScatter<'_, T, K, V> {
+    #[inline]
+    fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
+        for offset in offsets {
+            prefetch::element(self.origin.wrapping_offset(self.base + offset));
+            let slot = self.met % ALONG_AHEAD;
+            if self.met >= ALONG_AHEAD {
+                // SAFETY: the offsets are the plan's, checked in bounds when
+                // planned (`scatter_along`'s contract).
+                unsafe { self.apply(self.pending[slot]) };
+            }
+            self.pending[slot] = offset;
+            self.met += 1;
         }
-        apply(&previous);
-        previous.clear();
-        previous.extend_from_slice(offsets);
-    });
-    apply(&previous);
+    }
 }
 
 /// One value over a strided view, lane by lane along its densest axis: a
@@ -132,22 +165,17 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
             });
         }
         Form::Along(along) => {
-            if let Broadcast::Scalar(value) = values {
-                // SAFETY: the caller's guarantee, passed on.
-                return unsafe { scatter_along(origin, plan, along, kernel, |row| iter::repeat_n(*value, row)) };
-            }
             // Values in the region's C order (others take the rows below).
-            if let Broadcast::Array { view, shape } = values
-                && view.shape() == shape.slice()
-                && let Some(values) = view.as_slice()
-            {
-                let mut rows = values.chunks(along_row(plan).max(1));
-                // SAFETY: the caller's guarantee, passed on.
-                return unsafe {
-                    scatter_along(origin, plan, along, kernel, |_| {
-                        rows.next().expect("one value row per region row").iter()
-                    })
-                };
+            let in_order = match values {
+                Broadcast::Scalar(value) => Some(InOrder::Scalar(*value)),
+                Broadcast::Array { view, shape } if view.shape() == shape.slice() => view.as_slice().map(InOrder::Slice),
+                Broadcast::Array { .. } => None,
+            };
+            match in_order {
+                // SAFETY (both): the caller's guarantee, passed on.
+                Some(InOrder::Scalar(value)) => return unsafe { scatter_along(origin, plan, along, kernel, iter::repeat(value)) },
+                Some(InOrder::Slice(values)) => return unsafe { scatter_along(origin, plan, along, kernel, values.iter()) },
+                None => {}
             }
         }
         _ => {}

@@ -39,6 +39,7 @@ mod resolve;
 mod slice;
 
 pub use along::AlongIndex;
+pub(crate) use along::AlongRows;
 pub use passes::{IndexPasses, Serial};
 pub use resolve::{resolve, resolve_with};
 

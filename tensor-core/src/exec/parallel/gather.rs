@@ -8,10 +8,9 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
-use crate::exec::along_rows;
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
-use crate::plan::{Dim, Entries, IndexedPlan, SKIP};
+use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, SKIP};
 
 /// A raw pointer that may cross threads: every thread reads elements of the
 /// target only (shared access), so sharing it is sound.
@@ -39,6 +38,36 @@ impl<T> Shared<T> {
 unsafe impl<T: Sync> Send for Shared<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for Shared<T> {}
+
+/// One chunk of an `along` gather: the elements at each row's offsets
+/// from `origin` plus `base`, written into `slots` from the front.
+struct AlongChunk<'o, T> {
+    origin: Shared<T>,
+    base: isize,
+    slots: &'o mut [MaybeUninit<T>],
+}
+
+impl<'o, T> AlongChunk<'o, T> {
+    /// # Safety
+    ///
+    /// Every offset the rows will hold, plus `base`, reaches an element
+    /// from `origin` that lives while the gather runs.
+    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>]) -> Self {
+        AlongChunk { origin, base, slots }
+    }
+}
+
+impl<T: Copy> AlongRows for AlongChunk<'_, T> {
+    #[inline]
+    fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
+        let (row, rest) = std::mem::take(&mut self.slots).split_at_mut(offsets.len());
+        for (slot, offset) in row.iter_mut().zip(offsets) {
+            // SAFETY: the contract of `new`.
+            slot.write(unsafe { *self.origin.wrapping_offset(self.base + offset) });
+        }
+        self.slots = rest;
+    }
+}
 
 /// The gather of a plan whose table is its first dim, on `threads`
 /// threads, or `None` when the plan has another shape (the serial path
@@ -134,16 +163,12 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
             out.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| {
                 let first = c * chunk / per_first;
                 let positions = first..first + out.len() / per_first;
-                let mut slots = out.iter_mut();
-                along.for_each_run(region, positions, along_rows(region[region.len() - 1]), |offsets| {
-                    // The offsets lead the zip: a slot is taken only for an offset.
-                    for (&offset, slot) in offsets.iter().zip(slots.by_ref()) {
-                        // SAFETY: every index was checked in bounds when
-                        // planned, so the offset (plus the plan's base) is an
-                        // element of the target (the caller's guarantee).
-                        slot.write(unsafe { *origin.wrapping_offset(plan.base + offset) });
-                    }
-                });
+                // SAFETY: every index was checked in bounds when planned, so
+                // each offset plus the plan's base is an element of the
+                // target (the caller's guarantee).
+                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out) };
+                along.walk(region, positions, &mut rows);
+                assert!(rows.slots.is_empty(), "the chunk's rows fill it");
             })
         }
         Entries::Offsets(_) | Entries::Mask(_) => {
