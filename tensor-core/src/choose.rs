@@ -113,19 +113,35 @@ enum GatherStrategy {
     /// positions copied as blocks, on every thread when `parallel`.
     MaskBlocks { parallel: bool },
     /// The plan's offsets, block by block, on every thread, as the bits of
-    /// plain numbers.
-    Parallel,
+    /// plain numbers; rows streamed past the cache when `stream` (on one
+    /// thread too).
+    Blocks { stream: bool },
     /// One thread.
     Serial,
 }
 
+/// Whether a gather streams its output past the cache: rows of one index
+/// array, long enough to stream, stored a whole cache line at a time
+/// (AVX-512F; 16-byte streaming stores lost to plain ones on a Xeon), into
+/// an output larger than the core's L2, which would not stay near the core
+/// anyway (docs/performance.md, "Streamed gather rows").
+fn streams_gather<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
+    let Form::IndexRows { row, .. } = plan.form() else {
+        return false;
+    };
+    let output = plan.len() * size_of::<T>();
+    machine.isa.avx512f() && row * size_of::<T>() >= STREAM_ROWS_FROM && machine.caches.is_some_and(|caches| output > caches.l2)
+}
+
 fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine: &Machine) -> GatherStrategy {
-    let parallel = machine.splits(plan.len()) && Plain::<T>::of().is_some();
+    let plain = Plain::<T>::of().is_some();
+    let parallel = machine.splits(plan.len()) && plain;
+    let stream = plain && streams_gather::<T>(plan, machine);
     match plan.form() {
         Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
             GatherStrategy::MaskBlocks { parallel }
         }
-        _ if parallel => GatherStrategy::Parallel,
+        _ if parallel || stream => GatherStrategy::Blocks { stream },
         _ => GatherStrategy::Serial,
     }
 }
@@ -145,7 +161,7 @@ pub(crate) fn read<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>
     let gathered = match gather_strategy(&view, &plan, &machine) {
         GatherStrategy::MaskBlocks { parallel } => gather_mask_blocks(&view, &plan, parallel, &machine),
         // SAFETY: the plan was resolved from this view's layout (above).
-        GatherStrategy::Parallel => unsafe { gather_in_parallel(&view, &plan, fill, &machine) },
+        GatherStrategy::Blocks { stream } => unsafe { gather_in_parallel(&view, &plan, fill, stream, &machine) },
         // SAFETY: as above.
         GatherStrategy::Serial => unsafe { gather::gather(&view, &plan, fill) },
     };
@@ -195,7 +211,7 @@ pub(crate) unsafe fn run_read_into<T: Clone>(
     match gather_strategy(view, &plan, machine) {
         GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(view, &plan, parallel, machine)),
         // SAFETY: the caller's guarantee.
-        GatherStrategy::Parallel => unsafe { gather_in_parallel_into(view, &plan, fill, machine, out) },
+        GatherStrategy::Blocks { stream } => unsafe { gather_in_parallel_into(view, &plan, fill, stream, machine, out) },
         // SAFETY: as above.
         GatherStrategy::Serial => unsafe { gather::gather_into(view, &plan, fill, out) },
     }
@@ -244,16 +260,25 @@ fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threa
 /// # Safety
 ///
 /// `plan` was resolved from `view`'s layout.
-unsafe fn gather_in_parallel<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, fill: Option<&T>, machine: &Machine) -> ArrayD<T> {
+unsafe fn gather_in_parallel<T: Clone>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    stream: bool,
+    machine: &Machine,
+) -> ArrayD<T> {
     #[cfg(feature = "rayon")]
-    // SAFETY: the caller's guarantee.
-    if let Some(elements) = unsafe { gather_bits::<T, u32>(view, plan, fill, machine.threads) }.or_else(|| {
+    {
+        let stream = stream.then_some(machine.isa);
         // SAFETY: the caller's guarantee.
-        unsafe { gather_bits::<T, u64>(view, plan, fill, machine.threads) }
-    }) {
-        return ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position");
+        if let Some(elements) = unsafe { gather_bits::<T, u32>(view, plan, fill, machine.threads, stream) }.or_else(|| {
+            // SAFETY: the caller's guarantee.
+            unsafe { gather_bits::<T, u64>(view, plan, fill, machine.threads, stream) }
+        }) {
+            return ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position");
+        }
     }
-    let _ = machine;
+    let _ = (stream, machine);
     // SAFETY: the caller's guarantee.
     unsafe { gather::gather(view, plan, fill) }
 }
@@ -269,20 +294,24 @@ unsafe fn gather_in_parallel_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
+    stream: bool,
     machine: &Machine,
     mut out: ArrayViewMutD<'_, T>,
 ) {
     #[cfg(feature = "rayon")]
-    if let Some(slots) = out.as_slice_mut()
-        // SAFETY: the caller's guarantee.
-        && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, machine.threads, slots) } || {
-            // SAFETY: the caller's guarantee.
-            unsafe { gather_bits_into::<T, u64>(view, plan, fill, machine.threads, slots) }
-        })
     {
-        return;
+        let stream = stream.then_some(machine.isa);
+        if let Some(slots) = out.as_slice_mut()
+            // SAFETY: the caller's guarantee.
+            && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, machine.threads, stream, slots) } || {
+                // SAFETY: the caller's guarantee.
+                unsafe { gather_bits_into::<T, u64>(view, plan, fill, machine.threads, stream, slots) }
+            })
+        {
+            return;
+        }
     }
-    let _ = machine;
+    let _ = (stream, machine);
     // SAFETY: the caller's guarantee.
     unsafe { gather::gather_into(view, plan, fill, out) }
 }
@@ -300,6 +329,7 @@ unsafe fn gather_bits_into<T, B: Bits>(
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
     threads: usize,
+    stream: Option<Isa>,
     out: &mut [T],
 ) -> bool {
     let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
@@ -319,7 +349,7 @@ unsafe fn gather_bits_into<T, B: Bits>(
     let out = unsafe { &mut *(out as *mut [B] as *mut [std::mem::MaybeUninit<B>]) };
     // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
     // `B`'s width, and the plan was resolved from its layout.
-    unsafe { crate::exec::parallel::gather::gather_into(view.as_ptr().cast::<B>(), plan, fill, threads, out) }
+    unsafe { crate::exec::parallel::gather::gather_into(view.as_ptr().cast::<B>(), plan, fill, threads, stream, out) }
 }
 
 /// The parallel gather of `plan` from `view` on `threads` threads, on the
@@ -330,7 +360,13 @@ unsafe fn gather_bits_into<T, B: Bits>(
 ///
 /// `plan` was resolved from `view`'s layout.
 #[cfg(feature = "rayon")]
-unsafe fn gather_bits<T, B: Bits>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, fill: Option<&T>, threads: usize) -> Option<Vec<T>> {
+unsafe fn gather_bits<T, B: Bits>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    threads: usize,
+    stream: Option<Isa>,
+) -> Option<Vec<T>> {
     let plain = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH)?;
     let fill = match fill {
         Some(fill) => Some(plain.bits::<B>(std::slice::from_ref(fill))?[0]),
@@ -340,7 +376,7 @@ unsafe fn gather_bits<T, B: Bits>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'
     // above), so each is a valid `B`; the plan was resolved from the view's
     // layout (the caller's guarantee), so every offset from the view's
     // origin reaches one of its elements.
-    let bits = unsafe { crate::exec::parallel::gather::gather(view.as_ptr().cast::<B>(), plan, fill, threads) }?;
+    let bits = unsafe { crate::exec::parallel::gather::gather(view.as_ptr().cast::<B>(), plan, fill, threads, stream) }?;
     plain.numbers_of(bits).ok()
 }
 

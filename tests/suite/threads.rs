@@ -211,6 +211,27 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Gathers of long rows into a large output, which stream their rows past
+/// the cache where the processor stores whole cache lines at once (rows of
+/// 130 `f32`s, so that most start off a line and end in a partial one):
+/// fresh and into an existing array, each equal to a plain loop for 1, 2
+/// and 8 threads.
+#[test]
+fn long_row_gathers_into_a_large_output_equal_a_plain_loop_for_every_thread_count() {
+    let x = Array2::from_shape_fn((3_000, 130), |(i, j)| (i * 130 + j) as f32);
+    let rows = indices(20_000, 3_000, 9);
+    let expected = Array2::from_shape_fn((rows.len(), 130), |(k, j)| x[[rows[k] as usize, j]]);
+    for threads in [1, 2, 8] {
+        let mut into = Array2::from_elem((rows.len(), 130), -1.0);
+        let fresh = in_pool(threads, || {
+            at!(x[rows]; out = into);
+            at!(x[rows])
+        });
+        assert_eq!(fresh, expected, "fresh with {threads} threads");
+        assert_eq!(into, expected, "into an array with {threads} threads");
+    }
+}
+
 /// The same large gathers read into existing arrays (`; out = buf`): in C
 /// order (the parallel path writes it in place), in Fortran order and into
 /// a column of another array (one element at a time), a mask read (gathered,

@@ -8,6 +8,9 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
+use crate::element::Bits;
+use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::stream::{self, Fence};
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, SKIP};
@@ -76,17 +79,18 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
 /// # Safety
 ///
 /// As [`gather_into`].
-pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
+pub(crate) unsafe fn gather<T: Bits>(
     origin: *const T,
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     threads: usize,
+    stream: Option<Isa>,
 ) -> Option<Vec<T>> {
     let len = plan.len();
     let mut out = pages::output::<T>(len);
     // SAFETY: the caller's guarantee; `out` has room for the plan's `len`
     // elements.
-    let written = unsafe { gather_into(origin, plan, fill, threads, &mut out.spare_capacity_mut()[..len]) };
+    let written = unsafe { gather_into(origin, plan, fill, threads, stream, &mut out.spare_capacity_mut()[..len]) };
     // SAFETY: `gather_into` wrote every slot of `out[..len]` (its contract
     // when it returns `true`).
     written.then(|| unsafe { out.set_len(len) })?;
@@ -94,7 +98,9 @@ pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
 }
 
 /// The gather of a plan whose table is its first dim into `out`, on
-/// `threads` threads: `true` when every slot of `out` was written (with an
+/// `threads` threads, rows of one index array streamed past the cache
+/// with `stream`'s instructions when it is given: `true` when every slot of
+/// `out` was written (with an
 /// element, never with uninitialized memory, so `out` may be a cast
 /// initialized buffer), `false`, writing nothing, when the plan has
 /// another shape or no elements.
@@ -105,11 +111,12 @@ pub(crate) unsafe fn gather<T: Copy + Send + Sync>(
 /// resolved from, and every offset the plan yields reaches an element of it
 /// (the plan's table has one entry for each block of its region, as every
 /// resolved plan has).
-pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
+pub(crate) unsafe fn gather_into<T: Bits>(
     origin: *const T,
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     threads: usize,
+    stream: Option<Isa>,
     out: &mut [MaybeUninit<T>],
 ) -> bool {
     let Some(block) = plan.leading_table_block() else {
@@ -136,12 +143,25 @@ pub(crate) unsafe fn gather_into<T: Copy + Send + Sync>(
             assert_eq!(index.len() * block, len, "one index per block");
             let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
             let base = |i| plan.base + axis.offset(i);
+            // Contiguous rows, streamed when asked.
+            let streamed = matches!(rest, [Dim::Strided { stride: 1, .. }]).then_some(stream).flatten();
             out.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
+                // Dropped at the end of the chunk, on the thread that streamed it.
+                let fence = streamed.map(|_| Fence);
                 for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
                     if let Some(&next) = index.get(k + ahead) {
                         prefetch::row(origin.wrapping_offset(base(next)), block);
                     }
-                    copy_block(base(i), block_out);
+                    match (streamed, &fence) {
+                        (Some(isa), Some(fence)) => {
+                            // SAFETY: the row is `block` consecutive elements
+                            // of the target (the caller's guarantee, and the
+                            // stride-1 dim just matched); nothing reads the
+                            // output before `fence` drops on this thread.
+                            unsafe { stream::copy_to(block_out, std::slice::from_raw_parts(origin.wrapping_offset(base(i)), block), isa, fence) }
+                        }
+                        _ => copy_block(base(i), block_out),
+                    }
                 }
             })
         }),

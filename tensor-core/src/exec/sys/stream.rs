@@ -11,6 +11,8 @@
 //! time), and [`order`] fences in between, before a destination is written
 //! again.
 
+use std::mem::MaybeUninit;
+
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
 
@@ -127,7 +129,24 @@ fn fill_16<B: Bits>(targets: &mut [B], value: B, pattern: i64) {
 /// # Panics
 ///
 /// When the lengths differ.
-pub(crate) unsafe fn copy<B: Bits>(targets: &mut [B], values: &[B], isa: Isa, _fence: &Fence) {
+pub(crate) unsafe fn copy<B: Bits>(targets: &mut [B], values: &[B], isa: Isa, fence: &Fence) {
+    // SAFETY: `MaybeUninit<B>` has `B`'s layout, and `copy_to` writes only
+    // values of `B` into it, so `targets` stays initialized.
+    let targets = unsafe { &mut *(targets as *mut [B] as *mut [MaybeUninit<B>]) };
+    // SAFETY: the caller's guarantee, passed on.
+    unsafe { copy_to(targets, values, isa, fence) }
+}
+
+/// [`copy`] into memory that may be uninitialized: a gather's output.
+///
+/// # Safety
+///
+/// As [`fill`]'s.
+///
+/// # Panics
+///
+/// When the lengths differ.
+pub(crate) unsafe fn copy_to<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B], isa: Isa, _fence: &Fence) {
     assert_eq!(targets.len(), values.len(), "a row and its values have one length");
     #[cfg(target_arch = "x86_64")]
     {
@@ -140,7 +159,7 @@ pub(crate) unsafe fn copy<B: Bits>(targets: &mut [B], values: &[B], isa: Isa, _f
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = isa;
-        targets.copy_from_slice(values);
+        copy_edges(targets, &mut [], values, &[]);
     }
 }
 
@@ -151,32 +170,34 @@ pub(crate) unsafe fn copy<B: Bits>(targets: &mut [B], values: &[B], isa: Isa, _f
 /// The processor has AVX-512F; `targets` and `values` have one length.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn copy_64<B: Bits>(targets: &mut [B], values: &[B]) {
+unsafe fn copy_64<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
     use std::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_stream_si512};
-    // SAFETY: as in `fill_32`, with 64-byte blocks.
-    let (head, middle, tail) = unsafe { targets.align_to_mut::<__m512i>() };
+    // SAFETY: as in `fill_32`, with 64-byte blocks of possibly
+    // uninitialized memory.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<__m512i>>() };
     let blocks = split_like(values, head.len(), middle.len() * (64 / size_of::<B>()));
     copy_edges(head, tail, blocks.0, blocks.2);
     for (slot, block) in middle.iter_mut().zip(blocks.1.chunks_exact(64 / size_of::<B>())) {
         // SAFETY: `block` is 64 bytes of `values`, read unaligned; `slot`
         // is an aligned 64-byte block of `targets`; AVX-512F is there (the
         // caller's guarantee).
-        unsafe { _mm512_stream_si512(slot, _mm512_loadu_si512(block.as_ptr().cast())) };
+        unsafe { _mm512_stream_si512(slot.as_mut_ptr(), _mm512_loadu_si512(block.as_ptr().cast())) };
     }
 }
 
 /// [`copy`] with 16-byte stores (SSE2, always there on x86-64).
 #[cfg(target_arch = "x86_64")]
-fn copy_16<B: Bits>(targets: &mut [B], values: &[B]) {
+fn copy_16<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-    // SAFETY: as in `fill_32`, with 16-byte blocks.
-    let (head, middle, tail) = unsafe { targets.align_to_mut::<__m128i>() };
+    // SAFETY: as in `fill_32`, with 16-byte blocks of possibly
+    // uninitialized memory.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<__m128i>>() };
     let blocks = split_like(values, head.len(), middle.len() * (16 / size_of::<B>()));
     copy_edges(head, tail, blocks.0, blocks.2);
     for (slot, block) in middle.iter_mut().zip(blocks.1.chunks_exact(16 / size_of::<B>())) {
         // SAFETY: `block` is 16 bytes of `values`, read unaligned; `slot`
         // is an aligned 16-byte block of `targets`.
-        unsafe { _mm_stream_si128(slot, _mm_loadu_si128(block.as_ptr().cast())) };
+        unsafe { _mm_stream_si128(slot.as_mut_ptr(), _mm_loadu_si128(block.as_ptr().cast())) };
     }
 }
 
@@ -191,16 +212,16 @@ fn split_like<B>(values: &[B], head: usize, middle: usize) -> (&[B], &[B], &[B])
 
 /// The unaligned edges of a streamed copy: a few elements, copied one by
 /// one rather than by a call.
-#[cfg(target_arch = "x86_64")]
-fn copy_edges<B: Copy>(head: &mut [B], tail: &mut [B], head_values: &[B], tail_values: &[B]) {
+fn copy_edges<B: Copy>(head: &mut [MaybeUninit<B>], tail: &mut [MaybeUninit<B>], head_values: &[B], tail_values: &[B]) {
     for (target, &value) in head.iter_mut().zip(head_values).chain(tail.iter_mut().zip(tail_values)) {
-        *target = value;
+        target.write(value);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::{Fence, copy, fill};
+
     use crate::element::Bits;
     use crate::exec::sys::cpu::Isa;
 
