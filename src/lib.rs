@@ -12,6 +12,8 @@
 //! let y = set!(x[1] = 9.0);                // JAX: y = x.at[1].set(9)
 //! let row = at!(x[0, ..]);                 // a view: ArrayView1<f64>
 //! assert_eq!(row, array![1.0, 1.0, 0.0, 4.0]);
+//! let element: f64 = at!(x[2, -1]);        // integers alone: the element
+//! assert_eq!(element, 4.0);
 //! assert_eq!(y.row(1), array![9.0, 9.0, 9.0, 9.0]);
 //! ```
 //!

@@ -10,6 +10,7 @@
 //! | `x[:, 1:4:2] = y` | `x = x.at[:, 1:4:2].set(y)` | `at!(x[:, 1:4:2] = y)` / `let x = set!(x[:, 1:4:2] = y)` |
 //! | `r = x[idx, 1:3]` | `r = x[idx, 1:3]` | `let r = at!(x[idx, 1:3])` |
 //! | `x[..., None, -1]` | same | `at!(x[..., None, -1])` (a view) |
+//! | `v = x[1, 2]` (a scalar) | same | `let v = at!(x[1, 2])` (the element, cloned: an `f64` for an `f64` array) |
 //! | `x[x < 0] = 0` | `x = jnp.where(x < 0, 0, x)` | `at!(x[x < 0.0] = 0.0)` (one pass, no allocation) |
 //! | `x[(x > a) & (x < b)] *= 2` | `x.at[...].multiply(2)` | `at!(x[(x > a) & (x < b)] *= 2.0)` |
 //! | `np.add.at(h, bins, 1)` | `h.at[bins].add(1)` | `at!(h[bins] += 1)` |
@@ -129,5 +130,9 @@
 //!   what lies outside (NumPy's `take(mode='clip')` also clamps `-1` to 0).
 //! - **Errors are values or panics, never partial writes.** Every index, the
 //!   value's shape and every operand are checked before the first write.
+//! - **Integers alone read the element on a static rank.** `at!(x[1, 2])`
+//!   on an `Array2<f64>` is an `f64`, as NumPy's `x[1, 2]` is a scalar;
+//!   `x[1, 2, ...]` stays a 0-d view, as in NumPy. On an `ArrayD` the rank
+//!   is known only at run time, so the same read is a 0-d array there.
 //! - **`nd(idx)` reads have a dynamic rank**: the number of coordinates per
 //!   index (its last axis) is only known at run time.

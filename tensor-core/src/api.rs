@@ -4,19 +4,20 @@
 //! and every operand checked), and only then writes (`choose` picks how):
 //! on error the target is unchanged.
 
-use ndarray::{ArrayBase, ArrayView, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IxDyn};
+use ndarray::{Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, CowArray, Data, DataMut, Dimension, IndexLonger, IxDyn};
 
 use crate::choose;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::basic::{self, SliceElems};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
-use crate::exec::masked;
-use crate::index::IndexElem;
+use crate::exec::{gather, masked};
+use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, with_indices};
 use crate::mode::Mode;
+use crate::plan::ViewAxis;
 use crate::prepare::{self, Access};
-use crate::rank::{Kind, Selection};
-use crate::value::{Broadcast, IntoValue, Value};
+use crate::rank::{Kind, Rank, Selection};
+use crate::value::{Broadcast, InOrder, IntoValue, Value};
 
 /// Reads `target[index]`: a view when the index is basic, a gathered array
 /// when it is advanced (or when mode `fill` met an out-of-bounds integer).
@@ -97,7 +98,7 @@ where
 /// `target[index]` as the macros read it: of kind `K` in rank `R`. A
 /// purely basic read in mode `error` is sliced by ndarray straight into
 /// rank `R` (no dynamic rank built).
-pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Dimension, R: Dimension>(
+pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
     target: ArrayView<'a, T, D>,
     index: &[IndexElem<'_>],
     mode: Mode<T>,
@@ -112,8 +113,139 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Dimension, R: Dimension>(
     select(target.into_dyn(), index, mode).map(ranked::<K, _, R>)
 }
 
+/// `target[list] = value` for a typed list in mode `error` and a scalar
+/// value, written in place (see [`choose::small_region_in_place`]); `None`
+/// for other values or indices, for [`set`] to take.
+#[inline(always)]
+pub(crate) fn set_basic<T: Clone, D: Dimension>(
+    mut target: ArrayViewMut<'_, T, D>,
+    list: &impl BasicList,
+    value: &Value<'_, T>,
+) -> Option<Result<(), IndexError>> {
+    let Value::Scalar(scalar) = value else { return None };
+    if let Some(at) = prepare::element_at::<D>(list, target.shape()) {
+        *target.index(at) = scalar.clone();
+        return Some(Ok(()));
+    }
+    choose::small_region_in_place(
+        &mut target,
+        |shape, visit| prepare::each_basic_view_axis(list, shape, visit),
+        |element| *element = (*scalar).clone(),
+    )
+}
+
+/// `target[list] op= value` for a typed list in mode `error` and a scalar
+/// whose operand needs no check, written in place; `None` otherwise, for
+/// [`update`] to take.
+#[inline(always)]
+pub(crate) fn update_basic<T: Arith, D: Dimension>(
+    mut target: ArrayViewMut<'_, T, D>,
+    list: &impl BasicList,
+    op: Op,
+    value: &Value<'_, T>,
+) -> Option<Result<(), IndexError>> {
+    let Value::Scalar(scalar) = value else { return None };
+    if T::checks_operands(op) {
+        return None;
+    }
+    if let Some(at) = prepare::element_at::<D>(list, target.shape()) {
+        let element = target.index(at);
+        *element = (*element).combine(op, *scalar);
+        return Some(Ok(()));
+    }
+    with_op!(op, kernel => {
+        let mut kernel = kernel;
+        choose::small_region_in_place(&mut target, |shape, visit| prepare::each_basic_view_axis(list, shape, visit), |element| {
+            kernel.apply(element, scalar)
+        })
+    })
+}
+
+/// A typed list of basic elements read in mode `error`: the view sliced
+/// straight into rank `R` from the target's own rank, with no index list
+/// built; `None` when an element is not basic (or the description does not
+/// fit inline), for [`read_as`] to take.
+#[inline(always)]
+pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(
+    target: ArrayView<'a, T, D>,
+    list: &impl BasicList,
+) -> Option<Result<ArrayView<'a, T, R>, IndexError>> {
+    if R::NDIM == Some(0)
+        && let Some(at) = prepare::element_at::<D>(list, target.shape())
+    {
+        let element = ndarray::aview0(target.index(at));
+        return Some(Ok(element.into_dimensionality().expect("a rank of no axes")));
+    }
+    let mut elems = SliceElems::new();
+    match prepare::each_basic_view_axis(list, target.shape(), |axis| elems.push(axis))? {
+        Ok(consumed) => elems.view(target, consumed).map(Ok),
+        Err(error) => Some(Err(error)),
+    }
+}
+
+/// The view axes of a basic `index` in `mode`, for the in-place paths.
+fn view_axes<T>(
+    index: &[IndexElem<'_>],
+    shape: &[usize],
+    mode: &Mode<T>,
+    visit: &mut dyn FnMut(ViewAxis),
+) -> Option<Result<usize, IndexError>> {
+    prepare::each_view_axis(index, shape, mode, Access::Update, visit)
+}
+
+/// `target[index] op= values` for a typed list of one vector of indices
+/// into a contiguous vector, in mode `error`, one value per index or a
+/// scalar: checked in the loop that applies them (see
+/// [`choose::update_in_loop`]); `None` for any other, for [`update`].
+#[inline(always)]
+pub(crate) fn update_few<T: Arith, D: Dimension>(
+    mut target: ArrayViewMut<'_, T, D>,
+    index: IndexSlice<'_>,
+    op: Op,
+    values: InOrder<'_, T>,
+) -> Option<Result<(), IndexError>> {
+    if target.ndim() != 1 || T::checks_operands(op) || !values.fits(index.len()) {
+        return None;
+    }
+    let axis = target.as_slice_mut()?;
+    with_op!(op, kernel => choose::update_in_loop(axis, index, op, values, kernel))
+}
+
+/// `target[index] = values` as [`update_few`] takes it.
+#[inline(always)]
+pub(crate) fn set_few<T: Clone, D: Dimension>(
+    mut target: ArrayViewMut<'_, T, D>,
+    index: IndexSlice<'_>,
+    values: InOrder<'_, T>,
+) -> Option<Result<(), IndexError>> {
+    if target.ndim() != 1 || !values.fits(index.len()) {
+        return None;
+    }
+    choose::set_few(target.as_slice_mut()?, index, values)
+}
+
+/// `target[index]` for a typed list of one vector of a few indices, in
+/// mode `error`: the rows copied into a new array of rank `R` with no plan
+/// built. `None` when they are many or large, or an index is out of
+/// bounds, for [`read_as`] to take (and report).
+#[inline]
+pub(crate) fn read_few<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'_, T, D>, index: IndexSlice<'_>) -> Option<Array<T, R>> {
+    let (&len, row) = target.shape().split_first()?;
+    if !choose::few_rows(index.len(), row.iter().product()) {
+        return None;
+    }
+    let mut rows = [0; choose::FEW_ROWS];
+    with_indices!(index, index => {
+        for (row, &i) in rows.iter_mut().zip(index) {
+            *row = if i.in_bounds(len) { i.position(len) } else { return None };
+        }
+    });
+    let gathered = gather::rows(&target, &rows[..index.len()]);
+    Some(gathered.into_dimensionality().expect("a vector of indices keeps the target's rank"))
+}
+
 /// A read's selection as the macros return it: of kind `K` in rank `R`.
-pub(crate) fn ranked<'a, K: Kind, T: Clone, R: Dimension>(selection: Selection<'a, T>) -> K::Read<'a, T, R> {
+pub(crate) fn ranked<'a, K: Kind, T: Clone, R: Rank>(selection: Selection<'a, T>) -> K::Read<'a, T, R> {
     const RANKED: &str = "the static rank of a read matches its run-time rank";
     // The rank is right by construction of the static rank rules, which
     // mirror the resolver's.
@@ -148,7 +280,11 @@ where
 {
     let value = value.into_value();
     if let Value::Scalar(scalar) = &value
-        && let Some(result) = choose::small_region_in_place(target, index, &mode, |element| *element = scalar.clone())
+        && let Some(result) = choose::small_region_in_place(
+            target,
+            |shape, visit| view_axes(index, shape, &mode, visit),
+            |element| *element = scalar.clone(),
+        )
     {
         return result;
     }
@@ -184,7 +320,9 @@ where
         && !T::checks_operands(op)
         && let Some(result) = with_op!(op, kernel => {
             let mut kernel = kernel;
-            choose::small_region_in_place(target, index, &mode, |element| kernel.apply(element, scalar))
+            choose::small_region_in_place(target, |shape, visit| view_axes(index, shape, &mode, visit), |element| {
+                kernel.apply(element, scalar)
+            })
         })
     {
         return result;
@@ -226,8 +364,8 @@ where
 
 /// `target[predicate(target)] = value` (the mask sugar): one fused pass,
 /// after a counting pass for an array value.
-pub(crate) fn set_where<T: Clone>(
-    target: ArrayViewMutD<'_, T>,
+pub(crate) fn set_where<T: Clone, D: Dimension>(
+    target: ArrayViewMut<'_, T, D>,
     predicate: impl FnMut(&T) -> bool,
     value: Value<'_, T>,
 ) -> Result<(), IndexError> {
@@ -235,8 +373,8 @@ pub(crate) fn set_where<T: Clone>(
 }
 
 /// `target[predicate(target)] op= value` (the mask sugar).
-pub(crate) fn update_where<T: Arith>(
-    target: ArrayViewMutD<'_, T>,
+pub(crate) fn update_where<T: Arith, D: Dimension>(
+    target: ArrayViewMut<'_, T, D>,
     predicate: impl FnMut(&T) -> bool,
     op: Op,
     value: Value<'_, T>,
@@ -246,14 +384,15 @@ pub(crate) fn update_where<T: Arith>(
 
 /// The mask sugar's write: `prepare` (given the count of selected elements,
 /// counted when it asks) checks the value, then one pass writes.
-fn write_where<'v, T, P, K>(
-    target: ArrayViewMutD<'_, T>,
+fn write_where<'v, T, D, P, K>(
+    target: ArrayViewMut<'_, T, D>,
     mut predicate: P,
     prepare: impl FnOnce(&mut dyn FnMut() -> Result<usize, IndexError>) -> Result<Broadcast<'v, T>, IndexError>,
     kernel: K,
 ) -> Result<(), IndexError>
 where
     T: 'v,
+    D: Dimension,
     P: FnMut(&T) -> bool,
     K: Kernel<T>,
 {

@@ -13,11 +13,11 @@ use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimens
 use crate::api;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::index::IndexElem;
+use crate::index::{BasicList, IndexElem, IndexSlice};
 use crate::mode::Mode;
-use crate::rank::{Advanced, Kind};
+use crate::rank::{Advanced, Kind, Rank};
 use crate::target::{Target, TargetMut};
-use crate::value::Value;
+use crate::value::{InOrder, Value};
 
 /// The comparison of a mask written on the target itself, `x[x < s]`.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -103,13 +103,39 @@ pub trait Indexable {
     /// What a refused operation returns: [`IndexError`] on the CPU.
     type Error: From<IndexError> + Display;
     /// The result of a read of kind `K` (basic or advanced) and rank `R`.
-    type Read<'t, K: Kind, R: Dimension>
+    type Read<'t, K: Kind, R: Rank>
     where
         Self: 't;
 
+    /// `self[list]` for a typed list in mode `error`, where the backend
+    /// reads basic elements in place; `None` (the default) to take
+    /// [`read_index`](Self::read_index) with the list built.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Result<Self::Read<'t, K, R>, Self::Error>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = list;
+        None
+    }
+
+    /// `self[index]` for one vector of indices in mode `error`, where the
+    /// backend reads a few inline; `None` (the default) to take
+    /// [`read_index`](Self::read_index).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_few<'t, K: Kind, R: Rank>(&'t self, index: IndexSlice<'_>) -> Option<Result<Self::Read<'t, K, R>, Self::Error>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = index;
+        None
+    }
+
     /// `self[index]`, with the leading `batch` axes paired (`; batch = k`;
     /// 0 for none).
-    fn read_index<'t, K: Kind, R: Dimension>(
+    fn read_index<'t, K: Kind, R: Rank>(
         &'t self,
         index: &[IndexElem<'_>],
         batch: usize,
@@ -120,7 +146,7 @@ pub trait Indexable {
 
     /// `self[predicate(self)]`: the selected elements in C order, in rank
     /// `R` (one axis, or a dynamic rank).
-    fn read_where<R: Dimension, F: FnMut(&Self::Elem) -> bool>(
+    fn read_where<R: Rank, F: FnMut(&Self::Elem) -> bool>(
         &self,
         predicate: Predicate<'_, Self::Elem, F>,
     ) -> Result<Self::Read<'_, Advanced, R>, Self::Error>
@@ -135,6 +161,56 @@ pub trait Indexable {
     note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray`, a `GpuTensor` or a `&mut` of one; an `ArrayView` is read-only: `set!` returns an updated copy instead"
 )]
 pub trait IndexableMut: Indexable {
+    /// `self[list] = value` for a typed list in mode `error`, where the
+    /// backend writes basic elements in place; `None` (the default) to
+    /// take [`set_index`](Self::set_index) with the list built.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = (list, value);
+        None
+    }
+
+    /// `self[list] op= value` for a typed list in mode `error`, where the
+    /// backend writes basic elements in place; `None` (the default) to
+    /// take [`update_index`](Self::update_index).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
+    where
+        Self::Elem: Arith,
+    {
+        let _ = (list, op, value);
+        None
+    }
+
+    /// `self[index] = values` for one vector of indices in mode `error`,
+    /// where the backend writes a few inline; `None` (the default) to take
+    /// [`set_index`](Self::set_index).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn set_few(&mut self, index: IndexSlice<'_>, values: InOrder<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = (index, values);
+        None
+    }
+
+    /// `self[index] op= values` as [`set_few`](Self::set_few) takes it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn update_few(&mut self, index: IndexSlice<'_>, op: Op, values: InOrder<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
+    where
+        Self::Elem: Arith,
+    {
+        let _ = (index, op, values);
+        None
+    }
+
     /// `self[index] = value`, with the leading `batch` axes paired.
     fn set_index(
         &mut self,
@@ -195,12 +271,28 @@ impl<X: Target + ?Sized> Indexable for X {
     type Elem = X::Elem;
     type Dim = X::Dim;
     type Error = IndexError;
-    type Read<'t, K: Kind, R: Dimension>
+    type Read<'t, K: Kind, R: Rank>
         = K::Read<'t, X::Elem, R>
     where
         Self: 't;
 
-    fn read_index<'t, K: Kind, R: Dimension>(
+    #[inline(always)]
+    fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Result<K::Read<'t, X::Elem, R>, IndexError>>
+    where
+        X::Elem: Clone,
+    {
+        api::read_basic::<_, _, R>(self.target_view(), list).map(|read| read.map(K::view))
+    }
+
+    #[inline(always)]
+    fn read_few<'t, K: Kind, R: Rank>(&'t self, index: IndexSlice<'_>) -> Option<Result<K::Read<'t, X::Elem, R>, IndexError>>
+    where
+        X::Elem: Clone,
+    {
+        api::read_few::<_, _, R>(self.target_view(), index).map(|array| Ok(K::gathered(array)))
+    }
+
+    fn read_index<'t, K: Kind, R: Rank>(
         &'t self,
         index: &[IndexElem<'_>],
         batch: usize,
@@ -217,10 +309,7 @@ impl<X: Target + ?Sized> Indexable for X {
         }
     }
 
-    fn read_where<R: Dimension, F: FnMut(&X::Elem) -> bool>(
-        &self,
-        predicate: Predicate<'_, X::Elem, F>,
-    ) -> Result<Array<X::Elem, R>, IndexError>
+    fn read_where<R: Rank, F: FnMut(&X::Elem) -> bool>(&self, predicate: Predicate<'_, X::Elem, F>) -> Result<Array<X::Elem, R>, IndexError>
     where
         X::Elem: Clone,
     {
@@ -231,6 +320,38 @@ impl<X: Target + ?Sized> Indexable for X {
 }
 
 impl<X: TargetMut + ?Sized> IndexableMut for X {
+    #[inline(always)]
+    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, X::Elem>) -> Option<Result<(), IndexError>>
+    where
+        X::Elem: Clone,
+    {
+        api::set_basic(self.target_view_mut(), list, value)
+    }
+
+    #[inline(always)]
+    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, X::Elem>) -> Option<Result<(), IndexError>>
+    where
+        X::Elem: Arith,
+    {
+        api::update_basic(self.target_view_mut(), list, op, value)
+    }
+
+    #[inline(always)]
+    fn set_few(&mut self, index: IndexSlice<'_>, values: InOrder<'_, X::Elem>) -> Option<Result<(), IndexError>>
+    where
+        X::Elem: Clone,
+    {
+        api::set_few(self.target_view_mut(), index, values)
+    }
+
+    #[inline(always)]
+    fn update_few(&mut self, index: IndexSlice<'_>, op: Op, values: InOrder<'_, X::Elem>) -> Option<Result<(), IndexError>>
+    where
+        X::Elem: Arith,
+    {
+        api::update_few(self.target_view_mut(), index, op, values)
+    }
+
     fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
     where
         X::Elem: Clone,
@@ -273,7 +394,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Clone,
     {
-        api::set_where(self.target_view_mut().into_dyn(), predicate.into_test(), value)
+        api::set_where(self.target_view_mut(), predicate.into_test(), value)
     }
 
     fn update_where<F: FnMut(&X::Elem) -> bool>(
@@ -285,7 +406,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Arith,
     {
-        api::update_where(self.target_view_mut().into_dyn(), predicate.into_test(), op, value)
+        api::update_where(self.target_view_mut(), predicate.into_test(), op, value)
     }
 }
 
@@ -302,35 +423,35 @@ pub trait IntoUpdatable {
     fn into_updatable(self) -> Result<Self::Updatable, <Self::Updatable as Indexable>::Error>;
 }
 
-impl<T, D: Dimension> IntoUpdatable for Array<T, D> {
+impl<T, D: Rank> IntoUpdatable for Array<T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
         Ok(self)
     }
 }
 
-impl<T: Clone, D: Dimension> IntoUpdatable for ArcArray<T, D> {
+impl<T: Clone, D: Rank> IntoUpdatable for ArcArray<T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
         Ok(self.into_owned())
     }
 }
 
-impl<T: Clone, D: Dimension> IntoUpdatable for CowArray<'_, T, D> {
+impl<T: Clone, D: Rank> IntoUpdatable for CowArray<'_, T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
         Ok(self.into_owned())
     }
 }
 
-impl<T: Clone, D: Dimension> IntoUpdatable for ArrayViewMut<'_, T, D> {
+impl<T: Clone, D: Rank> IntoUpdatable for ArrayViewMut<'_, T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
         Ok(self.to_owned())
     }
 }
 
-impl<T: Clone, D: Dimension> IntoUpdatable for ArrayView<'_, T, D> {
+impl<T: Clone, D: Rank> IntoUpdatable for ArrayView<'_, T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
         Ok(self.to_owned())

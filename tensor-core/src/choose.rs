@@ -19,10 +19,10 @@ use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::stream::Fence;
 use crate::exec::{basic, checked, gather, mask_gather, scatter};
-use crate::index::{IndexElem, IndexInt, with_int_array};
+use crate::index::{IndexElem, IndexInt, IndexSlice, with_indices, with_int_array};
 use crate::mode::Mode;
-use crate::plan::{Form, IndexedPlan, Plan};
-use crate::prepare::{self, Access, Layout, Update};
+use crate::plan::{Form, IndexedPlan, Plan, ViewAxis};
+use crate::prepare::{self, Layout, Update};
 use crate::rank::Selection;
 use crate::value::{Broadcast, InOrder, Value};
 
@@ -38,6 +38,10 @@ const SMALL_REGION: usize = 1 << 12;
 /// At most this many indices of an accumulation into a vector are checked
 /// before any is applied, with no plan built.
 const FEW_INDICES: usize = 64;
+
+/// At most this many rows of a gather by a vector of indices are copied
+/// with no plan built, when they hold at most [`SMALL_REGION`] elements.
+pub(crate) const FEW_ROWS: usize = 16;
 
 /// Updates of at least this many bytes stream past the cache (plain stores
 /// are as fast below, and leave the update in the cache for its reader).
@@ -801,12 +805,43 @@ pub(crate) fn update_checked_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync
     kernel: K,
 ) -> Option<Result<(), IndexError>> {
     let (array, values) = prepare::checked_in_loop(index, &[axis.len()], op, mode, value)?;
+    update_in_loop(axis, array.as_index_slice()?, op, values, kernel)
+}
+
+/// `axis[index] op= values` for indices already in a vector, one value per
+/// index or a scalar, each index checked in the loop that applies it;
+/// `None` (nothing done) when [`in_loop`] does not take it.
+#[inline]
+pub(crate) fn update_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    axis: &mut [T],
+    index: IndexSlice<'_>,
+    op: Op,
+    values: InOrder<'_, T>,
+    kernel: K,
+) -> Option<Result<(), IndexError>> {
     let len = axis.len();
-    let result = with_int_array!(array, a => {
-        let index = a.as_slice().expect("indices checked in the loop are contiguous");
-        accumulate_checked_in_loop(axis, index, op, values, kernel)
-    })?;
+    let result = with_indices!(index, index => accumulate_checked_in_loop(axis, index, op, values, kernel))?;
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
+}
+
+/// `axis[index] = values` for at most [`FEW_INDICES`] indices in a vector,
+/// all checked before the first write; `None` (nothing done) for more.
+#[inline]
+pub(crate) fn set_few<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: InOrder<'_, T>) -> Option<Result<(), IndexError>> {
+    if index.len() > FEW_INDICES {
+        return None;
+    }
+    let len = axis.len();
+    let result = with_indices!(index, index => {
+        checked::check_then_apply(axis, index, values, SetKernel::new(), Isa::detect()).map_err(IndexInt::to_i128)
+    });
+    Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
+}
+
+/// Whether a gather of `rows` rows of `row_len` elements each, by a vector
+/// of indices, is small enough to copy with no plan built.
+pub(crate) fn few_rows(rows: usize, row_len: usize) -> bool {
+    rows <= FEW_ROWS && rows.saturating_mul(row_len) <= SMALL_REGION
 }
 
 /// `axis[index] op= values` on every thread, split by destination range;
@@ -904,21 +939,21 @@ pub(crate) fn apply<T: Clone>(
     Ok(())
 }
 
-/// A scalar written into `target[index]` by `write` directly, when the
-/// index is basic and selects at most [`SMALL_REGION`] elements: `None`
-/// (nothing done) otherwise. The target keeps its own (static) dimension
-/// type: no dynamic shapes are built.
+/// A scalar written by `write` directly into the region of a basic index
+/// whose view axes `each_axis` hands over (given the target's shape), when
+/// it selects at most [`SMALL_REGION`] elements: `None` (nothing done)
+/// otherwise, or when the index is not basic. The target keeps its own
+/// (static) dimension type: no dynamic shapes are built.
 #[inline]
 pub(crate) fn small_region_in_place<T, S: ndarray::DataMut<Elem = T>, D: ndarray::Dimension>(
     target: &mut ndarray::ArrayBase<S, D>,
-    index: &[IndexElem<'_>],
-    mode: &Mode<T>,
+    each_axis: impl FnOnce(&[usize], &mut dyn FnMut(ViewAxis)) -> Option<Result<usize, IndexError>>,
     write: impl FnMut(&mut T),
 ) -> Option<Result<(), IndexError>> {
     let shape = target.raw_dim();
     let (mut region, mut axis) = (target.view_mut(), 0);
-    let narrow = |view_axis| axis = basic::narrow(&mut region, axis, view_axis);
-    if let Err(error) = prepare::each_view_axis(index, shape.slice(), mode, Access::Update, narrow)? {
+    let mut narrow = |view_axis| axis = basic::narrow(&mut region, axis, view_axis);
+    if let Err(error) = each_axis(shape.slice(), &mut narrow)? {
         return Some(Err(error));
     }
     if region.len() > SMALL_REGION {

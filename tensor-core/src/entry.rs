@@ -17,7 +17,7 @@ pub use crate::backend::{Compare, Predicate};
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::index::IndexElem;
+use crate::index::{IndexElem, IndexSlice};
 use crate::mode::Mode;
 use crate::rank::{Advanced, FitsIn, Holds, Kind, TargetCheck};
 pub use crate::rank::{AlongAxis, BatchAxes};
@@ -34,8 +34,9 @@ type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
 type ReadOf<'t, 'i, X, L> = <X as Indexable>::Read<'t, <L as IndexList<'i>>::Kind, Region<'i, <X as Indexable>::Dim, L>>;
 
 /// What a read of `L` from `X` in mode `fill` returns: an owned array on
-/// the CPU.
-type FilledOf<'t, 'i, X, L> = <X as Indexable>::Read<'t, Advanced, Region<'i, <X as Indexable>::Dim, L>>;
+/// the CPU (the element, for integers that leave no axis).
+type FilledOf<'t, 'i, X, L> = <X as Indexable>::Read<'t, FilledKind<'i, L>, Region<'i, <X as Indexable>::Dim, L>>;
+type FilledKind<'i, L> = <<L as IndexList<'i>>::Kind as Kind>::Filled;
 
 /// What a mask over every axis of `X` reads.
 type MaskedOf<'t, X> = <X as Indexable>::Read<'t, Advanced, <<X as Indexable>::Dim as WholeMask>::Selected>;
@@ -46,6 +47,15 @@ type Updatable<X> = <X as IntoUpdatable>::Updatable;
 type ElemOf<X> = <Updatable<X> as Indexable>::Elem;
 type DimOf<X> = <Updatable<X> as Indexable>::Dim;
 type ErrorOf<X> = <Updatable<X> as Indexable>::Error;
+
+/// The one vector of indices of a list in mode `error` with no batch axes,
+/// where the backend may take a few indices inline; `None` for any other.
+fn few_indices<'i, L: IndexList<'i>, T>(list: &L, mode: &Mode<T>) -> Option<IndexSlice<'i>> {
+    match mode {
+        Mode::Error if L::BATCH == 0 => list.single_index(),
+        _ => None,
+    }
+}
 
 fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
     let mut elems = Vec::with_capacity(L::LEN);
@@ -62,11 +72,23 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
+    if let Some(index) = few_indices(&list, &mode)
+        && let Some(read) = target.read_few::<L::Kind, Region<'i, X::Dim, L>>(index)
+    {
+        return read;
+    }
+    if L::BATCH == 0
+        && let Mode::Error = mode
+        && let Some(read) = target.read_basic::<L::Kind, Region<'i, X::Dim, L>>(&list)
+    {
+        return read;
+    }
     target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, mode)
 }
 
 /// `target[list]` with mode `fill(value)`: an owned array, since positions
-/// out of bounds read as `fill` (a basic index may gather then).
+/// out of bounds read as `fill` (a basic index may gather then), or the
+/// element for integers that leave no axis.
 pub fn read_filled<'t, 'i, X, L>(target: &'t X, list: L, fill: X::Elem) -> Result<FilledOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
@@ -74,7 +96,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.read_index::<Advanced, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, Mode::Fill(fill))
+    target.read_index::<FilledKind<'i, L>, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, Mode::Fill(fill))
 }
 
 /// `target[list]` read into `out` (`; out = buf`), which has the result's
@@ -101,7 +123,20 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    target.set_index(&elems(list), L::BATCH, value.into_value(), mode)
+    if let Some(index) = few_indices(&list, &mode)
+        && let Some(values) = value.in_order()
+        && let Some(written) = target.set_few(index, values)
+    {
+        return written;
+    }
+    let value = value.into_value();
+    if L::BATCH == 0
+        && let Mode::Error = mode
+        && let Some(written) = target.set_basic(&list, &value)
+    {
+        return written;
+    }
+    target.set_index(&elems(list), L::BATCH, value, mode)
 }
 
 /// `target[list] op= value`, every occurrence applied in index order.
@@ -114,7 +149,20 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    target.update_index(&elems(list), L::BATCH, op, value.into_value(), mode)
+    if let Some(index) = few_indices(&list, &mode)
+        && let Some(values) = value.in_order()
+        && let Some(written) = target.update_few(index, op, values)
+    {
+        return written;
+    }
+    let value = value.into_value();
+    if L::BATCH == 0
+        && let Mode::Error = mode
+        && let Some(written) = target.update_basic(&list, op, &value)
+    {
+        return written;
+    }
+    target.update_index(&elems(list), L::BATCH, op, value, mode)
 }
 
 /// `target[list].apply(f)`.
@@ -212,7 +260,7 @@ pub fn mask<X: Target + ?Sized>(array: &X, predicate: impl FnMut(&X::Elem) -> bo
 /// selects: one axis (or a dynamic rank).
 pub trait WholeMask: Dimension {
     /// The rank of the selection.
-    type Selected: Dimension;
+    type Selected: crate::rank::Rank;
 }
 
 macro_rules! whole_mask {
@@ -328,10 +376,19 @@ impl<T: ?Sized> AsTarget for T {}
 /// about it points at the element, and the ranks it carries on are then
 /// error types, which keeps the rest of the expansion from repeating it.
 pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> RankedOf<'i, E> {
-    Ranked {
-        elem: elem.into_index_elem(),
-        ranks: PhantomData,
-    }
+    // A borrowed vector of indices stays one, for the inline path of a few
+    // indices; it becomes an `IndexElem` only if the general path needs it.
+    let elem = match elem.index_slice() {
+        Some(slice) => Converted::Indices(slice),
+        None => Converted::Elem(elem.into_index_elem()),
+    };
+    Ranked { elem, ranks: PhantomData }
+}
+
+/// An index element as [`index_elem`] keeps it.
+enum Converted<'i> {
+    Elem(IndexElem<'i>),
+    Indices(IndexSlice<'i>),
 }
 
 /// The ranked element `E` converts into.
@@ -347,7 +404,7 @@ pub type RankedOf<'i, E> = Ranked<
 /// An index element with its static ranks and batch role (see
 /// [`IntoIndexElem`](crate::IntoIndexElem)).
 pub struct Ranked<'i, C, P, B, K, R> {
-    elem: IndexElem<'i>,
+    elem: Converted<'i>,
     ranks: PhantomData<(C, P, B, K, R)>,
 }
 
@@ -358,7 +415,24 @@ impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind, R> crate::IntoIndexE
     type Kind = K;
     type Role = R;
     fn into_index_elem(self) -> IndexElem<'i> {
-        self.elem
+        match self.elem {
+            Converted::Elem(elem) => elem,
+            Converted::Indices(slice) => slice.into_index_elem(),
+        }
+    }
+    #[inline(always)]
+    fn basic(&self) -> Option<crate::index::BasicElem> {
+        match &self.elem {
+            Converted::Elem(elem) => crate::plan::place::basic(elem),
+            Converted::Indices(_) => None,
+        }
+    }
+    #[inline(always)]
+    fn index_slice(&self) -> Option<IndexSlice<'i>> {
+        match self.elem {
+            Converted::Indices(slice) => Some(slice),
+            Converted::Elem(_) => None,
+        }
     }
 }
 

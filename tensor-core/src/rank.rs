@@ -4,7 +4,82 @@
 //! that decide what a read returns. The typed entry points (`typed`) build
 //! the macros' rank checks from these.
 
-use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
+use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, SliceInfo, SliceInfoElem};
+
+/// One of ndarray's dimension types as the rank of a read: ndarray slices
+/// a view straight into it by a description checked at run time (no
+/// dynamic shape built), and a read by integers alone gives the element
+/// itself in rank 0. Every ndarray dimension type is one; sealed.
+pub trait Rank: Dimension + sealed::Sealed {
+    /// What integers alone read in this rank: the element (cloned, like
+    /// NumPy's scalar) in rank 0, a view in any other.
+    type IntegerRead<'a, T: 'a>;
+    /// What integers alone read in mode `fill`: the element in rank 0, an
+    /// owned array in any other.
+    type IntegerFill<T>;
+    /// `view` sliced by `elems` into rank `R`; `None` when `elems` do not
+    /// index this rank's axes or make `R`'s.
+    #[doc(hidden)]
+    fn slice_into<'a, T, R: Dimension>(view: ArrayView<'a, T, Self>, elems: &[SliceInfoElem]) -> Option<ArrayView<'a, T, R>>;
+    /// A view read by integers alone, as [`IntegerRead`](Self::IntegerRead).
+    #[doc(hidden)]
+    fn integer_read<'a, T: Clone + 'a>(view: ArrayView<'a, T, Self>) -> Self::IntegerRead<'a, T>;
+    /// An array read by integers alone in mode `fill`, as
+    /// [`IntegerFill`](Self::IntegerFill).
+    #[doc(hidden)]
+    fn integer_fill<T>(array: Array<T, Self>) -> Self::IntegerFill<T>;
+}
+
+mod sealed {
+    /// Closes [`Rank`](super::Rank) to ndarray's dimension types.
+    pub trait Sealed {}
+}
+
+/// Slices into rank `$d`, whatever rank the view has.
+macro_rules! slice_into {
+    ($d:ty) => {
+        #[inline]
+        fn slice_into<'a, T, R: Dimension>(view: ArrayView<'a, T, Self>, elems: &[SliceInfoElem]) -> Option<ArrayView<'a, T, R>> {
+            let info = SliceInfo::<_, $d, R>::try_from(elems).ok()?;
+            Some(view.slice_move(info))
+        }
+    };
+}
+
+impl sealed::Sealed for Ix0 {}
+impl Rank for Ix0 {
+    type IntegerRead<'a, T: 'a> = T;
+    type IntegerFill<T> = T;
+    slice_into!(Ix0);
+    #[inline]
+    fn integer_read<'a, T: Clone + 'a>(view: ArrayView<'a, T, Ix0>) -> T {
+        view.into_scalar().clone()
+    }
+    fn integer_fill<T>(array: Array<T, Ix0>) -> T {
+        array.into_scalar()
+    }
+}
+
+macro_rules! viewed_rank {
+    ($($d:ty),*) => {$(
+        impl sealed::Sealed for $d {}
+        impl Rank for $d {
+            type IntegerRead<'a, T: 'a> = ArrayView<'a, T, $d>;
+            type IntegerFill<T> = Array<T, $d>;
+            slice_into!($d);
+            #[inline]
+            fn integer_read<'a, T: Clone + 'a>(view: ArrayView<'a, T, $d>) -> ArrayView<'a, T, $d> {
+                view
+            }
+            fn integer_fill<T>(array: Array<T, $d>) -> Array<T, $d> {
+                array
+            }
+        }
+    )*};
+}
+// A dynamic rank stays a view even when it turns out to be 0: its type
+// cannot depend on the run-time rank.
+viewed_rank!(Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn);
 
 /// `Self + Rhs` as ranks.
 pub trait RankAdd<Rhs> {
@@ -249,16 +324,28 @@ impl<'a, T> Selection<'a, T> {
 pub trait Kind {
     /// `self` combined with an element of kind `K`.
     type Or<K: Kind>: Kind;
+    /// `self` combined with a [`Basic`] element.
+    type OrBasic: Kind;
     /// `self` combined with a [`Dynamic`] element.
     type OrDynamic: Kind;
+    /// The kind of a read in mode `fill`, which may gather where it would
+    /// have viewed.
+    type Filled: Kind;
     /// The read's result type for elements `T` and rank `D`.
-    type Read<'a, T: 'a, D: Dimension>;
+    type Read<'a, T: 'a, D: Rank>;
     /// The result of a read that selected a view of the target.
-    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> Self::Read<'a, T, D>;
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Self::Read<'a, T, D>;
     /// The result of a read that gathered its elements.
-    fn gathered<'a, T: 'a, D: Dimension>(array: Array<T, D>) -> Self::Read<'a, T, D>;
+    fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> Self::Read<'a, T, D>;
 }
 
+/// Integers only (or no index at all): reads are views, and the element
+/// itself where they leave no axis of a static rank, as NumPy's `x[1, 2]`
+/// is a scalar.
+pub struct Integers;
+/// Integers only, read in mode `fill`: the element where no axis of a
+/// static rank is left, an owned array otherwise.
+pub struct FilledIntegers;
 /// Basic indexing only: reads are views.
 pub struct Basic;
 /// Advanced indexing: reads are owned arrays.
@@ -267,40 +354,78 @@ pub struct Advanced;
 /// time): reads are copy-on-write arrays of dynamic rank.
 pub struct Dynamic;
 
-impl Kind for Basic {
+/// Basic indices resolve to views: a read in mode `fill`, which may
+/// gather, is typed [`Advanced`].
+const VIEWED: &str = "basic indices resolve to views (reads in mode fill are advanced)";
+
+impl Kind for Integers {
     type Or<K: Kind> = K;
+    type OrBasic = Basic;
     type OrDynamic = Dynamic;
-    type Read<'a, T: 'a, D: Dimension> = ArrayView<'a, T, D>;
-    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> ArrayView<'a, T, D> {
+    type Filled = FilledIntegers;
+    type Read<'a, T: 'a, D: Rank> = D::IntegerRead<'a, T>;
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> D::IntegerRead<'a, T> {
+        D::integer_read(view)
+    }
+    fn gathered<'a, T: 'a, D: Rank>(_: Array<T, D>) -> D::IntegerRead<'a, T> {
+        unreachable!("{VIEWED}")
+    }
+}
+
+impl Kind for FilledIntegers {
+    type Or<K: Kind> = K::Filled;
+    type OrBasic = Advanced;
+    type OrDynamic = Advanced;
+    type Filled = FilledIntegers;
+    type Read<'a, T: 'a, D: Rank> = D::IntegerFill<T>;
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> D::IntegerFill<T> {
+        D::integer_fill(view.to_owned())
+    }
+    fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> D::IntegerFill<T> {
+        D::integer_fill(array)
+    }
+}
+
+impl Kind for Basic {
+    type Or<K: Kind> = K::OrBasic;
+    type OrBasic = Basic;
+    type OrDynamic = Dynamic;
+    type Filled = Advanced;
+    type Read<'a, T: 'a, D: Rank> = ArrayView<'a, T, D>;
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> ArrayView<'a, T, D> {
         view
     }
-    fn gathered<'a, T: 'a, D: Dimension>(_: Array<T, D>) -> ArrayView<'a, T, D> {
-        unreachable!("basic indices resolve to views (reads in mode fill are advanced)")
+    fn gathered<'a, T: 'a, D: Rank>(_: Array<T, D>) -> ArrayView<'a, T, D> {
+        unreachable!("{VIEWED}")
     }
 }
 
 impl Kind for Advanced {
     type Or<K: Kind> = Advanced;
+    type OrBasic = Advanced;
     type OrDynamic = Advanced;
-    type Read<'a, T: 'a, D: Dimension> = Array<T, D>;
+    type Filled = Advanced;
+    type Read<'a, T: 'a, D: Rank> = Array<T, D>;
     // A zero-dimensional integer array indexes like an integer, so an
     // "advanced" read can resolve to a view: copy it out.
-    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> Array<T, D> {
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Array<T, D> {
         view.to_owned()
     }
-    fn gathered<'a, T: 'a, D: Dimension>(array: Array<T, D>) -> Array<T, D> {
+    fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> Array<T, D> {
         array
     }
 }
 
 impl Kind for Dynamic {
     type Or<K: Kind> = K::OrDynamic;
+    type OrBasic = Dynamic;
     type OrDynamic = Dynamic;
-    type Read<'a, T: 'a, D: Dimension> = CowArray<'a, T, IxDyn>;
-    fn view<'a, T: Clone + 'a, D: Dimension>(view: ArrayView<'a, T, D>) -> CowArray<'a, T, IxDyn> {
+    type Filled = Advanced;
+    type Read<'a, T: 'a, D: Rank> = CowArray<'a, T, IxDyn>;
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> CowArray<'a, T, IxDyn> {
         view.into_dyn().into()
     }
-    fn gathered<'a, T: 'a, D: Dimension>(array: Array<T, D>) -> CowArray<'a, T, IxDyn> {
+    fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> CowArray<'a, T, IxDyn> {
         array.into_dyn().into()
     }
 }

@@ -1,6 +1,8 @@
 //! What can be indexed: any ndarray for reads, writable ones for updates.
 
-use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewMut, Data, Dimension};
+use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewMut, Data};
+
+use crate::rank::Rank;
 
 /// An array that can be read by index: every ndarray, and references to one.
 #[diagnostic::on_unimplemented(
@@ -12,12 +14,12 @@ pub trait Target {
     /// The element type.
     type Elem;
     /// The rank.
-    type Dim: Dimension;
+    type Dim: Rank;
     /// The array as a view.
     fn target_view(&self) -> ArrayView<'_, Self::Elem, Self::Dim>;
 }
 
-impl<A, S: Data<Elem = A>, D: Dimension> Target for ArrayBase<S, D> {
+impl<A, S: Data<Elem = A>, D: Rank> Target for ArrayBase<S, D> {
     type Elem = A;
     type Dim = D;
     fn target_view(&self) -> ArrayView<'_, A, D> {
@@ -54,19 +56,19 @@ pub trait TargetMut: Target {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, Self::Elem, Self::Dim>;
 }
 
-impl<A, D: Dimension> TargetMut for Array<A, D> {
+impl<A, D: Rank> TargetMut for Array<A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
         self.view_mut()
     }
 }
 
-impl<A, D: Dimension> TargetMut for ArrayViewMut<'_, A, D> {
+impl<A, D: Rank> TargetMut for ArrayViewMut<'_, A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
         self.view_mut()
     }
 }
 
-impl<A: Clone, D: Dimension> TargetMut for ArcArray<A, D> {
+impl<A: Clone, D: Rank> TargetMut for ArcArray<A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
         self.view_mut()
     }

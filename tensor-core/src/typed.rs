@@ -12,11 +12,11 @@ use ndarray::{Dimension, Ix0};
 
 use std::marker::PhantomData;
 
-use crate::rank::{Basic, BatchRanks, Kind, RankAdd, RankMax, RankSub, RoleFits};
+use crate::rank::{BatchRanks, Integers, Kind, Rank, RankAdd, RankMax, RankSub, RoleFits};
 
 /// An index list as the macros pass it: nested pairs `(e0, (e1, ()))`,
 /// with the static ranks of the whole list.
-pub trait IndexList<'a> {
+pub trait IndexList<'a>: crate::index::BasicList {
     /// Target axes the list consumes.
     type Consumed: Dimension;
     /// Basic axes it produces.
@@ -31,13 +31,19 @@ pub trait IndexList<'a> {
     const BATCH: usize = 0;
     /// Appends the run-time index elements to `out`.
     fn push_into(self, out: &mut Vec<crate::IndexElem<'a>>);
+    /// The list's indices when it is one borrowed vector of them.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
+        None
+    }
 }
 
 impl<'a> IndexList<'a> for () {
     type Consumed = Ix0;
     type Produced = Ix0;
     type Broadcast = Ix0;
-    type Kind = Basic;
+    type Kind = Integers;
     const LEN: usize = 0;
     #[inline]
     fn push_into(self, _: &mut Vec<crate::IndexElem<'a>>) {}
@@ -62,6 +68,24 @@ where
     fn push_into(self, out: &mut Vec<crate::IndexElem<'a>>) {
         out.push(self.0.into_index_elem());
         self.1.push_into(out);
+    }
+    #[inline(always)]
+    fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
+        if T::LEN == 0 { self.0.index_slice() } else { None }
+    }
+}
+
+impl crate::index::BasicList for () {
+    #[inline(always)]
+    fn each_basic(&self, _: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {}
+}
+
+impl<'a, H: crate::IntoIndexElem<'a>, T: crate::index::BasicList> crate::index::BasicList for (H, T) {
+    #[inline(always)]
+    fn each_basic(&self, f: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {
+        if f(self.0.basic()) {
+            self.1.each_basic(f);
+        }
     }
 }
 
@@ -115,6 +139,13 @@ pub struct Batch<B, L, const K: usize> {
     batch: PhantomData<B>,
 }
 
+impl<B, L, const K: usize> crate::index::BasicList for Batch<B, L, K> {
+    /// A batched list takes the batched path.
+    fn each_basic(&self, f: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {
+        f(None);
+    }
+}
+
 /// `list` under `; batch = K`.
 pub fn batch<B, L, const K: usize>(list: L) -> Batch<B, L, K> {
     Batch { list, batch: PhantomData }
@@ -157,7 +188,7 @@ impl<'a, D, B, L: ElemsFit<'a, D>, const K: usize> ElemsFit<'a, D> for Batch<B, 
 /// consumes more axes than `Self` has.
 pub trait IndexedBy<'i, L: IndexList<'i>>: Dimension {
     /// The rank of `target[list]`.
-    type Rank: Dimension;
+    type Rank: Rank;
 }
 
 impl<'i, D, L> IndexedBy<'i, L> for D
@@ -166,6 +197,7 @@ where
     L: IndexList<'i> + ElemsFit<'i, D>,
     <D as RankSub<L::Consumed>>::Out: RankAdd<L::Produced>,
     <<D as RankSub<L::Consumed>>::Out as RankAdd<L::Produced>>::Out: RankAdd<L::Broadcast>,
+    <<<D as RankSub<L::Consumed>>::Out as RankAdd<L::Produced>>::Out as RankAdd<L::Broadcast>>::Out: Rank,
 {
     type Rank = <<<D as RankSub<L::Consumed>>::Out as RankAdd<L::Produced>>::Out as RankAdd<L::Broadcast>>::Out;
 }

@@ -35,6 +35,13 @@ pub trait IntoValue<'a, T> {
     type Dim: Dimension;
     /// The value.
     fn into_value(self) -> Value<'a, T>;
+    /// The value as the fast loops read it, where it is a scalar or a
+    /// contiguous vector; `None` for any other.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        None
+    }
 }
 
 impl<'a, T: Scalar> IntoValue<'a, T> for T {
@@ -42,12 +49,20 @@ impl<'a, T: Scalar> IntoValue<'a, T> for T {
     fn into_value(self) -> Value<'a, T> {
         Value::Scalar(self)
     }
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        Some(InOrder::Scalar(self))
+    }
 }
 
 impl<'a, T: Scalar> IntoValue<'a, T> for &T {
     type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
         Value::Scalar(self.clone())
+    }
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        Some(InOrder::Scalar(self))
     }
 }
 
@@ -63,6 +78,10 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_view((**self).view().into_dyn())))
     }
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        vector(self)
+    }
 }
 
 impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T> for &'a ArrayBase<S, D> {
@@ -70,6 +89,17 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_view(self.view().into_dyn())))
     }
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        vector(self)
+    }
+}
+
+/// An array's elements in order where it is a contiguous vector.
+#[inline(always)]
+fn vector<T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension>(array: &ArrayBase<S, D>) -> Option<InOrder<'_, T>> {
+    let elements = if array.ndim() == 1 { array.as_slice()? } else { return None };
+    Some(InOrder::Slice(A::same_slice(elements)))
 }
 
 impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array<A, D> {
@@ -77,12 +107,20 @@ impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_array(self.into_dyn())))
     }
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        vector(self)
+    }
 }
 
 impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::ArrayView<'a, A, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_view(self.into_dyn())))
+    }
+    #[inline(always)]
+    fn in_order(&self) -> Option<InOrder<'_, T>> {
+        vector(self)
     }
 }
 
@@ -98,6 +136,9 @@ pub trait SameElement<T>: Sized {
     fn same_view(view: ArrayViewD<'_, Self>) -> ArrayViewD<'_, T>;
     /// The array, as the type it already is.
     fn same_array(array: ndarray::ArrayD<Self>) -> ndarray::ArrayD<T>;
+    /// The elements, as the type they already are.
+    #[doc(hidden)]
+    fn same_slice(elements: &[Self]) -> &[T];
 }
 
 impl<T> SameElement<T> for T {
@@ -106,6 +147,9 @@ impl<T> SameElement<T> for T {
     }
     fn same_array(array: ndarray::ArrayD<T>) -> ndarray::ArrayD<T> {
         array
+    }
+    fn same_slice(elements: &[T]) -> &[T] {
+        elements
     }
 }
 
@@ -178,10 +222,23 @@ impl<T> Value<'_, T> {
 
 /// The values of an update as the fast loops read them: one for every
 /// position, or one per position in C order.
+#[doc(hidden)]
 #[derive(Clone, Copy)]
-pub(crate) enum InOrder<'v, T> {
+pub enum InOrder<'v, T> {
+    /// One value for every position.
     Scalar(&'v T),
+    /// One value per position.
     Slice(&'v [T]),
+}
+
+impl<T> InOrder<'_, T> {
+    /// Whether these values fit `len` positions exactly (a scalar fits any).
+    pub(crate) fn fits(&self, len: usize) -> bool {
+        match self {
+            InOrder::Scalar(_) => true,
+            InOrder::Slice(values) => values.len() == len,
+        }
+    }
 }
 
 impl<'v, T> InOrder<'v, T> {

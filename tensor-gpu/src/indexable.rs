@@ -3,8 +3,8 @@
 //! [`GpuTensor`] with the macros' compile-time checks. Reads return GPU
 //! tensors; errors are [`GpuError`]s.
 
-use ndarray::{Dimension, IxDyn};
-use tensor_core::rank::Kind;
+use ndarray::IxDyn;
+use tensor_core::rank::{Kind, Rank};
 use tensor_core::{Arith, IndexElem, Indexable, IndexableMut, IntoUpdatable, Mode, Op, Predicate, Value};
 
 use crate::element::GpuElement;
@@ -21,13 +21,13 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
     type Elem = T;
     type Dim = IxDyn;
     type Error = GpuError;
-    type Read<'t, K: Kind, R: Dimension> = GpuTensor<T>;
+    type Read<'t, K: Kind, R: Rank> = GpuTensor<T>;
 
-    fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+    fn read_index<K: Kind, R: Rank>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
         self.get_batched(index, batch, mode)
     }
 
-    fn read_where<R: Dimension, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
+    fn read_where<R: Rank, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
         match predicate {
             Predicate::Compare { compare, scalar, .. } => self.get_where(compare, *scalar),
             Predicate::Test(_) => Err(COMBINED_MASK),
@@ -80,16 +80,16 @@ macro_rules! forward_indexable {
             type Elem = T;
             type Dim = IxDyn;
             type Error = GpuError;
-            type Read<'t, K: Kind, R: Dimension>
+            type Read<'t, K: Kind, R: Rank>
                 = GpuTensor<T>
             where
                 Self: 't;
 
-            fn read_index<K: Kind, R: Dimension>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+            fn read_index<K: Kind, R: Rank>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
                 (**self).read_index::<K, R>(index, batch, mode)
             }
 
-            fn read_where<R: Dimension, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
+            fn read_where<R: Rank, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
                 (**self).read_where::<R, F>(predicate)
             }
         }

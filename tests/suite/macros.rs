@@ -176,8 +176,8 @@ fn modes() {
     assert_eq!(x, array![5, 7, 8]);
     let r: Array1<i32> = at!(x[[0, 9]]; mode = fill(-1));
     assert_eq!(r, array![5, -1]);
-    let r = at!(x[9]; mode = fill(-1));
-    assert_eq!(r, Array::from_elem((), -1));
+    let r: i32 = at!(x[9]; mode = fill(-1));
+    assert_eq!(r, -1);
     at!(x[2] = 0; mode = error);
     assert_eq!(x, array![5, 7, 0]);
 }
@@ -283,6 +283,39 @@ fn panics_carry_the_error_message_at_the_callers_line() {
     };
     assert_eq!(caught.message, "index 7 is out of bounds for axis 0 with size 3");
     assert_eq!(caught.location, format!("{}:{line}", file!()));
+}
+
+#[test]
+fn integers_alone_read_the_element_as_numpy_does() {
+    // x = np.arange(12).reshape(3, 4): x[1, 2] == 6 and x[-1, -1] == 11
+    // are scalars; x[1] and x[1, 2, ...] are arrays (0-d for the latter).
+    let mut x = grid();
+    let element: i32 = at!(x[1, 2]);
+    assert_eq!(element, 6);
+    assert_eq!(at!(x[-1, -1]), 11);
+    let (i, j) = (2u8, -3i64);
+    assert_eq!(at!(x[i, j]), 9);
+    let row: ArrayView1<i32> = at!(x[1]);
+    assert_eq!(row, array![4, 5, 6, 7]);
+    let zero_d: ndarray::ArrayView0<i32> = at!(x[1, 2, ...]);
+    assert_eq!(zero_d[()], 6);
+    // Modes: clip moves the integers in, fill reads the fill value.
+    assert_eq!(at!(x[7, 9]; mode = clip), 11);
+    assert_eq!(at!(x[7, 0]; mode = fill(-1)), -1);
+    assert_eq!(at!(x[0, 1]; mode = fill(-1)), 1);
+    let filled_row: Array1<i32> = at!(x[7]; mode = fill(-1));
+    assert_eq!(filled_row, array![-1, -1, -1, -1]);
+    // A rank known only at run time stays an array.
+    let d = x.clone().into_dyn();
+    assert_eq!(at!(d[1, 2]).shape(), &[] as &[usize]);
+    assert_eq!(try_at!(x[3, 0]), Err(IndexError::OutOfBounds { index: 3, axis: 0, len: 3 }));
+    // The element is a copy: the array is free to change after the read.
+    let before = at!(x[0, 0]);
+    at!(x[0, 0] = 100);
+    assert_eq!((before, at!(x[0, 0])), (0, 100));
+    // Read values feed writes: x[0, 1] = x[2, 3]
+    at!(x[0, 1] = x[2, 3]);
+    assert_eq!(x[[0, 1]], 11);
 }
 
 #[test]
@@ -480,7 +513,7 @@ fn extreme_bounds_and_small_integer_indices() {
     let r: Array2<i32> = at!(grid[::isize::MIN, [0, 1]]);
     assert_eq!(r, array![[15, 16]]);
     let small: u8 = 2;
-    assert_eq!(at!(x[small]), Array::from_elem((), 2));
+    assert_eq!(at!(x[small]), 2);
     let mut z = array![1, 2];
     let copy = set!(z.view_mut()[0] = 5);
     assert_eq!((copy, z[0]), (array![5, 2], 1));

@@ -11,6 +11,7 @@ mod along;
 mod batch;
 mod corpus;
 mod errors;
+mod inline;
 mod macros;
 mod panics;
 mod proptest_reference;

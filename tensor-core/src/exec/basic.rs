@@ -1,9 +1,10 @@
 //! The basic path: view axes applied to an ndarray view in place, one axis
 //! at a time (no slicing description is built, nothing is allocated).
 
-use ndarray::{ArrayBase, ArrayView, Axis, Dimension, IxDyn, RawData, Slice, SliceInfo, SliceInfoElem};
+use ndarray::{ArrayBase, ArrayView, Axis, Dimension, IxDyn, RawData, Slice, SliceInfoElem};
 
 use crate::plan::ViewAxis;
+use crate::rank::Rank;
 
 /// The view `axes` select: each axis of the target in turn is indexed
 /// (removed), sliced, or preceded by a new axis; target axes after the last
@@ -76,7 +77,7 @@ impl SliceElems {
     /// The view the entries select from `target`, the target's axes from
     /// `consumed` on taken whole, in rank `R`; `None` when they do not fit
     /// inline or `R` is not their rank.
-    pub(crate) fn view<'a, T, D: Dimension, R: Dimension>(
+    pub(crate) fn view<'a, T, D: Rank, R: Dimension>(
         &mut self,
         target: ArrayView<'a, T, D>,
         consumed: usize,
@@ -87,10 +88,7 @@ impl SliceElems {
         if self.len > INLINE {
             return None;
         }
-        // ndarray slices a statically ranked array only by a description of
-        // static length; a dynamic-rank view of it takes one built at run time.
-        let info = SliceInfo::<_, IxDyn, R>::try_from(&self.elems[..self.len]).ok()?;
-        Some(target.into_dyn().slice_move(info))
+        D::slice_into(target, &self.elems[..self.len])
     }
 }
 

@@ -4,11 +4,28 @@
 
 use std::iter;
 
-use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
+use ndarray::{Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn};
 
 use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{AlongRows, Form, IndexedPlan, Row, SKIP};
+
+/// The rows `rows` of `target` along its first axis, each in bounds, in a
+/// new array (NumPy's `x[rows]`); one allocation, the result's.
+pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &[usize]) -> Array<T, D> {
+    let mut shape = target.raw_dim();
+    shape[0] = rows.len();
+    let mut elements = Vec::with_capacity(shape.size());
+    for &at in rows {
+        let mut row = target.view();
+        row.collapse_axis(Axis(0), at);
+        match row.as_slice() {
+            Some(contiguous) => elements.extend_from_slice(contiguous),
+            None => Extend::extend(&mut elements, row.iter().cloned()),
+        }
+    }
+    Array::from_shape_vec(shape, elements).expect("one element per position of the rows")
+}
 
 /// The elements `plan` selects from `target`, in a new array of the plan's
 /// shape; skipped positions read as `fill`.

@@ -3,13 +3,13 @@
 //! value adds a read-only counting pass first (the entry layer checks the
 //! value against the count before anything is written).
 
-use ndarray::{ArrayViewD, ArrayViewMutD};
+use ndarray::{ArrayView, ArrayViewMut, Dimension};
 
 use crate::exec::kernel::Kernel;
 use crate::value::Broadcast;
 
 /// How many elements of `view` `predicate` selects.
-pub(crate) fn count_where<T>(view: &ArrayViewD<'_, T>, mut predicate: impl FnMut(&T) -> bool) -> usize {
+pub(crate) fn count_where<T, D: Dimension>(view: &ArrayView<'_, T, D>, mut predicate: impl FnMut(&T) -> bool) -> usize {
     match view.as_slice() {
         Some(elements) => elements.iter().filter(|e| predicate(e)).count(),
         None => view.iter().filter(|e| predicate(e)).count(),
@@ -19,8 +19,8 @@ pub(crate) fn count_where<T>(view: &ArrayViewD<'_, T>, mut predicate: impl FnMut
 /// Updates every element of `view` that `predicate` selects with `value`,
 /// in one pass: the kernels on plain data take every element without a
 /// branch (a mask is as good as random to a branch predictor).
-pub(crate) fn write_scalar_where<T, K: Kernel<T>>(
-    mut view: ArrayViewMutD<'_, T>,
+pub(crate) fn write_scalar_where<T, D: Dimension, K: Kernel<T>>(
+    mut view: ArrayViewMut<'_, T, D>,
     mut predicate: impl FnMut(&T) -> bool,
     value: &T,
     mut kernel: K,
@@ -30,8 +30,8 @@ pub(crate) fn write_scalar_where<T, K: Kernel<T>>(
 
 /// Updates the elements of `view` that `predicate` selects, in C order,
 /// with the values of `values`, which hold one per selected element.
-pub(crate) fn write_values_where<T, K: Kernel<T>>(
-    mut view: ArrayViewMutD<'_, T>,
+pub(crate) fn write_values_where<T, D: Dimension, K: Kernel<T>>(
+    mut view: ArrayViewMut<'_, T, D>,
     mut predicate: impl FnMut(&T) -> bool,
     values: &Broadcast<'_, T>,
     mut kernel: K,

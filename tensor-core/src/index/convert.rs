@@ -5,8 +5,8 @@
 use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
-use crate::index::{Along, Ellipsis, IndexElem, IndexInt, Nd, NewAxis, PySlice, RangeSlice};
-use crate::rank::{Advanced, Basic, Dynamic, Kind};
+use crate::index::{Along, BasicElem, Ellipsis, IndexElem, IndexInt, IndexSlice, Nd, NewAxis, PySlice, RangeSlice};
+use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 
 /// Converts a value into an index element; implemented for every type that
 /// can stand between the brackets.
@@ -35,6 +35,21 @@ pub trait IntoIndexElem<'a> {
     type Role;
     /// The index element this value stands for.
     fn into_index_elem(self) -> IndexElem<'a>;
+    /// Its basic form, read where it stands, when its type makes it basic
+    /// (the inline path of the macros' typed lists); `None` otherwise.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        None
+    }
+    /// The indices as a vector borrowed for `'a`, when this is a borrowed
+    /// contiguous vector of integers (the inline path of a few indices);
+    /// `None` otherwise.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn index_slice(&self) -> Option<IndexSlice<'a>> {
+        None
+    }
 }
 
 /// Implements the static part of [`IntoIndexElem`]: consumed, produced and
@@ -64,12 +79,20 @@ impl<'a> IntoIndexElem<'a> for PySlice {
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Slice(self)
     }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Slice(*self))
+    }
 }
 
 impl<'a> IntoIndexElem<'a> for RangeSlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Range(self)
+    }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Range(*self))
     }
 }
 
@@ -78,6 +101,10 @@ impl<'a> IntoIndexElem<'a> for Ellipsis {
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Ellipsis
     }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Ellipsis)
+    }
 }
 
 impl<'a> IntoIndexElem<'a> for NewAxis {
@@ -85,12 +112,20 @@ impl<'a> IntoIndexElem<'a> for NewAxis {
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::NewAxis
     }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::NewAxis)
+    }
 }
 
 impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
     static_index!(Ix1, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Range(self.into_range_slice())
+    }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Range(self.into_range_slice()))
     }
 }
 
@@ -109,21 +144,33 @@ impl IntoRangeSlice for std::ops::RangeFull {
 macro_rules! scalar_and_range_index {
     ($($t:ty),*) => {$(
         impl<'a> IntoIndexElem<'a> for $t {
-            static_index!(Ix1, Ix0, Ix0, Basic);
+            static_index!(Ix1, Ix0, Ix0, Integers);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Int(self as i128)
             }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Int(*self as i128))
+            }
         }
         impl<'a> IntoIndexElem<'a> for &$t {
-            static_index!(Ix1, Ix0, Ix0, Basic);
+            static_index!(Ix1, Ix0, Ix0, Integers);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Int(*self as i128)
             }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Int(**self as i128))
+            }
         }
         impl<'a> IntoIndexElem<'a> for &&$t {
-            static_index!(Ix1, Ix0, Ix0, Basic);
+            static_index!(Ix1, Ix0, Ix0, Integers);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Int(**self as i128)
+            }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Int(***self as i128))
             }
         }
         impl IntoRangeSlice for std::ops::Range<$t> {
@@ -156,11 +203,19 @@ macro_rules! scalar_and_range_index {
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Range(self.into_range_slice())
             }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Range(self.clone().into_range_slice()))
+            }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Range(self.into_range_slice())
+            }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Range(self.clone().into_range_slice()))
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
@@ -168,17 +223,29 @@ macro_rules! scalar_and_range_index {
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Range(self.into_range_slice())
             }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Range(self.clone().into_range_slice()))
+            }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Range(self.into_range_slice())
             }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Range(self.clone().into_range_slice()))
+            }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             fn into_index_elem(self) -> IndexElem<'a> {
                 IndexElem::Range(self.into_range_slice())
+            }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::Range(self.clone().into_range_slice()))
             }
         }
         borrowed_slices!(std::ops::Range<$t>, std::ops::RangeFrom<$t>, std::ops::RangeTo<$t>, std::ops::RangeInclusive<$t>, std::ops::RangeToInclusive<$t>);
@@ -194,6 +261,10 @@ macro_rules! borrowed_slices {
             fn into_index_elem(self) -> IndexElem<'a> {
                 self.clone().into_index_elem()
             }
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                (**self).basic()
+            }
         }
     )*};
 }
@@ -204,12 +275,20 @@ impl<'a> IntoIndexElem<'a> for &Ellipsis {
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::Ellipsis
     }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Ellipsis)
+    }
 }
 
 impl<'a> IntoIndexElem<'a> for &NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
     fn into_index_elem(self) -> IndexElem<'a> {
         IndexElem::NewAxis
+    }
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::NewAxis)
     }
 }
 
@@ -242,6 +321,12 @@ pub trait IntoCowArray<'a> {
     type Dim: Dimension;
     /// The container as a dynamic-rank array.
     fn into_cow_array(self) -> CowArray<'a, Self::Elem, IxDyn>;
+    /// Its elements, when it borrows a contiguous vector for `'a`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [Self::Elem]> {
+        None
+    }
 }
 
 impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayBase<S, D> {
@@ -249,6 +334,11 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayB
     type Dim = D;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.view().into_dyn())
+    }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        let array: &'a ArrayBase<S, D> = self;
+        if array.ndim() == 1 { array.as_slice() } else { None }
     }
 }
 
@@ -274,6 +364,11 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a &Array
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from((**self).view().into_dyn())
     }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        let array: &'a ArrayBase<S, D> = self;
+        array.as_vector()
+    }
 }
 
 impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
@@ -281,6 +376,10 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
     type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         (&**self).into_cow_array()
+    }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        Some(&self[..])
     }
 }
 
@@ -290,6 +389,10 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &Vec<A> {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        Some(&self[..])
+    }
 }
 
 impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a &[A; N] {
@@ -297,6 +400,10 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a &[A
     type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
+    }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        Some(&self[..])
     }
 }
 
@@ -306,6 +413,10 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(ndarray::aview1(self).into_dyn())
     }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        Some(&self[..])
+    }
 }
 
 impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
@@ -314,6 +425,10 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        Some(&self[..])
+    }
 }
 
 impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
@@ -321,6 +436,10 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a [A;
     type Dim = Ix1;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
+    }
+    #[inline(always)]
+    fn as_vector(&self) -> Option<&'a [A]> {
+        Some(&self[..])
     }
 }
 
@@ -373,6 +492,9 @@ pub trait IndexArrayElement: Sized + sealed::Sealed {
     type Role;
     /// The index element for an array of this type.
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_>;
+    /// A vector of this type as indices; `None` for a mask.
+    #[doc(hidden)]
+    fn index_slice(vector: &[Self]) -> Option<IndexSlice<'_>>;
 }
 
 impl sealed::Sealed for bool {}
@@ -384,6 +506,9 @@ impl IndexArrayElement for bool {
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Mask(array)
     }
+    fn index_slice(_: &[bool]) -> Option<IndexSlice<'_>> {
+        None
+    }
 }
 
 impl<A: IndexInt> IndexArrayElement for A {
@@ -392,6 +517,10 @@ impl<A: IndexInt> IndexArrayElement for A {
     type Role = crate::rank::BatchedIndices;
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Array(A::wrap_array(array))
+    }
+    #[inline(always)]
+    fn index_slice(vector: &[A]) -> Option<IndexSlice<'_>> {
+        Some(A::wrap_slice(vector))
     }
 }
 
@@ -406,6 +535,10 @@ where
     type Role = <T::Elem as IndexArrayElement>::Role;
     fn into_index_elem(self) -> IndexElem<'a> {
         T::Elem::index_elem(self.into_cow_array())
+    }
+    #[inline(always)]
+    fn index_slice(&self) -> Option<IndexSlice<'a>> {
+        self.as_vector().and_then(T::Elem::index_slice)
     }
 }
 

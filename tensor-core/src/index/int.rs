@@ -8,7 +8,7 @@ use std::fmt;
 
 use ndarray::{CowArray, IxDyn};
 
-use crate::index::IntArray;
+use crate::index::{IndexSlice, IntArray};
 
 /// The position index `index` selects on an axis of length `len`, or `None`
 /// when it lies outside `[-len, len)`.
@@ -36,6 +36,9 @@ pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed
     fn direct_position(self, len: usize) -> Option<usize>;
     /// Wraps an array of this type.
     fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
+    /// Wraps a vector of this type.
+    #[doc(hidden)]
+    fn wrap_slice(slice: &[Self]) -> IndexSlice<'_>;
 }
 
 pub(crate) mod sealed {
@@ -80,6 +83,10 @@ macro_rules! index_int {
             }
             fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
                 IntArray::$variant(array)
+            }
+            #[inline]
+            fn wrap_slice(slice: &[Self]) -> IndexSlice<'_> {
+                IndexSlice::$variant(slice)
             }
         }
     )*};

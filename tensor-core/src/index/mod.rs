@@ -59,6 +59,80 @@ pub enum IndexElem<'a> {
     },
 }
 
+/// A basic index element (no array): what the macros' typed index lists
+/// hold, walked in place by the inline basic path (see [`BasicList`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum BasicElem {
+    /// An integer.
+    Int(i128),
+    /// A NumPy slice.
+    Slice(PySlice),
+    /// An ndarray range.
+    Range(RangeSlice),
+    /// `...`.
+    Ellipsis,
+    /// A new axis.
+    NewAxis,
+}
+
+/// An index list walked element by element where it stands, with nothing
+/// built: the macros' typed lists, whose basic elements the inline path
+/// reads without an [`IndexElem`] each.
+#[doc(hidden)]
+pub trait BasicList {
+    /// Calls `f` with each element's basic form (`None` for one that is
+    /// not basic), in order, while `f` returns `true`.
+    fn each_basic(&self, f: &mut impl FnMut(Option<BasicElem>) -> bool);
+}
+
+/// A vector of indices borrowed where it stands, in one of the supported
+/// integer types: the macros' inline path for a few indices into a small
+/// target, which builds no [`IndexElem`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+#[allow(missing_docs)] // one variant per element type, named after it
+pub enum IndexSlice<'a> {
+    Usize(&'a [usize]),
+    Isize(&'a [isize]),
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+}
+
+/// Runs `$body` with `$slice` bound to the typed slice inside an [`IndexSlice`].
+macro_rules! with_indices {
+    ($value:expr, $slice:ident => $body:expr) => {
+        match $value {
+            $crate::index::IndexSlice::Usize($slice) => $body,
+            $crate::index::IndexSlice::Isize($slice) => $body,
+            $crate::index::IndexSlice::I32($slice) => $body,
+            $crate::index::IndexSlice::I64($slice) => $body,
+            $crate::index::IndexSlice::U32($slice) => $body,
+            $crate::index::IndexSlice::U64($slice) => $body,
+        }
+    };
+}
+pub(crate) use with_indices;
+
+impl<'a> IndexSlice<'a> {
+    /// The number of indices.
+    pub fn len(&self) -> usize {
+        with_indices!(self, slice => slice.len())
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The indices as the index element they stand for.
+    pub(crate) fn into_index_elem(self) -> IndexElem<'a> {
+        with_indices!(self, slice => IndexElem::Array(IndexInt::wrap_array(CowArray::from(ndarray::aview1(slice).into_dyn()))))
+    }
+}
+
 /// A NumPy slice `start:stop:step`; a missing part is `None`.
 ///
 /// ```
@@ -181,6 +255,12 @@ macro_rules! with_index_slices {
 pub(crate) use with_index_slices;
 
 impl IntArray<'_> {
+    /// The indices in C order as a slice, when they are contiguous in it.
+    #[inline]
+    pub(crate) fn as_index_slice(&self) -> Option<IndexSlice<'_>> {
+        with_int_array!(self, a => a.as_slice().map(IndexInt::wrap_slice))
+    }
+
     /// The array's shape.
     #[inline]
     pub fn shape(&self) -> &[usize] {

@@ -4,10 +4,12 @@
 //! narrow a view with them directly (a small update costs less than a plan).
 
 use crate::error::IndexError;
-use crate::index::IndexElem;
+use ndarray::Dimension;
+
+use crate::index::{BasicElem, BasicList, IndexElem, position_of};
 use crate::mode::{Bounds, Resolution};
 use crate::plan::ViewAxis;
-use crate::plan::place::{Placement, as_int};
+use crate::plan::place::{Placement, basic};
 use crate::plan::slice::{resolve_py, resolve_range};
 
 /// Hands `visit` the view axes of `index` on a target of shape `shape`, one
@@ -34,35 +36,111 @@ pub(crate) fn each_view_axis(
     };
     let mut consumed = 0;
     for (elem, axis) in placement.first_axes(index) {
-        let view_axis = match elem {
-            IndexElem::NewAxis => ViewAxis::NewAxis,
-            IndexElem::Ellipsis => {
-                let covered = axis..axis + placement.ellipsis_width();
-                covered.for_each(|a| visit(ViewAxis::whole(shape[a])));
-                consumed += placement.ellipsis_width();
-                continue;
-            }
-            IndexElem::Slice(slice) => match resolve_py(*slice, shape[axis]) {
-                Ok(view_axis) => view_axis,
-                Err(error) => return Some(Err(error)),
-            },
-            IndexElem::Range(range) => match resolve_range(*range, shape[axis], axis) {
-                Ok(view_axis) => view_axis,
-                Err(error) => return Some(Err(error)),
-            },
-            elem => {
-                let (index, len) = (as_int(elem)?, shape[axis]);
-                match bounds.resolve(index, len) {
-                    Resolution::At(position) => ViewAxis::Select(position),
-                    Resolution::Skipped => return None,
-                    Resolution::OutOfBounds => return Some(Err(IndexError::OutOfBounds { index, axis, len })),
-                }
-            }
-        };
-        consumed += usize::from(!matches!(view_axis, ViewAxis::NewAxis));
-        visit(view_axis);
+        // Not advanced: every element is basic.
+        match view_axes(basic(elem)?, axis, shape, placement.ellipsis_width(), bounds, &mut visit) {
+            Ok(Some(width)) => consumed += width,
+            Ok(None) => return None,
+            Err(error) => return Some(Err(error)),
+        }
     }
     Some(Ok(consumed))
+}
+
+/// The position of the one element a typed list of integers alone picks,
+/// one in bounds for each axis of `shape`, as a `D` index; `None` for any
+/// other list (an integer out of bounds included: the general path reports
+/// it).
+#[inline(always)]
+pub(crate) fn element_at<D: Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<D> {
+    let (mut at, mut axis) = (D::zeros(shape.len()), 0);
+    let mut picks = true;
+    list.each_basic(&mut |elem| {
+        let position = match elem {
+            Some(BasicElem::Int(i)) if axis < shape.len() => position_of(i, shape[axis]),
+            _ => None,
+        };
+        if let Some(position) = position {
+            at[axis] = position;
+            axis += 1;
+        }
+        picks = position.is_some();
+        picks
+    });
+    (picks && axis == shape.len()).then_some(at)
+}
+
+/// [`each_view_axis`] of a typed list in mode `error`, read element by
+/// element where it stands (no [`IndexElem`] built): the macros' inline
+/// path. `None` when an element is not basic.
+#[inline(always)]
+pub(crate) fn each_basic_view_axis(
+    list: &impl BasicList,
+    shape: &[usize],
+    mut visit: impl FnMut(ViewAxis),
+) -> Option<Result<usize, IndexError>> {
+    let (mut ellipses, mut indexed, mut basic) = (0, 0, true);
+    list.each_basic(&mut |elem| {
+        match elem {
+            None => basic = false,
+            Some(BasicElem::Ellipsis) => ellipses += 1,
+            Some(BasicElem::NewAxis) => {}
+            Some(_) => indexed += 1,
+        }
+        basic
+    });
+    if !basic {
+        return None;
+    }
+    let ellipsis_width = match Placement::ellipsis_width_of(ellipses, false, indexed, shape.len()) {
+        Ok(width) => width,
+        Err(error) => return Some(Err(error)),
+    };
+    let (mut axis, mut result) = (0, Ok(()));
+    list.each_basic(&mut |elem| {
+        let Some(elem) = elem else { return false };
+        match view_axes(elem, axis, shape, ellipsis_width, Bounds::Error, &mut visit) {
+            Ok(width) => axis += width.unwrap_or(0),
+            Err(error) => result = Err(error),
+        }
+        result.is_ok()
+    });
+    Some(result.map(|()| axis))
+}
+
+/// Hands `visit` the view axes of one basic element whose first target
+/// axis is `axis` (`...` covering `ellipsis_width` axes), and returns how
+/// many target axes it consumes; `None` for an integer that `bounds`
+/// skips.
+#[inline(always)]
+fn view_axes(
+    elem: BasicElem,
+    axis: usize,
+    shape: &[usize],
+    ellipsis_width: usize,
+    bounds: Bounds,
+    visit: &mut impl FnMut(ViewAxis),
+) -> Result<Option<usize>, IndexError> {
+    let view_axis = match elem {
+        BasicElem::NewAxis => ViewAxis::NewAxis,
+        BasicElem::Ellipsis => {
+            shape[axis..axis + ellipsis_width]
+                .iter()
+                .for_each(|&len| visit(ViewAxis::whole(len)));
+            return Ok(Some(ellipsis_width));
+        }
+        BasicElem::Slice(slice) => resolve_py(slice, shape[axis])?,
+        BasicElem::Range(range) => resolve_range(range, shape[axis], axis)?,
+        BasicElem::Int(index) => {
+            let len = shape[axis];
+            match bounds.resolve(index, len) {
+                Resolution::At(position) => ViewAxis::Select(position),
+                Resolution::Skipped => return Ok(None),
+                Resolution::OutOfBounds => return Err(IndexError::OutOfBounds { index, axis, len }),
+            }
+        }
+    };
+    visit(view_axis);
+    Ok(Some(usize::from(!matches!(view_axis, ViewAxis::NewAxis))))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! basic path and the full resolver place elements the same way.
 
 use crate::error::IndexError;
-use crate::index::{IndexElem, IntArray, with_int_array};
+use crate::index::{BasicElem, IndexElem, IntArray, with_int_array};
 use crate::plan::along::normalize_axis;
 
 /// The structure of an index on a target of a given rank, checked.
@@ -37,6 +37,18 @@ impl Placement {
                 None => nd_without_axes = true,
             }
         }
+        Ok(Placement {
+            ellipsis_width: Self::ellipsis_width_of(ellipses, nd_without_axes, indexed, ndim)?,
+            advanced,
+        })
+    }
+
+    /// The structural rules on the counts of an index's elements, in
+    /// NumPy's order: at most one `...`, an `nd` index with a coordinate
+    /// axis, no more axes indexed than the target has. Returns how many
+    /// axes `...` covers.
+    #[inline(always)]
+    pub(crate) fn ellipsis_width_of(ellipses: usize, nd_without_axes: bool, indexed: usize, ndim: usize) -> Result<usize, IndexError> {
         if ellipses > 1 {
             return Err(IndexError::MultipleEllipsis);
         }
@@ -46,10 +58,7 @@ impl Placement {
         if indexed > ndim {
             return Err(IndexError::TooManyIndices { ndim, indexed });
         }
-        Ok(Placement {
-            ellipsis_width: ndim - indexed,
-            advanced,
-        })
+        Ok(ndim - indexed)
     }
 
     /// The structure of an index holding `along`: alone, its axis one of
@@ -132,6 +141,20 @@ fn width(elem: &IndexElem<'_>) -> Option<usize> {
         IndexElem::Mask(mask) => Some(mask.ndim()),
         IndexElem::Nd(array) => array.shape().last().copied(),
         IndexElem::Along { index, .. } => Some(index.shape().len()),
+    }
+}
+
+/// The element's basic form: itself for an integer, a slice, `...` or a
+/// new axis, its value for a zero-dimensional integer array (which indexes
+/// like an integer, as in NumPy); `None` for other arrays.
+#[inline]
+pub(crate) fn basic(elem: &IndexElem<'_>) -> Option<BasicElem> {
+    match elem {
+        IndexElem::Slice(slice) => Some(BasicElem::Slice(*slice)),
+        IndexElem::Range(range) => Some(BasicElem::Range(*range)),
+        IndexElem::Ellipsis => Some(BasicElem::Ellipsis),
+        IndexElem::NewAxis => Some(BasicElem::NewAxis),
+        elem => as_int(elem).map(BasicElem::Int),
     }
 }
 

@@ -11,13 +11,14 @@ pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexEr
     if step == 0 {
         return Err(IndexError::ZeroStep);
     }
-    let n = len as i128;
+    // An axis holds at most `isize::MAX` elements, so a bound plus the
+    // length stays in `isize`.
+    let n = len as isize;
     // Python's clamping bounds: [0, n] going up, [-1, n - 1] going down.
     let (low, high) = if step > 0 { (0, n) } else { (-1, n - 1) };
-    let clamp = |bound: Option<isize>, default: i128| match bound {
+    let clamp = |bound: Option<isize>, default: isize| match bound {
         None => default,
         Some(b) => {
-            let b = b as i128;
             let b = if b < 0 { b + n } else { b };
             b.clamp(low, high)
         }
@@ -28,17 +29,23 @@ pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexEr
         (clamp(slice.start, high), clamp(slice.stop, low))
     };
     let span = if step > 0 { stop - start } else { start - stop };
-    // In `usize`: a 128-bit division costs more than the rest of a small read.
-    let count = if span > 0 {
-        (span as usize).div_ceil(step.unsigned_abs())
-    } else {
-        0
-    };
+    let count = if span > 0 { steps(span as usize, step) } else { 0 };
     Ok(ViewAxis::Slice {
         first: if count > 0 { start as usize } else { 0 },
         len: count,
         step,
     })
+}
+
+/// How many positions a run of `span` holds taken every `step`-th: no
+/// division for the usual steps of one (a division costs more than the
+/// rest of a small read).
+#[inline]
+fn steps(span: usize, step: isize) -> usize {
+    match step.unsigned_abs() {
+        1 => span,
+        step => span.div_ceil(step),
+    }
 }
 
 /// Resolves an ndarray range as `s![]` does: take `start..end` (negative
@@ -49,11 +56,9 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
     if range.step == 0 {
         return Err(IndexError::ZeroStep);
     }
-    let n = len as i128;
-    let absolute = |b: isize| {
-        let b = b as i128;
-        if b < 0 { b + n } else { b }
-    };
+    // As in `resolve_py`, in `isize`.
+    let n = len as isize;
+    let absolute = |b: isize| if b < 0 { b + n } else { b };
     let start = absolute(range.start);
     let end = range.end.map_or(n, absolute);
     if !(0..=n).contains(&start) || !(0..=n).contains(&end) {
@@ -64,7 +69,7 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
         });
     }
     let end = end.max(start);
-    let count = ((end - start) as usize).div_ceil(range.step.unsigned_abs());
+    let count = steps((end - start) as usize, range.step);
     let first = if count == 0 {
         0
     } else if range.step > 0 {

@@ -27,7 +27,7 @@ pub use batch::Batch;
 
 use crate::element::{Arith, Op};
 use crate::error::{IndexError, Shape};
-use crate::index::{IndexElem, IntArray};
+use crate::index::{BasicList, IndexElem, IntArray};
 use crate::mode::Mode;
 use crate::plan::basic;
 use crate::plan::{IndexPasses, Plan, Serial, ViewAxis, resolve_with};
@@ -238,6 +238,26 @@ pub(crate) fn each_view_axis<T>(
         return Some(Err(error));
     }
     basic::each_view_axis(index, shape, mode.bounds(), visit)
+}
+
+/// [`each_view_axis`] for a typed list in mode `error`, read element by
+/// element where it stands (see
+/// [`plan::basic::each_basic_view_axis`](crate::plan::basic::each_basic_view_axis)):
+/// the macros' inline basic path.
+#[inline(always)]
+pub(crate) fn each_basic_view_axis(
+    list: &impl BasicList,
+    shape: &[usize],
+    visit: impl FnMut(ViewAxis),
+) -> Option<Result<usize, IndexError>> {
+    basic::each_basic_view_axis(list, shape, visit)
+}
+
+/// The element a typed list of integers alone picks, when every integer is
+/// in bounds (see [`plan::basic::element_at`](crate::plan::basic::element_at)).
+#[inline(always)]
+pub(crate) fn element_at<D: ndarray::Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<D> {
+    basic::element_at(list, shape)
 }
 
 /// `x[predicate(x)] = value` (the mask sugar), prepared: the value for the
