@@ -48,13 +48,10 @@ type ElemOf<X> = <Updatable<X> as Indexable>::Elem;
 type DimOf<X> = <Updatable<X> as Indexable>::Dim;
 type ErrorOf<X> = <Updatable<X> as Indexable>::Error;
 
-/// The one vector of indices of a list in mode `error` with no batch axes,
-/// where the backend may take a few indices inline; `None` for any other.
-fn few_indices<'i, L: IndexList<'i>, T>(list: &L, mode: &Mode<T>) -> Option<IndexSlice<'i>> {
-    match mode {
-        Mode::Error if L::BATCH == 0 => list.single_index(),
-        _ => None,
-    }
+/// Whether the backend's inline paths may take a list `L` in `mode`: mode
+/// `error`, no batch axes.
+fn inline<'i, L: IndexList<'i>, T>(mode: &Mode<T>) -> bool {
+    L::BATCH == 0 && matches!(mode, Mode::Error)
 }
 
 fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
@@ -72,16 +69,15 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    if let Some(index) = few_indices(&list, &mode)
-        && let Some(read) = target.read_few::<L::Kind, Region<'i, X::Dim, L>>(index)
-    {
-        return read;
-    }
-    if L::BATCH == 0
-        && let Mode::Error = mode
-        && let Some(read) = target.read_basic::<L::Kind, Region<'i, X::Dim, L>>(&list)
-    {
-        return read;
+    if inline::<L, _>(&mode) {
+        if let Some(index) = list.single_index()
+            && let Some(read) = target.read_few::<L::Kind, Region<'i, X::Dim, L>>(index)
+        {
+            return read;
+        }
+        if let Some(read) = target.read_basic::<L::Kind, Region<'i, X::Dim, L>>(&list) {
+            return read;
+        }
     }
     target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, mode)
 }
@@ -123,17 +119,16 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if let Some(index) = few_indices(&list, &mode)
+    let inline = inline::<L, _>(&mode);
+    if inline
+        && let Some(index) = list.single_index()
         && let Some(values) = value.in_order()
         && let Some(written) = target.set_few(index, values)
     {
         return written;
     }
     let value = value.into_value();
-    if L::BATCH == 0
-        && let Mode::Error = mode
-        && let Some(written) = target.set_basic(&list, &value)
-    {
+    if inline && let Some(written) = target.set_basic(&list, &value) {
         return written;
     }
     target.set_index(&elems(list), L::BATCH, value, mode)
@@ -149,17 +144,16 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if let Some(index) = few_indices(&list, &mode)
+    let inline = inline::<L, _>(&mode);
+    if inline
+        && let Some(index) = list.single_index()
         && let Some(values) = value.in_order()
         && let Some(written) = target.update_few(index, op, values)
     {
         return written;
     }
     let value = value.into_value();
-    if L::BATCH == 0
-        && let Mode::Error = mode
-        && let Some(written) = target.update_basic(&list, op, &value)
-    {
+    if inline && let Some(written) = target.update_basic(&list, op, &value) {
         return written;
     }
     target.update_index(&elems(list), L::BATCH, op, value, mode)

@@ -127,9 +127,9 @@ impl<'a> IndexSlice<'a> {
         self.len() == 0
     }
 
-    /// The indices as the index element they stand for.
+    /// The indices as the index element they stand for (a borrowed slice's).
     pub(crate) fn into_index_elem(self) -> IndexElem<'a> {
-        with_indices!(self, slice => IndexElem::Array(IndexInt::wrap_array(CowArray::from(ndarray::aview1(slice).into_dyn()))))
+        with_indices!(self, slice => IntoIndexElem::into_index_elem(slice))
     }
 }
 
