@@ -153,12 +153,13 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
         *element = (*element).combine(op, *scalar);
         return Some(Ok(()));
     }
-    with_op!(op, kernel => {
-        let mut kernel = kernel;
-        choose::small_region_in_place(&mut target, |shape, visit| prepare::each_basic_view_axis(list, shape, visit), |element| {
-            kernel.apply(element, scalar)
-        })
-    })
+    // `combine` rather than a kernel per operation: one copy of the pass
+    // per call site, not one per operation (a region of a few elements).
+    choose::small_region_in_place(
+        &mut target,
+        |shape, visit| prepare::each_basic_view_axis(list, shape, visit),
+        |element| *element = (*element).combine(op, *scalar),
+    )
 }
 
 /// A typed list of basic elements read in mode `error`: the view sliced
@@ -196,7 +197,7 @@ fn view_axes<T>(
 /// `target[index] op= values` for a typed list of one vector of indices
 /// into a contiguous vector, in mode `error`, one value per index or a
 /// scalar: checked in the loop that applies them (see
-/// [`choose::update_in_loop`]); `None` for any other, for [`update`].
+/// [`choose::update_few`]); `None` for any other, for [`update`].
 #[inline(always)]
 pub(crate) fn update_few<T: Arith, D: Dimension>(
     mut target: ArrayViewMut<'_, T, D>,
@@ -207,8 +208,7 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
     if target.ndim() != 1 || T::checks_operands(op) || !values.fits(index.len()) {
         return None;
     }
-    let axis = target.as_slice_mut()?;
-    with_op!(op, kernel => choose::update_in_loop(axis, index, op, values, kernel))
+    choose::update_few(target.as_slice_mut()?, index, op, values)
 }
 
 /// `target[index] = values` as [`update_few`] takes it.

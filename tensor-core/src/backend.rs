@@ -356,7 +356,8 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Clone,
     {
-        crate::batched::set_batched(&mut self.target_view_mut(), index, batch, value, mode)
+        // On a dynamic rank: one copy per element type (see `common`).
+        crate::batched::set_batched(&mut self.target_view_mut().into_dyn(), index, batch, value, mode)
     }
 
     fn update_index(
@@ -370,7 +371,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Arith,
     {
-        crate::batched::update_batched(&mut self.target_view_mut(), index, batch, op, value, mode)
+        crate::batched::update_batched(&mut self.target_view_mut().into_dyn(), index, batch, op, value, mode)
     }
 
     fn apply_index<F: FnMut(X::Elem) -> X::Elem>(

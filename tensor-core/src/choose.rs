@@ -13,7 +13,7 @@ use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 use crate::element::Bits;
 use crate::element::{Arith, Op, Plain};
 use crate::error::IndexError;
-use crate::exec::kernel::{Kernel, SetKernel, Streaming};
+use crate::exec::kernel::{Kernel, SetKernel, Streaming, with_op};
 use crate::exec::passes::CpuPasses;
 use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
@@ -822,6 +822,17 @@ pub(crate) fn update_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     let len = axis.len();
     let result = with_indices!(index, index => accumulate_checked_in_loop(axis, index, op, values, kernel))?;
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
+}
+
+/// [`update_in_loop`] by the kernel of `op`: one copy per element type
+/// (see `common`), whatever the call.
+pub(crate) fn update_few<T: Arith>(
+    axis: &mut [T],
+    index: IndexSlice<'_>,
+    op: Op,
+    values: InOrder<'_, T>,
+) -> Option<Result<(), IndexError>> {
+    with_op!(op, kernel => update_in_loop(axis, index, op, values, kernel))
 }
 
 /// `axis[index] = values` for at most [`FEW_INDICES`] indices in a vector,

@@ -46,6 +46,8 @@ mod backend;
 mod batched;
 mod builder;
 mod choose;
+#[cfg(debug_assertions)]
+mod common;
 mod element;
 #[doc(hidden)]
 pub mod entry;

@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["choose"],
     &["api"],
     &["batched"],
-    &["backend", "builder", "typed", "entry"],
+    &["backend", "builder", "typed", "entry", "common"],
     &["lib"],
 ];
 

@@ -1,0 +1,70 @@
+//! The general paths, compiled here for the element types most code uses.
+//!
+//! A typed call (`at!`, `set!`) that its inline paths decline takes the
+//! general path: a read through [`select`], [`select_batched`], a write
+//! through [`set_batched`], [`update_batched`] on a dynamic-rank view. That
+//! path is generic over the element type alone, and large (every index
+//! form, operation and strategy); so are the loops of the inline path of a
+//! few indices ([`choose::set_few`], [`choose::update_few`]). Built without optimization (cargo's dev
+//! profile), rustc shares generic code between crates: a crate links the
+//! copy a dependency made rather than compiling its own. The tables below
+//! make that copy here, once, for `f32`, `f64`, `i32` and `i64`, so a user
+//! crate's dev builds do not compile the general path again for each of
+//! them. Optimized builds do not share generic code, so the module is left
+//! out of them (`debug_assertions` is the dev profile's mark).
+
+use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
+
+use crate::api::select;
+use crate::batched::{select_batched, set_batched, update_batched};
+use crate::choose;
+use crate::element::{Arith, Op};
+use crate::error::IndexError;
+use crate::index::{IndexElem, IndexSlice};
+use crate::mode::Mode;
+use crate::rank::Selection;
+use crate::value::{InOrder, Value};
+
+/// The storage of [`Target`].
+type ViewMut<T> = ViewRepr<&'static mut T>;
+
+/// What each entry point of the general path returns.
+type Read<'a, T> = Result<Selection<'a, T>, IndexError>;
+type Written = Result<(), IndexError>;
+/// A dynamic-rank view written through, as the backend passes it.
+type Target<T> = ArrayViewMutD<'static, T>;
+
+/// The general path's entry points for one element type.
+#[allow(dead_code, reason = "read by no code: the tables only hold the code in the build")]
+#[allow(clippy::type_complexity, reason = "each field spells the signature of the function it holds")]
+struct GeneralPaths<T: 'static> {
+    read: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], Mode<T>) -> Read<'a, T>,
+    read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, Mode<T>) -> Read<'a, T>,
+    set: fn(&mut Target<T>, &[IndexElem<'_>], usize, Value<'static, T>, Mode<T>) -> Written,
+    update: fn(&mut Target<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, Mode<T>) -> Written,
+    set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Option<Written>,
+    update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Option<Written>,
+}
+
+impl<T: Arith> GeneralPaths<T> {
+    const fn new() -> Self {
+        GeneralPaths {
+            read: select::<T>,
+            read_batched: select_batched::<T>,
+            set: set_batched::<T, ViewMut<T>, IxDyn>,
+            update: update_batched::<T, ViewMut<T>, IxDyn>,
+            set_few: choose::set_few::<T>,
+            update_few: choose::update_few::<T>,
+        }
+    }
+}
+
+// `#[used]` keeps each table, and so the code it points to, in the build.
+#[used]
+static F32: GeneralPaths<f32> = GeneralPaths::new();
+#[used]
+static F64: GeneralPaths<f64> = GeneralPaths::new();
+#[used]
+static I32: GeneralPaths<i32> = GeneralPaths::new();
+#[used]
+static I64: GeneralPaths<i64> = GeneralPaths::new();
