@@ -11,7 +11,7 @@
 //! make that copy here, once, for `f32`, `f64`, `i32` and `i64`, so a user
 //! crate's dev builds do not compile the general path again for each of
 //! them. Optimized builds do not share generic code, so the module is left
-//! out of them (`debug_assertions` is the dev profile's mark).
+//! out of them (`build.rs` sets `cfg(share_generics)` from the opt-level).
 
 use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 

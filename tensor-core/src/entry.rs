@@ -17,7 +17,7 @@ pub use crate::backend::{Compare, Predicate};
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::index::{IndexElem, IndexSlice};
+use crate::index::{BasicElem, IndexElem, IndexSlice};
 use crate::mode::Mode;
 use crate::rank::{Advanced, FitsIn, Holds, Kind, TargetCheck};
 pub use crate::rank::{AlongAxis, BatchAxes};
@@ -370,17 +370,22 @@ impl<T: ?Sized> AsTarget for T {}
 /// about it points at the element, and the ranks it carries on are then
 /// error types, which keeps the rest of the expansion from repeating it.
 pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> RankedOf<'i, E> {
-    // A borrowed vector of indices stays one, for the inline path of a few
-    // indices; it becomes an `IndexElem` only if the general path needs it.
-    let elem = match elem.index_slice() {
-        Some(slice) => Converted::Indices(slice),
-        None => Converted::Elem(elem.into_index_elem()),
+    // A basic element, and a borrowed vector of indices, stay what they
+    // are for the inline paths (no `IndexElem` built, nothing to drop);
+    // they become an `IndexElem` only if the general path needs it.
+    let elem = if let Some(basic) = elem.basic() {
+        Converted::Basic(basic)
+    } else if let Some(slice) = elem.index_slice() {
+        Converted::Indices(slice)
+    } else {
+        Converted::Elem(elem.into_index_elem())
     };
     Ranked { elem, ranks: PhantomData }
 }
 
 /// An index element as [`index_elem`] keeps it.
 enum Converted<'i> {
+    Basic(BasicElem),
     Elem(IndexElem<'i>),
     Indices(IndexSlice<'i>),
 }
@@ -410,13 +415,15 @@ impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind, R> crate::IntoIndexE
     type Role = R;
     fn into_index_elem(self) -> IndexElem<'i> {
         match self.elem {
+            Converted::Basic(basic) => basic.into_index_elem(),
             Converted::Elem(elem) => elem,
             Converted::Indices(slice) => slice.into_index_elem(),
         }
     }
     #[inline(always)]
-    fn basic(&self) -> Option<crate::index::BasicElem> {
+    fn basic(&self) -> Option<BasicElem> {
         match &self.elem {
+            Converted::Basic(basic) => Some(*basic),
             Converted::Elem(elem) => crate::plan::place::basic(elem),
             Converted::Indices(_) => None,
         }
@@ -425,7 +432,7 @@ impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind, R> crate::IntoIndexE
     fn index_slice(&self) -> Option<IndexSlice<'i>> {
         match self.elem {
             Converted::Indices(slice) => Some(slice),
-            Converted::Elem(_) => None,
+            Converted::Basic(_) | Converted::Elem(_) => None,
         }
     }
 }

@@ -46,7 +46,7 @@ mod backend;
 mod batched;
 mod builder;
 mod choose;
-#[cfg(debug_assertions)]
+#[cfg(share_generics)]
 mod common;
 mod element;
 #[doc(hidden)]

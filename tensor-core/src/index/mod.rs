@@ -76,6 +76,19 @@ pub enum BasicElem {
     NewAxis,
 }
 
+impl BasicElem {
+    /// The index element it stands for.
+    pub(crate) fn into_index_elem<'a>(self) -> IndexElem<'a> {
+        match self {
+            BasicElem::Int(i) => IndexElem::Int(i),
+            BasicElem::Slice(slice) => IndexElem::Slice(slice),
+            BasicElem::Range(range) => IndexElem::Range(range),
+            BasicElem::Ellipsis => IndexElem::Ellipsis,
+            BasicElem::NewAxis => IndexElem::NewAxis,
+        }
+    }
+}
+
 /// An index list walked element by element where it stands, with nothing
 /// built: the macros' typed lists, whose basic elements the inline path
 /// reads without an [`IndexElem`] each.
