@@ -39,7 +39,9 @@ pub struct AlongIndex<'i> {
 impl AlongIndex<'_> {
     /// Calls `f` with the offsets of each row (the region's last axis) in
     /// C order, for the positions `first` of the region's first axis.
-    pub(crate) fn for_each_row(&self, region: &[usize], first: Range<usize>, f: impl FnMut(&[isize])) {
+    /// `f` is a trait object: one copy of the walk (per index integer type)
+    /// serves every caller, at the cost of a call per row.
+    pub(crate) fn for_each_row(&self, region: &[usize], first: Range<usize>, f: &mut dyn FnMut(&[isize])) {
         let row = Vec::with_capacity(region[region.len() - 1]);
         self.walk(region, first, &mut Collected { row, f });
     }
@@ -373,7 +375,7 @@ mod rows {
             let per_first = expected.len() / region[0];
             for first in 0..region[0] {
                 let (mut got, mut row_lens) = (vec![], vec![]);
-                along.for_each_row(region, first..region[0], |row| {
+                along.for_each_row(region, first..region[0], &mut |row| {
                     got.extend_from_slice(row);
                     row_lens.push(row.len());
                 });

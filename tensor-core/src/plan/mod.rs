@@ -227,7 +227,7 @@ impl Table<'_> {
             Entries::Mask(mask) => Cow::Owned(mask.offsets()),
             Entries::Along(along) => {
                 let mut offsets = Vec::with_capacity(self.shape.iter().product());
-                along.for_each_row(&self.shape, 0..self.shape[0], |row| offsets.extend_from_slice(row));
+                along.for_each_row(&self.shape, 0..self.shape[0], &mut |row| offsets.extend_from_slice(row));
                 Cow::Owned(offsets)
             }
             Entries::Pair(first, second) => Cow::Owned(with_int_array_pair!(&first.index, &second.index, (a, b) => {
@@ -301,23 +301,31 @@ impl<'i> IndexedPlan<'i> {
     /// Calls `f` with each row of the region (its last axis) in C order:
     /// executors run a tight loop per row instead of a call per element.
     pub fn for_each_row(&self, mut f: impl FnMut(Row<'_>)) {
+        self.each_row(&mut f);
+    }
+
+    /// [`for_each_row`](Self::for_each_row)'s walk, one copy for every
+    /// executor: `f` is a trait object, called once per row.
+    fn each_row(&self, f: &mut dyn FnMut(Row<'_>)) {
         if let ([Dim::Table], Entries::Along(along)) = (self.dims.as_slice(), &self.table.entries) {
             // Row by row, with no table of the whole region.
             if !self.is_empty() {
                 let base = self.base;
-                along.for_each_row(&self.table.shape, 0..self.table.shape[0], |offsets| f(Row::Table { base, offsets }));
+                along.for_each_row(&self.table.shape, 0..self.table.shape[0], &mut |offsets| {
+                    f(Row::Table { base, offsets })
+                });
             }
             return;
         }
         if !self.is_empty() {
             let offsets = self.table.offsets();
-            self.rows(&self.dims, &offsets, self.base, false, &mut f);
+            self.rows(&self.dims, &offsets, self.base, false, f);
         }
     }
 
     /// The rows of `dims` (the first dims of the region) from `base`, all
     /// skipped when `skipped`.
-    fn rows<'p>(&self, dims: &[Dim], offsets: &'p [isize], base: isize, skipped: bool, f: &mut impl FnMut(Row<'p>)) {
+    fn rows(&self, dims: &[Dim], offsets: &[isize], base: isize, skipped: bool, f: &mut dyn FnMut(Row<'_>)) {
         let Some((last, outer)) = dims.split_last() else {
             return f(if skipped { Row::Skipped(1) } else { Row::Point(base) });
         };
@@ -346,7 +354,7 @@ impl<'i> IndexedPlan<'i> {
     }
 
     /// Calls `f` with the offset of each position of `dims` in C order.
-    fn walk(&self, dims: &[Dim], offsets: &[isize], base: isize, f: &mut impl FnMut(Option<isize>)) {
+    fn walk(&self, dims: &[Dim], offsets: &[isize], base: isize, f: &mut dyn FnMut(Option<isize>)) {
         let Some((dim, rest)) = dims.split_first() else {
             return f(Some(base));
         };
