@@ -19,7 +19,7 @@ use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::stream::Fence;
 use crate::exec::{basic, checked, gather, mask_gather, scatter};
-use crate::index::{IndexElem, IndexInt, IndexSlice, with_indices, with_int_array};
+use crate::index::{IndexElem, IndexInt, IndexSlice, with_index_slice, with_loop_indices};
 use crate::mode::Mode;
 use crate::plan::{Form, IndexedPlan, Plan, ViewAxis};
 use crate::prepare::{self, Layout, Update};
@@ -628,8 +628,7 @@ unsafe fn set_by_destination<T, B: Bits>(
             // lives.
             let axis_elements = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), axis.len) };
             let bits = plain.bits_mut::<B>(axis_elements).expect("one width");
-            with_int_array!(&axis.index, index => {
-                let index = index.as_slice().expect("indices read in place are contiguous");
+            with_index_slice!(&axis.index, index => {
                 let along = Along { index, len: axis.len, isa: machine.isa };
                 let Ok(()) = split::accumulate::<false, _, _, _>(bits, &along, values, SetKernel::new(), (machine.threads, far)) else {
                     unreachable!("an unchecked scan reports no index");
@@ -749,8 +748,7 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             // axis of stride 1 is `len` consecutive elements of it from
             // `base`, borrowed by nothing else while the slice lives.
             let elements = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(indexed.base), axis.len) };
-            with_int_array!(&axis.index, a => {
-                let index = a.as_slice().expect("indices read in place are contiguous");
+            with_index_slice!(&axis.index, index => {
                 // SAFETY: the planner checked every index in bounds.
                 unsafe { accumulate_in_bounds(elements, index, in_order, kernel, accumulation, machine) };
             });
@@ -820,7 +818,7 @@ pub(crate) fn update_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     kernel: K,
 ) -> Option<Result<(), IndexError>> {
     let len = axis.len();
-    let result = with_indices!(index, index => accumulate_checked_in_loop(axis, index, op, values, kernel))?;
+    let result = with_loop_indices!(index, index => accumulate_checked_in_loop(axis, index, op, values, kernel))?;
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
 }
 
@@ -843,8 +841,8 @@ pub(crate) fn set_few<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: I
         return None;
     }
     let len = axis.len();
-    let result = with_indices!(index, index => {
-        checked::check_then_apply(axis, index, values, SetKernel::new(), Isa::detect()).map_err(IndexInt::to_i128)
+    let result = with_loop_indices!(index, index => {
+        checked::check_then_apply(axis, index, values, SetKernel::new()).map_err(IndexInt::to_i128)
     });
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
 }
@@ -916,7 +914,7 @@ fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send 
     // A few indices need nothing of the machine but its instruction sets.
     let strategy = in_loop::<T>(axis.len(), index.len(), size_of_val(index))?;
     if strategy == InLoop::CheckFirst {
-        return Some(checked::check_then_apply(axis, index, values, kernel, Isa::detect()).map_err(bad));
+        return Some(checked::check_then_apply(axis, index, values, kernel).map_err(bad));
     }
     let machine = Machine::now();
     let accumulation = accumulation(axis.len(), index.len(), regrouping_identity::<T, K>(op), &machine);

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use ndarray::{CowArray, IxDyn};
+use ndarray::{ArrayViewD, CowArray, IxDyn};
 
 use crate::index::{IndexSlice, IntArray};
 
@@ -16,6 +16,41 @@ use crate::index::{IndexSlice, IntArray};
 pub(crate) fn position_of(index: i128, len: usize) -> Option<usize> {
     let n = len as i128;
     (-n..n).contains(&index).then(|| if index < 0 { index + n } else { index } as usize)
+}
+
+/// `usize` indices read as `u64`. On a 64-bit target the two are one type
+/// bit for bit, so the executors' loops (`with_loop_indices!`) are
+/// compiled for four index types instead of six.
+#[cfg(target_pointer_width = "64")]
+pub(crate) fn usize_as_u64(indices: &[usize]) -> &[u64] {
+    // SAFETY: on a 64-bit target `usize` and `u64` have one size, one
+    // alignment and the same valid bit patterns: the memory of `indices` is
+    // a `[u64]` of its length, borrowed for as long.
+    unsafe { std::slice::from_raw_parts(indices.as_ptr().cast(), indices.len()) }
+}
+
+/// `isize` indices read as `i64`, as [`usize_as_u64`].
+#[cfg(target_pointer_width = "64")]
+pub(crate) fn isize_as_i64(indices: &[isize]) -> &[i64] {
+    // SAFETY: as in `usize_as_u64`, for `isize` and `i64`.
+    unsafe { std::slice::from_raw_parts(indices.as_ptr().cast(), indices.len()) }
+}
+
+/// A `usize` index array viewed as `u64`s (see [`usize_as_u64`]), any
+/// layout.
+#[cfg(target_pointer_width = "64")]
+pub(crate) fn usize_view_as_u64<'a>(indices: &'a CowArray<'_, usize, IxDyn>) -> ArrayViewD<'a, u64> {
+    // SAFETY: as in `usize_as_u64`: each element of the cast view is an
+    // element of `indices`, at the same place (one size, so the strides
+    // are the same), borrowed from it for `'a`.
+    unsafe { indices.raw_view().cast::<u64>().deref_into_view() }
+}
+
+/// An `isize` index array viewed as `i64`s, as [`usize_view_as_u64`].
+#[cfg(target_pointer_width = "64")]
+pub(crate) fn isize_view_as_i64<'a>(indices: &'a CowArray<'_, isize, IxDyn>) -> ArrayViewD<'a, i64> {
+    // SAFETY: as in `usize_view_as_u64`, for `isize` and `i64`.
+    unsafe { indices.raw_view().cast::<i64>().deref_into_view() }
 }
 
 /// Integer types usable as indices.
@@ -96,6 +131,44 @@ index_int!(usize => Usize, false, isize => Isize, true, i32 => I32, true, i64 =>
 #[cfg(test)]
 mod tests {
     use super::{IndexInt, position_of};
+
+    /// The folded views read every index as its value, in every layout:
+    /// contiguous, strided, reversed, and the extremes of each type.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn folded_indices_read_the_same_values() {
+        use ndarray::{Array2, CowArray, s};
+
+        use super::{isize_as_i64, isize_view_as_i64, usize_as_u64, usize_view_as_u64};
+
+        let unsigned = Array2::from_shape_vec((2, 3), vec![0, 1, usize::MAX, 7, usize::MAX - 1, 42])
+            .unwrap()
+            .into_dyn();
+        let signed = unsigned.mapv(|u| u as isize);
+        assert_eq!(
+            usize_as_u64(unsigned.as_slice().unwrap()),
+            unsigned.iter().map(|&u| u as u64).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            isize_as_i64(signed.as_slice().unwrap()),
+            signed.iter().map(|&i| i as i64).collect::<Vec<_>>()
+        );
+        for view in [
+            unsigned.view(),
+            unsigned.slice(s![.., ..;2]).into_dyn(),
+            unsigned.slice(s![..;-1, ..;-2]).into_dyn(),
+        ] {
+            let borrowed = CowArray::from(view.clone());
+            let folded = usize_view_as_u64(&borrowed);
+            assert_eq!(folded.shape(), view.shape());
+            assert!(folded.iter().eq(view.iter().map(|&u| u as u64).collect::<Vec<_>>().iter()));
+        }
+        let reversed = signed.slice(s![.., ..;-1]).into_dyn();
+        let borrowed = CowArray::from(reversed.clone());
+        let folded = isize_view_as_i64(&borrowed);
+        assert!(folded.iter().eq(reversed.iter().map(|&i| i as i64).collect::<Vec<_>>().iter()));
+        assert!(folded.iter().any(|&i| i < 0), "negative values keep their sign");
+    }
 
     /// Values around every edge of an axis of length `len`, and the
     /// extremes of each type.

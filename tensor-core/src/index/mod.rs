@@ -13,6 +13,8 @@ mod int;
 pub use convert::{IndexArrayElement, IntoCowArray, IntoIndexElem, IntoRangeSlice};
 pub use int::IndexInt;
 pub(crate) use int::position_of;
+#[cfg(target_pointer_width = "64")]
+pub(crate) use int::{isize_as_i64, isize_view_as_i64, usize_as_u64, usize_view_as_u64};
 
 /// One element of an index list, as a user writes it between brackets.
 ///
@@ -129,6 +131,35 @@ macro_rules! with_indices {
 }
 pub(crate) use with_indices;
 
+/// [`with_indices`] for the executors' loops: on a 64-bit target `usize`
+/// indices are read as `u64` and `isize` as `i64` (one type bit for bit),
+/// so each loop is compiled for four index types instead of six.
+macro_rules! with_loop_indices {
+    ($value:expr, $slice:ident => $body:expr) => {
+        match $value {
+            #[cfg(target_pointer_width = "64")]
+            $crate::index::IndexSlice::Usize(slice) => {
+                let $slice = $crate::index::usize_as_u64(slice);
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            $crate::index::IndexSlice::Isize(slice) => {
+                let $slice = $crate::index::isize_as_i64(slice);
+                $body
+            }
+            #[cfg(not(target_pointer_width = "64"))]
+            $crate::index::IndexSlice::Usize($slice) => $body,
+            #[cfg(not(target_pointer_width = "64"))]
+            $crate::index::IndexSlice::Isize($slice) => $body,
+            $crate::index::IndexSlice::I32($slice) => $body,
+            $crate::index::IndexSlice::I64($slice) => $body,
+            $crate::index::IndexSlice::U32($slice) => $body,
+            $crate::index::IndexSlice::U64($slice) => $body,
+        }
+    };
+}
+pub(crate) use with_loop_indices;
+
 impl<'a> IndexSlice<'a> {
     /// The number of indices.
     pub fn len(&self) -> usize {
@@ -223,6 +254,35 @@ macro_rules! with_int_array {
 }
 pub(crate) use with_int_array;
 
+/// [`with_int_array`] for the executors' loops, folding `usize` into `u64`
+/// and `isize` into `i64` as [`with_loop_indices`] does; `$arr` is a view
+/// for those two, a `&CowArray` for the others.
+macro_rules! with_loop_array {
+    ($value:expr, $arr:ident => $body:expr) => {
+        match $value {
+            #[cfg(target_pointer_width = "64")]
+            $crate::index::IntArray::Usize(array) => {
+                let $arr = &$crate::index::usize_view_as_u64(array);
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            $crate::index::IntArray::Isize(array) => {
+                let $arr = &$crate::index::isize_view_as_i64(array);
+                $body
+            }
+            #[cfg(not(target_pointer_width = "64"))]
+            $crate::index::IntArray::Usize($arr) => $body,
+            #[cfg(not(target_pointer_width = "64"))]
+            $crate::index::IntArray::Isize($arr) => $body,
+            $crate::index::IntArray::I32($arr) => $body,
+            $crate::index::IntArray::I64($arr) => $body,
+            $crate::index::IntArray::U32($arr) => $body,
+            $crate::index::IntArray::U64($arr) => $body,
+        }
+    };
+}
+pub(crate) use with_loop_array;
+
 /// Runs `$body` with `$a` and `$b` bound to the typed arrays inside two
 /// [`IntArray`]s of one integer type (a pair of another kind panics: the
 /// caller checked [`IntArray::same_type`]).
@@ -246,10 +306,10 @@ pub(crate) use with_int_array_pair;
 /// contiguous arrays in place.
 macro_rules! with_index_slice {
     ($array:expr, $index:ident => $body:expr) => {
-        $crate::index::with_int_array!($array, array => {
-            let $index = array.as_slice().expect("indices read in place are contiguous");
-            $body
-        })
+        $crate::index::with_loop_indices!(
+            $array.as_index_slice().expect("indices read in place are contiguous"),
+            $index => $body
+        )
     };
 }
 pub(crate) use with_index_slice;
@@ -257,13 +317,34 @@ pub(crate) use with_index_slice;
 /// [`with_index_slice`] for a pair read in place (`Entries::Pair`): one
 /// integer type, both contiguous.
 macro_rules! with_index_slices {
-    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {
-        $crate::index::with_int_array_pair!($first, $second, (first, second) => {
-            let $a = first.as_slice().expect("indices read in place are contiguous");
-            let $b = second.as_slice().expect("indices read in place are contiguous");
-            $body
-        })
-    };
+    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {{
+        use $crate::index::IndexSlice::*;
+        const CONTIGUOUS: &str = "indices read in place are contiguous";
+        match (
+            $first.as_index_slice().expect(CONTIGUOUS),
+            $second.as_index_slice().expect(CONTIGUOUS),
+        ) {
+            #[cfg(target_pointer_width = "64")]
+            (Usize(a), Usize(b)) => {
+                let ($a, $b) = ($crate::index::usize_as_u64(a), $crate::index::usize_as_u64(b));
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            (Isize(a), Isize(b)) => {
+                let ($a, $b) = ($crate::index::isize_as_i64(a), $crate::index::isize_as_i64(b));
+                $body
+            }
+            #[cfg(not(target_pointer_width = "64"))]
+            (Usize($a), Usize($b)) => $body,
+            #[cfg(not(target_pointer_width = "64"))]
+            (Isize($a), Isize($b)) => $body,
+            (I32($a), I32($b)) => $body,
+            (I64($a), I64($b)) => $body,
+            (U32($a), U32($b)) => $body,
+            (U64($a), U64($b)) => $body,
+            _ => unreachable!("a pair of index arrays holds one integer type"),
+        }
+    }};
 }
 pub(crate) use with_index_slices;
 

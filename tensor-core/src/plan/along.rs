@@ -14,7 +14,7 @@ use std::ops::Range;
 use ndarray::{Array, Axis, CowArray, IxDyn, Slice};
 
 use crate::error::{IndexError, Shape};
-use crate::index::{IndexInt, IntArray, with_int_array};
+use crate::index::{IndexInt, IntArray, with_loop_array};
 use crate::mode::Bounds;
 use crate::plan::advanced::{self, Component, Source};
 use crate::plan::passes::IndexPasses;
@@ -56,7 +56,7 @@ impl AlongIndex<'_> {
         // Copied in, so that the loops keep them in registers.
         let (len, stride, row_stride) = (self.len, self.stride, self.strides[last]);
         let mut bases = RowBases::new(&self.strides, region, &first);
-        with_int_array!(&self.index, a => {
+        with_loop_array!(&self.index, a => {
             let index = a.broadcast(IxDyn(region)).expect("the region is the index broadcast");
             let index = index.slice_axis(Axis(0), Slice::from(first));
             // The row's length, cut to `first` where the first axis is the last.
