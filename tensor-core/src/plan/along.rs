@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use ndarray::{Array, Axis, CowArray, IxDyn, Slice};
+use ndarray::{Array, ArrayViewD, Axis, CowArray, IxDyn, Slice};
 
 use crate::error::{IndexError, Shape};
 use crate::index::{IndexInt, IntArray, with_loop_array};
@@ -52,38 +52,44 @@ impl AlongIndex<'_> {
     /// executor's loop over a row is as tight as a hand-written one.
     #[inline(always)]
     pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
+        // One call per index type, so that the integer types read as one
+        // (`with_loop_array!`) share one copy of the walk.
+        with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows));
+    }
+
+    /// [`walk`](Self::walk) over the index array's own integer type.
+    #[inline(always)]
+    fn walk_index<I: IndexInt>(&self, index: ArrayViewD<'_, I>, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
         let last = region.len() - 1;
         // Copied in, so that the loops keep them in registers.
         let (len, stride, row_stride) = (self.len, self.stride, self.strides[last]);
         let mut bases = RowBases::new(&self.strides, region, &first);
-        with_loop_array!(&self.index, a => {
-            let index = a.broadcast(IxDyn(region)).expect("the region is the index broadcast");
-            let index = index.slice_axis(Axis(0), Slice::from(first));
-            // The row's length, cut to `first` where the first axis is the last.
-            let row_len = index.shape()[last];
-            let picks = Picks { len, stride, row_stride };
-            match index.as_slice() {
-                // An index of the region's own shape in C order (the usual
-                // case): its rows are slices.
-                Some(all) if row_len > 0 => {
-                    let index_rows = all.chunks_exact(row_len);
-                    match bases.step() {
-                        // Rows one stride apart (a matrix, say): no odometer.
-                        Some(step) => {
-                            let first = bases.base;
-                            picks.hand(index_rows.enumerate().map(|(r, row)| (first + r as isize * step, row)), rows);
-                        }
-                        None => picks.hand(index_rows.map(|row| (bases.next_row(), row)), rows),
+        let index = index.broadcast(IxDyn(region)).expect("the region is the index broadcast");
+        let index = index.slice_axis(Axis(0), Slice::from(first));
+        // The row's length, cut to `first` where the first axis is the last.
+        let row_len = index.shape()[last];
+        let picks = Picks { len, stride, row_stride };
+        match index.as_slice() {
+            // An index of the region's own shape in C order (the usual
+            // case): its rows are slices.
+            Some(all) if row_len > 0 => {
+                let index_rows = all.chunks_exact(row_len);
+                match bases.step() {
+                    // Rows one stride apart (a matrix, say): no odometer.
+                    Some(step) => {
+                        let first = bases.base;
+                        picks.hand(index_rows.enumerate().map(|(r, row)| (first + r as isize * step, row)), rows);
                     }
-                }
-                _ => {
-                    for row in index.rows() {
-                        let base = bases.next_row();
-                        rows.row(row.iter().enumerate().map(move |(k, &i)| picks.offset(base, k, i)));
-                    }
+                    None => picks.hand(index_rows.map(|row| (bases.next_row(), row)), rows),
                 }
             }
-        });
+            _ => {
+                for row in index.rows() {
+                    let base = bases.next_row();
+                    rows.row(row.iter().enumerate().map(move |(k, &i)| picks.offset(base, k, i)));
+                }
+            }
+        }
     }
 }
 
