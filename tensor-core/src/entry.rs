@@ -24,7 +24,7 @@ pub use crate::rank::{AlongAxis, BatchAxes};
 use crate::target::{Target, TargetMut};
 pub use crate::typed::batch;
 use crate::typed::{IndexList, IndexedBy};
-use crate::value::IntoValue;
+use crate::value::{IntoValue, Value};
 
 /// The rank of the region `L` selects from a target of rank `D`.
 type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
@@ -62,6 +62,8 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 
 /// `target[list]`: a view for basic indices, an owned array for advanced
 /// ones, statically ranked where the ranks are static.
+///
+/// The general path is a call of its own, out of the inline paths.
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
@@ -79,6 +81,18 @@ where
             return read;
         }
     }
+    read_general(target, list, mode)
+}
+
+/// [`read`]'s general path.
+#[inline(never)]
+fn read_general<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
+where
+    X: Indexable + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+{
     target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, mode)
 }
 
@@ -109,7 +123,10 @@ where
     crate::batched::get_batched_into(&target.target_view(), &elems(list), L::BATCH, mode, &mut out.target_view_mut())
 }
 
-/// `target[list] = value`.
+/// `target[list] = value`. A hint to inline the inline paths into the
+/// call, where the compiler sees the index the macro wrote; the general
+/// path is a call of its own.
+#[inline]
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
@@ -131,10 +148,23 @@ where
     if inline && let Some(written) = target.set_basic(&list, &value) {
         return written;
     }
+    set_general(target, list, value, mode)
+}
+
+/// [`set`]'s general path.
+#[inline(never)]
+fn set_general<'i, X, L>(target: &mut X, list: L, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), X::Error>
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+{
     target.set_index(&elems(list), L::BATCH, value, mode)
 }
 
-/// `target[list] op= value`, every occurrence applied in index order.
+/// `target[list] op= value`, every occurrence applied in index order
+/// (inlined as [`set`] is).
+#[inline]
 pub fn update<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
@@ -156,6 +186,17 @@ where
     if inline && let Some(written) = target.update_basic(&list, op, &value) {
         return written;
     }
+    update_general(target, list, op, value, mode)
+}
+
+/// [`update`]'s general path.
+#[inline(never)]
+fn update_general<'i, X, L>(target: &mut X, list: L, op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), X::Error>
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith,
+    L: IndexList<'i>,
+{
     target.update_index(&elems(list), L::BATCH, op, value, mode)
 }
 
