@@ -5,9 +5,10 @@
 //! through [`set_batched`], [`update_batched`] on a dynamic-rank view. That
 //! path is generic over the element type alone, and large (every index
 //! form, operation and strategy); so are the loops of the inline path of a
-//! few indices ([`choose::set_few`], [`choose::update_few`]). Built without optimization (cargo's dev
-//! profile), rustc shares generic code between crates: a crate links the
-//! copy a dependency made rather than compiling its own. The tables below
+//! few indices ([`choose::set_few`], [`choose::update_few`]). Built without
+//! optimization (cargo's dev profile), rustc shares generic code between
+//! crates: a crate links the copy a dependency made rather than compiling
+//! its own. The tables below
 //! make that copy here, once, for `f32`, `f64`, `i32` and `i64`, so a user
 //! crate's dev builds do not compile the general path again for each of
 //! them. Optimized builds do not share generic code, so the module is left
@@ -25,14 +26,14 @@ use crate::mode::Mode;
 use crate::rank::Selection;
 use crate::value::{InOrder, Value};
 
-/// The storage of [`Target`].
+/// The storage of [`TargetView`].
 type ViewMut<T> = ViewRepr<&'static mut T>;
 
 /// What each entry point of the general path returns.
 type Read<'a, T> = Result<Selection<'a, T>, IndexError>;
 type Written = Result<(), IndexError>;
 /// A dynamic-rank view written through, as the backend passes it.
-type Target<T> = ArrayViewMutD<'static, T>;
+type TargetView<T> = ArrayViewMutD<'static, T>;
 
 /// The general path's entry points for one element type.
 #[allow(dead_code, reason = "read by no code: the tables only hold the code in the build")]
@@ -40,8 +41,8 @@ type Target<T> = ArrayViewMutD<'static, T>;
 struct GeneralPaths<T: 'static> {
     read: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], Mode<T>) -> Read<'a, T>,
     read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, Mode<T>) -> Read<'a, T>,
-    set: fn(&mut Target<T>, &[IndexElem<'_>], usize, Value<'static, T>, Mode<T>) -> Written,
-    update: fn(&mut Target<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, Mode<T>) -> Written,
+    set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, Mode<T>) -> Written,
+    update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, Mode<T>) -> Written,
     set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Option<Written>,
     update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Option<Written>,
 }
