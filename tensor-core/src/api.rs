@@ -113,6 +113,46 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
     select(target.into_dyn(), index, mode).map(ranked::<K, _, R>)
 }
 
+/// `target[list] = value` for a typed list of integers alone, all in
+/// bounds: whether it wrote (see [`prepare::element_at`]).
+#[inline(always)]
+pub(crate) fn set_element<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &T) -> bool {
+    let Some(at) = prepare::element_at::<D>(list, target.shape()) else {
+        return false;
+    };
+    *target.index(at) = value.clone();
+    true
+}
+
+/// `target[list] op= value` as [`set_element`] takes it, where `op` needs
+/// no check of its operand.
+#[inline(always)]
+pub(crate) fn update_element<T: Arith, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, op: Op, value: &T) -> bool {
+    if T::checks_operands(op) {
+        return false;
+    }
+    let Some(at) = prepare::element_at::<D>(list, target.shape()) else {
+        return false;
+    };
+    let element = target.index(at);
+    *element = (*element).combine(op, *value);
+    true
+}
+
+/// `target[list]` for a typed list of integers alone, all in bounds, as a
+/// view of no axes in rank `R`; `None` for any other list.
+#[inline(always)]
+pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
+    target: ArrayView<'a, T, D>,
+    list: &impl BasicList,
+) -> Option<ArrayView<'a, T, R>> {
+    if R::NDIM != Some(0) {
+        return None;
+    }
+    let at = prepare::element_at::<D>(list, target.shape())?;
+    ndarray::aview0(target.index(at)).into_dimensionality().ok()
+}
+
 /// `target[list] = value` for a typed list in mode `error` and a scalar
 /// value, written in place (see [`choose::small_region_in_place`]); `None`
 /// for other values or indices, for [`set`] to take.
@@ -123,10 +163,6 @@ pub(crate) fn set_basic<T: Clone, D: Dimension>(
     value: &Value<'_, T>,
 ) -> Option<Result<(), IndexError>> {
     let Value::Scalar(scalar) = value else { return None };
-    if let Some(at) = prepare::element_at::<D>(list, target.shape()) {
-        *target.index(at) = scalar.clone();
-        return Some(Ok(()));
-    }
     choose::small_region_in_place(
         &mut target,
         |shape, visit| prepare::each_basic_view_axis(list, shape, visit),
@@ -148,11 +184,6 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
     if T::checks_operands(op) {
         return None;
     }
-    if let Some(at) = prepare::element_at::<D>(list, target.shape()) {
-        let element = target.index(at);
-        *element = (*element).combine(op, *scalar);
-        return Some(Ok(()));
-    }
     // `combine` rather than a kernel per operation: one copy of the pass
     // per call site, not one per operation (a region of a few elements).
     choose::small_region_in_place(
@@ -171,12 +202,6 @@ pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(
     target: ArrayView<'a, T, D>,
     list: &impl BasicList,
 ) -> Option<Result<ArrayView<'a, T, R>, IndexError>> {
-    if R::NDIM == Some(0)
-        && let Some(at) = prepare::element_at::<D>(list, target.shape())
-    {
-        let element = ndarray::aview0(target.index(at));
-        return Some(Ok(element.into_dimensionality().expect("a rank of no axes")));
-    }
     let mut elems = SliceElems::new();
     match prepare::each_basic_view_axis(list, target.shape(), |axis| elems.push(axis))? {
         Ok(consumed) => elems.view(target, consumed).map(Ok),

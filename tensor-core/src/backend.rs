@@ -107,6 +107,19 @@ pub trait Indexable {
     where
         Self: 't;
 
+    /// `self[list]` for a typed list of integers alone, all in bounds, in
+    /// mode `error`, where the backend reads the element inline; `None`
+    /// (the default) to take the other paths.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Self::Read<'t, K, R>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = list;
+        None
+    }
+
     /// `self[list]` for a typed list in mode `error`, where the backend
     /// reads basic elements in place; `None` (the default) to take
     /// [`read_index`](Self::read_index) with the list built.
@@ -161,6 +174,32 @@ pub trait Indexable {
     note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray`, a `GpuTensor` or a `&mut` of one; an `ArrayView` is read-only: `set!` returns an updated copy instead"
 )]
 pub trait IndexableMut: Indexable {
+    /// `self[list] = value` for a typed list of integers alone, all in
+    /// bounds, in mode `error`, where the backend writes the element
+    /// inline: whether it did (`false`, the default, to take the other
+    /// paths).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn set_element(&mut self, list: &impl BasicList, value: &Self::Elem) -> bool
+    where
+        Self::Elem: Clone,
+    {
+        let _ = (list, value);
+        false
+    }
+
+    /// `self[list] op= value` as [`set_element`](Self::set_element) takes
+    /// it, where `op` needs no check of its operand.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn update_element(&mut self, list: &impl BasicList, op: Op, value: &Self::Elem) -> bool
+    where
+        Self::Elem: Arith,
+    {
+        let _ = (list, op, value);
+        false
+    }
+
     /// `self[list] = value` for a typed list in mode `error`, where the
     /// backend writes basic elements in place; `None` (the default) to
     /// take [`set_index`](Self::set_index) with the list built.
@@ -277,6 +316,14 @@ impl<X: Target + ?Sized> Indexable for X {
         Self: 't;
 
     #[inline(always)]
+    fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<K::Read<'t, X::Elem, R>>
+    where
+        X::Elem: Clone,
+    {
+        api::read_element::<_, _, R>(self.target_view(), list).map(K::view)
+    }
+
+    #[inline(always)]
     fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Result<K::Read<'t, X::Elem, R>, IndexError>>
     where
         X::Elem: Clone,
@@ -320,6 +367,22 @@ impl<X: Target + ?Sized> Indexable for X {
 }
 
 impl<X: TargetMut + ?Sized> IndexableMut for X {
+    #[inline(always)]
+    fn set_element(&mut self, list: &impl BasicList, value: &X::Elem) -> bool
+    where
+        X::Elem: Clone,
+    {
+        api::set_element(self.target_view_mut(), list, value)
+    }
+
+    #[inline(always)]
+    fn update_element(&mut self, list: &impl BasicList, op: Op, value: &X::Elem) -> bool
+    where
+        X::Elem: Arith,
+    {
+        api::update_element(self.target_view_mut(), list, op, value)
+    }
+
     #[inline(always)]
     fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, X::Elem>) -> Option<Result<(), IndexError>>
     where

@@ -7,7 +7,6 @@
 //! macros pass it through [`unwrap`], which reports the user's line.
 
 use std::fmt::Display;
-use std::marker::PhantomData;
 
 use ndarray::{Array, Dimension};
 
@@ -17,14 +16,14 @@ pub use crate::backend::{Compare, Predicate};
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::index::{BasicElem, IndexElem, IndexSlice};
+use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::rank::{Advanced, FitsIn, Holds, Kind, TargetCheck};
 pub use crate::rank::{AlongAxis, BatchAxes};
 use crate::target::{Target, TargetMut};
 pub use crate::typed::batch;
-use crate::typed::{IndexList, IndexedBy};
-use crate::value::{IntoValue, Value};
+use crate::typed::{IndexList, IndexedBy, RankedOf};
+use crate::value::{InOrder, IntoValue, Value};
 
 /// The rank of the region `L` selects from a target of rank `D`.
 type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
@@ -61,10 +60,61 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 }
 
 /// `target[list]`: a view for basic indices, an owned array for advanced
-/// ones, statically ranked where the ranks are static.
-///
-/// The general path is a call of its own, out of the inline paths.
+/// ones, statically ranked where the ranks are static (the element itself
+/// for integers alone). Inlined into the call: an element in bounds is read
+/// there; everything else is [`read_rest`], a call of its own.
+#[inline]
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
+where
+    X: Indexable + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+{
+    match read_element(target, &list, &mode) {
+        Some(element) => Ok(element),
+        None => read_rest(target, list, mode),
+    }
+}
+
+/// [`read`] for `at!`, which panics on an error at the user's line. The
+/// element's path returns its value, with no `Result` to merge with the
+/// other paths' (a merge that costs the element's read a few copies).
+#[inline]
+#[track_caller]
+pub fn read_unwrap<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> ReadOf<'t, 'i, X, L>
+where
+    X: Indexable + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+{
+    match read_element(target, &list, &mode) {
+        Some(element) => element,
+        None => unwrap(read_rest(target, list, mode)),
+    }
+}
+
+/// An element in bounds, for integers alone in mode `error`.
+#[inline(always)]
+fn read_element<'t, 'i, X, L>(target: &'t X, list: &L, mode: &Mode<X::Elem>) -> Option<ReadOf<'t, 'i, X, L>>
+where
+    X: Indexable + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+{
+    if inline::<L, _>(mode) {
+        target.read_element::<L::Kind, Region<'i, X::Dim, L>>(list)
+    } else {
+        None
+    }
+}
+
+/// [`read`] past an element: a few indices and a basic view, inlined as
+/// [`set_rest`] is, then the general path, a call of its own.
+#[inline]
+fn read_rest<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,
@@ -123,9 +173,8 @@ where
     crate::batched::get_batched_into(&target.target_view(), &elems(list), L::BATCH, mode, &mut out.target_view_mut())
 }
 
-/// `target[list] = value`. A hint to inline the inline paths into the
-/// call, where the compiler sees the index the macro wrote; the general
-/// path is a call of its own.
+/// `target[list] = value`. Inlined into the call: an element in bounds is
+/// written there; everything else is [`set_rest`], a call of its own.
 #[inline]
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
@@ -135,6 +184,53 @@ where
     X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
+{
+    if set_element(target, &list, &value, &mode) {
+        return Ok(());
+    }
+    set_rest(target, list, value, mode)
+}
+
+/// [`set`] for `at!`, as [`read_unwrap`] is.
+#[inline]
+#[track_caller]
+pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>)
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone + 'v,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+    V: IntoValue<'v, X::Elem>,
+    V::Dim: FitsIn<Region<'i, X::Dim, L>>,
+{
+    if !set_element(target, &list, &value, &mode) {
+        unwrap(set_rest(target, list, value, mode));
+    }
+}
+
+/// Writes an element in bounds, for integers alone, a scalar and mode
+/// `error`: whether it did.
+#[inline(always)]
+fn set_element<'i, 'v, X, L, V>(target: &mut X, list: &L, value: &V, mode: &Mode<X::Elem>) -> bool
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
+{
+    inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.set_element(list, value))
+}
+
+/// [`set`] past an element: a few indices and a basic region, inlined
+/// (where the compiler sees the index the macro wrote), then the general
+/// path, a call of its own.
+#[inline]
+fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
 {
     let inline = inline::<L, _>(&mode);
     if inline
@@ -173,6 +269,50 @@ where
     X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
+{
+    if update_element(target, &list, op, &value, &mode) {
+        return Ok(());
+    }
+    update_rest(target, list, op, value, mode)
+}
+
+/// [`update`] for `at!`, as [`read_unwrap`] is.
+#[inline]
+#[track_caller]
+pub fn update_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>)
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith + 'v,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+    V: IntoValue<'v, X::Elem>,
+    V::Dim: FitsIn<Region<'i, X::Dim, L>>,
+{
+    if !update_element(target, &list, op, &value, &mode) {
+        unwrap(update_rest(target, list, op, value, mode));
+    }
+}
+
+/// Updates an element in bounds as [`set_element`] writes one.
+#[inline(always)]
+fn update_element<'i, 'v, X, L, V>(target: &mut X, list: &L, op: Op, value: &V, mode: &Mode<X::Elem>) -> bool
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
+{
+    inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.update_element(list, op, value))
+}
+
+/// [`update`] past an element, as [`set_rest`].
+#[inline]
+fn update_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
 {
     let inline = inline::<L, _>(&mode);
     if inline
@@ -410,72 +550,10 @@ impl<T: ?Sized> AsTarget for T {}
 /// An index element, converted where the user wrote it: a type error
 /// about it points at the element, and the ranks it carries on are then
 /// error types, which keeps the rest of the expansion from repeating it.
+/// Every element of a typed list passes through here.
+#[inline(always)]
 pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> RankedOf<'i, E> {
-    // A basic element, and a borrowed vector of indices, stay what they
-    // are for the inline paths (no `IndexElem` built, nothing to drop);
-    // they become an `IndexElem` only if the general path needs it.
-    let elem = if let Some(basic) = elem.basic() {
-        Converted::Basic(basic)
-    } else if let Some(slice) = elem.index_slice() {
-        Converted::Indices(slice)
-    } else {
-        Converted::Elem(elem.into_index_elem())
-    };
-    Ranked { elem, ranks: PhantomData }
-}
-
-/// An index element as [`index_elem`] keeps it.
-enum Converted<'i> {
-    Basic(BasicElem),
-    Elem(IndexElem<'i>),
-    Indices(IndexSlice<'i>),
-}
-
-/// The ranked element `E` converts into.
-pub type RankedOf<'i, E> = Ranked<
-    'i,
-    <E as crate::IntoIndexElem<'i>>::Consumed,
-    <E as crate::IntoIndexElem<'i>>::Produced,
-    <E as crate::IntoIndexElem<'i>>::Broadcast,
-    <E as crate::IntoIndexElem<'i>>::Kind,
-    <E as crate::IntoIndexElem<'i>>::Role,
->;
-
-/// An index element with its static ranks and batch role (see
-/// [`IntoIndexElem`](crate::IntoIndexElem)).
-pub struct Ranked<'i, C, P, B, K, R> {
-    elem: Converted<'i>,
-    ranks: PhantomData<(C, P, B, K, R)>,
-}
-
-impl<'i, C: Dimension, P: Dimension, B: Dimension, K: Kind, R> crate::IntoIndexElem<'i> for Ranked<'i, C, P, B, K, R> {
-    type Consumed = C;
-    type Produced = P;
-    type Broadcast = B;
-    type Kind = K;
-    type Role = R;
-    fn into_index_elem(self) -> IndexElem<'i> {
-        match self.elem {
-            Converted::Basic(basic) => basic.into_index_elem(),
-            Converted::Elem(elem) => elem,
-            Converted::Indices(slice) => slice.into_index_elem(),
-        }
-    }
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        match &self.elem {
-            Converted::Basic(basic) => Some(*basic),
-            Converted::Elem(elem) => crate::plan::place::basic(elem),
-            Converted::Indices(_) => None,
-        }
-    }
-    #[inline(always)]
-    fn index_slice(&self) -> Option<IndexSlice<'i>> {
-        match self.elem {
-            Converted::Indices(slice) => Some(slice),
-            Converted::Basic(_) | Converted::Elem(_) => None,
-        }
-    }
+    crate::typed::ranked(elem)
 }
 
 /// `a..b;step`.

@@ -72,6 +72,8 @@ pub use index::{
     Along, Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
     RangeSlice, along, nd,
 };
+#[doc(hidden)]
+pub use index::{KeptArray, KeptElem};
 pub use mode::{Bounds, Mode, Resolution};
 pub use plan::{Plan, resolve};
 pub use rank::Selection;

@@ -12,6 +12,7 @@ use ndarray::{Dimension, Ix0};
 
 use std::marker::PhantomData;
 
+use crate::index::KeptElem;
 use crate::rank::{BatchRanks, Integers, Kind, Rank, RankAdd, RankMax, RankSub, RoleFits};
 
 /// An index list as the macros pass it: nested pairs `(e0, (e1, ()))`,
@@ -49,29 +50,30 @@ impl<'a> IndexList<'a> for () {
     fn push_into(self, _: &mut Vec<crate::IndexElem<'a>>) {}
 }
 
-impl<'a, H, T> IndexList<'a> for (H, T)
+impl<'a, C, P, B, K, R, F, T> IndexList<'a> for (Ranked<'a, C, P, B, K, R, F>, T)
 where
-    H: crate::IntoIndexElem<'a>,
+    C: Dimension + RankAdd<T::Consumed>,
+    P: Dimension + RankAdd<T::Produced>,
+    B: Dimension + RankMax<T::Broadcast>,
+    K: Kind,
+    F: KeptElem<'a>,
     T: IndexList<'a>,
-    H::Consumed: RankAdd<T::Consumed>,
-    H::Produced: RankAdd<T::Produced>,
-    H::Broadcast: RankMax<T::Broadcast>,
 {
-    type Consumed = <H::Consumed as RankAdd<T::Consumed>>::Out;
-    type Produced = <H::Produced as RankAdd<T::Produced>>::Out;
-    type Broadcast = <H::Broadcast as RankMax<T::Broadcast>>::Out;
-    type Kind = <T::Kind as Kind>::Or<H::Kind>;
+    type Consumed = <C as RankAdd<T::Consumed>>::Out;
+    type Produced = <P as RankAdd<T::Produced>>::Out;
+    type Broadcast = <B as RankMax<T::Broadcast>>::Out;
+    type Kind = <T::Kind as Kind>::Or<K>;
     const LEN: usize = 1 + T::LEN;
     // Inlined into the macros' entry points, where the list is built: left
     // to the compiler, it is not, and a small update pays for the calls.
     #[inline]
     fn push_into(self, out: &mut Vec<crate::IndexElem<'a>>) {
-        out.push(self.0.into_index_elem());
+        out.push(self.0.elem.into_index_elem());
         self.1.push_into(out);
     }
     #[inline(always)]
     fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
-        if T::LEN == 0 { self.0.index_slice() } else { None }
+        if T::LEN == 0 { self.0.elem.index_slice() } else { None }
     }
 }
 
@@ -80,12 +82,53 @@ impl crate::index::BasicList for () {
     fn each_basic(&self, _: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {}
 }
 
-impl<'a, H: crate::IntoIndexElem<'a>, T: crate::index::BasicList> crate::index::BasicList for (H, T) {
+impl<'a, C, P, B, K, R, F: KeptElem<'a>, T: crate::index::BasicList> crate::index::BasicList for (Ranked<'a, C, P, B, K, R, F>, T) {
     #[inline(always)]
     fn each_basic(&self, f: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {
-        if f(self.0.basic()) {
+        if f(self.0.elem.basic()) {
             self.1.each_basic(f);
         }
+    }
+}
+
+/// An index element of a typed list: what the list keeps of it (`F`, see
+/// [`KeptElem`]) with its static ranks and batch role (see
+/// [`IntoIndexElem`](crate::IntoIndexElem)).
+pub struct Ranked<'a, C, P, B, K, R, F> {
+    elem: F,
+    ranks: PhantomData<(&'a (), C, P, B, K, R)>,
+}
+
+/// The ranked element `E` converts into.
+pub type RankedOf<'a, E> = Ranked<
+    'a,
+    <E as crate::IntoIndexElem<'a>>::Consumed,
+    <E as crate::IntoIndexElem<'a>>::Produced,
+    <E as crate::IntoIndexElem<'a>>::Broadcast,
+    <E as crate::IntoIndexElem<'a>>::Kind,
+    <E as crate::IntoIndexElem<'a>>::Role,
+    <E as crate::IntoIndexElem<'a>>::Kept,
+>;
+
+/// `elem` kept, with its ranks.
+#[inline(always)]
+pub(crate) fn ranked<'a, E: crate::IntoIndexElem<'a>>(elem: E) -> RankedOf<'a, E> {
+    Ranked {
+        elem: elem.keep(),
+        ranks: PhantomData,
+    }
+}
+
+impl<'a, C: Dimension, P: Dimension, B: Dimension, K: Kind, R, F: KeptElem<'a>> crate::IntoIndexElem<'a> for Ranked<'a, C, P, B, K, R, F> {
+    type Consumed = C;
+    type Produced = P;
+    type Broadcast = B;
+    type Kind = K;
+    type Role = R;
+    type Kept = F;
+    #[inline(always)]
+    fn keep(self) -> F {
+        self.elem
     }
 }
 

@@ -27,9 +27,9 @@ pub fn expand(lowered: &Lowered) -> TokenStream {
         None => index,
     };
     let list = Names::index();
-    let result = entry(&lowered.entry, at, &list, &lowered.checks);
+    let result = entry(&lowered.entry, at, &list, &lowered.checks, &lowered.outcome);
     let result = match lowered.outcome {
-        Outcome::Result => result,
+        Outcome::Result | Outcome::UnwrapInside => result,
         Outcome::Unwrap => quote!(#p::unwrap(#result)),
     };
     // Method syntax reaches the array through references and `&mut` bindings.
@@ -94,8 +94,16 @@ fn rank(axes: usize, span: Span) -> TokenStream {
 
 /// The entry point's call; entry points carry the index's span `at`. The
 /// target passes through its `checks`, each placed on what it checks.
-fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> TokenStream {
+fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome: &Outcome) -> TokenStream {
     let p = private(at);
+    // The entry points of reads and writes in place, in their panicking
+    // form for `Outcome::UnwrapInside`.
+    let names = match outcome {
+        Outcome::UnwrapInside => ["read_unwrap", "set_unwrap", "update_unwrap"],
+        Outcome::Unwrap | Outcome::Result => ["read", "set", "update"],
+    };
+    let [read, set, update] = names.map(|name| Ident::new(name, at));
+    let bind_value = |value: &Value, call: &dyn Fn(&Ident) -> TokenStream| bind_value(value, outcome, call);
     let target_ref = |target: &Place| checked(target_ref(target), checks, "checked");
     let target_mut = |target: &Place| checked(target_mut(target), checks, "checked_mut");
     let batched_source = |source: &Source| match source {
@@ -105,7 +113,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> Token
     match entry {
         Entry::Read { target, mode } => {
             let (target, mode) = (target_ref(target), self::mode(mode));
-            quote_spanned!(at=> #p::read(#target, #list, #mode))
+            quote_spanned!(at=> #p::#read(#target, #list, #mode))
         }
         Entry::ReadInto { target, mode, out } => {
             let (target, mode, out) = (target_ref(target), self::mode(mode), self::target_mut(out));
@@ -117,13 +125,13 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> Token
         }
         Entry::Set { target, value, mode } => {
             let (target, mode) = (target_mut(target), self::mode(mode));
-            bind_value(value, |value| quote_spanned!(at=> #p::set(#target, #list, #value, #mode)))
+            bind_value(value, &|value| quote_spanned!(at=> #p::#set(#target, #list, #value, #mode)))
         }
         Entry::Update { target, op, value, mode } => {
             let (target, mode) = (target_mut(target), self::mode(mode));
             bind_value(
                 value,
-                |value| quote_spanned!(at=> #p::update(#target, #list, #p::Op::#op, #value, #mode)),
+                &|value| quote_spanned!(at=> #p::#update(#target, #list, #p::Op::#op, #value, #mode)),
             )
         }
         Entry::Apply { target, f, mode } => {
@@ -132,13 +140,13 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> Token
         }
         Entry::SetCopy { source, value, mode } => {
             let (source, mode) = (batched_source(source), self::mode(mode));
-            bind_value(value, |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
+            bind_value(value, &|value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
         }
         Entry::UpdateCopy { source, op, value, mode } => {
             let (source, mode) = (batched_source(source), self::mode(mode));
             bind_value(
                 value,
-                |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
+                &|value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
             )
         }
         Entry::ApplyCopy { source, f, mode } => {
@@ -152,13 +160,13 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> Token
         Entry::SetWhere { target, predicate, value } => {
             let target = target_mut(target);
             fused(predicate, at, |predicate| {
-                bind_value(value, |value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value)))
+                bind_value(value, &|value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value)))
             })
         }
         Entry::SetWhereCopy { source, predicate, value } => {
             let source = batched_source(source);
             fused(predicate, at, |predicate| {
-                bind_value(value, |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)))
+                bind_value(value, &|value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)))
             })
         }
         Entry::UpdateWhere {
@@ -171,7 +179,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> Token
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
-                    |value| quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#op, #value)),
+                    &|value| quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#op, #value)),
                 )
             })
         }
@@ -185,7 +193,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck]) -> Token
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
-                    |value| quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#op, #value)),
+                    &|value| quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#op, #value)),
                 )
             })
         }
@@ -236,7 +244,9 @@ fn source(source: &Source) -> TokenStream {
 }
 
 /// `call` of the value's binding, inside the value's evaluation.
-fn bind_value(value: &Value, call: impl FnOnce(&Ident) -> TokenStream) -> TokenStream {
+/// A read used as a value that fails returns its error, or panics with it
+/// when the entry point unwraps inside.
+fn bind_value(value: &Value, outcome: &Outcome, call: &dyn Fn(&Ident) -> TokenStream) -> TokenStream {
     let name = Names::value(value.span);
     let call = call(&name);
     match &value.kind {
@@ -247,9 +257,13 @@ fn bind_value(value: &Value, call: impl FnOnce(&Ident) -> TokenStream) -> TokenS
         ValueKind::Read(read) => {
             let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
             let (read, result) = (Names::read(), scrutinee(expand(read)));
+            let failed = match outcome {
+                Outcome::UnwrapInside => quote!(::tensor_at::__private::unwrap(#error(#read))),
+                Outcome::Unwrap | Outcome::Result => quote!(#error(#read)),
+            };
             quote!(match #result {
                 #ok(#read) => match #read.to_owned() { #name => #call },
-                #error(#read) => #error(#read),
+                #error(#read) => #failed,
             })
         }
     }
@@ -282,27 +296,22 @@ fn arg(arg: &Arg) -> TokenStream {
 /// One index element, with type errors placed on the user's element.
 fn index_elem(elem: &IndexElem) -> TokenStream {
     let p = quote!(::tensor_at::__private);
-    match elem {
-        IndexElem::Elem { arg_span, arg, .. } => {
-            let arg = self::arg(arg);
-            quote_spanned!(*arg_span=> #p::index_elem(#arg))
-        }
-        IndexElem::Stepped { span, range, step } => quote_spanned!(*span=> #p::stepped(#range, #step)),
+    let (span, elem) = match elem {
+        IndexElem::Elem { arg_span, arg, .. } => (*arg_span, self::arg(arg)),
+        IndexElem::Stepped { span, range, step } => (*span, quote_spanned!(*span=> #p::stepped(#range, #step))),
         IndexElem::PySlice { span, start, stop, step } => {
             let part = |part: &Option<Bound>| match part {
                 Some(Bound { span, tokens }) => quote_spanned!(*span=> #p::bound(#tokens)),
                 None => quote!(::core::option::Option::None),
             };
             let (start, stop, step) = (part(start), part(stop), part(step));
-            quote_spanned!(*span=> #p::PySlice::new(#start, #stop, #step))
+            (*span, quote_spanned!(*span=> #p::PySlice::new(#start, #stop, #step)))
         }
-        IndexElem::Ellipsis(span) => quote_spanned!(*span=> #p::Ellipsis),
-        IndexElem::NewAxis(span) => quote_spanned!(*span=> #p::NewAxis),
-        IndexElem::Mask { span, mask } => {
-            let mask = mask_array(mask);
-            quote_spanned!(*span=> #p::index_elem(#mask))
-        }
-    }
+        IndexElem::Ellipsis(span) => (*span, quote_spanned!(*span=> #p::Ellipsis)),
+        IndexElem::NewAxis(span) => (*span, quote_spanned!(*span=> #p::NewAxis)),
+        IndexElem::Mask { span, mask } => (*span, mask_array(mask)),
+    };
+    quote_spanned!(span=> #p::index_elem(#elem))
 }
 
 /// A mask built as a boolean array.

@@ -56,6 +56,10 @@ pub enum TargetCheck {
 pub enum Outcome {
     /// `at!`, `set!`: the value, or a panic with the error.
     Unwrap,
+    /// `at!`'s reads and writes in place: the same, by the entry point's
+    /// own panicking form (`read_unwrap`, `set_unwrap`, `update_unwrap`),
+    /// whose inline element path has no `Result` to unwrap.
+    UnwrapInside,
     /// `try_at!`, `try_set!`: the `Result` itself.
     Result,
 }
@@ -218,6 +222,10 @@ impl Parts<'_> {
         let (index, entry) = match path {
             MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
             MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
+        };
+        let outcome = match (outcome, &entry) {
+            (Outcome::Unwrap, Entry::Read { .. } | Entry::Set { .. } | Entry::Update { .. }) => Outcome::UnwrapInside,
+            (outcome, _) => outcome,
         };
         Lowered {
             at: self.index.span,

@@ -5,7 +5,7 @@
 use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
-use crate::index::{Along, BasicElem, Ellipsis, IndexElem, IndexInt, IndexSlice, Nd, NewAxis, PySlice, RangeSlice};
+use crate::index::{Along, Ellipsis, IndexElem, IndexInt, IndexSlice, KeptArray, KeptElem, Nd, NewAxis, PySlice, RangeSlice};
 use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 
 /// Converts a value into an index element; implemented for every type that
@@ -33,27 +33,23 @@ pub trait IntoIndexElem<'a> {
     /// Which of its ranks hold the batch axes of `; batch = k`
     /// ([`NoBatchAxes`](crate::rank::NoBatchAxes) for a basic element).
     type Role;
+    /// What the macros' typed lists keep of it until a path needs it (see
+    /// [`KeptElem`]).
+    #[doc(hidden)]
+    type Kept: KeptElem<'a>;
+    /// It, kept.
+    #[doc(hidden)]
+    fn keep(self) -> Self::Kept;
     /// The index element this value stands for.
-    fn into_index_elem(self) -> IndexElem<'a>;
-    /// Its basic form, read where it stands, when its type makes it basic
-    /// (the inline path of the macros' typed lists); `None` otherwise.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        None
-    }
-    /// The indices as a vector borrowed for `'a`, when this is a borrowed
-    /// contiguous vector of integers (the inline path of a few indices);
-    /// `None` otherwise.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn index_slice(&self) -> Option<IndexSlice<'a>> {
-        None
+    #[inline]
+    fn into_index_elem(self) -> IndexElem<'a>
+    where
+        Self: Sized,
+    {
+        self.keep().into_index_elem()
     }
 }
 
-/// Implements the static part of [`IntoIndexElem`]: consumed, produced and
-/// broadcast ranks, and kind.
 macro_rules! static_index {
     ($consumed:ty, $produced:ty, $broadcast:ty, $kind:ty) => {
         static_index!($consumed, $produced, $broadcast, $kind, crate::rank::NoBatchAxes);
@@ -69,63 +65,54 @@ macro_rules! static_index {
 
 impl<'a> IntoIndexElem<'a> for IndexElem<'a> {
     static_index!(IxDyn, IxDyn, IxDyn, Dynamic);
-    fn into_index_elem(self) -> IndexElem<'a> {
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
         self
     }
 }
 
 impl<'a> IntoIndexElem<'a> for PySlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Slice(self)
-    }
+    type Kept = PySlice;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Slice(*self))
+    fn keep(self) -> PySlice {
+        self
     }
 }
 
 impl<'a> IntoIndexElem<'a> for RangeSlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Range(self)
-    }
+    type Kept = RangeSlice;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Range(*self))
+    fn keep(self) -> RangeSlice {
+        self
     }
 }
 
 impl<'a> IntoIndexElem<'a> for Ellipsis {
     static_index!(Ix0, Ix0, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Ellipsis
-    }
+    type Kept = Ellipsis;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Ellipsis)
+    fn keep(self) -> Ellipsis {
+        self
     }
 }
 
 impl<'a> IntoIndexElem<'a> for NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::NewAxis
-    }
+    type Kept = NewAxis;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::NewAxis)
+    fn keep(self) -> NewAxis {
+        self
     }
 }
 
 impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
     static_index!(Ix1, Ix1, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Range(self.into_range_slice())
-    }
+    type Kept = RangeSlice;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Range(self.into_range_slice()))
+    fn keep(self) -> RangeSlice {
+        self.into_range_slice()
     }
 }
 
@@ -145,32 +132,26 @@ macro_rules! scalar_and_range_index {
     ($($t:ty),*) => {$(
         impl<'a> IntoIndexElem<'a> for $t {
             static_index!(Ix1, Ix0, Ix0, Integers);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Int(self as i128)
-            }
+            type Kept = i128;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Int(*self as i128))
+            fn keep(self) -> i128 {
+                self as i128
             }
         }
         impl<'a> IntoIndexElem<'a> for &$t {
             static_index!(Ix1, Ix0, Ix0, Integers);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Int(*self as i128)
-            }
+            type Kept = i128;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Int(**self as i128))
+            fn keep(self) -> i128 {
+                *self as i128
             }
         }
         impl<'a> IntoIndexElem<'a> for &&$t {
             static_index!(Ix1, Ix0, Ix0, Integers);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Int(**self as i128)
-            }
+            type Kept = i128;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Int(***self as i128))
+            fn keep(self) -> i128 {
+                **self as i128
             }
         }
         impl IntoRangeSlice for std::ops::Range<$t> {
@@ -200,52 +181,42 @@ macro_rules! scalar_and_range_index {
         }
         impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(self.into_range_slice())
-            }
+            type Kept = RangeSlice;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Range(self.clone().into_range_slice()))
+            fn keep(self) -> RangeSlice {
+                self.into_range_slice()
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(self.into_range_slice())
-            }
+            type Kept = RangeSlice;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Range(self.clone().into_range_slice()))
+            fn keep(self) -> RangeSlice {
+                self.into_range_slice()
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(self.into_range_slice())
-            }
+            type Kept = RangeSlice;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Range(self.clone().into_range_slice()))
+            fn keep(self) -> RangeSlice {
+                self.into_range_slice()
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(self.into_range_slice())
-            }
+            type Kept = RangeSlice;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Range(self.clone().into_range_slice()))
+            fn keep(self) -> RangeSlice {
+                self.into_range_slice()
             }
         }
         impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                IndexElem::Range(self.into_range_slice())
-            }
+            type Kept = RangeSlice;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                Some(BasicElem::Range(self.clone().into_range_slice()))
+            fn keep(self) -> RangeSlice {
+                self.into_range_slice()
             }
         }
         borrowed_slices!(std::ops::Range<$t>, std::ops::RangeFrom<$t>, std::ops::RangeTo<$t>, std::ops::RangeInclusive<$t>, std::ops::RangeToInclusive<$t>);
@@ -258,12 +229,10 @@ macro_rules! borrowed_slices {
     ($($t:ty),*) => {$(
         impl<'a> IntoIndexElem<'a> for &$t {
             static_index!(Ix1, Ix1, Ix0, Basic);
-            fn into_index_elem(self) -> IndexElem<'a> {
-                self.clone().into_index_elem()
-            }
+            type Kept = <$t as IntoIndexElem<'a>>::Kept;
             #[inline(always)]
-            fn basic(&self) -> Option<BasicElem> {
-                (**self).basic()
+            fn keep(self) -> Self::Kept {
+                self.clone().keep()
             }
         }
     )*};
@@ -272,29 +241,26 @@ borrowed_slices!(std::ops::RangeFull, PySlice, RangeSlice);
 
 impl<'a> IntoIndexElem<'a> for &Ellipsis {
     static_index!(Ix0, Ix0, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Ellipsis
-    }
+    type Kept = Ellipsis;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Ellipsis)
+    fn keep(self) -> Ellipsis {
+        Ellipsis
     }
 }
 
 impl<'a> IntoIndexElem<'a> for &NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::NewAxis
-    }
+    type Kept = NewAxis;
     #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::NewAxis)
+    fn keep(self) -> NewAxis {
+        NewAxis
     }
 }
 
 impl<'a> IntoIndexElem<'a> for &IndexElem<'a> {
     static_index!(IxDyn, IxDyn, IxDyn, Dynamic);
-    fn into_index_elem(self) -> IndexElem<'a> {
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
         self.clone()
     }
 }
@@ -533,12 +499,15 @@ where
     type Broadcast = <T::Elem as IndexArrayElement>::Broadcast<T::Dim>;
     type Kind = Advanced;
     type Role = <T::Elem as IndexArrayElement>::Role;
-    fn into_index_elem(self) -> IndexElem<'a> {
-        T::Elem::index_elem(self.into_cow_array())
-    }
+    type Kept = KeptArray<'a>;
+    // A borrowed vector of indices stays one for the inline path of a few
+    // indices; anything else is converted.
     #[inline(always)]
-    fn index_slice(&self) -> Option<IndexSlice<'a>> {
-        self.as_vector().and_then(T::Elem::index_slice)
+    fn keep(self) -> KeptArray<'a> {
+        match self.as_vector().and_then(T::Elem::index_slice) {
+            Some(indices) => KeptArray::Indices(indices),
+            None => KeptArray::Elem(T::Elem::index_elem(self.into_cow_array())),
+        }
     }
 }
 
@@ -547,7 +516,8 @@ where
     Nd<T>: IntoIndexElem<'a>,
 {
     static_index!(IxDyn, Ix0, IxDyn, Advanced, crate::rank::BatchedIndices);
-    fn into_index_elem(self) -> IndexElem<'a> {
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
         self.clone().into_index_elem()
     }
 }
@@ -558,7 +528,8 @@ where
 {
     // The depth (coordinates per index) is only known at run time.
     static_index!(IxDyn, Ix0, IxDyn, Advanced, crate::rank::BatchedIndices);
-    fn into_index_elem(self) -> IndexElem<'a> {
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
         IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
     }
 }
@@ -572,7 +543,8 @@ where
     type Broadcast = <Along<T> as IntoIndexElem<'a>>::Broadcast;
     type Kind = Advanced;
     type Role = crate::rank::BatchedAlong;
-    fn into_index_elem(self) -> IndexElem<'a> {
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
         self.clone().into_index_elem()
     }
 }
@@ -584,7 +556,8 @@ where
     // It consumes every axis of the target and gives the result its own
     // rank, which must be the target's.
     static_index!(T::Dim, Ix0, T::Dim, Advanced, crate::rank::BatchedAlong);
-    fn into_index_elem(self) -> IndexElem<'a> {
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
         IndexElem::Along {
             index: T::Elem::wrap_array(self.index.into_cow_array()),
             axis: self.axis,

@@ -78,15 +78,106 @@ pub enum BasicElem {
     NewAxis,
 }
 
-impl BasicElem {
-    /// The index element it stands for.
-    pub(crate) fn into_index_elem<'a>(self) -> IndexElem<'a> {
+/// What the macros' typed lists keep of an index element until a path
+/// needs it: a small value of its own type for an integer (`i128`), a
+/// slice or a range, `...` and a new axis, so the inline paths read them
+/// where the compiler sees them and fold them away; a borrowed vector of
+/// indices, or the converted element, for the rest (see [`KeptArray`]).
+#[doc(hidden)]
+pub trait KeptElem<'a> {
+    /// Its basic form, when it is basic (the inline basic path).
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        None
+    }
+    /// Its indices, when it is a borrowed contiguous vector of integers
+    /// (the inline path of a few indices).
+    #[inline(always)]
+    fn index_slice(&self) -> Option<IndexSlice<'a>> {
+        None
+    }
+    /// The index element it stands for (the general path).
+    fn into_index_elem(self) -> IndexElem<'a>;
+}
+
+impl<'a> KeptElem<'a> for i128 {
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Int(*self))
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Int(self)
+    }
+}
+
+impl<'a> KeptElem<'a> for PySlice {
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Slice(*self))
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Slice(self)
+    }
+}
+
+impl<'a> KeptElem<'a> for RangeSlice {
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Range(*self))
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Range(self)
+    }
+}
+
+impl<'a> KeptElem<'a> for Ellipsis {
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Ellipsis)
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Ellipsis
+    }
+}
+
+impl<'a> KeptElem<'a> for NewAxis {
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::NewAxis)
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::NewAxis
+    }
+}
+
+/// An element whose type does not make it basic takes the general path.
+impl<'a> KeptElem<'a> for IndexElem<'a> {
+    fn into_index_elem(self) -> IndexElem<'a> {
+        self
+    }
+}
+
+/// An index array as the typed lists keep it.
+#[doc(hidden)]
+pub enum KeptArray<'a> {
+    /// A borrowed contiguous vector of integers.
+    Indices(IndexSlice<'a>),
+    /// Any other array, converted.
+    Elem(IndexElem<'a>),
+}
+
+impl<'a> KeptElem<'a> for KeptArray<'a> {
+    #[inline(always)]
+    fn index_slice(&self) -> Option<IndexSlice<'a>> {
         match self {
-            BasicElem::Int(i) => IndexElem::Int(i),
-            BasicElem::Slice(slice) => IndexElem::Slice(slice),
-            BasicElem::Range(range) => IndexElem::Range(range),
-            BasicElem::Ellipsis => IndexElem::Ellipsis,
-            BasicElem::NewAxis => IndexElem::NewAxis,
+            KeptArray::Indices(indices) => Some(*indices),
+            KeptArray::Elem(_) => None,
+        }
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        match self {
+            KeptArray::Indices(indices) => indices.into_index_elem(),
+            KeptArray::Elem(elem) => elem,
         }
     }
 }
@@ -173,7 +264,7 @@ impl<'a> IndexSlice<'a> {
 
     /// The indices as the index element they stand for (a borrowed slice's).
     pub(crate) fn into_index_elem(self) -> IndexElem<'a> {
-        with_indices!(self, slice => IntoIndexElem::into_index_elem(slice))
+        with_indices!(self, slice => IndexArrayElement::index_elem(IntoCowArray::into_cow_array(slice)))
     }
 }
 
