@@ -389,6 +389,7 @@ where
 
 /// `target[predicate(target)] = value` (the mask sugar): one fused pass,
 /// after a counting pass for an array value.
+#[inline]
 pub(crate) fn set_where<T: Clone, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
     predicate: impl FnMut(&T) -> bool,
@@ -398,6 +399,7 @@ pub(crate) fn set_where<T: Clone, D: Dimension>(
 }
 
 /// `target[predicate(target)] op= value` (the mask sugar).
+#[inline]
 pub(crate) fn update_where<T: Arith, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
     predicate: impl FnMut(&T) -> bool,
@@ -409,6 +411,7 @@ pub(crate) fn update_where<T: Arith, D: Dimension>(
 
 /// The mask sugar's write: `prepare` (given the count of selected elements,
 /// counted when it asks) checks the value, then one pass writes.
+#[inline]
 fn write_where<'v, T, D, P, K>(
     target: ArrayViewMut<'_, T, D>,
     mut predicate: P,

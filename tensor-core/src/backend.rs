@@ -450,6 +450,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         crate::batched::apply_batched(&mut self.target_view_mut(), index, batch, f, mode)
     }
 
+    #[inline]
     fn set_where<F: FnMut(&X::Elem) -> bool>(
         &mut self,
         predicate: Predicate<'_, X::Elem, F>,
@@ -461,6 +462,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::set_where(self.target_view_mut(), predicate.into_test(), value)
     }
 
+    #[inline]
     fn update_where<F: FnMut(&X::Elem) -> bool>(
         &mut self,
         predicate: Predicate<'_, X::Elem, F>,

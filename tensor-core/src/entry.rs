@@ -458,6 +458,7 @@ where
 /// `target[predicate(target)] = value` (the mask sugar on the target
 /// itself): one pass and no allocation when `value` is a scalar; an array
 /// value (one per selected element, in C order) adds a counting pass.
+#[inline]
 pub fn set_where<'v, X, F, V>(target: &mut X, predicate: Predicate<'_, X::Elem, F>, value: V) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
@@ -470,6 +471,7 @@ where
 }
 
 /// `target[predicate(target)] op= value`, as [`set_where`].
+#[inline]
 pub fn update_where<'v, X, F, V>(target: &mut X, predicate: Predicate<'_, X::Elem, F>, op: Op, value: V) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,

@@ -19,13 +19,19 @@ pub(crate) fn count_where<T, D: Dimension>(view: &ArrayView<'_, T, D>, mut predi
 /// Updates every element of `view` that `predicate` selects with `value`,
 /// in one pass: the kernels on plain data take every element without a
 /// branch (a mask is as good as random to a branch predictor).
+#[inline]
 pub(crate) fn write_scalar_where<T, D: Dimension, K: Kernel<T>>(
     mut view: ArrayViewMut<'_, T, D>,
     mut predicate: impl FnMut(&T) -> bool,
     value: &T,
     mut kernel: K,
 ) {
-    view.map_inplace(|e| kernel.apply_where(predicate(e), e, value));
+    let mut write = |e: &mut T| kernel.apply_where(predicate(e), e, value);
+    // A contiguous target as a plain loop over a slice, which vectorizes.
+    match view.as_slice_memory_order_mut() {
+        Some(elements) => elements.iter_mut().for_each(write),
+        None => view.map_inplace(write),
+    }
 }
 
 /// Updates the elements of `view` that `predicate` selects, in C order,

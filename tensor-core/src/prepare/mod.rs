@@ -261,7 +261,9 @@ pub(crate) fn element_at<D: ndarray::Dimension>(list: &impl BasicList, shape: &[
 }
 
 /// `x[predicate(x)] = value` (the mask sugar), prepared: the value for the
-/// `count()` selected elements (counted only for an array value).
+/// `count()` selected elements (counted only for an array value). Inlined,
+/// so that a scalar's `Result` is never built in memory.
+#[inline]
 pub fn set_where<'v, T, E: From<IndexError>>(
     value: &'v Value<'_, T>,
     count: impl FnOnce() -> Result<usize, E>,
@@ -276,7 +278,8 @@ pub fn set_where<'v, T, E: From<IndexError>>(
 /// `x[predicate(x)] op= value` (the mask sugar), prepared: the value for
 /// the `count()` selected elements, its operands vetted (counted for an
 /// array value, and for a scalar whose operand may be invalid: it is
-/// vetted only when something is selected).
+/// vetted only when something is selected). Inlined as [`set_where`] is.
+#[inline]
 pub fn update_where<'v, T: Arith, E: From<IndexError>>(
     op: Op,
     value: &'v Value<'_, T>,
