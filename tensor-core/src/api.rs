@@ -6,7 +6,7 @@
 
 use ndarray::{Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, CowArray, Data, DataMut, Dimension, IndexLonger, IxDyn};
 
-use crate::choose;
+use crate::choose::{self, Few};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::basic::{self, SliceElems};
@@ -233,7 +233,8 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
     if target.ndim() != 1 || T::checks_operands(op) || !values.fits(index.len()) {
         return None;
     }
-    choose::update_few(target.as_slice_mut()?, index, op, values)
+    let len = target.len();
+    few_result(choose::update_few(target.as_slice_mut()?, index, op, values), index, len)
 }
 
 /// `target[index] = values` as [`update_few`] takes it.
@@ -246,7 +247,18 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
     if target.ndim() != 1 || !values.fits(index.len()) {
         return None;
     }
-    choose::set_few(target.as_slice_mut()?, index, values)
+    let len = target.len();
+    few_result(choose::set_few(target.as_slice_mut()?, index, values), index, len)
+}
+
+/// What a few-index write did, as its caller returns it.
+#[inline(always)]
+fn few_result(few: Few, index: IndexSlice<'_>, len: usize) -> Option<Result<(), IndexError>> {
+    match few {
+        Few::Written => Some(Ok(())),
+        Few::Declined => None,
+        Few::OutOfBounds => Some(Err(prepare::first_out_of_bounds(index, len))),
+    }
 }
 
 /// `target[index]` for a typed list of one vector of a few indices, in
@@ -441,6 +453,27 @@ mod tests {
 
     use super::*;
     use crate::ix;
+
+    /// The few-index paths report the first bad index in index order, and
+    /// write nothing, whichever of their loops found it.
+    #[test]
+    fn a_few_indices_name_the_first_bad_one_and_write_nothing() {
+        let mut x = array![1.0f32, 2.0, 3.0, 4.0];
+        let index = [0i64, 9, -1, -7];
+        let values = [1.0f32; 4];
+        let expected = IndexError::OutOfBounds { index: 9, axis: 0, len: 4 };
+        let update = update_few(x.view_mut(), IndexSlice::I64(&index), Op::Add, InOrder::Slice(&values));
+        assert_eq!(update, Some(Err(expected.clone())));
+        let set = set_few(x.view_mut(), IndexSlice::I64(&index), InOrder::Scalar(&0.0));
+        assert_eq!(set, Some(Err(expected)));
+        assert_eq!(x, array![1.0, 2.0, 3.0, 4.0]);
+        let good = [3usize, 0, 3];
+        assert_eq!(
+            update_few(x.view_mut(), IndexSlice::Usize(&good), Op::Add, InOrder::Scalar(&1.0)),
+            Some(Ok(()))
+        );
+        assert_eq!(x, array![2.0, 2.0, 3.0, 6.0]);
+    }
 
     /// `set` asks nothing of the element type but `Clone`: elements that
     /// borrow a local (not `'static`) are written, by every path.

@@ -822,29 +822,49 @@ pub(crate) fn update_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
 }
 
-/// [`update_in_loop`] by the kernel of `op`: one copy per element type
-/// (see `common`), whatever the call.
-pub(crate) fn update_few<T: Arith>(
-    axis: &mut [T],
-    index: IndexSlice<'_>,
-    op: Op,
-    values: InOrder<'_, T>,
-) -> Option<Result<(), IndexError>> {
-    with_op!(op, kernel => update_in_loop(axis, index, op, values, kernel))
+/// What [`update_few`] and [`set_few`] did, in one byte: their callers,
+/// the smallest updates, read it in a register, where an
+/// `Option<Result<(), IndexError>>` comes back in memory and its copy
+/// stalls on the callee's stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Few {
+    /// Every index applied.
+    Written,
+    /// Not taken: nothing done.
+    Declined,
+    /// An index out of bounds: nothing written (the caller finds which,
+    /// with [`prepare::first_out_of_bounds`]).
+    OutOfBounds,
+}
+
+impl Few {
+    #[inline(always)]
+    fn of<E>(done: Option<Result<(), E>>) -> Few {
+        match done {
+            Some(Ok(())) => Few::Written,
+            None => Few::Declined,
+            Some(Err(_)) => Few::OutOfBounds,
+        }
+    }
+}
+
+/// `axis[index] op= values` as [`update_in_loop`] takes it, by the kernel
+/// of `op`: one copy per element type (see `common`), whatever the call.
+pub(crate) fn update_few<T: Arith>(axis: &mut [T], index: IndexSlice<'_>, op: Op, values: InOrder<'_, T>) -> Few {
+    // Each arm's result made a `Few` in the arm: a merged `Option<Result>`
+    // goes through memory, which stalls as the copy it replaces did.
+    with_op!(op, kernel => {
+        with_loop_indices!(index, index => Few::of(accumulate_checked_in_loop(axis, index, op, values, kernel)))
+    })
 }
 
 /// `axis[index] = values` for at most [`FEW_INDICES`] indices in a vector,
-/// all checked before the first write; `None` (nothing done) for more.
-#[inline]
-pub(crate) fn set_few<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: InOrder<'_, T>) -> Option<Result<(), IndexError>> {
+/// all checked before the first write; declined for more.
+pub(crate) fn set_few<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: InOrder<'_, T>) -> Few {
     if index.len() > FEW_INDICES {
-        return None;
+        return Few::Declined;
     }
-    let len = axis.len();
-    let result = with_loop_indices!(index, index => {
-        checked::check_then_apply(axis, index, values, SetKernel::new()).map_err(IndexInt::to_i128)
-    });
-    Some(result.map_err(|bad| prepare::out_of_bounds(bad, len)))
+    with_loop_indices!(index, index => Few::of(Some(checked::check_then_apply(axis, index, values, SetKernel::new()))))
 }
 
 /// Whether a gather of `rows` rows of `row_len` elements each, by a vector

@@ -18,7 +18,7 @@ use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 
 use crate::api::select;
 use crate::batched::{select_batched, set_batched, update_batched};
-use crate::choose;
+use crate::choose::{self, Few};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IndexSlice};
@@ -43,8 +43,8 @@ struct GeneralPaths<T: 'static> {
     read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, Mode<T>) -> Read<'a, T>,
     set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, Mode<T>) -> Written,
     update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, Mode<T>) -> Written,
-    set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Option<Written>,
-    update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Option<Written>,
+    set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Few,
+    update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Few,
 }
 
 impl<T: Arith> GeneralPaths<T> {

@@ -188,7 +188,7 @@ where
     if set_element(target, &list, &value, &mode) {
         return Ok(());
     }
-    set_rest(target, list, value, mode)
+    set_rest(target, list, value, mode).map_err(|error| *error)
 }
 
 /// [`set`] for `at!`, as [`read_unwrap`] is.
@@ -203,8 +203,10 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if !set_element(target, &list, &value, &mode) {
-        unwrap(set_rest(target, list, value, mode));
+    if !set_element(target, &list, &value, &mode)
+        && let Err(error) = set_rest(target, list, value, mode)
+    {
+        failed(*error)
     }
 }
 
@@ -223,9 +225,11 @@ where
 
 /// [`set`] past an element: a few indices and a basic region, inlined
 /// (where the compiler sees the index the macro wrote), then the general
-/// path, a call of its own.
+/// path, a call of its own. The error comes boxed: a `Result` of a word,
+/// which the paths' results merge into in registers (merging the whole
+/// error costs a small write a copy, and a stall on it).
 #[inline]
-fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
+fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
@@ -238,24 +242,24 @@ where
         && let Some(values) = value.in_order()
         && let Some(written) = target.set_few(index, values)
     {
-        return written;
+        return written.map_err(Box::new);
     }
     let value = value.into_value();
     if inline && let Some(written) = target.set_basic(&list, &value) {
-        return written;
+        return written.map_err(Box::new);
     }
     set_general(target, list, value, mode)
 }
 
 /// [`set`]'s general path.
 #[inline(never)]
-fn set_general<'i, X, L>(target: &mut X, list: L, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), X::Error>
+fn set_general<'i, X, L>(target: &mut X, list: L, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
 {
-    target.set_index(&elems(list), L::BATCH, value, mode)
+    target.set_index(&elems(list), L::BATCH, value, mode).map_err(Box::new)
 }
 
 /// `target[list] op= value`, every occurrence applied in index order
@@ -273,7 +277,7 @@ where
     if update_element(target, &list, op, &value, &mode) {
         return Ok(());
     }
-    update_rest(target, list, op, value, mode)
+    update_rest(target, list, op, value, mode).map_err(|error| *error)
 }
 
 /// [`update`] for `at!`, as [`read_unwrap`] is.
@@ -288,8 +292,10 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if !update_element(target, &list, op, &value, &mode) {
-        unwrap(update_rest(target, list, op, value, mode));
+    if !update_element(target, &list, op, &value, &mode)
+        && let Err(error) = update_rest(target, list, op, value, mode)
+    {
+        failed(*error)
     }
 }
 
@@ -307,7 +313,7 @@ where
 
 /// [`update`] past an element, as [`set_rest`].
 #[inline]
-fn update_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
+fn update_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
@@ -320,24 +326,24 @@ where
         && let Some(values) = value.in_order()
         && let Some(written) = target.update_few(index, op, values)
     {
-        return written;
+        return written.map_err(Box::new);
     }
     let value = value.into_value();
     if inline && let Some(written) = target.update_basic(&list, op, &value) {
-        return written;
+        return written.map_err(Box::new);
     }
     update_general(target, list, op, value, mode)
 }
 
 /// [`update`]'s general path.
 #[inline(never)]
-fn update_general<'i, X, L>(target: &mut X, list: L, op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), X::Error>
+fn update_general<'i, X, L>(target: &mut X, list: L, op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith,
     L: IndexList<'i>,
 {
-    target.update_index(&elems(list), L::BATCH, op, value, mode)
+    target.update_index(&elems(list), L::BATCH, op, value, mode).map_err(Box::new)
 }
 
 /// `target[list].apply(f)`.
@@ -529,8 +535,15 @@ pub type Ix1Region = ndarray::Ix1;
 pub fn unwrap<R, E: Display>(result: Result<R, E>) -> R {
     match result {
         Ok(value) => value,
-        Err(error) => panic!("{error}"),
+        Err(error) => failed(error),
     }
+}
+
+/// A panic at the caller's line with `error`'s message.
+#[cold]
+#[track_caller]
+fn failed<E: Display>(error: E) -> ! {
+    panic!("{error}")
 }
 
 /// Reborrows the target of a macro call by method syntax, so that auto-ref

@@ -26,7 +26,7 @@ pub(crate) fn write_scalar_where<T, D: Dimension, K: Kernel<T>>(
     value: &T,
     mut kernel: K,
 ) {
-    let mut write = |e: &mut T| kernel.apply_where(predicate(e), e, value);
+    let write = |e: &mut T| kernel.apply_where(predicate(e), e, value);
     // A contiguous target as a plain loop over a slice, which vectorizes.
     match view.as_slice_memory_order_mut() {
         Some(elements) => elements.iter_mut().for_each(write),

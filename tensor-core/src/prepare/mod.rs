@@ -27,7 +27,7 @@ pub use batch::Batch;
 
 use crate::element::{Arith, Op};
 use crate::error::{IndexError, Shape};
-use crate::index::{BasicList, IndexElem, IntArray};
+use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, IntArray, with_indices};
 use crate::mode::Mode;
 use crate::plan::basic;
 use crate::plan::{IndexPasses, Plan, Serial, ViewAxis, resolve_with};
@@ -344,6 +344,14 @@ pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
 /// `len` whose bad index, found where it was applied, is `index`.
 pub(crate) fn out_of_bounds(index: i128, len: usize) -> IndexError {
     IndexError::OutOfBounds { index, axis: 0, len }
+}
+
+/// The error of a vector of indices into a vector of length `len`, one of
+/// which is out of bounds: the first, in index order.
+#[cold]
+pub(crate) fn first_out_of_bounds(index: IndexSlice<'_>, len: usize) -> IndexError {
+    let bad = with_indices!(index, index => index.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()));
+    out_of_bounds(bad.expect("an index out of bounds"), len)
 }
 
 /// Step 3: `value` broadcast to a region of `shape`, its leading length-1
