@@ -4,7 +4,10 @@
 //! elements' types give the static ranks: indexing more axes than a
 //! statically ranked target has, or writing a value of higher rank than the
 //! indexed region, fails to compile. Each returns a `Result`; the panicking
-//! macros pass it through [`unwrap`], which reports the user's line.
+//! macros pass it through [`unwrap`], which reports the user's line, but
+//! for reads and writes in place, which `at!` calls in their own panicking
+//! forms ([`read_unwrap`], [`set_unwrap`], [`update_unwrap`]): an element's
+//! path there returns no `Result` at all.
 
 use std::fmt::Display;
 
@@ -62,7 +65,7 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 /// `target[list]`: a view for basic indices, an owned array for advanced
 /// ones, statically ranked where the ranks are static (the element itself
 /// for integers alone). Inlined into the call: an element in bounds is read
-/// there; everything else is [`read_rest`], a call of its own.
+/// there; everything else is `read_rest`, a call of its own.
 #[inline]
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
@@ -174,7 +177,7 @@ where
 }
 
 /// `target[list] = value`. Inlined into the call: an element in bounds is
-/// written there; everything else is [`set_rest`], a call of its own.
+/// written there; everything else is `set_rest`, a call of its own.
 #[inline]
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
