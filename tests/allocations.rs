@@ -76,6 +76,9 @@ fn a_few_indices_in_a_vector_allocate_nothing_but_a_read() {
     assert_eq!(at!(grid[rows]), ndarray::array![[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0]]);
     // Basic indices: a scalar written in place, a view or an element read.
     assert_eq!(allocations_in(|| at!(x[2:8:2] = 1.0)), 0);
+    assert_eq!(allocations_in(|| at!(x[-1] = 7.0)), 0);
+    assert_eq!(allocations_in(|| at!(x[4] *= 3.0)), 0);
+    assert_eq!((x[15], x[4]), (7.0, 3.0));
     assert_eq!(
         allocations_in(|| {
             black_box(at!(grid[1:3, -1]));
