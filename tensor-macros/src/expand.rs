@@ -103,7 +103,6 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
         Outcome::Unwrap | Outcome::Result => ["read", "set", "update"],
     };
     let [read, set, update] = names.map(|name| Ident::new(name, at));
-    let bind_value = |value: &Value, call: &dyn Fn(&Ident) -> TokenStream| bind_value(value, outcome, call);
     let target_ref = |target: &Place| checked(target_ref(target), checks, "checked");
     let target_mut = |target: &Place| checked(target_mut(target), checks, "checked_mut");
     let batched_source = |source: &Source| match source {
@@ -125,13 +124,14 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
         }
         Entry::Set { target, value, mode } => {
             let (target, mode) = (target_mut(target), self::mode(mode));
-            bind_value(value, &|value| quote_spanned!(at=> #p::#set(#target, #list, #value, #mode)))
+            bind_value(value, outcome, |value| quote_spanned!(at=> #p::#set(#target, #list, #value, #mode)))
         }
         Entry::Update { target, op, value, mode } => {
             let (target, mode) = (target_mut(target), self::mode(mode));
             bind_value(
                 value,
-                &|value| quote_spanned!(at=> #p::#update(#target, #list, #p::Op::#op, #value, #mode)),
+                outcome,
+                |value| quote_spanned!(at=> #p::#update(#target, #list, #p::Op::#op, #value, #mode)),
             )
         }
         Entry::Apply { target, f, mode } => {
@@ -140,13 +140,18 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
         }
         Entry::SetCopy { source, value, mode } => {
             let (source, mode) = (batched_source(source), self::mode(mode));
-            bind_value(value, &|value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)))
+            bind_value(
+                value,
+                outcome,
+                |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)),
+            )
         }
         Entry::UpdateCopy { source, op, value, mode } => {
             let (source, mode) = (batched_source(source), self::mode(mode));
             bind_value(
                 value,
-                &|value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
+                outcome,
+                |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
             )
         }
         Entry::ApplyCopy { source, f, mode } => {
@@ -160,13 +165,21 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
         Entry::SetWhere { target, predicate, value } => {
             let target = target_mut(target);
             fused(predicate, at, |predicate| {
-                bind_value(value, &|value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value)))
+                bind_value(
+                    value,
+                    outcome,
+                    |value| quote_spanned!(at=> #p::set_where(#target, #predicate, #value)),
+                )
             })
         }
         Entry::SetWhereCopy { source, predicate, value } => {
             let source = batched_source(source);
             fused(predicate, at, |predicate| {
-                bind_value(value, &|value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)))
+                bind_value(
+                    value,
+                    outcome,
+                    |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)),
+                )
             })
         }
         Entry::UpdateWhere {
@@ -179,7 +192,8 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
-                    &|value| quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#op, #value)),
+                    outcome,
+                    |value| quote_spanned!(at=> #p::update_where(#target, #predicate, #p::Op::#op, #value)),
                 )
             })
         }
@@ -193,7 +207,8 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
-                    &|value| quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#op, #value)),
+                    outcome,
+                    |value| quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#op, #value)),
                 )
             })
         }
@@ -246,7 +261,7 @@ fn source(source: &Source) -> TokenStream {
 /// `call` of the value's binding, inside the value's evaluation.
 /// A read used as a value that fails returns its error, or panics with it
 /// when the entry point unwraps inside.
-fn bind_value(value: &Value, outcome: &Outcome, call: &dyn Fn(&Ident) -> TokenStream) -> TokenStream {
+fn bind_value(value: &Value, outcome: &Outcome, call: impl FnOnce(&Ident) -> TokenStream) -> TokenStream {
     let name = Names::value(value.span);
     let call = call(&name);
     match &value.kind {

@@ -100,55 +100,38 @@ pub trait KeptElem<'a> {
     fn into_index_elem(self) -> IndexElem<'a>;
 }
 
-impl<'a> KeptElem<'a> for i128 {
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Int(*self))
-    }
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Int(self)
-    }
+/// [`KeptElem`] for a basic element kept as itself: the payload of the
+/// variant of the same name in [`BasicElem`] and [`IndexElem`] (`unit`: the
+/// variant itself).
+macro_rules! kept_basic {
+    ($t:ty => $variant:ident) => {
+        impl<'a> KeptElem<'a> for $t {
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::$variant(*self))
+            }
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::$variant(self)
+            }
+        }
+    };
+    ($t:ty => $variant:ident, unit) => {
+        impl<'a> KeptElem<'a> for $t {
+            #[inline(always)]
+            fn basic(&self) -> Option<BasicElem> {
+                Some(BasicElem::$variant)
+            }
+            fn into_index_elem(self) -> IndexElem<'a> {
+                IndexElem::$variant
+            }
+        }
+    };
 }
-
-impl<'a> KeptElem<'a> for PySlice {
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Slice(*self))
-    }
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Slice(self)
-    }
-}
-
-impl<'a> KeptElem<'a> for RangeSlice {
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Range(*self))
-    }
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Range(self)
-    }
-}
-
-impl<'a> KeptElem<'a> for Ellipsis {
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::Ellipsis)
-    }
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::Ellipsis
-    }
-}
-
-impl<'a> KeptElem<'a> for NewAxis {
-    #[inline(always)]
-    fn basic(&self) -> Option<BasicElem> {
-        Some(BasicElem::NewAxis)
-    }
-    fn into_index_elem(self) -> IndexElem<'a> {
-        IndexElem::NewAxis
-    }
-}
+kept_basic!(i128 => Int);
+kept_basic!(PySlice => Slice);
+kept_basic!(RangeSlice => Range);
+kept_basic!(Ellipsis => Ellipsis, unit);
+kept_basic!(NewAxis => NewAxis, unit);
 
 /// An element whose type does not make it basic takes the general path.
 impl<'a> KeptElem<'a> for IndexElem<'a> {
