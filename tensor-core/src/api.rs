@@ -9,7 +9,7 @@ use ndarray::{Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, CowArray, D
 use crate::choose::{self, Few};
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::exec::basic::{self, SliceElems};
+use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 use crate::exec::{gather, masked};
 use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, with_indices};
@@ -96,17 +96,19 @@ where
 }
 
 /// `target[index]` as the macros read it: of kind `K` in rank `R`. A
-/// purely basic read in mode `error` is sliced by ndarray straight into
-/// rank `R` (no dynamic rank built).
+/// purely basic read in mode `error` is viewed straight in rank `R` (see
+/// [`Region`]; no dynamic rank built).
 pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
     target: ArrayView<'a, T, D>,
     index: &[IndexElem<'_>],
     mode: Mode<T>,
 ) -> Result<K::Read<'a, T, R>, IndexError> {
-    let mut elems = SliceElems::new();
+    let mut region = Region::new();
     if let Mode::Error = mode
-        && let Some(Ok(consumed)) = prepare::each_view_axis(index, target.shape(), &mode, Access::Read, |axis| elems.push(axis))
-        && let Some(view) = elems.view::<_, _, R>(target.clone(), consumed)
+        && let Some(Ok(_)) = prepare::each_view_axis(index, target.shape(), &mode, Access::Read, |axis| {
+            region.push(axis, target.strides())
+        })
+        && let Some(view) = region.view::<_, _, R>(target.clone())
     {
         return Ok(K::view(view));
     }
@@ -154,58 +156,53 @@ pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
 }
 
 /// `target[list] = value` for a typed list in mode `error` and a scalar
-/// value, written in place (see [`choose::small_region_in_place`]); `None`
-/// for other values or indices, for [`set`] to take.
+/// value, written in place (see [`choose::small_region_in_place`]): whether
+/// it wrote (not for other values or indices, nor for an index that fails:
+/// [`set`] takes those, and names the error).
 #[inline(always)]
-pub(crate) fn set_basic<T: Clone, D: Dimension>(
-    mut target: ArrayViewMut<'_, T, D>,
-    list: &impl BasicList,
-    value: &Value<'_, T>,
-) -> Option<Result<(), IndexError>> {
-    let Value::Scalar(scalar) = value else { return None };
+pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &Value<'_, T>) -> bool {
+    let Value::Scalar(scalar) = value else { return false };
     choose::small_region_in_place(
-        &mut target,
-        |shape, visit| prepare::each_basic_view_axis(list, shape, visit),
+        target,
+        |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
         |element| *element = (*scalar).clone(),
     )
 }
 
 /// `target[list] op= value` for a typed list in mode `error` and a scalar
-/// whose operand needs no check, written in place; `None` otherwise, for
-/// [`update`] to take.
+/// whose operand needs no check, written in place: whether it wrote, as
+/// [`set_basic`] tells it, for [`update`] to take the rest.
 #[inline(always)]
 pub(crate) fn update_basic<T: Arith, D: Dimension>(
-    mut target: ArrayViewMut<'_, T, D>,
+    target: ArrayViewMut<'_, T, D>,
     list: &impl BasicList,
     op: Op,
     value: &Value<'_, T>,
-) -> Option<Result<(), IndexError>> {
-    let Value::Scalar(scalar) = value else { return None };
+) -> bool {
+    let Value::Scalar(scalar) = value else { return false };
     if T::checks_operands(op) {
-        return None;
+        return false;
     }
     // `combine` rather than a kernel per operation: one copy of the pass
     // per call site, not one per operation (a region of a few elements).
     choose::small_region_in_place(
-        &mut target,
-        |shape, visit| prepare::each_basic_view_axis(list, shape, visit),
+        target,
+        |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
         |element| *element = (*element).combine(op, *scalar),
     )
 }
 
-/// A typed list of basic elements read in mode `error`: the view sliced
-/// straight into rank `R` from the target's own rank, with no index list
-/// built; `None` when an element is not basic (or the description does not
-/// fit inline), for [`read_as`] to take.
+/// A typed list of basic elements read in mode `error`: the view made
+/// straight in rank `R` from the target's own layout (see [`Region`]), with
+/// no index list built; `None` when an element is not basic, the index
+/// fails (the general path names the error), or the view does not fit
+/// inline, for [`read_as`] to take.
 #[inline(always)]
-pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(
-    target: ArrayView<'a, T, D>,
-    list: &impl BasicList,
-) -> Option<Result<ArrayView<'a, T, R>, IndexError>> {
-    let mut elems = SliceElems::new();
-    match prepare::each_basic_view_axis(list, target.shape(), |axis| elems.push(axis))? {
-        Ok(consumed) => elems.view(target, consumed).map(Ok),
-        Err(error) => Some(Err(error)),
+pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(target: ArrayView<'a, T, D>, list: &impl BasicList) -> Option<ArrayView<'a, T, R>> {
+    let mut region = Region::new();
+    match prepare::each_basic_view_axis(list, target.shape(), |axis| region.push(axis, target.strides()))? {
+        Ok(_) => region.view(target),
+        Err(_) => None,
     }
 }
 
@@ -317,13 +314,13 @@ where
 {
     let value = value.into_value();
     if let Value::Scalar(scalar) = &value
-        && let Some(result) = choose::small_region_in_place(
-            target,
-            |shape, visit| view_axes(index, shape, &mode, visit),
+        && choose::small_region_in_place(
+            target.view_mut(),
+            |shape, strides, region| view_axes(index, shape, &mode, &mut |axis| region.push(axis, strides)),
             |element| *element = scalar.clone(),
         )
     {
-        return result;
+        return Ok(());
     }
     choose::set(target.view_mut().into_dyn(), index, &mode, &value)
 }
@@ -355,14 +352,14 @@ where
     let value = value.into_value();
     if let Value::Scalar(scalar) = &value
         && !T::checks_operands(op)
-        && let Some(result) = with_op!(op, kernel => {
+        && with_op!(op, kernel => {
             let mut kernel = kernel;
-            choose::small_region_in_place(target, |shape, visit| view_axes(index, shape, &mode, visit), |element| {
+            choose::small_region_in_place(target.view_mut(), |shape, strides, region| view_axes(index, shape, &mode, &mut |axis| region.push(axis, strides)), |element| {
                 kernel.apply(element, scalar)
             })
         })
     {
-        return result;
+        return Ok(());
     }
     // A vector's own slice: no dynamic shape is built.
     if target.ndim() == 1

@@ -121,11 +121,12 @@ pub trait Indexable {
     }
 
     /// `self[list]` for a typed list in mode `error`, where the backend
-    /// reads basic elements in place; `None` (the default) to take
+    /// reads basic elements in place; `None` (the default, and for an index
+    /// that fails, whose error the general path names) to take
     /// [`read_index`](Self::read_index) with the list built.
     #[doc(hidden)]
     #[inline(always)]
-    fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Result<Self::Read<'t, K, R>, Self::Error>>
+    fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Self::Read<'t, K, R>>
     where
         Self::Elem: Clone,
     {
@@ -201,29 +202,31 @@ pub trait IndexableMut: Indexable {
     }
 
     /// `self[list] = value` for a typed list in mode `error`, where the
-    /// backend writes basic elements in place; `None` (the default) to
-    /// take [`set_index`](Self::set_index) with the list built.
+    /// backend writes basic elements in place: whether it wrote (`false`,
+    /// the default, and for an index that fails, whose error the general
+    /// path names, to take [`set_index`](Self::set_index) with the list
+    /// built).
     #[doc(hidden)]
     #[inline(always)]
-    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
+    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, Self::Elem>) -> bool
     where
         Self::Elem: Clone,
     {
         let _ = (list, value);
-        None
+        false
     }
 
     /// `self[list] op= value` for a typed list in mode `error`, where the
-    /// backend writes basic elements in place; `None` (the default) to
-    /// take [`update_index`](Self::update_index).
+    /// backend writes basic elements in place: whether it wrote, as
+    /// [`set_basic`](Self::set_basic) tells it.
     #[doc(hidden)]
     #[inline(always)]
-    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
+    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, Self::Elem>) -> bool
     where
         Self::Elem: Arith,
     {
         let _ = (list, op, value);
-        None
+        false
     }
 
     /// `self[index] = values` for one vector of indices in mode `error`,
@@ -324,11 +327,11 @@ impl<X: Target + ?Sized> Indexable for X {
     }
 
     #[inline(always)]
-    fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Result<K::Read<'t, X::Elem, R>, IndexError>>
+    fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<K::Read<'t, X::Elem, R>>
     where
         X::Elem: Clone,
     {
-        api::read_basic::<_, _, R>(self.target_view(), list).map(|read| read.map(K::view))
+        api::read_basic::<_, _, R>(self.target_view(), list).map(K::view)
     }
 
     #[inline(always)]
@@ -384,7 +387,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[inline(always)]
-    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, X::Elem>) -> Option<Result<(), IndexError>>
+    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, X::Elem>) -> bool
     where
         X::Elem: Clone,
     {
@@ -392,7 +395,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[inline(always)]
-    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, X::Elem>) -> Option<Result<(), IndexError>>
+    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, X::Elem>) -> bool
     where
         X::Elem: Arith,
     {
@@ -487,6 +490,23 @@ pub trait IntoUpdatable {
     type Updatable: IndexableMut;
     /// Takes or copies the source.
     fn into_updatable(self) -> Result<Self::Updatable, <Self::Updatable as Indexable>::Error>;
+
+    /// [`into_updatable`](Self::into_updatable) for `set!`, panicking on
+    /// its error. Sources that cannot fail make the array here, where the
+    /// caller keeps it, rather than in a `Result` it is then copied out of
+    /// (a copy that waits on the copying function's own stores).
+    #[doc(hidden)]
+    #[inline]
+    #[track_caller]
+    fn into_updatable_unwrap(self) -> Self::Updatable
+    where
+        Self: Sized,
+    {
+        match self.into_updatable() {
+            Ok(updatable) => updatable,
+            Err(error) => panic!("{error}"),
+        }
+    }
 }
 
 impl<T, D: Rank> IntoUpdatable for Array<T, D> {
@@ -530,6 +550,10 @@ where
 {
     type Updatable = Array<X::Elem, X::Dim>;
     fn into_updatable(self) -> Result<Self::Updatable, IndexError> {
-        Ok(self.target_view().to_owned())
+        Ok(self.into_updatable_unwrap())
+    }
+    #[inline]
+    fn into_updatable_unwrap(self) -> Self::Updatable {
+        self.target_view().to_owned()
     }
 }

@@ -13,15 +13,16 @@ use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 use crate::element::Bits;
 use crate::element::{Arith, Op, Plain};
 use crate::error::IndexError;
+use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, Streaming, with_op};
 use crate::exec::passes::CpuPasses;
 use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::stream::Fence;
-use crate::exec::{basic, checked, gather, mask_gather, scatter};
+use crate::exec::{checked, gather, mask_gather, scatter};
 use crate::index::{IndexElem, IndexInt, IndexSlice, with_index_slice, with_loop_indices};
 use crate::mode::Mode;
-use crate::plan::{Form, IndexedPlan, Plan, ViewAxis};
+use crate::plan::{Form, IndexedPlan, Plan};
 use crate::prepare::{self, Layout, Update};
 use crate::rank::Selection;
 use crate::value::{Broadcast, InOrder, Value};
@@ -970,26 +971,18 @@ pub(crate) fn apply<T: Clone>(
 
 /// A scalar written by `write` directly into the region of a basic index
 /// whose view axes `each_axis` hands over (given the target's shape), when
-/// it selects at most [`SMALL_REGION`] elements: `None` (nothing done)
-/// otherwise, or when the index is not basic. The target keeps its own
-/// (static) dimension type: no dynamic shapes are built.
+/// it selects at most [`SMALL_REGION`] elements: whether it wrote (nothing
+/// is written for a larger region, an index that is not basic or one that
+/// fails). The target keeps its own (static) dimension type: no dynamic
+/// shapes are built.
 #[inline]
-pub(crate) fn small_region_in_place<T, S: ndarray::DataMut<Elem = T>, D: ndarray::Dimension>(
-    target: &mut ndarray::ArrayBase<S, D>,
-    each_axis: impl FnOnce(&[usize], &mut dyn FnMut(ViewAxis)) -> Option<Result<usize, IndexError>>,
+pub(crate) fn small_region_in_place<T, D: ndarray::Dimension>(
+    target: ndarray::ArrayViewMut<'_, T, D>,
+    each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<Result<usize, IndexError>>,
     write: impl FnMut(&mut T),
-) -> Option<Result<(), IndexError>> {
-    let shape = target.raw_dim();
-    let (mut region, mut axis) = (target.view_mut(), 0);
-    let mut narrow = |view_axis| axis = basic::narrow(&mut region, axis, view_axis);
-    if let Err(error) = each_axis(shape.slice(), &mut narrow)? {
-        return Some(Err(error));
-    }
-    if region.len() > SMALL_REGION {
-        return None;
-    }
-    region.map_inplace(write);
-    Some(Ok(()))
+) -> bool {
+    let mut region = Region::new();
+    matches!(each_axis(target.shape(), target.strides(), &mut region), Some(Ok(_))) && region.write(target, SMALL_REGION, write)
 }
 
 #[cfg(test)]

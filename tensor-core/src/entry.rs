@@ -131,7 +131,7 @@ where
             return read;
         }
         if let Some(read) = target.read_basic::<L::Kind, Region<'i, X::Dim, L>>(&list) {
-            return read;
+            return Ok(read);
         }
     }
     read_general(target, list, mode)
@@ -248,8 +248,8 @@ where
         return written.map_err(Box::new);
     }
     let value = value.into_value();
-    if inline && let Some(written) = target.set_basic(&list, &value) {
-        return written.map_err(Box::new);
+    if inline && target.set_basic(&list, &value) {
+        return Ok(());
     }
     set_general(target, list, value, mode)
 }
@@ -332,8 +332,8 @@ where
         return written.map_err(Box::new);
     }
     let value = value.into_value();
-    if inline && let Some(written) = target.update_basic(&list, op, &value) {
-        return written.map_err(Box::new);
+    if inline && target.update_basic(&list, op, &value) {
+        return Ok(());
     }
     update_general(target, list, op, value, mode)
 }
@@ -374,6 +374,42 @@ where
     let mut array = source.into_updatable()?;
     set(&mut array, list, value, mode)?;
     Ok(array)
+}
+
+/// [`set_copy`] for `set!`, as [`read_unwrap`] is: the array is built in
+/// place, never moved through a `Result` (a copy that waits on the stores
+/// the copying function just made).
+#[inline]
+#[track_caller]
+pub fn set_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> Updatable<X>
+where
+    X: IntoUpdatable,
+    ElemOf<X>: Clone + 'v,
+    DimOf<X>: IndexedBy<'i, L>,
+    L: IndexList<'i>,
+    V: IntoValue<'v, ElemOf<X>>,
+    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
+{
+    let mut array = source.into_updatable_unwrap();
+    set_unwrap(&mut array, list, value, mode);
+    array
+}
+
+/// [`update_copy`] for `set!`, as [`set_copy_unwrap`] is.
+#[inline]
+#[track_caller]
+pub fn update_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<ElemOf<X>>) -> Updatable<X>
+where
+    X: IntoUpdatable,
+    ElemOf<X>: Arith + 'v,
+    DimOf<X>: IndexedBy<'i, L>,
+    L: IndexList<'i>,
+    V: IntoValue<'v, ElemOf<X>>,
+    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
+{
+    let mut array = source.into_updatable_unwrap();
+    update_unwrap(&mut array, list, op, value, mode);
+    array
 }
 
 /// `set!(source[list] op= value)`.

@@ -4,10 +4,10 @@
 //! that decide what a read returns. The typed entry points (`typed`) build
 //! the macros' rank checks from these.
 
-use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, SliceInfo, SliceInfoElem};
+use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-/// One of ndarray's dimension types as the rank of a read: ndarray slices
-/// a view straight into it by a description checked at run time (no
+/// One of ndarray's dimension types as the rank of a read: a basic read
+/// is viewed straight in it, its rank checked at run time (no
 /// dynamic shape built), and a read by integers alone gives the element
 /// itself in rank 0. Every ndarray dimension type is one; sealed.
 pub trait Rank: Dimension + sealed::Sealed {
@@ -17,10 +17,6 @@ pub trait Rank: Dimension + sealed::Sealed {
     /// What integers alone read in mode `fill`: the element in rank 0, an
     /// owned array in any other.
     type IntegerFill<T>;
-    /// `view` sliced by `elems` into rank `R`; `None` when `elems` do not
-    /// index this rank's axes or make `R`'s.
-    #[doc(hidden)]
-    fn slice_into<'a, T, R: Dimension>(view: ArrayView<'a, T, Self>, elems: &[SliceInfoElem]) -> Option<ArrayView<'a, T, R>>;
     /// A view read by integers alone, as [`IntegerRead`](Self::IntegerRead).
     #[doc(hidden)]
     fn integer_read<'a, T: Clone + 'a>(view: ArrayView<'a, T, Self>) -> Self::IntegerRead<'a, T>;
@@ -35,22 +31,10 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// Slices into rank `$d`, whatever rank the view has.
-macro_rules! slice_into {
-    ($d:ty) => {
-        #[inline]
-        fn slice_into<'a, T, R: Dimension>(view: ArrayView<'a, T, Self>, elems: &[SliceInfoElem]) -> Option<ArrayView<'a, T, R>> {
-            let info = SliceInfo::<_, $d, R>::try_from(elems).ok()?;
-            Some(view.slice_move(info))
-        }
-    };
-}
-
 impl sealed::Sealed for Ix0 {}
 impl Rank for Ix0 {
     type IntegerRead<'a, T: 'a> = T;
     type IntegerFill<T> = T;
-    slice_into!(Ix0);
     #[inline]
     fn integer_read<'a, T: Clone + 'a>(view: ArrayView<'a, T, Ix0>) -> T {
         view.into_scalar().clone()
@@ -66,7 +50,6 @@ macro_rules! viewed_rank {
         impl Rank for $d {
             type IntegerRead<'a, T: 'a> = ArrayView<'a, T, $d>;
             type IntegerFill<T> = Array<T, $d>;
-            slice_into!($d);
             #[inline]
             fn integer_read<'a, T: Clone + 'a>(view: ArrayView<'a, T, $d>) -> ArrayView<'a, T, $d> {
                 view

@@ -79,13 +79,13 @@ where
 
 impl crate::index::BasicList for () {
     #[inline(always)]
-    fn each_basic(&self, _: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {}
+    fn each_basic(&self, _: &mut impl crate::index::VisitBasic) {}
 }
 
 impl<'a, C, P, B, K, R, F: KeptElem<'a>, T: crate::index::BasicList> crate::index::BasicList for (Ranked<'a, C, P, B, K, R, F>, T) {
     #[inline(always)]
-    fn each_basic(&self, f: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {
-        if f(self.0.elem.basic()) {
+    fn each_basic(&self, f: &mut impl crate::index::VisitBasic) {
+        if f.visit(self.0.elem.basic()) {
             self.1.each_basic(f);
         }
     }
@@ -184,8 +184,8 @@ pub struct Batch<B, L, const K: usize> {
 
 impl<B, L, const K: usize> crate::index::BasicList for Batch<B, L, K> {
     /// A batched list takes the batched path.
-    fn each_basic(&self, f: &mut impl FnMut(Option<crate::index::BasicElem>) -> bool) {
-        f(None);
+    fn each_basic(&self, f: &mut impl crate::index::VisitBasic) {
+        f.visit(None);
     }
 }
 

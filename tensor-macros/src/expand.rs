@@ -99,10 +99,16 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
     // The entry points of reads and writes in place, in their panicking
     // form for `Outcome::UnwrapInside`.
     let names = match outcome {
-        Outcome::UnwrapInside => ["read_unwrap", "set_unwrap", "update_unwrap"],
-        Outcome::Unwrap | Outcome::Result => ["read", "set", "update"],
+        Outcome::UnwrapInside => [
+            "read_unwrap",
+            "set_unwrap",
+            "update_unwrap",
+            "set_copy_unwrap",
+            "update_copy_unwrap",
+        ],
+        Outcome::Unwrap | Outcome::Result => ["read", "set", "update", "set_copy", "update_copy"],
     };
-    let [read, set, update] = names.map(|name| Ident::new(name, at));
+    let [read, set, update, set_copy, update_copy] = names.map(|name| Ident::new(name, at));
     let target_ref = |target: &Place| checked(target_ref(target), checks, "checked");
     let target_mut = |target: &Place| checked(target_mut(target), checks, "checked_mut");
     let batched_source = |source: &Source| match source {
@@ -143,7 +149,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             bind_value(
                 value,
                 outcome,
-                |value| quote_spanned!(at=> #p::set_copy(#source, #list, #value, #mode)),
+                |value| quote_spanned!(at=> #p::#set_copy(#source, #list, #value, #mode)),
             )
         }
         Entry::UpdateCopy { source, op, value, mode } => {
@@ -151,7 +157,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             bind_value(
                 value,
                 outcome,
-                |value| quote_spanned!(at=> #p::update_copy(#source, #list, #p::Op::#op, #value, #mode)),
+                |value| quote_spanned!(at=> #p::#update_copy(#source, #list, #p::Op::#op, #value, #mode)),
             )
         }
         Entry::ApplyCopy { source, f, mode } => {
@@ -314,6 +320,13 @@ fn index_elem(elem: &IndexElem) -> TokenStream {
     let (span, elem) = match elem {
         IndexElem::Elem { arg_span, arg, .. } => (*arg_span, self::arg(arg)),
         IndexElem::Stepped { span, range, step } => (*span, quote_spanned!(*span=> #p::stepped(#range, #step))),
+        // A bare `:` is `..`: the whole axis, with no bounds to keep.
+        IndexElem::PySlice {
+            span,
+            start: None,
+            stop: None,
+            step: None,
+        } => (*span, quote_spanned!(*span=> ..)),
         IndexElem::PySlice { span, start, stop, step } => {
             let part = |part: &Option<Bound>| match part {
                 Some(Bound { span, tokens }) => quote_spanned!(*span=> #p::bound(#tokens)),

@@ -56,9 +56,10 @@ pub enum TargetCheck {
 pub enum Outcome {
     /// `at!`, `set!`: the value, or a panic with the error.
     Unwrap,
-    /// `at!`'s reads and writes in place: the same, by the entry point's
-    /// own panicking form (`read_unwrap`, `set_unwrap`, `update_unwrap`),
-    /// whose inline element path has no `Result` to unwrap.
+    /// `at!`'s reads and writes in place, and `set!`'s `=` and `op=`: the
+    /// same, by the entry point's own panicking form (`read_unwrap`,
+    /// `set_unwrap`, `update_unwrap`, `set_copy_unwrap`,
+    /// `update_copy_unwrap`), whose inline paths have no `Result` to unwrap.
     UnwrapInside,
     /// `try_at!`, `try_set!`: the `Result` itself.
     Result,
@@ -224,7 +225,10 @@ impl Parts<'_> {
             MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
         };
         let outcome = match (outcome, &entry) {
-            (Outcome::Unwrap, Entry::Read { .. } | Entry::Set { .. } | Entry::Update { .. }) => Outcome::UnwrapInside,
+            (
+                Outcome::Unwrap,
+                Entry::Read { .. } | Entry::Set { .. } | Entry::Update { .. } | Entry::SetCopy { .. } | Entry::UpdateCopy { .. },
+            ) => Outcome::UnwrapInside,
             (outcome, _) => outcome,
         };
         Lowered {

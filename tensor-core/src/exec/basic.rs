@@ -1,10 +1,9 @@
 //! The basic path: view axes applied to an ndarray view in place, one axis
 //! at a time (no slicing description is built, nothing is allocated).
 
-use ndarray::{ArrayBase, ArrayView, Axis, Dimension, IxDyn, RawData, Slice, SliceInfoElem};
+use ndarray::{ArrayBase, ArrayView, ArrayViewMut, Axis, Dimension, IxDyn, RawData, ShapeBuilder, Slice};
 
 use crate::plan::ViewAxis;
-use crate::rank::Rank;
 
 /// The view `axes` select: each axis of the target in turn is indexed
 /// (removed), sliced, or preceded by a new axis; target axes after the last
@@ -36,74 +35,185 @@ pub(crate) fn select_axis<S: RawData>(target: &mut ArrayBase<S, IxDyn>, axis: us
     }
 }
 
-/// The slicing description of a statically ranked read, built one view
-/// axis at a time with nothing allocated, for ndarray to slice into the
-/// read's rank.
-pub(crate) struct SliceElems {
-    elems: [SliceInfoElem; INLINE],
-    len: usize,
+/// The region a basic index selects, built one view axis at a time with
+/// nothing allocated and no division: where it starts (in elements from the
+/// target's first) and each axis's length and stride. A read views it
+/// straight from the target's pointer, as `row(i)` does, and a write walks
+/// its elements, instead of narrowing through ndarray's slicing, whose
+/// general walk over a slicing description costs more than a small read's
+/// or write's other work.
+///
+/// Every position pushed must be in bounds on its target axis (the
+/// resolver's guarantee: a slice's `first` is in bounds whenever its `len`
+/// is not zero): that is what makes the views and the walk sound.
+pub(crate) struct Region {
+    offset: isize,
+    shape: [usize; INLINE],
+    strides: [isize; INLINE],
+    /// Axes of the region so far (past [`INLINE`], it is neither viewed nor
+    /// walked).
+    ndim: usize,
+    /// The next target axis.
+    axis: usize,
 }
 
-/// The most entries a [`SliceElems`] holds.
+/// The most axes a [`Region`] holds.
 const INLINE: usize = 8;
 
-impl SliceElems {
-    /// No entries.
+impl Region {
+    /// No axis visited yet.
+    #[inline(always)]
     pub(crate) fn new() -> Self {
-        SliceElems {
-            elems: [SliceInfoElem::NewAxis; INLINE],
-            len: 0,
+        Region {
+            offset: 0,
+            shape: [0; INLINE],
+            strides: [0; INLINE],
+            ndim: 0,
+            axis: 0,
         }
     }
 
-    /// Appends `view_axis` (past the capacity, the description no longer
-    /// slices anything: [`SliceElems::view`] declines it).
-    #[inline]
-    pub(crate) fn push(&mut self, view_axis: ViewAxis) {
-        self.push_elem(match view_axis {
-            ViewAxis::NewAxis => SliceInfoElem::NewAxis,
-            ViewAxis::Select(i) => SliceInfoElem::Index(i as isize),
-            ViewAxis::Slice { first, len, step } => ndarray_slice(first, len, step).into(),
-        });
+    /// Applies `view_axis` to the next target axis, of the target whose
+    /// strides are `target_strides`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, view_axis: ViewAxis, target_strides: &[isize]) {
+        match view_axis {
+            ViewAxis::NewAxis => return self.push_axis(1, 0),
+            ViewAxis::Select(i) => self.offset += i as isize * target_strides[self.axis],
+            ViewAxis::Slice { first, len, step } => {
+                let stride = target_strides[self.axis];
+                self.offset += first as isize * stride;
+                // A step past the axis (any step, for one position) would
+                // overflow, and is never taken: as ndarray does, such an
+                // axis gets stride 0. Longer steps stay within the target.
+                self.push_axis(len, if len > 1 { stride * step } else { 0 });
+            }
+        }
+        self.axis += 1;
     }
 
-    fn push_elem(&mut self, elem: SliceInfoElem) {
-        if let Some(slot) = self.elems.get_mut(self.len) {
-            *slot = elem;
+    #[inline(always)]
+    fn push_axis(&mut self, len: usize, stride: isize) {
+        if let (Some(slot), Some(slot_stride)) = (self.shape.get_mut(self.ndim), self.strides.get_mut(self.ndim)) {
+            (*slot, *slot_stride) = (len, stride);
         }
-        self.len += 1;
+        self.ndim += 1;
     }
 
-    /// The view the entries select from `target`, the target's axes from
-    /// `consumed` on taken whole, in rank `R`; `None` when they do not fit
-    /// inline or `R` is not their rank.
-    pub(crate) fn view<'a, T, D: Rank, R: Dimension>(
-        &mut self,
-        target: ArrayView<'a, T, D>,
-        consumed: usize,
-    ) -> Option<ArrayView<'a, T, R>> {
-        for _ in consumed..target.ndim() {
-            self.push_elem(SliceInfoElem::from(..));
+    /// Takes the target axes not visited whole; `false` when the region
+    /// then has more than [`INLINE`] axes.
+    #[inline(always)]
+    fn complete(&mut self, target_shape: &[usize], target_strides: &[isize]) -> bool {
+        for axis in self.axis..target_shape.len() {
+            self.push_axis(target_shape[axis], target_strides[axis]);
         }
-        if self.len > INLINE {
+        self.axis = target_shape.len();
+        self.ndim <= INLINE
+    }
+
+    /// The region as a view of `target` (whose strides it was made with)
+    /// in rank `R`, the target axes not visited taken whole; `None` when it
+    /// has more than [`INLINE`] axes or `R` is not its rank.
+    #[inline(always)]
+    pub(crate) fn view<'a, T, D: Dimension, R: Dimension>(&mut self, target: ArrayView<'a, T, D>) -> Option<ArrayView<'a, T, R>> {
+        if !self.complete(target.shape(), target.strides()) || R::NDIM.is_some_and(|ndim| ndim != self.ndim) {
             return None;
         }
-        D::slice_into(target, &self.elems[..self.len])
+        // ndarray takes non-negative strides from the lowest address; the
+        // axes walked backwards are inverted after.
+        let (mut shape, mut strides) = (R::zeros(self.ndim), R::zeros(self.ndim));
+        let mut lowest = self.offset;
+        for axis in 0..self.ndim {
+            let (len, stride) = (self.shape[axis], self.strides[axis]);
+            if stride < 0 && len > 0 {
+                lowest += (len - 1) as isize * stride;
+            }
+            (shape[axis], strides[axis]) = (len, stride.unsigned_abs());
+        }
+        // An empty region reads nothing: its pointer need not move (and
+        // must not, when the target is empty).
+        let empty = self.is_empty();
+        // SAFETY: `lowest` is the offset of the region's lowest-addressed
+        // element from the target's first, and every step along the
+        // region's axes from there lands on an element of the region, so of
+        // `target` (see `Region`); an empty region keeps the target's
+        // pointer and is never read through. The view borrows `target`'s
+        // data for `'a`.
+        let mut view = unsafe { ArrayView::from_shape_ptr(shape.strides(strides), target.as_ptr().offset(if empty { 0 } else { lowest })) };
+        for axis in 0..self.ndim {
+            if self.strides[axis] < 0 && !empty {
+                view.invert_axis(Axis(axis));
+            }
+        }
+        Some(view)
     }
-}
 
-/// Narrows target axis `axis` to the positions `view_axis` selects, keeping
-/// the target's rank (and static dimension type): an indexed axis keeps its
-/// one position, and a new axis changes nothing. For writes, where the
-/// region's shape does not matter. Returns the next target axis.
-pub(crate) fn narrow<S: RawData, D: Dimension>(target: &mut ArrayBase<S, D>, axis: usize, view_axis: ViewAxis) -> usize {
-    let slice = match view_axis {
-        ViewAxis::NewAxis => return axis,
-        ViewAxis::Select(i) => ndarray_slice(i, 1, 1),
-        ViewAxis::Slice { first, len, step } => ndarray_slice(first, len, step),
-    };
-    target.slice_axis_inplace(Axis(axis), slice);
-    axis + 1
+    /// Calls `write` with each element of the region of `target` (whose
+    /// strides it was made with), the target axes not visited taken whole,
+    /// when it holds at most `most` elements: whether it did.
+    ///
+    /// A loop of its own rather than a view's `map_inplace`: a view's
+    /// dimension, built axis by axis, is then copied whole, and that copy
+    /// waits on the stores it reads (a store-forwarding stall).
+    #[inline(always)]
+    pub(crate) fn write<T, D: Dimension>(
+        &mut self,
+        mut target: ArrayViewMut<'_, T, D>,
+        most: usize,
+        mut write: impl FnMut(&mut T),
+    ) -> bool {
+        if !self.complete(target.shape(), target.strides()) || self.shape[..self.ndim].iter().product::<usize>() > most {
+            return false;
+        }
+        if self.is_empty() {
+            return true;
+        }
+        let first = target.as_mut_ptr();
+        // The last axis is walked in the inner loop (as a slice where it is
+        // contiguous); `outer` counts positions on the others.
+        let (inner_len, inner_stride) = match self.ndim {
+            0 => (1, 1),
+            ndim => (self.shape[ndim - 1], self.strides[ndim - 1]),
+        };
+        let outer_axes = self.ndim.saturating_sub(1);
+        let mut outer = [0usize; INLINE];
+        let mut row = self.offset;
+        loop {
+            // SAFETY: `row` is the offset of the first element of one row
+            // of the region (the region is not empty), and the `inner_len`
+            // positions `inner_stride` apart from it are the row's elements,
+            // so elements of `target`, which this function borrows mutably
+            // until it returns; one element is borrowed at a time.
+            unsafe {
+                let row = first.offset(row);
+                if inner_stride == 1 {
+                    std::slice::from_raw_parts_mut(row, inner_len).iter_mut().for_each(&mut write);
+                } else {
+                    (0..inner_len).for_each(|k| write(&mut *row.offset(k as isize * inner_stride)));
+                }
+            }
+            // The next row: the odometer over the outer axes, last fastest.
+            let mut axis = outer_axes;
+            loop {
+                if axis == 0 {
+                    return true;
+                }
+                axis -= 1;
+                outer[axis] += 1;
+                row += self.strides[axis];
+                if outer[axis] < self.shape[axis] {
+                    break;
+                }
+                row -= self.shape[axis] as isize * self.strides[axis];
+                outer[axis] = 0;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.shape[..self.ndim].contains(&0)
+    }
 }
 
 /// Positions `first, first + step, ...` (`len` of them) as an ndarray
@@ -121,7 +231,7 @@ fn ndarray_slice(first: usize, len: usize, step: isize) -> Slice {
 
 #[cfg(test)]
 mod tests {
-    use ndarray::{ArrayD, ArrayViewD};
+    use ndarray::{ArrayD, ArrayViewD, ShapeBuilder};
 
     use super::*;
     use crate::index::{IndexElem, PySlice, RangeSlice};
@@ -164,20 +274,41 @@ mod tests {
         }
     }
 
+    /// A target of `shape` whose elements name their own positions (base
+    /// 10), laid out in memory by `layout`: in order, every axis walked
+    /// backwards, or in Fortran order, so that strides are negative or
+    /// out of order.
+    fn target(shape: &[usize], layout: u64) -> ArrayD<i64> {
+        let name = |at: IxDyn| at.slice().iter().fold(0, |acc, &i| acc * 10 + i as i64);
+        match layout {
+            0 => ArrayD::from_shape_fn(IxDyn(shape), name),
+            1 => {
+                let mut target = ArrayD::from_shape_fn(IxDyn(shape), |at| {
+                    let mirrored: Vec<usize> = at.slice().iter().zip(shape).map(|(&i, &len)| len - 1 - i).collect();
+                    name(IxDyn(&mirrored))
+                });
+                (0..shape.len()).for_each(|axis| target.invert_axis(Axis(axis)));
+                target
+            }
+            _ => ArrayD::from_shape_fn(IxDyn(shape).f(), name),
+        }
+    }
+
     /// The typed read gives the planner's view, element for element and
-    /// stride for stride, of every basic index the planner accepts, and
-    /// declines every one it rejects (which the planner then reports).
+    /// stride for stride, of every basic index the planner accepts, on
+    /// targets of every layout, and declines every one it rejects (which
+    /// the planner then reports).
     #[test]
     fn typed_views_equal_the_planners() {
         let mut draws = Draws(11);
         let mut taken = 0;
         for _ in 0..20_000 {
             let shape: Vec<usize> = (0..draws.below(5)).map(|_| draws.below(5) as usize).collect();
-            let target = ArrayD::from_shape_fn(IxDyn(&shape), |at| at.slice().iter().fold(0, |acc, &i| acc * 10 + i as i64));
+            let target = target(&shape, draws.below(3));
             let index: Vec<IndexElem<'_>> = (0..draws.below(6)).map(|_| draws.elem()).collect();
-            let mut elems = SliceElems::new();
-            let typed = match each_view_axis(&index, &shape, Bounds::Error, |axis| elems.push(axis)) {
-                Some(Ok(consumed)) => elems.view::<_, _, IxDyn>(target.view(), consumed),
+            let mut region = Region::new();
+            let typed = match each_view_axis(&index, &shape, Bounds::Error, |axis| region.push(axis, target.strides())) {
+                Some(Ok(_)) => region.view::<_, _, IxDyn>(target.view()),
                 _ => None,
             };
             match crate::api::get(&target, &index, Mode::Error) {
@@ -207,5 +338,35 @@ mod tests {
             }
         }
         assert!(taken > 3000, "only {taken} valid basic indices drawn");
+    }
+
+    /// A region's walk writes exactly the elements of the planner's view
+    /// of the same index, on targets of every layout, and nothing when it
+    /// declines.
+    #[test]
+    fn region_writes_reach_the_planners_elements() {
+        let mut draws = Draws(12);
+        let mut written = 0;
+        for _ in 0..20_000 {
+            let shape: Vec<usize> = (0..draws.below(5)).map(|_| draws.below(5) as usize).collect();
+            let mut target = target(&shape, draws.below(3));
+            let before = target.clone();
+            let index: Vec<IndexElem<'_>> = (0..draws.below(6)).map(|_| draws.elem()).collect();
+            let mut region = Region::new();
+            let wrote = match each_view_axis(&index, &shape, Bounds::Error, |axis| region.push(axis, target.strides())) {
+                Some(Ok(_)) => region.write(target.view_mut(), usize::MAX, |element| *element = -1 - *element),
+                _ => false,
+            };
+            if !wrote {
+                assert_eq!(target, before, "{index:?} on {shape:?}: declined, yet wrote");
+                continue;
+            }
+            let planned = crate::api::get(&before, &index, Mode::Error).unwrap_or_else(|error| panic!("{index:?} on {shape:?}: {error}"));
+            let selected: std::collections::HashSet<i64> = planned.view().iter().copied().collect();
+            let expected = before.mapv(|element| if selected.contains(&element) { -1 - element } else { element });
+            assert_eq!(target, expected, "{index:?} on {shape:?}");
+            written += 1;
+        }
+        assert!(written > 3000, "only {written} basic writes drawn");
     }
 }

@@ -109,10 +109,12 @@ impl<'a> IntoIndexElem<'a> for NewAxis {
 
 impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
     static_index!(Ix1, Ix1, Ix0, Basic);
-    type Kept = RangeSlice;
+    // Kept as itself (nothing to store): its range is a constant where the
+    // list is read, not a value reloaded from the list in memory.
+    type Kept = std::ops::RangeFull;
     #[inline(always)]
-    fn keep(self) -> RangeSlice {
-        self.into_range_slice()
+    fn keep(self) -> std::ops::RangeFull {
+        self
     }
 }
 

@@ -133,6 +133,17 @@ kept_basic!(RangeSlice => Range);
 kept_basic!(Ellipsis => Ellipsis, unit);
 kept_basic!(NewAxis => NewAxis, unit);
 
+/// `..` (and the macros' `:`), the whole axis.
+impl<'a> KeptElem<'a> for std::ops::RangeFull {
+    #[inline(always)]
+    fn basic(&self) -> Option<BasicElem> {
+        Some(BasicElem::Range(RangeSlice::new(0, None)))
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        IndexElem::Range(RangeSlice::new(0, None))
+    }
+}
+
 /// An element whose type does not make it basic takes the general path.
 impl<'a> KeptElem<'a> for IndexElem<'a> {
     fn into_index_elem(self) -> IndexElem<'a> {
@@ -172,7 +183,24 @@ impl<'a> KeptElem<'a> for KeptArray<'a> {
 pub trait BasicList {
     /// Calls `f` with each element's basic form (`None` for one that is
     /// not basic), in order, while `f` returns `true`.
-    fn each_basic(&self, f: &mut impl FnMut(Option<BasicElem>) -> bool);
+    fn each_basic(&self, f: &mut impl VisitBasic);
+}
+
+/// What [`BasicList::each_basic`] calls with each element: a closure, or
+/// a visitor whose method is forced inline, so that each element's kind,
+/// known where the list is typed, folds the match on it away (a closure
+/// called once per element stays out of line and matches every kind).
+#[doc(hidden)]
+pub trait VisitBasic {
+    /// Takes one element's basic form; `false` stops the walk.
+    fn visit(&mut self, elem: Option<BasicElem>) -> bool;
+}
+
+impl<F: FnMut(Option<BasicElem>) -> bool> VisitBasic for F {
+    #[inline(always)]
+    fn visit(&mut self, elem: Option<BasicElem>) -> bool {
+        self(elem)
+    }
 }
 
 /// A vector of indices borrowed where it stands, in one of the supported

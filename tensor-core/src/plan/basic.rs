@@ -6,7 +6,7 @@
 use crate::error::IndexError;
 use ndarray::Dimension;
 
-use crate::index::{BasicElem, BasicList, IndexElem, position_of};
+use crate::index::{BasicElem, BasicList, IndexElem, VisitBasic, position_of};
 use crate::mode::{Bounds, Resolution};
 use crate::plan::ViewAxis;
 use crate::plan::place::{Placement, basic};
@@ -76,7 +76,7 @@ pub(crate) fn element_at<D: Dimension>(list: &impl BasicList, shape: &[usize]) -
 pub(crate) fn each_basic_view_axis(
     list: &impl BasicList,
     shape: &[usize],
-    mut visit: impl FnMut(ViewAxis),
+    visit: impl FnMut(ViewAxis),
 ) -> Option<Result<usize, IndexError>> {
     let (mut ellipses, mut indexed, mut basic) = (0, 0, true);
     list.each_basic(&mut |elem| {
@@ -95,16 +95,38 @@ pub(crate) fn each_basic_view_axis(
         Ok(width) => width,
         Err(error) => return Some(Err(error)),
     };
-    let (mut axis, mut result) = (0, Ok(()));
-    list.each_basic(&mut |elem| {
+    let mut walk = ViewAxes {
+        shape,
+        ellipsis_width,
+        axis: 0,
+        result: Ok(()),
+        visit,
+    };
+    list.each_basic(&mut walk);
+    Some(walk.result.map(|()| walk.axis))
+}
+
+/// The resolving walk of [`each_basic_view_axis`], as a visitor rather than
+/// a closure so that it is inlined into each element (see [`VisitBasic`]).
+struct ViewAxes<'s, V> {
+    shape: &'s [usize],
+    ellipsis_width: usize,
+    /// The next target axis.
+    axis: usize,
+    result: Result<(), IndexError>,
+    visit: V,
+}
+
+impl<V: FnMut(ViewAxis)> VisitBasic for ViewAxes<'_, V> {
+    #[inline(always)]
+    fn visit(&mut self, elem: Option<BasicElem>) -> bool {
         let Some(elem) = elem else { return false };
-        match view_axes(elem, axis, shape, ellipsis_width, Bounds::Error, &mut visit) {
-            Ok(width) => axis += width.unwrap_or(0),
-            Err(error) => result = Err(error),
+        match view_axes(elem, self.axis, self.shape, self.ellipsis_width, Bounds::Error, &mut self.visit) {
+            Ok(width) => self.axis += width.unwrap_or(0),
+            Err(error) => self.result = Err(error),
         }
-        result.is_ok()
-    });
-    Some(result.map(|()| axis))
+        self.result.is_ok()
+    }
 }
 
 /// Hands `visit` the view axes of one basic element whose first target

@@ -6,11 +6,26 @@ use crate::plan::ViewAxis;
 
 /// Resolves a NumPy slice exactly as Python's `slice.indices` does: bounds
 /// count from the end when negative and are clamped to the axis.
+///
+/// Inlined, and its error made apart, because a small read is mostly this
+/// work: a `Result` returned through memory costs more than the rest.
+#[inline]
 pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexError> {
-    let step = slice.step.unwrap_or(1);
-    if step == 0 {
-        return Err(IndexError::ZeroStep);
+    match slice.step {
+        Some(0) => Err(zero_step()),
+        _ => Ok(resolve_py_step(slice, len)),
     }
+}
+
+#[cold]
+fn zero_step() -> IndexError {
+    IndexError::ZeroStep
+}
+
+/// [`resolve_py`] of a slice whose step is not zero.
+#[inline]
+fn resolve_py_step(slice: PySlice, len: usize) -> ViewAxis {
+    let step = slice.step.unwrap_or(1);
     // An axis holds at most `isize::MAX` elements, so a bound plus the
     // length stays in `isize`.
     let n = len as isize;
@@ -30,11 +45,11 @@ pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexEr
     };
     let span = if step > 0 { stop - start } else { start - stop };
     let count = if span > 0 { steps(span as usize, step) } else { 0 };
-    Ok(ViewAxis::Slice {
+    ViewAxis::Slice {
         first: if count > 0 { start as usize } else { 0 },
         len: count,
         step,
-    })
+    }
 }
 
 /// How many positions a run of `span` holds taken every `step`-th: no
@@ -51,10 +66,11 @@ fn steps(span: usize, step: isize) -> usize {
 /// Resolves an ndarray range as `s![]` does: take `start..end` (negative
 /// bounds count from the end; either bound outside the axis is an error;
 /// `end` before `start` is an empty range), then every `step`-th element, from the back when
-/// `step` is negative.
+/// `step` is negative. Inlined as [`resolve_py`] is.
+#[inline]
 pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Result<ViewAxis, IndexError> {
     if range.step == 0 {
-        return Err(IndexError::ZeroStep);
+        return Err(zero_step());
     }
     // As in `resolve_py`, in `isize`.
     let n = len as isize;
@@ -62,11 +78,7 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
     let start = absolute(range.start);
     let end = range.end.map_or(n, absolute);
     if !(0..=n).contains(&start) || !(0..=n).contains(&end) {
-        return Err(IndexError::RangeOutOfBounds {
-            range: range.to_string(),
-            axis,
-            len,
-        });
+        return Err(range_out_of_bounds(range, len, axis));
     }
     let end = end.max(start);
     let count = steps((end - start) as usize, range.step);
@@ -82,6 +94,15 @@ pub(crate) fn resolve_range(range: RangeSlice, len: usize, axis: usize) -> Resul
         len: count,
         step: range.step,
     })
+}
+
+#[cold]
+fn range_out_of_bounds(range: RangeSlice, len: usize, axis: usize) -> IndexError {
+    IndexError::RangeOutOfBounds {
+        range: range.to_string(),
+        axis,
+        len,
+    }
 }
 
 #[cfg(test)]
