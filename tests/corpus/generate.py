@@ -2,8 +2,11 @@
 """NumPy-differential corpus for tensor-at (run by tests/suite/corpus.rs).
 
 Usage: python tests/corpus/generate.py [OUT_PATH]
-OUT_PATH defaults to tests/corpus/generated/cases.json (gitignored: never
-commit the output; it is regenerated from this script, deterministically).
+OUT_PATH defaults to tests/corpus/cases.json, which is committed, so that a
+plain `cargo test` runs the corpus with nothing but Rust. The output is
+deterministic for a given NumPy (its version is recorded): scripts/test
+regenerates it with the NumPy it pins and fails if it differs from the
+committed file.
 
 The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
 
@@ -1515,7 +1518,7 @@ def fam_errors() -> None:
 
 
 def main() -> None:
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated", "cases.json")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.json")
     for family in (
         fam_ints,
         fam_pyslice,

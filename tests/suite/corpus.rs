@@ -1,5 +1,7 @@
-//! NumPy-differential corpus: every case of `tests/corpus/generated/cases.json`
-//! (written by `tests/corpus/generate.py`; its header documents the format)
+//! NumPy-differential corpus: every case of `tests/corpus/cases.json`
+//! (written by `tests/corpus/generate.py`, which sits beside it and whose
+//! header documents the format; committed, and checked against a fresh
+//! generation by `scripts/test`)
 //! must give NumPy's answer, or the `IndexError` variant NumPy's exception
 //! stands for, and a failing case must leave the target bit for bit
 //! unchanged. All cases run; the failures are reported together.
@@ -360,7 +362,7 @@ fn run_case(case: &Json) -> Outcome<()> {
 fn numpy_corpus() {
     let path = std::env::var_os("TENSOR_AT_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/generated/cases.json"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/cases.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read the NumPy corpus {}: {e}\n\
