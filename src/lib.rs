@@ -1,7 +1,7 @@
 //! tensor-at: NumPy, JAX and PyTorch indexed updates for ndarray.
 //!
 //! ```
-//! use ndarray::{array, Array2};
+//! use tensor_at::ndarray::{array, Array2};
 //! use tensor_at::{at, set};
 //!
 //! let mut x = Array2::<f64>::zeros((3, 4));
@@ -28,6 +28,12 @@ pub mod guarantees;
 pub mod numpy_users;
 
 pub use tensor_core::*;
+
+/// The ndarray this crate is built on (0.17). Name arrays through it
+/// (`use tensor_at::ndarray::{array, Array2};`), or depend on the same
+/// ndarray version: an `Array2` of another version is another type, and
+/// the macros reject it ("expected `ArrayBase`, found `ArrayBase`").
+pub use ndarray;
 
 /// In-place indexed update, or read (NumPy / PyTorch `x[...] = v`, `x[...]`).
 ///
@@ -94,7 +100,10 @@ pub use tensor_core::*;
 ///
 /// On a run-time index error (an index out of bounds, a value of the wrong
 /// shape...), with the message [`try_at!`] returns, at the caller's line.
-pub use tensor_macros::at;
+#[macro_export]
+macro_rules! at {
+    ($($call:tt)*) => { $crate::__private::at!($crate; $($call)*) };
+}
 
 /// Copy-and-update returning the new array (JAX `x.at[...].set(v)`).
 ///
@@ -118,7 +127,10 @@ pub use tensor_macros::at;
 /// # Panics
 ///
 /// On a run-time index error, with the message [`try_set!`] returns.
-pub use tensor_macros::set;
+#[macro_export]
+macro_rules! set {
+    ($($call:tt)*) => { $crate::__private::set!($crate; $($call)*) };
+}
 
 /// [`at!`] returning `Result<_, IndexError>` instead of panicking (on a GPU
 /// tensor, `Result<_, GpuError>`).
@@ -135,7 +147,10 @@ pub use tensor_macros::set;
 /// assert_eq!(x, array![0, 2, 3]);
 /// # Ok::<(), IndexError>(())
 /// ```
-pub use tensor_macros::try_at;
+#[macro_export]
+macro_rules! try_at {
+    ($($call:tt)*) => { $crate::__private::try_at!($crate; $($call)*) };
+}
 
 /// [`set!`] returning `Result<_, IndexError>` instead of panicking (on a GPU
 /// tensor, `Result<_, GpuError>`).
@@ -150,7 +165,10 @@ pub use tensor_macros::try_at;
 /// assert!(try_set!(x[7] = 0).is_err());
 /// # Ok::<(), IndexError>(())
 /// ```
-pub use tensor_macros::try_set;
+#[macro_export]
+macro_rules! try_set {
+    ($($call:tt)*) => { $crate::__private::try_set!($crate; $($call)*) };
+}
 
 /// The GPU tensor and its device (feature `gpu`): the crate `tensor-gpu`.
 /// The macros work on a `gpu::GpuTensor` with the same syntax.
@@ -164,6 +182,9 @@ struct ReadmeDoctests;
 /// What the macros expand into. Not a public API: use the macros.
 #[doc(hidden)]
 pub mod __private {
+    // The procedural macros, which `at!` and the others call with `$crate`,
+    // so that their expansions reach this module under any dependency name.
     pub use tensor_core::entry::*;
     pub use tensor_core::{Ellipsis, Mode, NewAxis, Op, PySlice, nd};
+    pub use tensor_macros::{at, set, try_at, try_set};
 }

@@ -107,7 +107,7 @@ fuzz_target!(|data: &[u8]| {
     match pipeline::checked_call(input) {
         Ok(call) => {
             for flavor in FLAVORS {
-                let expansion = pipeline::expansion(&call, flavor);
+                let expansion = pipeline::expansion(&call, flavor, &quote::quote!(::tensor_at));
                 if let Err(error) = syn::parse2::<syn::Expr>(expansion.clone()) {
                     panic!("the expansion of `{text}` is not an expression ({error}):\n{expansion}");
                 }

@@ -1,4 +1,5 @@
-//! [`Lowered`] → tokens: calls into `::tensor_at::__private`, quoted as
+//! [`Lowered`] → tokens: calls into the runtime (`tensor-at`'s
+//! `__private`, named once at the top of the expansion), quoted as
 //! lowering decided them.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
@@ -11,8 +12,32 @@ use crate::lower::{Entry, Lowered, Mode, Outcome, Place, Source, TargetCheck, Va
 use crate::lower_index::{Arg, Bound, IndexElem, MaskArray};
 
 /// The expansion of a lowered call: its index bound first (so a mask may
-/// read the target: `at!(x[x > 0.0] = 0.0)`), then the entry point.
-pub fn expand(lowered: &Lowered) -> TokenStream {
+/// read the target: `at!(x[x > 0.0] = 0.0)`), then the entry point. The
+/// runtime is `#runtime::__private`, imported under one name that every
+/// call below uses (see [`private`]).
+pub fn expand(lowered: &Lowered, runtime: &TokenStream) -> TokenStream {
+    let runtime_name = Ident::new(RUNTIME, Span::call_site());
+    let call = expand_call(lowered);
+    // Method syntax reaches the array through references and `&mut` bindings.
+    quote!({
+        use #runtime::__private as #runtime_name;
+        use #runtime_name::AsTarget as _;
+        #call
+    })
+}
+
+/// The name the expansion imports the runtime under.
+const RUNTIME: &str = "__tensor_at";
+
+/// The runtime (see [`expand`]), carrying `span`, so that a type error in
+/// a call points at the user's tokens.
+fn private(span: Span) -> TokenStream {
+    Ident::new(RUNTIME, span).into_token_stream()
+}
+
+/// One call, where the runtime is in scope (a read used as a value is one
+/// within the call it feeds).
+fn expand_call(lowered: &Lowered) -> TokenStream {
     let at = lowered.at;
     let p = private(at);
     let index = lowered.index.iter().rev().fold(quote!(()), |rest, elem| {
@@ -32,16 +57,7 @@ pub fn expand(lowered: &Lowered) -> TokenStream {
         Outcome::Result | Outcome::UnwrapInside => result,
         Outcome::Unwrap => quote!(#p::unwrap(#result)),
     };
-    // Method syntax reaches the array through references and `&mut` bindings.
-    quote!({
-        use ::tensor_at::__private::AsTarget as _;
-        match #index { #list => #result }
-    })
-}
-
-/// `::tensor_at::__private`, carrying `span`.
-fn private(span: Span) -> TokenStream {
-    quote_spanned!(span=> ::tensor_at::__private)
+    quote!(match #index { #list => #result })
 }
 
 /// Hygienic names for the expansion's own bindings.
@@ -277,9 +293,12 @@ fn bind_value(value: &Value, outcome: &Outcome, call: impl FnOnce(&Ident) -> Tok
         }
         ValueKind::Read(read) => {
             let (ok, error) = (quote!(::core::result::Result::Ok), quote!(::core::result::Result::Err));
-            let (read, result) = (Names::read(), scrutinee(expand(read)));
+            let (read, result) = (Names::read(), scrutinee(expand_call(read)));
             let failed = match outcome {
-                Outcome::UnwrapInside => quote!(::tensor_at::__private::unwrap(#error(#read))),
+                Outcome::UnwrapInside => {
+                    let p = private(Span::call_site());
+                    quote!(#p::unwrap(#error(#read)))
+                }
                 Outcome::Unwrap | Outcome::Result => quote!(#error(#read)),
             };
             quote!(match #result {
@@ -316,7 +335,7 @@ fn arg(arg: &Arg) -> TokenStream {
 
 /// One index element, with type errors placed on the user's element.
 fn index_elem(elem: &IndexElem) -> TokenStream {
-    let p = quote!(::tensor_at::__private);
+    let p = private(Span::call_site());
     let (span, elem) = match elem {
         IndexElem::Elem { arg_span, arg, .. } => (*arg_span, self::arg(arg)),
         IndexElem::Stepped { span, range, step } => (*span, quote_spanned!(*span=> #p::stepped(#range, #step))),
@@ -344,7 +363,7 @@ fn index_elem(elem: &IndexElem) -> TokenStream {
 
 /// A mask built as a boolean array.
 fn mask_array(mask: &MaskArray) -> TokenStream {
-    let p = quote!(::tensor_at::__private);
+    let p = private(Span::call_site());
     match mask {
         MaskArray::Compare { span, array, op, scalar } => {
             let (s, e, scalar) = (Names::scalar(), Names::element(), scrutinee(scalar));
@@ -364,7 +383,7 @@ fn mask_array(mask: &MaskArray) -> TokenStream {
 
 /// The out-of-bounds mode.
 fn mode(mode: &Mode) -> TokenStream {
-    let p = quote!(::tensor_at::__private);
+    let p = private(Span::call_site());
     match mode {
         Mode::Default => quote!(#p::Mode::Error),
         Mode::Named(name) => quote_spanned!(name.span()=> #p::Mode::#name),

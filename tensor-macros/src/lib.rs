@@ -1,7 +1,10 @@
 //! Procedural macros of tensor-at: `at!`, `set!`, `try_at!`, `try_set!`.
 //!
 //! Use them through the `tensor-at` crate, which documents them with
-//! examples; the expansions call `::tensor_at::__private`.
+//! examples, and whose own `macro_rules!` macros of the same names pass
+//! `$crate;` before the call: the expansions reach `$crate::__private`
+//! under whatever name the user gives the dependency (`::tensor_at` when
+//! called without it).
 //!
 //! Each macro runs four stages, one file each, in `pipeline.rs`:
 //!

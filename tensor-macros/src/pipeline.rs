@@ -2,7 +2,7 @@
 //! The macros, the `macro_parser` fuzz target and the tests all run them
 //! here.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 
 use crate::ast::Call;
@@ -18,17 +18,33 @@ pub fn checked_call(input: TokenStream) -> syn::Result<Call> {
     })
 }
 
-/// The expansion of a checked call for one macro.
-pub fn expansion(call: &Call, flavor: Flavor) -> TokenStream {
-    expand::expand(&lower::lower(call, flavor))
+/// The expansion of a checked call for one macro, reaching the runtime
+/// through `runtime` (the path of the `tensor-at` crate).
+pub fn expansion(call: &Call, flavor: Flavor, runtime: &TokenStream) -> TokenStream {
+    expand::expand(&lower::lower(call, flavor), runtime)
 }
 
 /// Expands one call, or its errors plus a placeholder of any type, so the
 /// user sees the errors and not a cascade.
 pub fn run(input: TokenStream, flavor: Flavor) -> TokenStream {
+    let (runtime, input) = runtime_path(input);
     match checked_call(input) {
-        Ok(call) => expansion(&call, flavor),
+        Ok(call) => expansion(&call, flavor, &runtime),
         Err(error) => placeholder(error),
+    }
+}
+
+/// The path of the `tensor-at` crate, and the call: `tensor-at`'s own
+/// macros pass `$crate;` before the call, so that the expansion reaches the
+/// runtime under whatever name the user's crate gives the dependency.
+/// Without it (the macros called from this crate directly), `::tensor_at`.
+pub fn runtime_path(input: TokenStream) -> (TokenStream, TokenStream) {
+    let mut tokens = input.clone().into_iter();
+    match (tokens.next(), tokens.next()) {
+        (Some(TokenTree::Ident(krate)), Some(TokenTree::Punct(semi))) if krate == "$crate" && semi.as_char() == ';' => {
+            (TokenTree::Ident(krate).into(), tokens.collect())
+        }
+        _ => (quote!(::tensor_at), input),
     }
 }
 
@@ -64,7 +80,7 @@ mod tests {
         match checked_call(input) {
             Ok(call) => {
                 for (copy, fallible) in [(false, false), (true, false), (false, true), (true, true)] {
-                    let expansion = expansion(&call, Flavor { copy, fallible });
+                    let expansion = expansion(&call, Flavor { copy, fallible }, &quote!(::tensor_at));
                     syn::parse2::<syn::Expr>(expansion)
                         .map_err(|error| format!("an expansion of `{text}` is not an expression: {error}"))?;
                 }
