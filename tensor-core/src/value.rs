@@ -28,7 +28,8 @@ scalar!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be written into an array of `{T}`",
     label = "expected a `{T}` or an array of `{T}`",
-    note = "values are a scalar of the target's element type or an ndarray of it (owned, view or reference); there are no implicit casts"
+    note = "values are a scalar of the target's element type or an ndarray of it (owned, view or reference); there are no implicit casts",
+    note = "into an array of floats, write a float literal: `1.0`, not `1`"
 )]
 pub trait IntoValue<'a, T> {
     /// The value's rank (`Ix0` for a scalar).
