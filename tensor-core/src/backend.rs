@@ -21,6 +21,7 @@ use crate::value::{InOrder, Value};
 
 /// The comparison of a mask written on the target itself, `x[x < s]`.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Compare {
     /// `x < s`
     Lt,

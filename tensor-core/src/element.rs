@@ -11,6 +11,7 @@ use num_traits::{One, WrappingMul};
 
 /// An accumulating operation: `x[i] op= v` for each occurrence, in index order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Op {
     /// `+=`, `np.add.at`.
     Add,
@@ -52,11 +53,14 @@ impl Op {
 /// `maximum`. Integers wrap on overflow, as NumPy's fixed-width integers do;
 /// integer division by zero and negative integer powers are errors raised
 /// before anything is written.
+///
+/// Sealed: the primitive numbers are the types it is implemented for, and
+/// methods may be added to it in any release.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not support the arithmetic updates",
     note = "`+= -= *= /=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types; `set` and `apply` work on any `Clone` element"
 )]
-pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
+pub trait Arith: Copy + PartialOrd + Send + Sync + sealed::Sealed + 'static {
     /// Whether the type is an integer: its arithmetic wraps, so `+` and `*`
     /// are exact and may be regrouped, and division and powers have
     /// operands to check.
@@ -76,8 +80,14 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + 'static {
     fn regrouping_identity(op: Op) -> Option<Self>;
 }
 
+mod sealed {
+    /// Closes [`Arith`](super::Arith) to the primitive numbers.
+    pub trait Sealed {}
+}
+
 macro_rules! float_arith {
     ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
         impl Arith for $t {
             const INTEGER: bool = false;
             #[inline]
@@ -129,6 +139,7 @@ fn wrapping_pow<T: WrappingMul + One + Copy>(base: T, mut exponent: u128) -> T {
 
 macro_rules! int_arith {
     ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
         impl Arith for $t {
             const INTEGER: bool = true;
             #[inline]

@@ -18,6 +18,7 @@ use crate::index::position_of;
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Mode<T> {
     /// Fail with [`IndexError::OutOfBounds`](crate::IndexError::OutOfBounds)
     /// before anything is written (NumPy's behaviour).

@@ -286,6 +286,7 @@ rank_max! {
 
 /// The result of a read: a view of the target, or a gathered array.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Selection<'a, T> {
     /// Basic indexing: a view, no copy.
     View(ArrayViewD<'a, T>),

@@ -170,6 +170,7 @@ impl<T: GpuElement> GpuTensor<T> {
         if batch == 0 {
             return self.update(index, op, value, mode);
         }
+        let combine = Combine::try_from(op)?;
         let value = value.into_value();
         let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
         let positions: Vec<Vec<usize>> = batches.positions().collect();
@@ -181,7 +182,7 @@ impl<T: GpuElement> GpuTensor<T> {
             .zip(indices.iter().zip(&values))
             .map(|(view, (index, value))| prepare::update(index, view.layout(), op, &mode, value))
             .collect::<Result<Vec<_>, _>>()?;
-        write_batches(&mut views, updates, op.into())
+        write_batches(&mut views, updates, combine)
     }
 
     /// The view of batch position `at`: this tensor behind its leading

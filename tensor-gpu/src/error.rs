@@ -43,3 +43,14 @@ pub enum GpuError {
     #[error("the GPU runtime failed: {0}")]
     Device(String),
 }
+
+impl GpuError {
+    /// What tensor-core offers and this crate has no kernel for: a
+    /// tensor-core newer than this tensor-gpu.
+    pub(crate) fn newer_core(operation: &'static str) -> GpuError {
+        GpuError::Unsupported {
+            operation,
+            reason: "tensor-core is newer than this tensor-gpu, which has no kernel for it; use the tensor-gpu of the same version",
+        }
+    }
+}

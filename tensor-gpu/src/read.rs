@@ -5,6 +5,7 @@ use tensor_core::{IndexElem, Mode, Plan, prepare};
 
 use crate::element::GpuElement;
 use crate::error::GpuError;
+use crate::kernels::masked::Predicate;
 use crate::kernels::{compact, copy, gather};
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
@@ -52,10 +53,11 @@ impl<T: GpuElement> GpuTensor<T> {
     /// Reads the elements `e` with `e compare threshold`, in C order, into a
     /// new one-dimensional tensor (NumPy's `x[x < s]`).
     pub fn get_where(&self, compare: Compare, threshold: T) -> Result<GpuTensor<T>, GpuError> {
+        let predicate = (Predicate::try_from(compare)?, threshold);
         let client = self.gpu.client();
         let device = Region::of_layout(self.offset, &self.shape, &self.strides).upload(client)?;
-        let selected = compact::select_where(client, &self.buffer, &device, (compare, threshold))?;
-        let buffer = compact::gather_where(client, &self.buffer, &device, (compare, threshold), &selected);
+        let selected = compact::select_where(client, &self.buffer, &device, predicate)?;
+        let buffer = compact::gather_where(client, &self.buffer, &device, predicate, &selected);
         Ok(GpuTensor::contiguous(&self.gpu, buffer, vec![selected.count]))
     }
 }

@@ -13,7 +13,7 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::compact::{self, Selected};
-use crate::kernels::masked;
+use crate::kernels::masked::{self, Predicate};
 use crate::kernels::{copy, scatter_reduce, scatter_set};
 use crate::layout::{DeviceRegion, Region};
 use crate::tensor::GpuTensor;
@@ -102,9 +102,10 @@ impl<T: GpuElement> GpuTensor<T> {
     /// refused ([`GpuError::Unsupported`]).
     pub fn update<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
+        let combine = Combine::try_from(op)?;
         let value = value.into_value();
         let update = prepare::update(index, self.layout(), op, &mode, &value)?;
-        self.write(update, op.into())
+        self.write(update, combine)
     }
 
     /// `self[self compare threshold] = value` (the mask sugar
@@ -118,8 +119,9 @@ impl<T: GpuElement> GpuTensor<T> {
     /// `self[self compare threshold] op= value`, as [`set_where`](Self::set_where).
     pub fn update_where<'v>(&mut self, compare: Compare, threshold: T, op: Op, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
+        let combine = Combine::try_from(op)?;
         let value = value.into_value();
-        self.write_where((compare, threshold), op.into(), |count| prepare::update_where(op, &value, count))
+        self.write_where((compare, threshold), combine, |count| prepare::update_where(op, &value, count))
     }
 
     /// Runs a prepared write.
@@ -164,6 +166,7 @@ impl<T: GpuElement> GpuTensor<T> {
     where
         T: 'v,
     {
+        let predicate = (Predicate::try_from(predicate.0)?, predicate.1);
         let client = self.gpu.client();
         let region = Region::of_layout(self.offset, &self.shape, &self.strides);
         if region.len() == 0 {

@@ -29,6 +29,7 @@ pub(crate) use int::{isize_as_i64, isize_view_as_i64, usize_as_u64, usize_view_a
 /// assert_eq!(written, ["1", "::-1", "1..4;2"]);
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum IndexElem<'a> {
     /// `3`, `-1`: select one position and remove the axis. Negative counts
     /// from the end. Held as `i128` so every integer type's value is exact.
@@ -332,6 +333,7 @@ pub struct RangeSlice {
 /// or owned, never converted.
 #[derive(Clone, Debug)]
 #[allow(missing_docs)] // one variant per element type, named after it
+#[non_exhaustive]
 pub enum IntArray<'a> {
     Usize(CowArray<'a, usize, IxDyn>),
     Isize(CowArray<'a, isize, IxDyn>),

@@ -27,9 +27,12 @@ pub(crate) enum Combine {
     Max,
 }
 
-impl From<tensor_core::Op> for Combine {
-    fn from(op: tensor_core::Op) -> Self {
-        match op {
+/// `Op` may grow in a tensor-core release before this crate has its
+/// kernel: such an operation is refused before anything runs.
+impl TryFrom<tensor_core::Op> for Combine {
+    type Error = crate::error::GpuError;
+    fn try_from(op: tensor_core::Op) -> Result<Self, Self::Error> {
+        Ok(match op {
             tensor_core::Op::Add => Combine::Add,
             tensor_core::Op::Sub => Combine::Sub,
             tensor_core::Op::Mul => Combine::Mul,
@@ -37,7 +40,8 @@ impl From<tensor_core::Op> for Combine {
             tensor_core::Op::Pow => Combine::Pow,
             tensor_core::Op::Min => Combine::Min,
             tensor_core::Op::Max => Combine::Max,
-        }
+            _ => return Err(crate::error::GpuError::newer_core("this operation")),
+        })
     }
 }
 

@@ -13,7 +13,6 @@ use super::scan::exclusive_scan;
 use crate::buffer::Buffer;
 use crate::error::GpuError;
 use crate::layout::DeviceRegion;
-use tensor_core::Compare;
 
 /// Where the predicate holds at `p`: `target[p] op= values[ranks[p] * value_stride]`.
 /// Each unit evaluates its own element before writing it, so the predicate
@@ -78,7 +77,7 @@ pub(crate) fn select_where<T: Numeric + CubeElement>(
     client: &Client,
     target: &Buffer<T>,
     region: &DeviceRegion,
-    predicate: (Compare, T),
+    predicate: (Predicate, T),
 ) -> Result<Selected, GpuError> {
     let ranks = mark(client, target, region, predicate);
     let total = exclusive_scan(client, &ranks);
@@ -92,7 +91,7 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
     client: &Client,
     target: &Buffer<T>,
     region: &DeviceRegion,
-    (compare, threshold): (Compare, T),
+    (compare, threshold): (Predicate, T),
     selected: &Selected,
     (values, value_stride): (&Buffer<T>, u32),
     op: Combine,
@@ -112,7 +111,7 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
         region.ndim,
         region.len as u32,
         value_stride,
-        compare.into(),
+        compare,
         op,
     );
 }
@@ -122,7 +121,7 @@ pub(crate) fn gather_where<T: Numeric + CubeElement>(
     client: &Client,
     source: &Buffer<T>,
     region: &DeviceRegion,
-    (compare, threshold): (Compare, T),
+    (compare, threshold): (Predicate, T),
     selected: &Selected,
 ) -> Buffer<T> {
     let operands = Buffer::from_slice(client, &[threshold]);
@@ -140,7 +139,7 @@ pub(crate) fn gather_where<T: Numeric + CubeElement>(
         region.base,
         region.ndim,
         region.len as u32,
-        compare.into(),
+        compare,
     );
     out
 }

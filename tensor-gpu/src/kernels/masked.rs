@@ -9,6 +9,7 @@ use super::combine::{Combine, combine};
 use super::grid::grid;
 use super::region::{TARGET, axis_sum};
 use crate::buffer::Buffer;
+use crate::error::GpuError;
 use crate::layout::DeviceRegion;
 use tensor_core::Compare;
 
@@ -23,16 +24,20 @@ pub(crate) enum Predicate {
     Ne,
 }
 
-impl From<Compare> for Predicate {
-    fn from(compare: Compare) -> Self {
-        match compare {
+/// `Compare` may grow in a tensor-core release before this crate has its
+/// kernel: such a comparison is refused before anything runs.
+impl TryFrom<Compare> for Predicate {
+    type Error = GpuError;
+    fn try_from(compare: Compare) -> Result<Self, GpuError> {
+        Ok(match compare {
             Compare::Lt => Predicate::Lt,
             Compare::Le => Predicate::Le,
             Compare::Gt => Predicate::Gt,
             Compare::Ge => Predicate::Ge,
             Compare::Eq => Predicate::Eq,
             Compare::Ne => Predicate::Ne,
-        }
+            _ => return Err(GpuError::newer_core("this comparison")),
+        })
     }
 }
 
@@ -96,7 +101,7 @@ pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
     client: &Client,
     target: &Buffer<T>,
     region: &DeviceRegion,
-    (compare, threshold): (Compare, T),
+    (compare, threshold): (Predicate, T),
     op: Combine,
     value: T,
 ) {
@@ -112,7 +117,7 @@ pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
         region.base,
         region.ndim,
         region.len as u32,
-        compare.into(),
+        compare,
         op,
     );
 }
@@ -122,7 +127,7 @@ pub(crate) fn mark<T: Numeric + CubeElement>(
     client: &Client,
     target: &Buffer<T>,
     region: &DeviceRegion,
-    (compare, threshold): (Compare, T),
+    (compare, threshold): (Predicate, T),
 ) -> Buffer<u32> {
     let operands = Buffer::from_slice(client, &[threshold]);
     let flags = Buffer::<u32>::empty(client, region.len);
@@ -138,7 +143,7 @@ pub(crate) fn mark<T: Numeric + CubeElement>(
         region.base,
         region.ndim,
         region.len as u32,
-        compare.into(),
+        compare,
     );
     flags
 }

@@ -75,6 +75,7 @@ fn ints_at<'a>(a: &'a IntArray<'_>, at: &[usize]) -> IntArray<'a> {
         IntArray::I64(a) => IntArray::I64(cow(at_position(a.view(), at))),
         IntArray::U32(a) => IntArray::U32(cow(at_position(a.view(), at))),
         IntArray::U64(a) => IntArray::U64(cow(at_position(a.view(), at))),
+        _ => unimplemented!("the reference interpreter has no rule for an index array type added since"),
     }
 }
 

@@ -159,6 +159,7 @@ fn ints(array: &IntArray<'_>) -> Tensor<i128> {
         IntArray::I64(a) => a.iter().map(|&v| v as i128).collect(),
         IntArray::U32(a) => a.iter().map(|&v| v as i128).collect(),
         IntArray::U64(a) => a.iter().map(|&v| v as i128).collect(),
+        _ => unimplemented!("the reference interpreter has no rule for an index array type added since"),
     };
     Tensor {
         shape: array.shape().to_vec(),
@@ -182,6 +183,7 @@ fn convert(elem: &IndexElem<'_>) -> Elem {
         }),
         IndexElem::Nd(a) => Elem::Nd(ints(a)),
         IndexElem::Along { index, axis } => Elem::Along(ints(index), *axis),
+        _ => unimplemented!("the reference interpreter has no rule for an index element added since"),
     }
 }
 
@@ -545,6 +547,7 @@ pub fn read<T: Clone>(x: &Tensor<T>, index: &[IndexElem<'_>], mode: &Mode<T>) ->
         Mode::Wrap => (Oob::Wrap, None),
         Mode::Drop => return Err(ErrKind::UnsupportedMode),
         Mode::Fill(v) => (Oob::Skip, Some(v)),
+        _ => unimplemented!("the reference interpreter has no rule for a mode added since"),
     };
     let selection = select(&x.shape, index, oob)?;
     let data = selection
@@ -569,6 +572,7 @@ fn write_oob<T>(mode: &Mode<T>) -> Result<Oob, ErrKind> {
         Mode::Wrap => Ok(Oob::Wrap),
         Mode::Drop => Ok(Oob::Skip),
         Mode::Fill(_) => Err(ErrKind::UnsupportedMode),
+        _ => unimplemented!("the reference interpreter has no rule for a mode added since"),
     }
 }
 
@@ -640,6 +644,7 @@ impl Arith for i64 {
             Op::Pow => x.wrapping_pow(u32::try_from(v).expect("the tests use small exponents")),
             Op::Min => x.min(v),
             Op::Max => x.max(v),
+            _ => unimplemented!("the reference interpreter has no rule for an operation added since"),
         }
     }
 
@@ -677,6 +682,7 @@ impl Arith for f64 {
                     v
                 }
             }
+            _ => unimplemented!("the reference interpreter has no rule for an operation added since"),
         }
     }
 
