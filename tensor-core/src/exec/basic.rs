@@ -272,6 +272,15 @@ mod tests {
                 _ => IndexElem::Slice(PySlice::new(None, None, None)),
             }
         }
+
+        /// A shape of up to 4 axes, a target of it in one of [`target`]'s
+        /// layouts, and an index of up to 5 elements.
+        fn case(&mut self) -> (Vec<usize>, ArrayD<i64>, Vec<IndexElem<'static>>) {
+            let shape: Vec<usize> = (0..self.below(5)).map(|_| self.below(5) as usize).collect();
+            let target = target(&shape, self.below(3));
+            let index = (0..self.below(6)).map(|_| self.elem()).collect();
+            (shape, target, index)
+        }
     }
 
     /// A target of `shape` whose elements name their own positions (base
@@ -303,9 +312,7 @@ mod tests {
         let mut draws = Draws(11);
         let mut taken = 0;
         for _ in 0..20_000 {
-            let shape: Vec<usize> = (0..draws.below(5)).map(|_| draws.below(5) as usize).collect();
-            let target = target(&shape, draws.below(3));
-            let index: Vec<IndexElem<'_>> = (0..draws.below(6)).map(|_| draws.elem()).collect();
+            let (shape, target, index) = draws.case();
             let mut region = Region::new();
             let typed = match each_view_axis(&index, &shape, Bounds::Error, |axis| region.push(axis, target.strides())) {
                 Some(Ok(_)) => region.view::<_, _, IxDyn>(target.view()),
@@ -348,10 +355,8 @@ mod tests {
         let mut draws = Draws(12);
         let mut written = 0;
         for _ in 0..20_000 {
-            let shape: Vec<usize> = (0..draws.below(5)).map(|_| draws.below(5) as usize).collect();
-            let mut target = target(&shape, draws.below(3));
+            let (shape, mut target, index) = draws.case();
             let before = target.clone();
-            let index: Vec<IndexElem<'_>> = (0..draws.below(6)).map(|_| draws.elem()).collect();
             let mut region = Region::new();
             let wrote = match each_view_axis(&index, &shape, Bounds::Error, |axis| region.push(axis, target.strides())) {
                 Some(Ok(_)) => region.write(target.view_mut(), usize::MAX, |element| *element = -1 - *element),
