@@ -7,7 +7,7 @@
 use ndarray::{Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, CowArray, Data, DataMut, Dimension, IndexLonger, IxDyn};
 
 use crate::choose::{self, Few};
-use crate::element::{Arith, Op};
+use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
@@ -397,35 +397,47 @@ where
 }
 
 /// `target[predicate(target)] = value` (the mask sugar): one fused pass,
-/// after a counting pass for an array value.
+/// after a counting pass for an array value. `compare` is the predicate as
+/// a single comparison, when it is one: a test that can cross threads.
 #[inline]
 pub(crate) fn set_where<T: Clone, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
-    predicate: impl FnMut(&T) -> bool,
+    (compare, predicate): (Option<(Compare, &T)>, impl FnMut(&T) -> bool),
     value: Value<'_, T>,
 ) -> Result<(), IndexError> {
-    write_where(target, predicate, |count| prepare::set_where(&value, count), SetKernel::new())
+    let prepare = |count: &mut dyn FnMut() -> Result<usize, IndexError>| prepare::set_where(&value, count);
+    write_where(target, predicate, prepare, SetKernel::new(), |elements, value| {
+        compare.is_some_and(|(compare, scalar)| choose::set_where_split(elements, compare, scalar, value))
+    })
 }
 
 /// `target[predicate(target)] op= value` (the mask sugar).
 #[inline]
 pub(crate) fn update_where<T: Arith, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
-    predicate: impl FnMut(&T) -> bool,
+    (compare, predicate): (Option<(Compare, &T)>, impl FnMut(&T) -> bool),
     op: Op,
     value: Value<'_, T>,
 ) -> Result<(), IndexError> {
-    with_op!(op, kernel => write_where(target, predicate, |count| prepare::update_where(op, &value, count), kernel))
+    with_op!(op, kernel => {
+        let prepare = |count: &mut dyn FnMut() -> Result<usize, IndexError>| prepare::update_where(op, &value, count);
+        write_where(target, predicate, prepare, kernel, |elements, value| {
+            compare.is_some_and(|(compare, scalar)| choose::update_where_split(elements, compare, *scalar, *value, kernel))
+        })
+    })
 }
 
 /// The mask sugar's write: `prepare` (given the count of selected elements,
-/// counted when it asks) checks the value, then one pass writes.
+/// counted when it asks) checks the value, then one pass writes. A scalar
+/// into a large contiguous target is first offered to `split` (the
+/// elements and the value), which writes it on every thread or declines.
 #[inline]
 fn write_where<'v, T, D, P, K>(
-    target: ArrayViewMut<'_, T, D>,
+    mut target: ArrayViewMut<'_, T, D>,
     mut predicate: P,
     prepare: impl FnOnce(&mut dyn FnMut() -> Result<usize, IndexError>) -> Result<Broadcast<'v, T>, IndexError>,
     kernel: K,
+    split: impl FnOnce(&mut [T], &T) -> bool,
 ) -> Result<(), IndexError>
 where
     T: 'v,
@@ -436,7 +448,17 @@ where
     let mut count = || Ok(masked::count_where(&target.view(), &mut predicate));
     let values = prepare(&mut count)?;
     match &values {
-        Broadcast::Scalar(value) => masked::write_scalar_where(target, predicate, value, kernel),
+        Broadcast::Scalar(value) => {
+            if choose::builds_mask_pass(target.len())
+                && let Some(elements) = target.as_slice_memory_order_mut()
+            {
+                if !split(elements, value) {
+                    choose::write_slice_where(elements, predicate, value, kernel);
+                }
+                return Ok(());
+            }
+            masked::write_scalar_where(target, predicate, value, kernel)
+        }
         Broadcast::Array { .. } => masked::write_values_where(target, predicate, &values, kernel),
     }
     Ok(())

@@ -11,46 +11,13 @@ use std::fmt::Display;
 use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimension};
 
 use crate::api;
-use crate::element::{Arith, Op};
+use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::index::{BasicList, IndexElem, IndexSlice};
 use crate::mode::Mode;
 use crate::rank::{Advanced, Kind, Rank};
 use crate::target::{Target, TargetMut};
 use crate::value::{InOrder, Value};
-
-/// The comparison of a mask written on the target itself, `x[x < s]`.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Compare {
-    /// `x < s`
-    Lt,
-    /// `x <= s`
-    Le,
-    /// `x > s`
-    Gt,
-    /// `x >= s`
-    Ge,
-    /// `x == s`
-    Eq,
-    /// `x != s` (true for NaN, as in Rust).
-    Ne,
-}
-
-impl Compare {
-    /// Whether `element compare threshold` holds, as Rust's operators
-    /// evaluate it.
-    pub fn holds<T: PartialOrd>(self, element: &T, threshold: &T) -> bool {
-        match self {
-            Compare::Lt => element < threshold,
-            Compare::Le => element <= threshold,
-            Compare::Gt => element > threshold,
-            Compare::Ge => element >= threshold,
-            Compare::Eq => element == threshold,
-            Compare::Ne => element != threshold,
-        }
-    }
-}
 
 /// Which elements a mask on the target itself selects (`x[x < s]`,
 /// `x[(x > a) & (x < b)]`): the test on an element, and, for a single
@@ -85,6 +52,14 @@ impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
     pub fn into_test(self) -> F {
         match self {
             Predicate::Compare { test, .. } | Predicate::Test(test) => test,
+        }
+    }
+
+    /// The single comparison, if it is one, and the test on one element.
+    pub fn into_parts(self) -> (Option<(Compare, &'s T)>, F) {
+        match self {
+            Predicate::Compare { compare, scalar, test } => (Some((compare, scalar)), test),
+            Predicate::Test(test) => (None, test),
         }
     }
 }
@@ -463,7 +438,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Clone,
     {
-        api::set_where(self.target_view_mut(), predicate.into_test(), value)
+        api::set_where(self.target_view_mut(), predicate.into_parts(), value)
     }
 
     #[inline]
@@ -476,7 +451,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Arith,
     {
-        api::update_where(self.target_view_mut(), predicate.into_test(), op, value)
+        api::update_where(self.target_view_mut(), predicate.into_parts(), op, value)
     }
 }
 

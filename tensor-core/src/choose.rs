@@ -9,9 +9,9 @@
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
+use crate::element::{Arith, Compare, Op, Plain};
 #[cfg(feature = "rayon")]
-use crate::element::Bits;
-use crate::element::{Arith, Op, Plain};
+use crate::element::{Bits, as_arith, as_arith_mut};
 use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, Streaming, with_op};
@@ -19,7 +19,7 @@ use crate::exec::passes::CpuPasses;
 use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::stream::Fence;
-use crate::exec::{checked, gather, mask_gather, scatter};
+use crate::exec::{checked, gather, mask_gather, masked, scatter};
 use crate::index::{IndexElem, IndexInt, IndexSlice, with_index_slice, with_loop_indices};
 use crate::mode::Mode;
 use crate::plan::{Form, IndexedPlan, Plan};
@@ -35,6 +35,10 @@ const PARALLEL_FROM: usize = 1 << 16;
 /// straight to the target's own view: no plan, no dynamic shapes. Larger
 /// regions take the planned path, which streams large fills past the cache.
 const SMALL_REGION: usize = 1 << 12;
+
+/// From this many contiguous elements, the fused mask pass with a scalar
+/// runs the build for this processor's vectors.
+const MASK_PASS_BUILT_FROM: usize = 1 << 10;
 
 /// At most this many indices of an accumulation into a vector are checked
 /// before any is applied, with no plan built.
@@ -419,6 +423,98 @@ enum SetStrategy {
 fn splits_by_destination(bytes: usize, len: usize, updates: usize, machine: &Machine) -> bool {
     let part = len.div_ceil(machine.threads.max(1));
     bytes >= SPLIT_TARGETS_FROM && part <= u32::MAX as usize && machine.splits(updates)
+}
+
+/// Whether the fused mask pass over `len` contiguous elements runs the
+/// builds for this processor's vectors (and may split among threads).
+/// Below it, the build every processor runs: telling the instruction set
+/// costs more than the wider vectors save.
+#[inline]
+pub(crate) fn builds_mask_pass(len: usize) -> bool {
+    len >= MASK_PASS_BUILT_FROM
+}
+
+/// The fused mask pass with a scalar over contiguous elements, on this
+/// processor's widest vectors. Out of line: the inlined caller stays the
+/// loop of few elements, whose operands fold into it.
+#[inline(never)]
+pub(crate) fn write_slice_where<T, K: Kernel<T>>(elements: &mut [T], predicate: impl FnMut(&T) -> bool, value: &T, kernel: K) {
+    masked::write_slice_where(elements, predicate, value, kernel, Isa::detect());
+}
+
+/// `elements[elements compare scalar] = value` (the mask sugar with a
+/// scalar) on every thread, when the elements are many and plain numbers,
+/// whose comparison can cross threads; false, with nothing written,
+/// otherwise. Only the length is tested inline, and the operands go on as
+/// copies: the serial pass the caller falls back to must stay small enough
+/// to inline, and its operands unseen by code it cannot see, so that they
+/// fold into its loop.
+#[inline]
+#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+pub(crate) fn set_where_split<T: Clone>(elements: &mut [T], compare: Compare, scalar: &T, value: &T) -> bool {
+    #[cfg(feature = "rayon")]
+    if elements.len() >= PARALLEL_FROM {
+        return set_where_split_plain(elements, compare, scalar.clone(), value.clone());
+    }
+    false
+}
+
+/// [`set_where_split`] past its length test: the split when `T` is one of
+/// the plain numbers.
+#[cfg(feature = "rayon")]
+#[inline(never)]
+fn set_where_split_plain<T>(elements: &mut [T], compare: Compare, scalar: T, value: T) -> bool {
+    /// The split when `T` is `N`.
+    fn typed<T, N: Arith>(elements: &mut [T], compare: Compare, scalar: &T, value: &T) -> bool {
+        match (as_arith_mut::<T, N>(elements), as_arith::<T, N>(scalar), as_arith::<T, N>(value)) {
+            (Some(elements), Some(&scalar), Some(&value)) => update_where_split(elements, compare, scalar, value, SetKernel::new()),
+            _ => false,
+        }
+    }
+    let (scalar, value) = (&scalar, &value);
+    typed::<T, f32>(elements, compare, scalar, value)
+        || typed::<T, f64>(elements, compare, scalar, value)
+        || typed::<T, i32>(elements, compare, scalar, value)
+        || typed::<T, u32>(elements, compare, scalar, value)
+        || typed::<T, i64>(elements, compare, scalar, value)
+        || typed::<T, u64>(elements, compare, scalar, value)
+}
+
+/// `elements[elements compare scalar] op= value` on every thread, when the
+/// elements are many; false, with nothing written, otherwise. Only the
+/// length is tested inline, as in [`set_where_split`].
+#[inline]
+#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+pub(crate) fn update_where_split<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    elements: &mut [T],
+    compare: Compare,
+    scalar: T,
+    value: T,
+    kernel: K,
+) -> bool {
+    #[cfg(feature = "rayon")]
+    if elements.len() >= PARALLEL_FROM {
+        return update_where_on_threads(elements, compare, scalar, value, kernel);
+    }
+    false
+}
+
+/// [`update_where_split`] past its length test.
+#[cfg(feature = "rayon")]
+#[inline(never)]
+fn update_where_on_threads<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    elements: &mut [T],
+    compare: Compare,
+    scalar: T,
+    value: T,
+    kernel: K,
+) -> bool {
+    let machine = Machine::now();
+    if !machine.splits(elements.len()) {
+        return false;
+    }
+    crate::exec::parallel::masked::write_scalar_where(elements, compare, scalar, value, kernel, machine.threads, machine.isa);
+    true
 }
 
 /// Whether a `set` of `region` bytes streams past the cache. Streaming

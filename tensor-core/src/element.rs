@@ -9,6 +9,39 @@ use ndarray::{ArrayViewD, ArrayViewMutD};
 
 use num_traits::{One, WrappingMul};
 
+/// The comparison of a mask written on the target itself, `x[x < s]`.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compare {
+    /// `x < s`
+    Lt,
+    /// `x <= s`
+    Le,
+    /// `x > s`
+    Gt,
+    /// `x >= s`
+    Ge,
+    /// `x == s`
+    Eq,
+    /// `x != s` (true for NaN, as in Rust).
+    Ne,
+}
+
+impl Compare {
+    /// Whether `element compare threshold` holds, as Rust's operators
+    /// evaluate it.
+    pub fn holds<T: PartialOrd>(self, element: &T, threshold: &T) -> bool {
+        match self {
+            Compare::Lt => element < threshold,
+            Compare::Le => element <= threshold,
+            Compare::Gt => element > threshold,
+            Compare::Ge => element >= threshold,
+            Compare::Eq => element == threshold,
+            Compare::Ne => element != threshold,
+        }
+    }
+}
+
 /// An accumulating operation: `x[i] op= v` for each occurrence, in index order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -213,6 +246,25 @@ unsafe impl Bits for u64 {
     const WIDTH: Width = Width::Bits64;
 }
 
+/// `values` as a slice of `N`, when `T` is `N` (told by type id, as
+/// [`Plain::of`] tells it): for a path that needs an arithmetic type's
+/// bounds where the caller's `T` carries none.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
+pub(crate) fn as_arith_mut<T, N: Arith>(values: &mut [T]) -> Option<&mut [N]> {
+    // SAFETY: `N` is a primitive number (`Arith` is sealed), with no
+    // lifetimes for the type id to erase, so equal ids make `T` and `N` one
+    // type; the slice is the same borrow under its own name.
+    (typeid::of::<T>() == TypeId::of::<N>())
+        .then(|| unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<N>(), values.len()) })
+}
+
+/// `value` as an `N`, when `T` is `N` (as [`as_arith_mut`]).
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
+pub(crate) fn as_arith<T, N: Arith>(value: &T) -> Option<&N> {
+    // SAFETY: as in `as_arith_mut`: `T` is `N`.
+    (typeid::of::<T>() == TypeId::of::<N>()).then(|| unsafe { &*std::ptr::from_ref(value).cast::<N>() })
+}
+
 /// Proof that `T` is a plain number of some [`Width`], made only by
 /// [`Plain::of`], which tells the type by its type id: slices of `T` may
 /// then be read and written as their bits, which cross threads and are
@@ -352,6 +404,25 @@ mod tests {
         assert!(!i32::valid_operand(Op::Div, 0) && i32::valid_operand(Op::Div, -1));
         assert!(!i8::valid_operand(Op::Pow, -1) && u8::valid_operand(Op::Pow, 0));
         assert!(f64::valid_operand(Op::Div, 0.0));
+    }
+
+    /// `as_arith` and `as_arith_mut` name a slice by its own type only: not
+    /// by another of the same width, not by a reference to it.
+    #[test]
+    fn arithmetic_names_are_given_to_the_same_type_only() {
+        let mut values = [1.5f32, -2.0];
+        let named = as_arith_mut::<f32, f32>(&mut values).expect("the same type");
+        named[1] = 4.0;
+        assert_eq!(values, [1.5, 4.0]);
+        assert!(as_arith_mut::<f32, u32>(&mut values).is_none());
+        assert!(as_arith_mut::<f32, i32>(&mut values).is_none());
+        assert!(as_arith::<u64, i64>(&7).is_none());
+        assert!(as_arith::<usize, u64>(&7).is_none());
+        assert_eq!(as_arith::<i64, i64>(&-7), Some(&-7));
+        fn by_reference<'a>(value: &'a &'a u32) -> bool {
+            as_arith::<&'a u32, u32>(value).is_some()
+        }
+        assert!(!by_reference(&&3));
     }
 
     #[test]

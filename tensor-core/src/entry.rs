@@ -15,8 +15,9 @@ use ndarray::{Array, Dimension};
 
 pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-pub use crate::backend::{Compare, Predicate};
+pub use crate::backend::Predicate;
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
+pub use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::IndexElem;

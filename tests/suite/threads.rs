@@ -766,3 +766,85 @@ fn batched_updates_equal_a_plain_loop_for_every_thread_count() {
         assert_eq!(bits(&got_sets), bits(&sets), "sets with {threads} threads");
     }
 }
+
+/// The mask sugar with a scalar: below the size that runs this processor's
+/// vector build, above it, and above the size split among threads, for
+/// each comparison and element type, a combined mask, an update and an
+/// integer division (whose operand is checked only where selected), equals
+/// a plain loop for 1, 2 and 3 threads; floats bit for bit, NaN and -0.0
+/// included.
+#[test]
+fn fused_masks_with_a_scalar_equal_a_plain_loop_for_every_thread_count() {
+    fn floats(len: usize) -> Array1<f32> {
+        let special = [f32::NAN, -0.0, 0.0, f32::INFINITY, f32::NEG_INFINITY];
+        let steps = indices(len, 2001, 7);
+        Array1::from_iter(steps.iter().enumerate().map(|(k, &i)| match k % 97 {
+            0..5 => special[k % 97],
+            _ => (i - 1000) as f32 * 0.25,
+        }))
+    }
+    fn float_bits<D: ndarray::Dimension>(a: &ndarray::Array<f32, D>) -> Vec<u32> {
+        a.iter().map(|v| v.to_bits()).collect()
+    }
+    for len in [100, 1500, 70_001] {
+        let x = floats(len);
+        let wide = x.mapv(f64::from);
+        let ints = indices(len, 2001, 9).mapv(|i| i as i32 - 1000);
+        let unsigned = indices(len, 2001, 11).mapv(|i| i as u64);
+        let pick = |keep: &dyn Fn(f32) -> bool, to: &dyn Fn(f32) -> f32| x.mapv(|e| if keep(e) { to(e) } else { e });
+        let expected = [
+            pick(&|e| e < 0.0, &|_| 0.0),
+            pick(&|e| e <= 1.5, &|_| -2.0),
+            pick(&|e| e > 0.0, &|_| 9.0),
+            pick(&|e| e >= -0.0, &|_| 1.0),
+            pick(&|e| e == 0.0, &|_| 5.0),
+            pick(&|e| e != 0.5, &|_| 3.0),
+            pick(&|e| e > 0.0 && e < 100.0, &|_| 7.0),
+            pick(&|e| e < 10.0, &|e| e + 0.5),
+        ];
+        let expected_wide = wide.mapv(|e| if e < -3.0 { e * 2.0 } else { e });
+        let expected_ints = ints.mapv(|e| if e > 0 { e / 3 } else { e });
+        let expected_unsigned = unsigned.mapv(|e| if e >= 1000 { 0 } else { e });
+        for threads in [1, 2, 3] {
+            let (results, results_wide, results_ints, results_unsigned) = in_pool(threads, || {
+                let run = |write: &dyn Fn(&mut Array1<f32>)| {
+                    let mut y = x.clone();
+                    write(&mut y);
+                    y
+                };
+                let results = [
+                    run(&|y| at!(y[y < 0.0] = 0.0)),
+                    run(&|y| at!(y[y <= 1.5] = -2.0)),
+                    run(&|y| at!(y[y > 0.0] = 9.0)),
+                    run(&|y| at!(y[y >= -0.0] = 1.0)),
+                    run(&|y| at!(y[y == 0.0] = 5.0)),
+                    run(&|y| at!(y[y != 0.5] = 3.0)),
+                    run(&|y| at!(y[(y > 0.0) & (y < 100.0)] = 7.0)),
+                    run(&|y| at!(y[y < 10.0] += 0.5)),
+                ];
+                let mut w = wide.clone();
+                at!(w[w < -3.0] *= 2.0);
+                let mut i = ints.clone();
+                at!(i[i > 0] /= 3);
+                let mut u = unsigned.clone();
+                at!(u[u >= 1000] = 0);
+                (results, w, i, u)
+            });
+            for (k, (result, expected)) in results.iter().zip(&expected).enumerate() {
+                assert_eq!(
+                    float_bits(result),
+                    float_bits(expected),
+                    "case {k}, {len} elements, {threads} threads"
+                );
+            }
+            let wide_bits = |a: &Array1<f64>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                wide_bits(&results_wide),
+                wide_bits(&expected_wide),
+                "{len} elements, {threads} threads"
+            );
+            assert_eq!(results_ints, expected_ints, "{len} elements, {threads} threads");
+            assert_eq!(results_unsigned, expected_unsigned, "{len} elements, {threads} threads");
+        }
+    }
+}

@@ -6,6 +6,7 @@
 use ndarray::{ArrayView, ArrayViewMut, Dimension};
 
 use crate::exec::kernel::Kernel;
+use crate::exec::sys::cpu::Isa;
 use crate::value::Broadcast;
 
 /// How many elements of `view` `predicate` selects.
@@ -31,6 +32,57 @@ pub(crate) fn write_scalar_where<T, D: Dimension, K: Kernel<T>>(
     match view.as_slice_memory_order_mut() {
         Some(elements) => elements.iter_mut().for_each(write),
         None => view.map_inplace(write),
+    }
+}
+
+/// [`write_scalar_where`] on a contiguous run of elements, built for the
+/// widest vectors `isa` has: the loop is a compare and a select per
+/// element, so its speed is its vectors' width until memory bounds it.
+pub(crate) fn write_slice_where<T, K: Kernel<T>>(elements: &mut [T], predicate: impl FnMut(&T) -> bool, value: &T, kernel: K, isa: Isa) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if isa.avx512f() {
+            // SAFETY: `isa` says the processor has AVX-512F (only
+            // detection says so).
+            return unsafe { write_slice_where_avx512(elements, predicate, value, kernel) };
+        }
+        if isa.avx2() {
+            // SAFETY: `isa` says the processor has AVX2.
+            return unsafe { write_slice_where_avx2(elements, predicate, value, kernel) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    write_slice(elements, predicate, value, kernel);
+}
+
+/// [`write_slice`] with AVX-512F.
+///
+/// # Safety
+///
+/// The processor has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn write_slice_where_avx512<T, K: Kernel<T>>(elements: &mut [T], predicate: impl FnMut(&T) -> bool, value: &T, kernel: K) {
+    write_slice(elements, predicate, value, kernel);
+}
+
+/// [`write_slice`] with AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn write_slice_where_avx2<T, K: Kernel<T>>(elements: &mut [T], predicate: impl FnMut(&T) -> bool, value: &T, kernel: K) {
+    write_slice(elements, predicate, value, kernel);
+}
+
+/// The loop of [`write_slice_where`], inlined into each build of it.
+#[inline(always)]
+fn write_slice<T, K: Kernel<T>>(elements: &mut [T], mut predicate: impl FnMut(&T) -> bool, value: &T, mut kernel: K) {
+    for e in elements {
+        kernel.apply_where(predicate(e), e, value);
     }
 }
 
