@@ -56,6 +56,10 @@ const STREAM_FROM: usize = 1 << 20;
 /// plainly: streaming partial cache lines costs more than it saves.
 const STREAM_ROWS_FROM: usize = 1 << 9;
 
+/// An indexed write cut into pieces along a strided dim gives each piece at
+/// least this many positions of it.
+const PIECE_FROM: usize = 16;
+
 /// Targets smaller than this stay on one thread when split by destination:
 /// each thread scans every index, which pays only when the random updates
 /// miss the cache.
@@ -412,6 +416,9 @@ enum SetStrategy {
     /// A view cut into one piece per thread, as the bits of plain numbers;
     /// streaming stores when `stream`.
     SplitView { stream: bool },
+    /// An indexed plan cut along its longest strided dim, one piece per
+    /// thread, as the bits of plain numbers.
+    SplitIndexed,
     /// On one thread; streaming stores when `stream`, destinations
     /// prefetched when `far`.
     Serial { stream: bool, far: bool },
@@ -423,6 +430,18 @@ enum SetStrategy {
 fn splits_by_destination(bytes: usize, len: usize, updates: usize, machine: &Machine) -> bool {
     let part = len.div_ceil(machine.threads.max(1));
     bytes >= SPLIT_TARGETS_FROM && part <= u32::MAX as usize && machine.splits(updates)
+}
+
+/// Whether an indexed write of `plan` is cut into pieces along its longest
+/// strided dim, one a thread (`exec::parallel::pieces`): a general plan
+/// (the others have loops of their own) whose pieces are long enough that
+/// two threads seldom write into one cache line.
+fn splits_pieces(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
+    matches!(plan.form(), Form::General)
+        && machine.splits(plan.len())
+        && plan
+            .longest_strided()
+            .is_some_and(|(_, _, len)| len >= machine.threads * PIECE_FROM)
 }
 
 /// Whether the fused mask pass over `len` contiguous elements runs the
@@ -552,7 +571,13 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
             false => serial,
         };
     };
-    if !machine.splits(plan.len()) || Plain::<T>::of().is_none() || values.in_order().is_none() {
+    if !machine.splits(plan.len()) || Plain::<T>::of().is_none() {
+        return serial;
+    }
+    if splits_pieces(plan, machine) {
+        return SetStrategy::SplitIndexed;
+    }
+    if values.in_order().is_none() {
         return serial;
     }
     match plan.form() {
@@ -619,8 +644,25 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             };
             assert!(done, "the strategy saw plain numbers");
         }
+        #[cfg(feature = "rayon")]
+        SetStrategy::SplitIndexed => {
+            let Plan::Indexed(plan) = &plan else {
+                unreachable!("the strategy saw an indexed plan")
+            };
+            let far = machine.beyond_cache(target.len() * size_of::<T>());
+            let done = match Plain::<T>::of().map(Plain::width) {
+                // SAFETY (both): the plan was resolved from this target's
+                // layout (by the caller's `prepare`).
+                Some(crate::element::Width::Bits32) => unsafe { split_indexed_set::<T, u32>(target, plan, &values, machine, far) },
+                Some(crate::element::Width::Bits64) => unsafe { split_indexed_set::<T, u64>(target, plan, &values, machine, far) },
+                None => false,
+            };
+            assert!(done, "the strategy saw plain numbers and a strided dim");
+        }
         #[cfg(not(feature = "rayon"))]
-        SetStrategy::ByDestination | SetStrategy::SplitView { .. } => unreachable!("one thread splits nothing"),
+        SetStrategy::ByDestination | SetStrategy::SplitView { .. } | SetStrategy::SplitIndexed => {
+            unreachable!("one thread splits nothing")
+        }
         SetStrategy::Serial { stream, far } => {
             // Dropped after the write: it orders the streaming stores.
             let fence = stream.then_some(Fence);
@@ -651,17 +693,6 @@ fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, 
     let Some(view) = plain.view_bits_mut::<B>(view) else {
         return false;
     };
-    let scalar;
-    let values = match values {
-        Broadcast::Scalar(value) => {
-            scalar = plain.bits::<B>(std::slice::from_ref(*value)).expect("one width")[0];
-            Broadcast::Scalar(&scalar)
-        }
-        Broadcast::Array { view, shape } => Broadcast::Array {
-            view: plain.view_bits::<B>(view.clone()).expect("one width"),
-            shape: shape.clone(),
-        },
-    };
     let write = |piece: ArrayViewMutD<'_, B>, values: &Broadcast<'_, B>| {
         // Dropped after the piece's write, on the thread that made it.
         let fence = stream.then_some(Fence);
@@ -674,8 +705,55 @@ fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, 
         };
         scatter::write_view(piece, values, kernel);
     };
-    crate::exec::parallel::view::split_write(view, &values, machine.threads, &write);
+    with_bits::<T, B, _>(plain, values, |values| {
+        crate::exec::parallel::view::split_write(view, values, machine.threads, &write)
+    });
     true
+}
+
+/// `f` of `values` as the bits `B` of their plain numbers, when `B` is
+/// their width.
+#[cfg(feature = "rayon")]
+fn with_bits<T, B: Bits, R>(plain: Plain<T>, values: &Broadcast<'_, T>, f: impl FnOnce(&Broadcast<'_, B>) -> R) -> R {
+    match values {
+        Broadcast::Scalar(value) => f(&Broadcast::Scalar(
+            &plain.bits::<B>(std::slice::from_ref(*value)).expect("one width")[0],
+        )),
+        Broadcast::Array { view, shape } => f(&Broadcast::Array {
+            view: plain.view_bits::<B>(view.clone()).expect("one width"),
+            shape: shape.clone(),
+        }),
+    }
+}
+
+/// The `set` of an indexed plan on every thread, cut along its longest
+/// strided dim, on the bits `B` of the plain elements; `false` (nothing
+/// done) when `B` is not their width or the plan has no strided dim.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout.
+#[cfg(feature = "rayon")]
+unsafe fn split_indexed_set<T, B: Bits>(
+    target: ArrayViewMutD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    values: &Broadcast<'_, T>,
+    machine: &Machine,
+    far: bool,
+) -> bool {
+    let Some(plain) = Plain::<T>::of() else {
+        return false;
+    };
+    let Some(mut target) = plain.view_bits_mut::<B>(target) else {
+        return false;
+    };
+    let origin = target.as_mut_ptr();
+    with_bits::<T, B, _>(plain, values, |values| {
+        // SAFETY: the plan was resolved from the target's layout (the
+        // caller's guarantee), which its bits share; the target is borrowed
+        // for the call.
+        unsafe { crate::exec::parallel::pieces::write_indexed(origin, plan, values, SetKernel::new(), (machine.threads, far)) }
+    })
 }
 
 /// Updates every position of `plan` in `target` with its value, on one
@@ -832,6 +910,17 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         // A view's positions are distinct: one piece a thread.
         let write = |piece: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>| scatter::write_view(piece, values, kernel);
         crate::exec::parallel::view::split_write(basic::select(target, &view.axes), &values, machine.threads, &write);
+        return;
+    }
+    #[cfg(feature = "rayon")]
+    if let Plan::Indexed(indexed) = &plan
+        && splits_pieces(indexed, machine)
+    {
+        // SAFETY: the plan was resolved from this target's layout (by the
+        // caller's `prepare`); the target is borrowed for the call.
+        let done =
+            unsafe { crate::exec::parallel::pieces::write_indexed(target.as_mut_ptr(), indexed, &values, kernel, (machine.threads, far)) };
+        assert!(done, "the strategy saw a strided dim");
         return;
     }
     if let Plan::Indexed(indexed) = &plan

@@ -848,3 +848,65 @@ fn fused_masks_with_a_scalar_equal_a_plain_loop_for_every_thread_count() {
         }
     }
 }
+
+/// Large indexed writes of the general form (an index array beside strided
+/// slices), which run cut along their longest slice on several threads:
+/// sets with duplicate rows (the last wins), sums, a reversed slice, a
+/// dropped out-of-bounds row, and a cut along a leading slice of a 3-d
+/// target, equal plain loops for 1, 2, 3 and 8 threads.
+#[test]
+fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_count() {
+    let start = Array2::from_shape_fn((600, 700), |(i, j)| (i * 700 + j) as f32);
+    let rows = indices(500, 600, 5);
+    let columns: Vec<usize> = (1..700).step_by(3).collect();
+    let values = Array2::from_shape_fn((500, columns.len()), |(k, c)| (k * 1000 + c) as f32 * 0.5);
+    let mut dropped_rows = rows.clone();
+    dropped_rows[7] = 600;
+    dropped_rows[300] = 10_000;
+    let (mut expected_set, mut expected_add, mut expected_reversed, mut expected_dropped) =
+        (start.clone(), start.clone(), start.clone(), start.clone());
+    for (k, &row) in rows.iter().enumerate() {
+        let row = row as usize;
+        for (c, &column) in columns.iter().enumerate() {
+            expected_set[[row, column]] = values[[k, c]];
+            expected_add[[row, column]] += values[[k, c]];
+        }
+        for column in (0..700).rev().step_by(2) {
+            expected_reversed[[row, column]] = k as f32;
+        }
+        if (dropped_rows[k] as usize) < 600 {
+            for (c, &column) in columns.iter().enumerate() {
+                expected_dropped[[row, column]] = values[[k, c]];
+            }
+        }
+    }
+    let cube = ndarray::Array3::from_shape_fn((64, 50, 64), |(i, j, k)| (i * 3200 + j * 64 + k) as i64);
+    let middle = indices(40, 50, 13);
+    let mut expected_cube = cube.clone();
+    for i in 0..64 {
+        for (k, &j) in middle.iter().enumerate() {
+            for l in (0..64).step_by(2) {
+                expected_cube[[i, j as usize, l]] -= (k * 100 + l) as i64;
+            }
+        }
+    }
+    let cube_values = Array2::from_shape_fn((40, 32), |(k, l)| (k * 100 + 2 * l) as i64);
+    let order = Array1::from_iter((0..500).map(|k| k as f32)).insert_axis(Axis(1));
+    for threads in [1, 2, 3, 8] {
+        let (set, add, reversed, dropped, cube_result) = in_pool(threads, || {
+            let (mut set, mut add, mut reversed, mut dropped, mut cube_result) =
+                (start.clone(), start.clone(), start.clone(), start.clone(), cube.clone());
+            at!(set[rows, 1::3] = values);
+            at!(add[rows, 1::3] += values);
+            at!(reversed[rows, ::-2] = order);
+            at!(dropped[dropped_rows, 1::3] = values; mode = drop);
+            at!(cube_result[:, middle, ::2] -= cube_values);
+            (set, add, reversed, dropped, cube_result)
+        });
+        assert_eq!(set, expected_set, "{threads} threads");
+        assert_eq!(add, expected_add, "{threads} threads");
+        assert_eq!(reversed, expected_reversed, "{threads} threads");
+        assert_eq!(dropped, expected_dropped, "{threads} threads");
+        assert_eq!(cube_result, expected_cube, "{threads} threads");
+    }
+}

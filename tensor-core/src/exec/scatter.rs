@@ -146,10 +146,28 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
     target: &mut ArrayViewMutD<'_, T>,
     plan: &IndexedPlan,
     values: &Broadcast<'_, T>,
+    kernel: K,
+    far: bool,
+) {
+    // SAFETY: the caller's guarantee; `target` is borrowed for the call.
+    unsafe { write_indexed_at(target.as_mut_ptr(), plan, values, kernel, far) }
+}
+
+/// [`write_indexed`] into the target whose element at offset 0 is at
+/// `origin`.
+///
+/// # Safety
+///
+/// Every offset `plan` yields reaches an element from `origin`, which
+/// nothing else reads or writes during the call (other writers may write
+/// other elements of the same array).
+pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
+    origin: *mut T,
+    plan: &IndexedPlan,
+    values: &Broadcast<'_, T>,
     mut kernel: K,
     far: bool,
 ) {
-    let origin = target.as_mut_ptr();
     let kernel = &mut kernel;
     match plan.form() {
         Form::Index(axis) => {

@@ -272,6 +272,57 @@ impl<'i> IndexedPlan<'i> {
         )
     }
 
+    /// The longest strided dim of the region, as its place in `dims` and
+    /// the region axis it is, with its length: the dim a writer on several
+    /// threads cuts. Two positions whose coordinates along a strided dim
+    /// differ are different elements (a slice's axis is not an indexed
+    /// one), so the pieces of such a cut never write one element twice.
+    pub fn longest_strided(&self) -> Option<(usize, usize, usize)> {
+        let mut axis = 0;
+        let mut longest: Option<(usize, usize, usize)> = None;
+        for (place, dim) in self.dims.iter().enumerate() {
+            match *dim {
+                Dim::Strided { len, .. } => {
+                    if longest.is_none_or(|(_, _, most)| len > most) {
+                        longest = Some((place, axis, len));
+                    }
+                    axis += 1;
+                }
+                Dim::Table => axis += self.table.shape.len(),
+            }
+        }
+        longest
+    }
+
+    /// The positions of the region whose coordinate along the strided dim
+    /// at `place` in `dims` lies in `range`, as a plan of their own (the
+    /// table is shared, not copied, where it is read in place).
+    ///
+    /// # Panics
+    ///
+    /// When `dims[place]` is not strided, or `range` is past its length.
+    pub fn narrowed(&self, place: usize, range: std::ops::Range<usize>) -> IndexedPlan<'i> {
+        let Dim::Strided { len, stride } = self.dims[place] else {
+            panic!("dim {place} of the plan is not strided");
+        };
+        assert!(
+            range.start <= range.end && range.end <= len,
+            "{range:?} is past the dim's {len} positions"
+        );
+        let axis = self.dims[..place]
+            .iter()
+            .map(|dim| match dim {
+                Dim::Strided { .. } => 1,
+                Dim::Table => self.table.shape.len(),
+            })
+            .sum::<usize>();
+        let mut piece = self.clone();
+        piece.base += range.start as isize * stride;
+        piece.dims[place] = Dim::Strided { len: range.len(), stride };
+        piece.shape[axis] = range.len();
+        piece
+    }
+
     /// The plan's form, which the executors' fast paths take.
     pub fn form(&self) -> Form<'_, 'i> {
         match (self.dims.as_slice(), &self.table.entries) {

@@ -375,4 +375,44 @@ mod tests {
         let skipped = [ix(nd(ndarray::arr1(&[7i32, 0])))];
         assert!(matches!(resolve(&skipped, &[3, 4], &[4, 1], Bounds::Skip), Ok(Plan::Indexed(_))));
     }
+
+    /// Cutting a plan along its longest strided dim gives pieces whose
+    /// offsets, each taken with its region position, are the whole plan's,
+    /// each once, and no element is in two pieces.
+    #[test]
+    fn narrowed_pieces_partition_the_plan() {
+        let rows = ndarray::arr1(&[3i64, 0, 3, -1]);
+        let index = [ix(1..6), ix(&rows), ix(crate::PySlice::new(None, None, Some(-3)))];
+        let shape = [7, 5, 10];
+        let strides = [50, 10, 1];
+        let Ok(Plan::Indexed(plan)) = resolve(&index, &shape, &strides, Bounds::Error) else {
+            panic!("not an indexed plan")
+        };
+        let (place, axis, len) = plan.longest_strided().expect("two strided dims");
+        assert_eq!((axis, len), (0, 5), "the leading 1..6 (5) beats the ..;-3 (4)");
+        let mut whole = Vec::new();
+        plan.for_each_offset(|offset| whole.push(offset.expect("nothing skipped")));
+        for cut in [1, 2, 3, 5] {
+            let mut pieces = vec![None; whole.len()];
+            let mut elements = std::collections::HashSet::new();
+            for start in (0..len).step_by(cut) {
+                let piece = plan.narrowed(place, start..len.min(start + cut));
+                let mut k = 0;
+                piece.for_each_offset(|offset| {
+                    // The region position of the piece's k-th element in the whole region.
+                    let inner = piece.len() / piece.shape[axis];
+                    let at = (start + k / inner) * (plan.len() / len) + k % inner;
+                    pieces[at] = offset;
+                    k += 1;
+                });
+                let mut own = std::collections::HashSet::new();
+                piece.for_each_offset(|offset| {
+                    own.insert(offset);
+                });
+                assert!(own.iter().all(|offset| !elements.contains(offset)), "an element in two pieces");
+                elements.extend(own);
+            }
+            assert_eq!(pieces, whole.iter().copied().map(Some).collect::<Vec<_>>(), "cut every {cut}");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Both cores, behind the `rayon` feature: large gathers (`gather`, `mask`)
 //! by output blocks, large basic writes by pieces of their view (`view`),
 //! the fused mask pass with a scalar by pieces of its target (`masked`),
+//! large indexed writes by pieces of a strided dim of their plan (`pieces`),
 //! and large accumulations by index chunks when the operation regroups
 //! exactly (`partitioned`) or by destination range (`split`). Every one gives the serial result bit for bit, whatever the
 //! number of threads; the chooser decides when they run and on how many
@@ -10,5 +11,6 @@ pub(crate) mod gather;
 pub(crate) mod mask;
 pub(crate) mod masked;
 pub(crate) mod partitioned;
+pub(crate) mod pieces;
 pub(crate) mod split;
 pub(crate) mod view;
