@@ -419,6 +419,9 @@ enum SetStrategy {
     /// An indexed plan cut along its longest strided dim, one piece per
     /// thread, as the bits of plain numbers.
     SplitIndexed,
+    /// An `along` plan cut along the region's first axis, one piece per
+    /// thread, as the bits of plain numbers.
+    SplitAlong,
     /// On one thread; streaming stores when `stream`, destinations
     /// prefetched when `far`.
     Serial { stream: bool, far: bool },
@@ -442,6 +445,15 @@ fn splits_pieces(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
         && plan
             .longest_strided()
             .is_some_and(|(_, _, len)| len >= machine.threads * PIECE_FROM)
+}
+
+/// Whether an `along` write of `plan` is cut into pieces of the region's
+/// first axis, one a thread: when that axis is neither the picked axis nor
+/// broadcast over the target, so that pieces write different elements.
+fn splits_along(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
+    matches!(plan.form(), Form::Along(along) if along.strides[0] != 0)
+        && machine.splits(plan.len())
+        && plan.table.shape[0] >= machine.threads
 }
 
 /// Whether the fused mask pass over `len` contiguous elements runs the
@@ -580,6 +592,9 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     if values.in_order().is_none() {
         return serial;
     }
+    if splits_along(plan, machine) {
+        return SetStrategy::SplitAlong;
+    }
     match plan.form() {
         // Beyond the cache, one thread prefetching its destinations already
         // runs at memory speed.
@@ -659,8 +674,23 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             };
             assert!(done, "the strategy saw plain numbers and a strided dim");
         }
+        #[cfg(feature = "rayon")]
+        SetStrategy::SplitAlong => {
+            let Plan::Indexed(plan) = &plan else {
+                unreachable!("the strategy saw an indexed plan")
+            };
+            let done = match Plain::<T>::of().map(Plain::width) {
+                // SAFETY (both): the plan was resolved from this target's
+                // layout (by the caller's `prepare`), and the strategy saw
+                // its first axis neither picked nor broadcast.
+                Some(crate::element::Width::Bits32) => unsafe { split_along_set::<T, u32>(target, plan, &values, machine) },
+                Some(crate::element::Width::Bits64) => unsafe { split_along_set::<T, u64>(target, plan, &values, machine) },
+                None => false,
+            };
+            assert!(done, "the strategy saw plain numbers in C order");
+        }
         #[cfg(not(feature = "rayon"))]
-        SetStrategy::ByDestination | SetStrategy::SplitView { .. } | SetStrategy::SplitIndexed => {
+        SetStrategy::ByDestination | SetStrategy::SplitView { .. } | SetStrategy::SplitIndexed | SetStrategy::SplitAlong => {
             unreachable!("one thread splits nothing")
         }
         SetStrategy::Serial { stream, far } => {
@@ -754,6 +784,38 @@ unsafe fn split_indexed_set<T, B: Bits>(
         // for the call.
         unsafe { crate::exec::parallel::pieces::write_indexed(origin, plan, values, SetKernel::new(), (machine.threads, far)) }
     })
+}
+
+/// The `set` of an `along` plan on every thread, cut along the region's
+/// first axis, on the bits `B` of the plain elements; `false` (nothing
+/// done) when `B` is not their width, the plan is not an `along` one, or
+/// the values are not in the region's C order.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout, and the region's first
+/// axis is neither the picked axis nor broadcast over the target.
+#[cfg(feature = "rayon")]
+unsafe fn split_along_set<T, B: Bits>(
+    target: ArrayViewMutD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    values: &Broadcast<'_, T>,
+    machine: &Machine,
+) -> bool {
+    let (Some(plain), Form::Along(along), Some(in_order)) = (Plain::<T>::of(), plan.form(), values.in_order()) else {
+        return false;
+    };
+    let Some(mut target) = plain.view_bits_mut::<B>(target) else {
+        return false;
+    };
+    let in_order = match in_order {
+        InOrder::Scalar(value) => InOrder::Scalar(&plain.bits::<B>(std::slice::from_ref(value)).expect("one width")[0]),
+        InOrder::Slice(values) => InOrder::Slice(plain.bits::<B>(values).expect("one width")),
+    };
+    // SAFETY: the caller's guarantees; the bits share the target's layout,
+    // and the target is borrowed for the call.
+    unsafe { crate::exec::parallel::pieces::write_along(target.as_mut_ptr(), plan, along, in_order, SetKernel::new(), machine.threads) };
+    true
 }
 
 /// Updates every position of `plan` in `target` with its value, on one
@@ -910,6 +972,18 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         // A view's positions are distinct: one piece a thread.
         let write = |piece: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>| scatter::write_view(piece, values, kernel);
         crate::exec::parallel::view::split_write(basic::select(target, &view.axes), &values, machine.threads, &write);
+        return;
+    }
+    #[cfg(feature = "rayon")]
+    if let Plan::Indexed(indexed) = &plan
+        && let Form::Along(along) = indexed.form()
+        && splits_along(indexed, machine)
+        && let Some(in_order) = values.in_order()
+    {
+        // SAFETY: the plan was resolved from this target's layout (by the
+        // caller's `prepare`), and `splits_along` saw its first axis neither
+        // picked nor broadcast; the target is borrowed for the call.
+        unsafe { crate::exec::parallel::pieces::write_along(target.as_mut_ptr(), indexed, along, in_order, kernel, machine.threads) };
         return;
     }
     #[cfg(feature = "rayon")]

@@ -910,3 +910,59 @@ fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_co
         assert_eq!(cube_result, expected_cube, "{threads} threads");
     }
 }
+
+/// Large `along` writes, which run cut along the region's first axis when
+/// that axis is not the picked one: sets with duplicates (the last wins),
+/// float sums whose order shows in their bits, a 3-d target picked along
+/// its middle axis, and, kept on one thread, the picked first axis and a
+/// first axis broadcast over the target, equal plain loops for 1, 2, 3 and
+/// 8 threads, bit for bit.
+#[test]
+fn large_along_writes_equal_a_plain_loop_for_every_thread_count() {
+    let x = Array2::from_shape_fn((3000, 40), |(i, j)| (i * 40 + j) as f32 * 0.1);
+    let picks = indices(3000 * 30, 40, 17).into_shape_with_order((3000, 30)).unwrap();
+    let values = Array2::from_shape_fn((3000, 30), |(i, k)| ((i * 31 + k * 7) % 1000) as f32 * 0.013);
+    let (mut set_loop, mut sum_loop) = (x.clone(), x.clone());
+    for ((i, k), &j) in picks.indexed_iter() {
+        set_loop[[i, j as usize]] = values[[i, k]];
+        sum_loop[[i, j as usize]] += values[[i, k]];
+    }
+    let cube = ndarray::Array3::from_shape_fn((500, 20, 16), |(i, j, k)| (i * 320 + j * 16 + k) as f64 * 0.7);
+    let middle = indices(500 * 12 * 16, 20, 19).into_shape_with_order((500, 12, 16)).unwrap();
+    let mut cube_loop = cube.clone();
+    for ((i, k, l), &j) in middle.indexed_iter() {
+        cube_loop[[i, j as usize, l]] += (i + k + l) as f64 * 0.3;
+    }
+    let cube_values = ndarray::Array3::from_shape_fn((500, 12, 16), |(i, k, l)| (i + k + l) as f64 * 0.3);
+    // Picked along the first axis: each column's rows.
+    let down = indices(100 * 40, 3000, 23).into_shape_with_order((100, 40)).unwrap();
+    let down_values = Array2::from_shape_fn((100, 40), |(r, j)| (r * 40 + j) as f32 * 0.01);
+    let mut down_loop = x.clone();
+    for ((r, j), &i) in down.indexed_iter() {
+        down_loop[[i as usize, j]] += down_values[[r, j]];
+    }
+    // A target of one row, broadcast against an index of many.
+    let row = x.slice(s![..1, ..]).to_owned();
+    let mut row_loop = row.clone();
+    for ((i, k), &j) in picks.indexed_iter() {
+        row_loop[[0, j as usize]] += values[[i, k]];
+    }
+    let bits = |a: &Array2<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for threads in [1, 2, 3, 8] {
+        let (set, sum, cube_sum, down_sum, row_sum) = in_pool(threads, || {
+            (
+                set!({ x.clone() }[along(picks, 1)] = values),
+                set!({ x.clone() }[along(picks, -1)] += values),
+                set!({ cube.clone() }[along(middle, 1)] += cube_values),
+                set!({ x.clone() }[along(down, 0)] += down_values),
+                set!({ row.clone() }[along(picks, 1)] += values),
+            )
+        });
+        assert_eq!(set, set_loop, "set, {threads} threads");
+        assert_eq!(bits(&sum), bits(&sum_loop), "sum, {threads} threads");
+        let cube_bits = |a: &ndarray::Array3<f64>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(cube_bits(&cube_sum), cube_bits(&cube_loop), "3-d sum, {threads} threads");
+        assert_eq!(bits(&down_sum), bits(&down_loop), "picked first axis, {threads} threads");
+        assert_eq!(bits(&row_sum), bits(&row_loop), "broadcast first axis, {threads} threads");
+    }
+}

@@ -2,6 +2,7 @@
 //! in index order, one row at a time.
 
 use std::iter;
+use std::ops::Range;
 
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Dimension, Zip};
 
@@ -40,19 +41,21 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
 /// so that the walk itself never pauses the memory; docs/performance.md).
 const ALONG_AHEAD: usize = 32;
 
-/// `x[along(idx, axis)] op= values`, in the region's C order, `values` one
-/// per position. Each destination is asked for [`ALONG_AHEAD`] updates
-/// before it is applied.
+/// `x[along(idx, axis)] op= values` for the positions `first` of the
+/// region's first axis, in the region's C order, `values` one per position
+/// from the first of them. Each destination is asked for [`ALONG_AHEAD`]
+/// updates before it is applied.
 ///
 /// # Safety
 ///
-/// As [`write_indexed`], with `along` the plan's index.
-unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>>(
+/// As [`write_indexed_at`], with `along` the plan's index.
+pub(crate) unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>>(
     origin: *mut T,
     plan: &IndexedPlan,
     along: &AlongIndex,
     kernel: &mut K,
     values: impl Iterator<Item = &'v T>,
+    first: Range<usize>,
 ) {
     let region = &plan.table.shape;
     let mut rows = AlongScatter {
@@ -63,7 +66,7 @@ unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>>(
         pending: [0; ALONG_AHEAD],
         met: 0,
     };
-    along.walk(region, 0..region[0], &mut rows);
+    along.walk(region, first, &mut rows);
     let AlongScatter { pending, met, .. } = rows;
     for k in met.saturating_sub(ALONG_AHEAD)..met {
         // SAFETY: as in `row`.
@@ -190,9 +193,14 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
                 Broadcast::Array { .. } => None,
             };
             match in_order {
-                // SAFETY (both): the caller's guarantee, passed on.
-                Some(InOrder::Scalar(value)) => return unsafe { scatter_along(origin, plan, along, kernel, iter::repeat(value)) },
-                Some(InOrder::Slice(values)) => return unsafe { scatter_along(origin, plan, along, kernel, values.iter()) },
+                Some(InOrder::Scalar(value)) => {
+                    // SAFETY: the caller's guarantee, passed on.
+                    return unsafe { scatter_along(origin, plan, along, kernel, iter::repeat(value), 0..plan.table.shape[0]) };
+                }
+                Some(InOrder::Slice(values)) => {
+                    // SAFETY: the caller's guarantee, passed on.
+                    return unsafe { scatter_along(origin, plan, along, kernel, values.iter(), 0..plan.table.shape[0]) };
+                }
                 None => {}
             }
         }

@@ -1,9 +1,12 @@
-//! Large indexed writes on every thread, cut along the longest strided dim
-//! of their plan: positions of two pieces differ in a slice's coordinate,
-//! so no element is written by two threads, and each piece applies its
-//! updates in index order. The result is the serial write's bit for bit,
-//! duplicates included, whatever the number of threads.
+//! Large indexed writes on every thread, cut into pieces whose positions
+//! differ in a coordinate no index picks: a general plan along its longest
+//! strided dim (a slice's), an `along` write along the region's first axis
+//! when that axis is not the picked one. No element is written by two
+//! threads, and each piece applies its updates in index order, so the
+//! result is the serial write's bit for bit, duplicates included, whatever
+//! the number of threads.
 
+use std::iter;
 use std::ops::Range;
 
 use ndarray::Axis;
@@ -11,8 +14,8 @@ use rayon::prelude::*;
 
 use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
-use crate::plan::IndexedPlan;
-use crate::value::Broadcast;
+use crate::plan::{AlongIndex, IndexedPlan};
+use crate::value::{Broadcast, InOrder};
 
 /// The target's origin, crossing threads: each thread writes elements no
 /// other thread reads or writes.
@@ -72,4 +75,42 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         unsafe { scatter::write_indexed_at(origin.get(), &narrowed, &values, kernel, far) };
     });
     true
+}
+
+/// `target[along(idx, axis)] op= values` (`values` in the region's C order)
+/// in up to `parts` pieces of the region's first axis, on the pool's
+/// threads.
+///
+/// # Safety
+///
+/// As [`scatter::scatter_along`], and the region's first axis is neither
+/// the picked axis nor broadcast over the target (`along.strides[0]` is not
+/// zero): its coordinates are different elements.
+pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sync>(
+    origin: *mut T,
+    plan: &IndexedPlan<'_>,
+    along: &AlongIndex<'_>,
+    values: InOrder<'_, T>,
+    kernel: K,
+    parts: usize,
+) {
+    let rows = plan.table.shape[0];
+    let inner: usize = plan.table.shape[1..].iter().product();
+    let piece = rows.div_ceil(parts.max(1)).max(1);
+    let origin = Origin(origin);
+    let ranges: Vec<Range<usize>> = (0..rows).step_by(piece).map(|start| start..rows.min(start + piece)).collect();
+    ranges.into_par_iter().for_each(|first| {
+        let mut kernel = kernel;
+        match values {
+            // SAFETY: the caller's guarantee; this piece's positions are its
+            // own (they differ from the others' in the first coordinate),
+            // and its values start at its first position's.
+            InOrder::Scalar(value) => unsafe { scatter::scatter_along(origin.get(), plan, along, &mut kernel, iter::repeat(value), first) },
+            InOrder::Slice(values) => {
+                let values = values[first.start * inner..first.end * inner].iter();
+                // SAFETY: as above.
+                unsafe { scatter::scatter_along(origin.get(), plan, along, &mut kernel, values, first) }
+            }
+        }
+    });
 }
