@@ -90,8 +90,11 @@
 //!   Rust's `v[i]` does.
 //! - A user closure or `Clone` that panics propagates its panic (see above).
 //! - A read whose result cannot be allocated (a gather from a huge
-//!   stride-0 broadcast view) panics with "indexing result of N elements
-//!   ... is too large to allocate" instead of aborting.
+//!   stride-0 broadcast view) is
+//!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), on one thread or
+//!   many; only a mask's gather, never larger than its target, panics with
+//!   "indexing result of N elements ... is too large to allocate" when the
+//!   allocator refuses, instead of aborting.
 //! - At compile time: malformed index syntax, too many indices for a static
 //!   rank, wrong element or index types are compile errors at the offending
 //!   element. The macro front end never panics on any token stream (fuzzed).

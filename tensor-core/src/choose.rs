@@ -18,6 +18,7 @@ use crate::exec::kernel::{Kernel, SetKernel, Streaming, with_op};
 use crate::exec::passes::CpuPasses;
 use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::pages;
 use crate::exec::sys::stream::Fence;
 use crate::exec::{checked, gather, mask_gather, masked, scatter};
 use crate::index::{IndexElem, IndexInt, IndexSlice, with_index_slice, with_loop_indices};
@@ -171,12 +172,19 @@ pub(crate) fn read<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>
         Mode::Fill(fill) => Some(fill),
         _ => None,
     };
-    let gathered = match gather_strategy(&view, &plan, &machine) {
-        GatherStrategy::MaskBlocks { parallel } => gather_mask_blocks(&view, &plan, parallel, &machine),
+    let strategy = gather_strategy(&view, &plan, &machine);
+    if let GatherStrategy::MaskBlocks { parallel } = strategy {
+        // At most as many elements as the target holds.
+        return Ok(Selection::Owned(gather_mask_blocks(&view, &plan, parallel, &machine)));
+    }
+    // The result of a plan may be far larger than the target (a broadcast
+    // view): memory that cannot be had is an error, not an abort.
+    let out = pages::try_output(plan.len()).ok_or_else(|| prepare::too_large(&plan.shape))?;
+    let gathered = match strategy {
         // SAFETY: the plan was resolved from this view's layout (above).
-        GatherStrategy::Blocks { stream } => unsafe { gather_in_parallel(&view, &plan, fill, stream, &machine) },
+        GatherStrategy::Blocks { stream } => unsafe { gather_in_parallel(&view, &plan, fill, stream, &machine, out) },
         // SAFETY: as above.
-        GatherStrategy::Serial => unsafe { gather::gather(&view, &plan, fill) },
+        _ => unsafe { gather::gather(&view, &plan, fill, out) },
     };
     Ok(Selection::Owned(gathered))
 }
@@ -279,21 +287,25 @@ unsafe fn gather_in_parallel<T: Clone>(
     fill: Option<&T>,
     stream: bool,
     machine: &Machine,
+    out: Vec<T>,
 ) -> ArrayD<T> {
     #[cfg(feature = "rayon")]
-    {
-        let stream = stream.then_some(machine.isa);
+    let out = {
+        let run = (machine.threads, stream.then_some(machine.isa));
+        // SAFETY (both): the caller's guarantee.
+        unsafe { gather_bits::<T, u32>(view, plan, fill, run, out) }
+            .or_else(|out| unsafe { gather_bits::<T, u64>(view, plan, fill, run, out) })
+    };
+    #[cfg(not(feature = "rayon"))]
+    let out: Result<Vec<T>, Vec<T>> = {
+        let _ = (stream, machine);
+        Err(out)
+    };
+    match out {
+        Ok(elements) => ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position"),
         // SAFETY: the caller's guarantee.
-        if let Some(elements) = unsafe { gather_bits::<T, u32>(view, plan, fill, machine.threads, stream) }.or_else(|| {
-            // SAFETY: the caller's guarantee.
-            unsafe { gather_bits::<T, u64>(view, plan, fill, machine.threads, stream) }
-        }) {
-            return ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position");
-        }
+        Err(out) => unsafe { gather::gather(view, plan, fill, out) },
     }
-    let _ = (stream, machine);
-    // SAFETY: the caller's guarantee.
-    unsafe { gather::gather(view, plan, fill) }
 }
 
 /// [`gather_in_parallel`] over the elements of `out`, in place when `out`
@@ -365,9 +377,10 @@ unsafe fn gather_bits_into<T, B: Bits>(
     unsafe { crate::exec::parallel::gather::gather_into(view.as_ptr().cast::<B>(), plan, fill, threads, stream, out) }
 }
 
-/// The parallel gather of `plan` from `view` on `threads` threads, on the
-/// bits `B` of the plain elements; `None` when `B` is not their width, or
-/// the plan's form is not split by blocks.
+/// The parallel gather of `plan` from `view` (`run`: on how many threads,
+/// streamed with which instruction set) into `out` (empty, with room for
+/// the plan's elements), on the bits `B` of the plain elements; `out` back
+/// when `B` is not their width, or the plan's form is not split by blocks.
 ///
 /// # Safety
 ///
@@ -377,20 +390,23 @@ unsafe fn gather_bits<T, B: Bits>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    threads: usize,
-    stream: Option<Isa>,
-) -> Option<Vec<T>> {
-    let plain = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH)?;
-    let fill = match fill {
-        Some(fill) => Some(plain.bits::<B>(std::slice::from_ref(fill))?[0]),
-        None => None,
+    run: (usize, Option<Isa>),
+    out: Vec<T>,
+) -> Result<Vec<T>, Vec<T>> {
+    let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
+        return Err(out);
+    };
+    let fill = fill.map(|fill| plain.bits::<B>(std::slice::from_ref(fill)).expect("one width")[0]);
+    let Ok(out) = plain.bits_of::<B>(out) else {
+        unreachable!("B has T's width (checked above)")
     };
     // SAFETY: the view's elements are plain numbers of `B`'s width (checked
     // above), so each is a valid `B`; the plan was resolved from the view's
     // layout (the caller's guarantee), so every offset from the view's
     // origin reaches one of its elements.
-    let bits = unsafe { crate::exec::parallel::gather::gather(view.as_ptr().cast::<B>(), plan, fill, threads, stream) }?;
-    plain.numbers_of(bits).ok()
+    let gathered = unsafe { crate::exec::parallel::gather::gather(view.as_ptr().cast::<B>(), plan, fill, run, out) };
+    let numbers = |bits| plain.numbers_of::<B>(bits).unwrap_or_else(|_| unreachable!("B has T's width"));
+    gathered.map(numbers).map_err(numbers)
 }
 
 // Writes.

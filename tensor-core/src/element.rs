@@ -340,6 +340,20 @@ impl<T> Plain<T> {
         Ok(unsafe { Vec::from_raw_parts(pointer.cast::<T>(), len, capacity) })
     }
 
+    /// `numbers` as their bits, when `B` has `T`'s width (else `numbers`
+    /// back): the inverse of [`numbers_of`](Self::numbers_of).
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    pub(crate) fn bits_of<B: Bits>(self, numbers: Vec<T>) -> Result<Vec<B>, Vec<T>> {
+        if self.width != B::WIDTH {
+            return Err(numbers);
+        }
+        let mut numbers = std::mem::ManuallyDrop::new(numbers);
+        let (pointer, len, capacity) = (numbers.as_mut_ptr(), numbers.len(), numbers.capacity());
+        // SAFETY: as in `numbers_of`, the other way: the same layout, every
+        // `T` a valid `B`, and one owner of the allocation.
+        Ok(unsafe { Vec::from_raw_parts(pointer.cast::<B>(), len, capacity) })
+    }
+
     /// `view` as the bits of its numbers, when `B` has `T`'s width.
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
     pub(crate) fn view_bits<'a, B: Bits>(self, view: ArrayViewD<'a, T>) -> Option<ArrayViewD<'a, B>> {

@@ -6,7 +6,7 @@ use std::iter;
 
 use ndarray::{Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn};
 
-use crate::exec::sys::{pages, prefetch};
+use crate::exec::sys::prefetch;
 use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{AlongRows, Form, IndexedPlan, Row, SKIP};
 
@@ -27,16 +27,21 @@ pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &
     Array::from_shape_vec(shape, elements).expect("one element per position of the rows")
 }
 
-/// The elements `plan` selects from `target`, in a new array of the plan's
-/// shape; skipped positions read as `fill`.
+/// The elements `plan` selects from `target`, in an array of the plan's
+/// shape made of `out` (empty, with room for them); skipped positions read
+/// as `fill`.
 ///
 /// # Safety
 ///
 /// `plan` must have been resolved from `target.shape()` and
 /// `target.strides()`, so that every offset it yields reaches an element of
 /// `target`.
-pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>) -> ArrayD<T> {
-    let mut out = pages::output(plan.len());
+///
+/// # Panics
+///
+/// When `out` is not empty.
+pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>, mut out: Vec<T>) -> ArrayD<T> {
+    assert!(out.is_empty(), "an empty output");
     // SAFETY: the caller's guarantee.
     unsafe { gather_to(target, plan, fill, &mut out) };
     ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape")

@@ -340,6 +340,14 @@ pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
     Some((array, InOrder::Slice(values)))
 }
 
+/// The error of a result of `shape` whose memory cannot be had.
+#[cold]
+pub(crate) fn too_large(shape: &[usize]) -> IndexError {
+    IndexError::TooLarge {
+        shape: Shape(shape.to_vec()),
+    }
+}
+
 /// The error of an index array on the first axis of a target of length
 /// `len` whose bad index, found where it was applied, is `index`.
 pub(crate) fn out_of_bounds(index: i128, len: usize) -> IndexError {

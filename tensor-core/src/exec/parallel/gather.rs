@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::prefetch;
 use crate::exec::sys::stream::{self, Fence};
-use crate::exec::sys::{pages, prefetch};
 use crate::index::{with_index_slice, with_index_slices};
 use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, SKIP};
 
@@ -73,28 +73,35 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
 }
 
 /// The gather of a plan whose table is its first dim, on `threads`
-/// threads, or `None` when the plan has another shape (the serial path
-/// takes it).
+/// threads, into `out` (empty, with room for the plan's elements), or `out`
+/// back when the plan has another shape (the serial path takes it).
 ///
 /// # Safety
 ///
 /// As [`gather_into`].
+///
+/// # Panics
+///
+/// When `out` is not empty or has no room for the plan's elements.
 pub(crate) unsafe fn gather<T: Bits>(
     origin: *const T,
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
-    threads: usize,
-    stream: Option<Isa>,
-) -> Option<Vec<T>> {
+    (threads, stream): (usize, Option<Isa>),
+    mut out: Vec<T>,
+) -> Result<Vec<T>, Vec<T>> {
     let len = plan.len();
-    let mut out = pages::output::<T>(len);
+    assert!(out.is_empty() && out.capacity() >= len, "an empty output with room for the plan");
     // SAFETY: the caller's guarantee; `out` has room for the plan's `len`
     // elements.
     let written = unsafe { gather_into(origin, plan, fill, threads, stream, &mut out.spare_capacity_mut()[..len]) };
+    if !written {
+        return Err(out);
+    }
     // SAFETY: `gather_into` wrote every slot of `out[..len]` (its contract
     // when it returns `true`).
-    written.then(|| unsafe { out.set_len(len) })?;
-    Some(out)
+    unsafe { out.set_len(len) };
+    Ok(out)
 }
 
 /// The gather of a plan whose table is its first dim into `out`, on
