@@ -938,8 +938,8 @@ fn accumulation<T>(len: usize, updates: usize, identity: Option<T>, machine: &Ma
 
 /// Whether read-modify-writes (sums, products) of a target of `bytes` gain
 /// from the split by destination: when it takes them out of a slow level
-/// of memory, each thread's range fitting its L2 while the whole target
-/// does not, or the target being larger than the L3 (the threads' misses
+/// of memory, each thread's range fitting half its L2 while the whole
+/// target does not, or the target being larger than the L3 (the threads' misses
 /// overlap). In between, the L3 serves one thread about as fast, and the
 /// extra scans make two threads slower. (Sets only store: they gain from
 /// overlapping misses at any size.)
@@ -951,9 +951,10 @@ fn sums_split(bytes: usize, len: usize, updates: usize, machine: &Machine) -> bo
 }
 
 /// Whether splitting a target of `bytes` among `threads` puts each share in
-/// an L2, or the target is larger than the L3.
+/// half an L2 (the other half holds the index and value blocks streaming
+/// through), or the target is larger than the L3.
 fn leaves_slow_memory(bytes: usize, threads: usize, caches: Caches) -> bool {
-    bytes.div_ceil(threads.max(1)) <= caches.l2 || bytes > caches.l3
+    bytes.div_ceil(threads.max(1)) * 2 <= caches.l2 || bytes > caches.l3
 }
 
 /// `target[index] op= value`, every occurrence in index order.
@@ -1265,11 +1266,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sums_split_where_shares_fit_the_l2_or_the_target_exceeds_the_l3() {
+    fn sums_split_where_shares_fit_half_the_l2_or_the_target_exceeds_the_l3() {
         const MB: usize = 1 << 20;
         let big_l3 = Caches { l2: 2 * MB, l3: 480 * MB };
         let small_l3 = Caches { l2: MB, l3: 32 * MB };
-        assert!(leaves_slow_memory(4 * MB, 2, big_l3));
+        assert!(!leaves_slow_memory(4 * MB, 2, big_l3));
+        assert!(leaves_slow_memory(4 * MB, 4, big_l3));
         assert!(!leaves_slow_memory(4 * MB, 2, small_l3));
         assert!(leaves_slow_memory(4 * MB, 8, small_l3));
         assert!(!leaves_slow_memory(64 * MB, 2, big_l3));
