@@ -85,7 +85,10 @@
 //!
 //! - `try_at!`, `try_set!` and the functions return `Result<_, IndexError>`
 //!   (on a GPU tensor, `GpuError`) for every run-time problem of the index,
-//!   the value or the operands.
+//!   the value or the operands; `try_set!`'s error,
+//!   [`SetError`](crate::SetError), also holds the array the update was to
+//!   be written into, unchanged, so a source moved in (`try_set!({x}[9] =
+//!   0)`) is given back.
 //! - `at!` and `set!` panic with the same message at the caller's line, as
 //!   Rust's `v[i]` does.
 //! - A user closure or `Clone` that panics propagates its panic (see above).

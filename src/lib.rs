@@ -152,8 +152,11 @@ macro_rules! try_at {
     ($($call:tt)*) => { $crate::__private::try_at!($crate; $($call)*) };
 }
 
-/// [`set!`] returning `Result<_, IndexError>` instead of panicking (on a GPU
-/// tensor, `Result<_, GpuError>`).
+/// [`set!`] returning a `Result` instead of panicking. Its error,
+/// [`SetError`], holds the error (an [`IndexError`]; on a GPU tensor a
+/// `GpuError`) and the array the update was to be written into, unchanged:
+/// a source moved in comes back, so nothing is lost. `?` converts it to
+/// the plain error.
 ///
 /// ```
 /// use ndarray::array;
@@ -163,6 +166,9 @@ macro_rules! try_at {
 /// let y = try_set!(x[-1] = 0)?;
 /// assert_eq!(y, array![1, 2, 0]);
 /// assert!(try_set!(x[7] = 0).is_err());
+/// // Moved in and refused: `x` comes back, unchanged.
+/// let x = try_set!({ x }[7] = 0).unwrap_err().array.unwrap();
+/// assert_eq!(x, array![1, 2, 3]);
 /// # Ok::<(), IndexError>(())
 /// ```
 #[macro_export]

@@ -19,7 +19,7 @@ pub use crate::backend::Predicate;
 use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
-use crate::error::IndexError;
+use crate::error::{IndexError, SetError};
 use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::rank::{Advanced, FitsIn, Holds, Kind, TargetCheck};
@@ -363,7 +363,7 @@ where
 
 /// `set!(source[list] = value)`: the updated array; `source` is copied when
 /// borrowed, and updated in its own buffer when owned.
-pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> Result<Updatable<X>, ErrorOf<X>>
+pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone + 'v,
@@ -372,9 +372,9 @@ where
     V: IntoValue<'v, ElemOf<X>>,
     V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
-    let mut array = source.into_updatable()?;
-    set(&mut array, list, value, mode)?;
-    Ok(array)
+    let mut array = source.into_updatable().map_err(SetError::without_array)?;
+    let done = set(&mut array, list, value, mode);
+    kept(array, done)
 }
 
 /// [`set_copy`] for `set!`, as [`read_unwrap`] is: the array is built in
@@ -414,7 +414,7 @@ where
 }
 
 /// `set!(source[list] op= value)`.
-pub fn update_copy<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<ElemOf<X>>) -> Result<Updatable<X>, ErrorOf<X>>
+pub fn update_copy<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Arith + 'v,
@@ -423,27 +423,35 @@ where
     V: IntoValue<'v, ElemOf<X>>,
     V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
-    let mut array = source.into_updatable()?;
-    update(&mut array, list, op, value, mode)?;
-    Ok(array)
+    let mut array = source.into_updatable().map_err(SetError::without_array)?;
+    let done = update(&mut array, list, op, value, mode);
+    kept(array, done)
 }
 
 /// `set!(source[list].apply(f))`.
-pub fn apply_copy<'i, X, L>(
-    source: X,
-    list: L,
-    f: impl FnMut(ElemOf<X>) -> ElemOf<X>,
-    mode: Mode<ElemOf<X>>,
-) -> Result<Updatable<X>, ErrorOf<X>>
+pub fn apply_copy<'i, X, L>(source: X, list: L, f: impl FnMut(ElemOf<X>) -> ElemOf<X>, mode: Mode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone,
     DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
 {
-    let mut array = source.into_updatable()?;
-    apply(&mut array, list, f, mode)?;
-    Ok(array)
+    let mut array = source.into_updatable().map_err(SetError::without_array)?;
+    let done = apply(&mut array, list, f, mode);
+    kept(array, done)
+}
+
+/// What `set!`'s copying entry points return: the updated array, or the
+/// error with the array unchanged.
+pub type CopyResult<X> = Result<Updatable<X>, SetError<Updatable<X>, ErrorOf<X>>>;
+
+/// `array` after an update that returned `done`: the updated array, or
+/// the error with the array, unchanged (nothing is written on an error).
+fn kept<A, E>(array: A, done: Result<(), E>) -> Result<A, SetError<A, E>> {
+    match done {
+        Ok(()) => Ok(array),
+        Err(error) => Err(SetError::with_array(error, array)),
+    }
 }
 
 /// The target, checked by `C` (its batch axes, a literal `along` axis)
@@ -530,7 +538,7 @@ where
 }
 
 /// `set!(source[predicate(source)] = value)`: [`set_where`] on the copy.
-pub fn set_where_copy<'v, X, F, V>(source: X, predicate: Predicate<'_, ElemOf<X>, F>, value: V) -> Result<Updatable<X>, ErrorOf<X>>
+pub fn set_where_copy<'v, X, F, V>(source: X, predicate: Predicate<'_, ElemOf<X>, F>, value: V) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone + 'v,
@@ -538,18 +546,13 @@ where
     V: IntoValue<'v, ElemOf<X>>,
     V::Dim: FitsIn<Ix1Region>,
 {
-    let mut array = source.into_updatable()?;
-    set_where(&mut array, predicate, value)?;
-    Ok(array)
+    let mut array = source.into_updatable().map_err(SetError::without_array)?;
+    let done = set_where(&mut array, predicate, value);
+    kept(array, done)
 }
 
 /// `set!(source[predicate(source)] op= value)`: [`update_where`] on the copy.
-pub fn update_where_copy<'v, X, F, V>(
-    source: X,
-    predicate: Predicate<'_, ElemOf<X>, F>,
-    op: Op,
-    value: V,
-) -> Result<Updatable<X>, ErrorOf<X>>
+pub fn update_where_copy<'v, X, F, V>(source: X, predicate: Predicate<'_, ElemOf<X>, F>, op: Op, value: V) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Arith + 'v,
@@ -557,9 +560,9 @@ where
     V: IntoValue<'v, ElemOf<X>>,
     V::Dim: FitsIn<Ix1Region>,
 {
-    let mut array = source.into_updatable()?;
-    update_where(&mut array, predicate, op, value)?;
-    Ok(array)
+    let mut array = source.into_updatable().map_err(SetError::without_array)?;
+    let done = update_where(&mut array, predicate, op, value);
+    kept(array, done)
 }
 
 /// The region a mask over every axis selects: one axis, the count.

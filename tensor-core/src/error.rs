@@ -238,3 +238,51 @@ pub enum IndexError {
         result: Shape,
     },
 }
+
+/// What `try_set!` and the `*_copy` entry points return on an error: the
+/// error, and the array the update was to be written into, unchanged
+/// (nothing is written before everything is checked). For a source moved
+/// in (`try_set!({x}[9] = 0)`) that is the source itself, so nothing the
+/// caller had is lost; for a borrowed source it is the untouched copy.
+///
+/// `?` converts it to the plain error (`IndexError` on the CPU), dropping
+/// the array.
+#[derive(Debug)]
+pub struct SetError<A, E = IndexError> {
+    /// Why the update was refused.
+    pub error: E,
+    /// The array, as it was before the call; `None` only when the copy of
+    /// a borrowed source could not be made (the source is then still the
+    /// caller's).
+    pub array: Option<A>,
+}
+
+impl<A, E> SetError<A, E> {
+    /// The error of a copy that could not be made.
+    pub fn without_array(error: E) -> Self {
+        SetError { error, array: None }
+    }
+
+    /// The array of a refused update, and its error.
+    pub fn with_array(error: E, array: A) -> Self {
+        SetError { error, array: Some(array) }
+    }
+}
+
+impl<A, E: fmt::Display> fmt::Display for SetError<A, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl<A: fmt::Debug, E: std::error::Error + 'static> std::error::Error for SetError<A, E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl<A> From<SetError<A, IndexError>> for IndexError {
+    fn from(error: SetError<A, IndexError>) -> Self {
+        error.error
+    }
+}

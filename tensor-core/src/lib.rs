@@ -67,7 +67,7 @@ pub use backend::{Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Compare, Op};
-pub use error::{BatchPart, IndexError, Shape, Shapes};
+pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
 pub use index::{
     Along, Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
     RangeSlice, along, nd,

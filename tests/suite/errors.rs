@@ -285,3 +285,39 @@ fn new_axis_and_ellipsis_errors_are_counted_like_numpy() {
     let fits = get(&x, &[ix(NewAxis), ix(0), ix(0), ix(0)], Mode::Error).unwrap();
     assert_eq!(fits.shape(), &[1]);
 }
+
+/// `try_set!` on a source moved in gives it back inside the error,
+/// unchanged and in its own buffer: nothing the caller had is lost. A
+/// borrowed source's error holds the untouched copy; `?` turns either into
+/// the plain `IndexError`.
+#[test]
+fn try_set_gives_a_moved_source_back_on_error() {
+    use tensor_at::{SetError, try_set};
+    let original = array![[1i64, 2, 3], [4, 5, 6]];
+    let x = original.clone();
+    let buffer = x.as_ptr();
+    let SetError { error, array } = try_set!({ x }[9] = 0).unwrap_err();
+    assert_eq!(error, IndexError::OutOfBounds { index: 9, axis: 0, len: 2 });
+    let x = array.expect("the moved source");
+    assert_eq!((x.as_ptr(), &x), (buffer, &original), "the same buffer, unchanged");
+    // Every copying form: an update, `.apply`, the mask sugar with a
+    // value of the wrong count, a division by zero.
+    let x = try_set!({ x }[[0, 7], 1] += 1).unwrap_err().array.unwrap();
+    let x = try_set!({ x }[[0, 7]].apply(|e| e * 2)).unwrap_err().array.unwrap();
+    let x = try_set!({ x }[x > 2] = array![1, 2]).unwrap_err().array.unwrap();
+    let x = try_set!({ x }[0] /= 0).unwrap_err().array.unwrap();
+    assert_eq!((x.as_ptr(), &x), (buffer, &original));
+    // A borrowed source: the error holds the copy, the source is untouched.
+    let copy = try_set!(x[5, 0] = 9).unwrap_err().array.unwrap();
+    assert_eq!((&copy, &x), (&original, &original));
+    assert_ne!(copy.as_ptr(), x.as_ptr());
+    // `?` converts to IndexError, and the message is the error's.
+    fn bad(x: &ndarray::Array2<i64>) -> Result<ndarray::Array2<i64>, IndexError> {
+        Ok(try_set!(x[-3] = 0)?)
+    }
+    assert_eq!(bad(&x).unwrap_err().to_string(), "index -3 is out of bounds for axis 0 with size 2");
+    assert_eq!(
+        try_set!({ x }[2] = 0).unwrap_err().to_string(),
+        "index 2 is out of bounds for axis 0 with size 2"
+    );
+}
