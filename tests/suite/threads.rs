@@ -636,26 +636,45 @@ fn a_bad_index_at_the_end_of_a_large_parallel_update_writes_nothing() {
     }
 }
 
-/// An element whose `Clone` panics on one value (plain data: a panic may
-/// leak the elements already cloned into the unfinished result, which
-/// holds no heap memory here).
+/// An element whose `Clone` panics on one value, counting the live
+/// instances: a panic must drop the elements already cloned into the
+/// unfinished result, leaking none.
 #[derive(Debug, PartialEq)]
 struct Fragile(u32);
 
 const POISON: u32 = 77_777;
 
+/// Live `Fragile`s (only the test below makes them).
+static LIVE: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+impl Fragile {
+    fn new(value: u32) -> Fragile {
+        LIVE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Fragile(value)
+    }
+}
+
 impl Clone for Fragile {
     fn clone(&self) -> Fragile {
         assert_ne!(self.0, POISON, "cloning the poisoned value");
-        Fragile(self.0)
+        Fragile::new(self.0)
+    }
+}
+
+impl Drop for Fragile {
+    fn drop(&mut self) {
+        LIVE.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
 #[test]
 fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
-    // The panic reaches the caller (rayon resumes it there); the target is
-    // only read; the same pool then runs the next parallel read correctly.
-    let x: Array1<Fragile> = (0..100_000).map(Fragile).collect();
+    // The panic reaches the caller; the target is only read; every clone
+    // made before the panic is dropped; the same pool then runs the next
+    // read correctly. (Only plain numbers, whose clone is a copy, gather on
+    // several threads: these gather on one at any thread count.)
+    let x: Array1<Fragile> = (0..100_000).map(Fragile::new).collect();
+    let live = || LIVE.load(std::sync::atomic::Ordering::Relaxed);
     let mut idx = indices(200_000, 100_000, 8);
     idx[150_000] = POISON as i64;
     let safe = idx.mapv(|i| if i == POISON as i64 { 0 } else { i });
@@ -663,6 +682,7 @@ fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let outcome = pool.install(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at!(x[idx]))));
         assert!(outcome.is_err(), "the clone panic must reach the caller with {threads} threads");
+        assert_eq!(live(), 100_000, "clones leaked with {threads} threads");
         assert!(
             x.iter().enumerate().all(|(k, e)| e.0 == k as u32),
             "target changed with {threads} threads"
@@ -672,6 +692,9 @@ fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
             again.iter().zip(&safe).all(|(e, &i)| e.0 == i as u32),
             "pool unusable after the panic ({threads} threads)"
         );
+        assert_eq!(live(), 100_000 + 200_000, "the read holds one clone per index");
+        drop(again);
+        assert_eq!(live(), 100_000);
     }
 }
 
