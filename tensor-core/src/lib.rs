@@ -69,8 +69,8 @@ pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Compare, Op};
 pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
 pub use index::{
-    Along, Ellipsis, IndexArrayElement, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd, NewAxis, PySlice,
-    RangeSlice, along, nd,
+    Along, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd,
+    NewAxis, PySlice, RangeSlice, along, nd,
 };
 #[doc(hidden)]
 pub use index::{KeptArray, KeptElem};

@@ -14,7 +14,10 @@ use std::path::PathBuf;
 
 use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
 use serde_json::Value as Json;
-use tensor_at::{Arith, Ellipsis, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, along, ix, nd};
+use tensor_at::{
+    Arith, Ellipsis, IndexArrayElement, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, along, ix,
+    nd,
+};
 
 /// Cases below this count mean the corpus was cut short.
 const MIN_CASES: usize = 400;
@@ -142,6 +145,18 @@ fn int_array_elem(json: &Json, wrap: Wrap) -> Outcome<IndexElem<'static>> {
             Wrap::Along(axis) => ix(along(a, axis)),
         })
     }
+    /// A narrow integer type (plain index arrays only).
+    fn narrow<I: IndexArrayElement + TryFrom<i128> + 'static>(json: &Json, wrap: Wrap) -> Outcome<IndexElem<'static>> {
+        let parse = |json: &Json| {
+            let wide = json.as_i64().map(i128::from).or_else(|| json.as_u64().map(i128::from));
+            wide.and_then(|x| I::try_from(x).ok())
+                .ok_or_else(|| format!("not an index of this type: {json}"))
+        };
+        match wrap {
+            Wrap::Plain => Ok(ix(array(json, parse)?)),
+            _ => Err("narrow index types index plainly only".to_string()),
+        }
+    }
     match field(json, "dtype")?.as_str() {
         Some("usize") => typed::<usize>(json, wrap),
         Some("isize") => typed::<isize>(json, wrap),
@@ -149,6 +164,10 @@ fn int_array_elem(json: &Json, wrap: Wrap) -> Outcome<IndexElem<'static>> {
         Some("i64") => typed::<i64>(json, wrap),
         Some("u32") => typed::<u32>(json, wrap),
         Some("u64") => typed::<u64>(json, wrap),
+        Some("i8") => narrow::<i8>(json, wrap),
+        Some("u8") => narrow::<u8>(json, wrap),
+        Some("i16") => narrow::<i16>(json, wrap),
+        Some("u16") => narrow::<u16>(json, wrap),
         other => Err(format!("unknown index dtype {other:?}")),
     }
 }

@@ -624,3 +624,31 @@ fn reads_into_an_array_check_first() {
     assert_eq!(try_at!(x[[2, 0]]; out = out), Ok(()));
     assert_eq!(out.row(0), x.row(2));
 }
+
+/// Index arrays of the narrow integer types index as NumPy's do (the
+/// corpus checks them against NumPy): negatives from the end, duplicates
+/// in order, an out-of-bounds value an error naming it.
+#[test]
+fn narrow_integer_index_arrays() {
+    let mut x = array![10.0, 20.0, 30.0, 40.0];
+    let bytes = array![3u8, 0, 3];
+    assert_eq!(at!(x[bytes]), array![40.0, 10.0, 40.0]);
+    let back: Vec<i8> = vec![-1, -4];
+    at!(x[back] += 1.0);
+    assert_eq!(x, array![11.0, 20.0, 30.0, 41.0]);
+    let shorts = [1i16, 1, 2];
+    at!(x[shorts] += 0.5);
+    assert_eq!(x, array![11.0, 21.0, 30.5, 41.0]);
+    let wide = array![[0u16, 2], [3, 1]];
+    assert_eq!(at!(x[wide]), array![[11.0, 30.5], [41.0, 21.0]]);
+    let bad = array![1u8, 200];
+    assert_eq!(
+        try_at!(x[bad] = 0.0).unwrap_err(),
+        IndexError::OutOfBounds {
+            index: 200,
+            axis: 0,
+            len: 4
+        }
+    );
+    assert_eq!(x, array![11.0, 21.0, 30.5, 41.0]);
+}

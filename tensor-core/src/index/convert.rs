@@ -5,7 +5,7 @@
 use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
-use crate::index::{Along, Ellipsis, IndexElem, IndexInt, IndexSlice, KeptArray, KeptElem, Nd, NewAxis, PySlice, RangeSlice};
+use crate::index::{Along, Ellipsis, IndexElem, IndexInt, IndexSlice, IntArray, KeptArray, KeptElem, Nd, NewAxis, PySlice, RangeSlice};
 use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 
 /// Converts a value into an index element; implemented for every type that
@@ -17,7 +17,7 @@ use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used as an index element",
     label = "not an integer, slice, integer array or boolean mask",
-    note = "index elements are integers, ranges, `...`, `None`, arrays of usize/isize/i32/i64/u32/u64, boolean masks, or `nd(array)`"
+    note = "index elements are integers, ranges, `...`, `None`, integer arrays, boolean masks, or `nd(array)`"
 )]
 pub trait IntoIndexElem<'a> {
     /// Target axes it consumes, as a rank: `Ix1` for an integer, a slice or
@@ -449,7 +449,7 @@ impl<'a, A: IndexArrayElement + Clone + 'a, const M: usize, const N: usize> Into
 #[diagnostic::on_unimplemented(
     message = "arrays of `{Self}` cannot index",
     label = "index arrays hold integers or booleans",
-    note = "index arrays hold usize, isize, i32, i64, u32 or u64 (integer indexing) or bool (a mask)"
+    note = "index arrays hold integers (usize, isize, i8 to i64, u8 to u64) or bool (a mask)"
 )]
 pub trait IndexArrayElement: Sized + sealed::Sealed {
     /// Target axes an array of rank `D` of this type consumes.
@@ -479,16 +479,64 @@ impl IndexArrayElement for bool {
     }
 }
 
-impl<A: IndexInt> IndexArrayElement for A {
+/// The integer types an index array may hold: the executors' own
+/// ([`IndexInt`]), read in place, and the narrow ones (`i8`, `u8`, `i16`,
+/// `u16`), widened to `i32` (which holds every value of each) once, when
+/// the index is built. One blanket [`IndexArrayElement`] impl covers them
+/// all, so an array of unsuffixed integer literals has its ranks known
+/// before its type is.
+#[diagnostic::on_unimplemented(
+    message = "arrays of `{Self}` cannot index",
+    label = "index arrays hold integers or booleans",
+    note = "index arrays hold integers (usize, isize, i8 to i64, u8 to u64) or bool (a mask)"
+)]
+pub trait IndexArrayInt: Sized + sealed::Sealed {
+    /// The index array.
+    fn int_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
+    /// A vector of these as indices read in place, where the type is one
+    /// the executors read.
+    #[doc(hidden)]
+    fn indices(vector: &[Self]) -> Option<IndexSlice<'_>>;
+}
+
+impl<A: IndexInt> IndexArrayInt for A {
+    fn int_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
+        A::wrap_array(array)
+    }
+    #[inline(always)]
+    fn indices(vector: &[A]) -> Option<IndexSlice<'_>> {
+        Some(A::wrap_slice(vector))
+    }
+}
+
+macro_rules! narrow_index_int {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+
+        impl IndexArrayInt for $t {
+            fn int_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
+                IntArray::I32(array.mapv(i32::from).into())
+            }
+            #[inline(always)]
+            fn indices(_: &[$t]) -> Option<IndexSlice<'_>> {
+                None
+            }
+        }
+    )*};
+}
+
+narrow_index_int!(i8, u8, i16, u16);
+
+impl<A: IndexArrayInt> IndexArrayElement for A {
     type Consumed<D: Dimension> = Ix1;
     type Broadcast<D: Dimension> = D;
     type Role = crate::rank::BatchedIndices;
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
-        IndexElem::Array(A::wrap_array(array))
+        IndexElem::Array(A::int_array(array))
     }
     #[inline(always)]
     fn index_slice(vector: &[A]) -> Option<IndexSlice<'_>> {
-        Some(A::wrap_slice(vector))
+        A::indices(vector)
     }
 }
 

@@ -10,7 +10,7 @@ use ndarray::{CowArray, IxDyn};
 mod convert;
 mod int;
 
-pub use convert::{IndexArrayElement, IntoCowArray, IntoIndexElem, IntoRangeSlice};
+pub use convert::{IndexArrayElement, IndexArrayInt, IntoCowArray, IntoIndexElem, IntoRangeSlice};
 pub use int::IndexInt;
 pub(crate) use int::position_of;
 #[cfg(target_pointer_width = "64")]
