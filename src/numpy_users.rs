@@ -12,7 +12,8 @@
 //! | `x[..., None, -1]` | same | `at!(x[..., None, -1])` (a view) |
 //! | `v = x[1, 2]` (a scalar) | same | `let v = at!(x[1, 2])` (the element, cloned: an `f64` for an `f64` array) |
 //! | `x[x < 0] = 0` | `x = jnp.where(x < 0, 0, x)` | `at!(x[x < 0.0] = 0.0)` (one pass, no allocation) |
-//! | `x[(x > a) & (x < b)] *= 2` | `x.at[...].multiply(2)` | `at!(x[(x > a) & (x < b)] *= 2.0)` |
+//! | `x[(x > a) & (x < b)] *= 2` | `x.at[...].multiply(2)` | `at!(x[(x > a) & (x < b)] *= 2.0)` or `.multiply(2.0)` |
+//! | `np.power.at(x, i, 2)` | `x.at[i].power(2)` | `at!(x[i].power(2.0))` (also `.subtract`, `.divide`) |
 //! | `np.add.at(h, bins, 1)` | `h.at[bins].add(1)` | `at!(h[bins] += 1)` |
 //! | `np.maximum.at(x, i, v)` | `x.at[i].max(v)` | `at!(x[i].max(v))` |
 //! | `np.negative.at(x, i)` | `x.at[i].apply(jnp.negative)` | `at!(x[i].apply(\|e\| -e))` |

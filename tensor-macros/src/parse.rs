@@ -12,7 +12,7 @@ use crate::ctxt::{Ctxt, Reported};
 use crate::mask;
 use crate::written::{Written, is_punct, span_of};
 
-const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get";
+const METHODS: &str = "set, add, sub, mul, div, pow, min, max, apply, get (or JAX's subtract, multiply, divide, power)";
 
 /// Parses a whole macro call, recording in `ctxt` every error it can find.
 pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported> {
@@ -270,11 +270,12 @@ fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result
     };
     let method = name.to_string();
     let update = match method.as_str() {
+        // JAX's `.at[]` names each operation in full; both spellings work.
         "add" => Some(UpdateOp::Add),
-        "sub" => Some(UpdateOp::Sub),
-        "mul" => Some(UpdateOp::Mul),
-        "div" => Some(UpdateOp::Div),
-        "pow" => Some(UpdateOp::Pow),
+        "sub" | "subtract" => Some(UpdateOp::Sub),
+        "mul" | "multiply" => Some(UpdateOp::Mul),
+        "div" | "divide" => Some(UpdateOp::Div),
+        "pow" | "power" => Some(UpdateOp::Pow),
         "min" => Some(UpdateOp::Min),
         "max" => Some(UpdateOp::Max),
         _ => None,

@@ -652,3 +652,21 @@ fn narrow_integer_index_arrays() {
     );
     assert_eq!(x, array![11.0, 21.0, 30.5, 41.0]);
 }
+
+/// JAX's full method names (`.at[].subtract/.multiply/.divide/.power`) are
+/// the short ones: the same updates, in place and through `set!`.
+#[test]
+fn jax_method_names_are_aliases() {
+    let x = array![[1.0, 2.0], [3.0, 4.0]];
+    let rows = array![1, 0, 1];
+    assert_eq!(set!(x[rows].subtract(0.5)), set!(x[rows].sub(0.5)));
+    assert_eq!(set!(x[rows].multiply(3.0)), set!(x[rows].mul(3.0)));
+    assert_eq!(set!(x[rows].divide(2.0)), set!(x[rows].div(2.0)));
+    assert_eq!(set!(x[rows].power(2.0)), set!(x[rows].pow(2.0)));
+    let mut y = x.clone();
+    at!(y[:, 1].multiply(10.0));
+    assert_eq!(y, array![[1.0, 20.0], [3.0, 40.0]]);
+    // Duplicates apply in index order, as with the short names: row 1 is
+    // multiplied twice.
+    assert_eq!(set!(x[rows].multiply(2.0)), array![[2.0, 4.0], [12.0, 16.0]]);
+}
