@@ -28,6 +28,20 @@ use crate::prepare::{self, Layout, Update};
 use crate::rank::Selection;
 use crate::value::{Broadcast, InOrder, Value};
 
+/// `$split::<T, B>(args)` with `B` the bits of `T`'s width (`u32` or
+/// `u64`), or `false` when `T` is not a plain number: how the parallel
+/// writes reach the bits of their elements.
+#[cfg(feature = "rayon")]
+macro_rules! by_width {
+    ($t:ty, $split:ident($($arg:expr),* $(,)?)) => {
+        match Plain::<$t>::of().map(Plain::width) {
+            Some(crate::element::Width::Bits32) => $split::<$t, u32>($($arg),*),
+            Some(crate::element::Width::Bits64) => $split::<$t, u64>($($arg),*),
+            None => false,
+        }
+    };
+}
+
 /// Below this many elements (or indices) work stays on one thread:
 /// spawning costs more.
 const PARALLEL_FROM: usize = 1 << 16;
@@ -668,11 +682,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
                 unreachable!("the strategy saw a view")
             };
             let view = basic::select(target, &plan.axes);
-            let done = match Plain::<T>::of().map(Plain::width) {
-                Some(crate::element::Width::Bits32) => split_set::<T, u32>(view, &values, stream, machine),
-                Some(crate::element::Width::Bits64) => split_set::<T, u64>(view, &values, stream, machine),
-                None => false,
-            };
+            let done = by_width!(T, split_set(view, &values, stream, machine));
             assert!(done, "the strategy saw plain numbers");
         }
         #[cfg(feature = "rayon")]
@@ -681,13 +691,9 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
                 unreachable!("the strategy saw an indexed plan")
             };
             let far = machine.beyond_cache(target.len() * size_of::<T>());
-            let done = match Plain::<T>::of().map(Plain::width) {
-                // SAFETY (both): the plan was resolved from this target's
-                // layout (by the caller's `prepare`).
-                Some(crate::element::Width::Bits32) => unsafe { split_indexed_set::<T, u32>(target, plan, &values, machine, far) },
-                Some(crate::element::Width::Bits64) => unsafe { split_indexed_set::<T, u64>(target, plan, &values, machine, far) },
-                None => false,
-            };
+            // SAFETY: the plan was resolved from this target's layout (by the
+            // caller's `prepare`).
+            let done = unsafe { by_width!(T, split_indexed_set(target, plan, &values, machine, far)) };
             assert!(done, "the strategy saw plain numbers and a strided dim");
         }
         #[cfg(feature = "rayon")]
@@ -695,14 +701,10 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             let Plan::Indexed(plan) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
             };
-            let done = match Plain::<T>::of().map(Plain::width) {
-                // SAFETY (both): the plan was resolved from this target's
-                // layout (by the caller's `prepare`), and the strategy saw
-                // its first axis neither picked nor broadcast.
-                Some(crate::element::Width::Bits32) => unsafe { split_along_set::<T, u32>(target, plan, &values, machine) },
-                Some(crate::element::Width::Bits64) => unsafe { split_along_set::<T, u64>(target, plan, &values, machine) },
-                None => false,
-            };
+            // SAFETY: the plan was resolved from this target's layout (by the
+            // caller's `prepare`), and the strategy saw its first axis neither
+            // picked nor broadcast.
+            let done = unsafe { by_width!(T, split_along_set(target, plan, &values, machine)) };
             assert!(done, "the strategy saw plain numbers in C order");
         }
         #[cfg(not(feature = "rayon"))]
