@@ -514,7 +514,7 @@ pub(crate) fn write_slice_where<T, K: Kernel<T>>(elements: &mut [T], predicate: 
 #[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
 pub(crate) fn set_where_split<T: Clone>(elements: &mut [T], compare: Compare, scalar: &T, value: &T) -> bool {
     #[cfg(feature = "rayon")]
-    if elements.len() >= PARALLEL_FROM {
+    if elements.len() >= PARALLEL_FROM && Plain::<T>::of().is_some() {
         return set_where_split_plain(elements, compare, scalar.clone(), value.clone());
     }
     false
@@ -692,7 +692,8 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             };
             let far = machine.beyond_cache(target.len() * size_of::<T>());
             // SAFETY: the plan was resolved from this target's layout (by the
-            // caller's `prepare`).
+            // caller's `prepare`), a mutable view's, whose elements do not
+            // overlap.
             let done = unsafe { by_width!(T, split_indexed_set(target, plan, &values, machine, far)) };
             assert!(done, "the strategy saw plain numbers and a strided dim");
         }
@@ -702,8 +703,9 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
                 unreachable!("the strategy saw an indexed plan")
             };
             // SAFETY: the plan was resolved from this target's layout (by the
-            // caller's `prepare`), and the strategy saw its first axis neither
-            // picked nor broadcast.
+            // caller's `prepare`), a mutable view's, whose elements do not
+            // overlap, and the strategy saw its first axis neither picked nor
+            // broadcast.
             let done = unsafe { by_width!(T, split_along_set(target, plan, &values, machine)) };
             assert!(done, "the strategy saw plain numbers in C order");
         }
@@ -1000,8 +1002,9 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         && let Some(in_order) = values.in_order()
     {
         // SAFETY: the plan was resolved from this target's layout (by the
-        // caller's `prepare`), and `splits_along` saw its first axis neither
-        // picked nor broadcast; the target is borrowed for the call.
+        // caller's `prepare`), a mutable view's, whose elements do not
+        // overlap, and `splits_along` saw its first axis neither picked nor
+        // broadcast; the target is borrowed for the call.
         unsafe { crate::exec::parallel::pieces::write_along(target.as_mut_ptr(), indexed, along, in_order, kernel, machine.threads) };
         return;
     }
@@ -1010,7 +1013,8 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         && splits_pieces(indexed, machine)
     {
         // SAFETY: the plan was resolved from this target's layout (by the
-        // caller's `prepare`); the target is borrowed for the call.
+        // caller's `prepare`), a mutable view's, whose elements do not
+        // overlap; the target is borrowed for the call.
         let done =
             unsafe { crate::exec::parallel::pieces::write_indexed(target.as_mut_ptr(), indexed, &values, kernel, (machine.threads, far)) };
         assert!(done, "the strategy saw a strided dim");

@@ -241,13 +241,14 @@ pub enum IndexError {
 
 /// What `try_set!` and the `*_copy` entry points return on an error: the
 /// error, and the array the update was to be written into, unchanged
-/// (nothing is written before everything is checked). For a source moved
-/// in (`try_set!({x}[9] = 0)`) that is the source itself, so nothing the
-/// caller had is lost; for a borrowed source it is the untouched copy.
+/// (nothing is written before everything is checked). For an owned array
+/// moved in (`try_set!({x}[9] = 0)`) that is the array itself, in its own
+/// buffer, so nothing the caller had is lost; for any other source (a
+/// borrowed array, a view, an `ArcArray` shared elsewhere) it is the
+/// untouched copy.
 ///
 /// `?` converts it to the plain error (`IndexError` on the CPU), dropping
 /// the array.
-#[derive(Debug)]
 pub struct SetError<A, E = IndexError> {
     /// Why the update was refused.
     pub error: E,
@@ -269,13 +270,24 @@ impl<A, E> SetError<A, E> {
     }
 }
 
+/// The error, and whether the array is held: `unwrap` works whatever the
+/// element type.
+impl<A, E: fmt::Debug> fmt::Debug for SetError<A, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SetError")
+            .field("error", &self.error)
+            .field("array", &self.array.as_ref().map(|_| "the array, unchanged"))
+            .finish()
+    }
+}
+
 impl<A, E: fmt::Display> fmt::Display for SetError<A, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.error.fmt(f)
     }
 }
 
-impl<A: fmt::Debug, E: std::error::Error + 'static> std::error::Error for SetError<A, E> {
+impl<A, E: std::error::Error + 'static> std::error::Error for SetError<A, E> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }

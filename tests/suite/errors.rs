@@ -321,3 +321,21 @@ fn try_set_gives_a_moved_source_back_on_error() {
         "index 2 is out of bounds for axis 0 with size 2"
     );
 }
+
+/// `try_set!`'s error unwraps whatever the element type: its `Debug` does
+/// not print the array.
+#[test]
+fn set_errors_unwrap_without_a_printable_element() {
+    use tensor_at::try_set;
+    #[derive(Clone, PartialEq)]
+    struct Opaque(u8);
+    impl tensor_at::Scalar for Opaque {}
+    let x = Array1::from_elem(3, Opaque(0));
+    let y = try_set!({ x }[1] = Opaque(7)).unwrap();
+    assert!(y[1] == Opaque(7));
+    let error = try_set!({ y }[5] = Opaque(1)).map(|_| ()).unwrap_err();
+    assert_eq!(
+        format!("{error:?}"),
+        "SetError { error: OutOfBounds { index: 5, axis: 0, len: 3 }, array: Some(\"the array, unchanged\") }"
+    );
+}

@@ -162,8 +162,10 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
 /// # Safety
 ///
 /// Every offset `plan` yields reaches an element from `origin`, which
-/// nothing else reads or writes during the call (other writers may write
-/// other elements of the same array).
+/// nothing else reads or writes during the call. Other writers may write
+/// other elements of the same array only when the plan's form is
+/// [`Form::General`], whose rows are borrowed one at a time and hold only
+/// the plan's positions (the other forms borrow a whole indexed axis).
 pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
     origin: *mut T,
     plan: &IndexedPlan,

@@ -272,18 +272,20 @@ impl<'i> IndexedPlan<'i> {
         )
     }
 
-    /// The longest strided dim of the region, as its place in `dims` and
-    /// the region axis it is, with its length: the dim a writer on several
-    /// threads cuts. Two positions whose coordinates along a strided dim
-    /// differ are different elements (a slice's axis is not an indexed
-    /// one), so the pieces of such a cut never write one element twice.
+    /// The longest strided dim of the region with a stride other than zero,
+    /// as its place in `dims` and the region axis it is, with its length:
+    /// the dim a writer on several threads cuts. In a layout whose elements
+    /// do not overlap (any mutable view's), two positions whose coordinates
+    /// along such a dim differ are different elements (a slice's axis is
+    /// not an indexed one), so the pieces of the cut never write one element
+    /// twice.
     pub fn longest_strided(&self) -> Option<(usize, usize, usize)> {
         let mut axis = 0;
         let mut longest: Option<(usize, usize, usize)> = None;
         for (place, dim) in self.dims.iter().enumerate() {
             match *dim {
-                Dim::Strided { len, .. } => {
-                    if longest.is_none_or(|(_, _, most)| len > most) {
+                Dim::Strided { len, stride } => {
+                    if stride != 0 && longest.is_none_or(|(_, _, most)| len > most) {
                         longest = Some((place, axis, len));
                     }
                     axis += 1;
@@ -295,8 +297,8 @@ impl<'i> IndexedPlan<'i> {
     }
 
     /// The positions of the region whose coordinate along the strided dim
-    /// at `place` in `dims` lies in `range`, as a plan of their own (the
-    /// table is shared, not copied, where it is read in place).
+    /// at `place` in `dims` lies in `range`, as a plan of their own (a table
+    /// read in place is shared; an offset table is copied).
     ///
     /// # Panics
     ///

@@ -414,5 +414,13 @@ mod tests {
             }
             assert_eq!(pieces, whole.iter().copied().map(Some).collect::<Vec<_>>(), "cut every {cut}");
         }
+        // A dim of stride zero (a layout with no elements, or strides a
+        // caller made up) reaches one element at every coordinate: never cut.
+        let columns = [0usize, 1];
+        let index = [ix(..), ix(&columns[..])];
+        let Ok(Plan::Indexed(flat)) = resolve(&index, &[64, 2], &[0, 1], Bounds::Error) else {
+            panic!("not an indexed plan")
+        };
+        assert_eq!(flat.longest_strided(), None);
     }
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
-use crate::plan::{AlongIndex, IndexedPlan};
+use crate::plan::{AlongIndex, Form, IndexedPlan};
 use crate::value::{Broadcast, InOrder};
 
 /// The target's origin, crossing threads: each thread writes elements no
@@ -36,13 +36,16 @@ unsafe impl<T: Send> Sync for Origin<T> {}
 
 /// Writes `plan`'s positions from `origin` with `values`, in up to `parts`
 /// pieces of its longest strided dim on the pool's threads; `false`, with
-/// nothing written, when the plan has no strided dim.
+/// nothing written, when the plan is not of the general form or has no
+/// strided dim to cut.
 ///
 /// # Safety
 ///
 /// As [`scatter::write_indexed_at`]: every offset `plan` yields reaches an
 /// element from `origin`, which nothing else reads or writes during the
-/// call.
+/// call; and `plan` was resolved from a layout whose elements do not
+/// overlap (any mutable view's), so that positions differing in the cut
+/// dim's coordinate are different elements.
 pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + Sync>(
     origin: *mut T,
     plan: &IndexedPlan<'_>,
@@ -50,7 +53,7 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
     kernel: K,
     (parts, far): (usize, bool),
 ) -> bool {
-    let Some((place, axis, len)) = plan.longest_strided() else {
+    let Some((place, axis, len)) = plan.longest_strided().filter(|_| matches!(plan.form(), Form::General)) else {
         return false;
     };
     let piece = len.div_ceil(parts.max(1)).max(1);
@@ -71,7 +74,10 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         };
         // SAFETY: the piece's positions are the plan's (the caller's
         // guarantee) and no other piece's: they differ in the coordinate of
-        // the cut dim.
+        // the cut dim, whose stride is not zero, in a layout whose elements
+        // do not overlap (the caller's guarantee); the plan is of the
+        // general form (tested above), as `write_indexed_at` asks of
+        // writers sharing an array.
         unsafe { scatter::write_indexed_at(origin.get(), &narrowed, &values, kernel, far) };
     });
     true
@@ -85,7 +91,8 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
 ///
 /// As [`scatter::scatter_along`], and the region's first axis is neither
 /// the picked axis nor broadcast over the target (`along.strides[0]` is not
-/// zero): its coordinates are different elements.
+/// zero) in a layout whose elements do not overlap (any mutable view's):
+/// its coordinates are different elements.
 pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sync>(
     origin: *mut T,
     plan: &IndexedPlan<'_>,
