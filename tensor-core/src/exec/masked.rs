@@ -27,11 +27,10 @@ pub(crate) fn write_scalar_where<T, D: Dimension, K: Kernel<T>>(
     value: &T,
     mut kernel: K,
 ) {
-    let write = |e: &mut T| kernel.apply_where(predicate(e), e, value);
     // A contiguous target as a plain loop over a slice, which vectorizes.
     match view.as_slice_memory_order_mut() {
-        Some(elements) => elements.iter_mut().for_each(write),
-        None => view.map_inplace(write),
+        Some(elements) => write_slice(elements, predicate, value, kernel),
+        None => view.map_inplace(|e| kernel.apply_where(predicate(e), e, value)),
     }
 }
 
@@ -78,7 +77,8 @@ unsafe fn write_slice_where_avx2<T, K: Kernel<T>>(elements: &mut [T], predicate:
     write_slice(elements, predicate, value, kernel);
 }
 
-/// The loop of [`write_slice_where`], inlined into each build of it.
+/// The loop over contiguous elements, inlined into each build of
+/// [`write_slice_where`] and into [`write_scalar_where`].
 #[inline(always)]
 fn write_slice<T, K: Kernel<T>>(elements: &mut [T], mut predicate: impl FnMut(&T) -> bool, value: &T, mut kernel: K) {
     for e in elements {

@@ -280,20 +280,28 @@ impl<'i> IndexedPlan<'i> {
     /// not an indexed one), so the pieces of the cut never write one element
     /// twice.
     pub fn longest_strided(&self) -> Option<(usize, usize, usize)> {
-        let mut axis = 0;
         let mut longest: Option<(usize, usize, usize)> = None;
         for (place, dim) in self.dims.iter().enumerate() {
-            match *dim {
-                Dim::Strided { len, stride } => {
-                    if stride != 0 && longest.is_none_or(|(_, _, most)| len > most) {
-                        longest = Some((place, axis, len));
-                    }
-                    axis += 1;
-                }
-                Dim::Table => axis += self.table.shape.len(),
+            if let Dim::Strided { len, stride } = *dim
+                && stride != 0
+                && longest.is_none_or(|(_, _, most)| len > most)
+            {
+                longest = Some((place, self.axis_of(place), len));
             }
         }
         longest
+    }
+
+    /// The region axis where the dim at `place` in `dims` starts: a strided
+    /// dim is one axis, the table as many as its shape has.
+    fn axis_of(&self, place: usize) -> usize {
+        self.dims[..place]
+            .iter()
+            .map(|dim| match dim {
+                Dim::Strided { .. } => 1,
+                Dim::Table => self.table.shape.len(),
+            })
+            .sum()
     }
 
     /// The positions of the region whose coordinate along the strided dim
@@ -311,17 +319,10 @@ impl<'i> IndexedPlan<'i> {
             range.start <= range.end && range.end <= len,
             "{range:?} is past the dim's {len} positions"
         );
-        let axis = self.dims[..place]
-            .iter()
-            .map(|dim| match dim {
-                Dim::Strided { .. } => 1,
-                Dim::Table => self.table.shape.len(),
-            })
-            .sum::<usize>();
         let mut piece = self.clone();
         piece.base += range.start as isize * stride;
         piece.dims[place] = Dim::Strided { len: range.len(), stride };
-        piece.shape[axis] = range.len();
+        piece.shape[self.axis_of(place)] = range.len();
         piece
     }
 

@@ -34,6 +34,13 @@ unsafe impl<T: Send> Send for Origin<T> {}
 // SAFETY: as above; no thread reads an element another writes.
 unsafe impl<T: Send> Sync for Origin<T> {}
 
+/// `0..len` in up to `parts` consecutive ranges of one length (the last
+/// shorter).
+fn ranges(len: usize, parts: usize) -> Vec<Range<usize>> {
+    let piece = len.div_ceil(parts.max(1)).max(1);
+    (0..len).step_by(piece).map(|start| start..len.min(start + piece)).collect()
+}
+
 /// Writes `plan`'s positions from `origin` with `values`, in up to `parts`
 /// pieces of its longest strided dim on the pool's threads; `false`, with
 /// nothing written, when the plan is not of the general form or has no
@@ -56,10 +63,8 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
     let Some((place, axis, len)) = plan.longest_strided().filter(|_| matches!(plan.form(), Form::General)) else {
         return false;
     };
-    let piece = len.div_ceil(parts.max(1)).max(1);
     let origin = Origin(origin);
-    let ranges: Vec<Range<usize>> = (0..len).step_by(piece).map(|start| start..len.min(start + piece)).collect();
-    ranges.into_par_iter().for_each(|range| {
+    ranges(len, parts).into_par_iter().for_each(|range| {
         let narrowed = plan.narrowed(place, range.clone());
         let values = match values {
             Broadcast::Scalar(value) => Broadcast::Scalar(*value),
@@ -103,10 +108,8 @@ pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sy
 ) {
     let rows = plan.table.shape[0];
     let inner: usize = plan.table.shape[1..].iter().product();
-    let piece = rows.div_ceil(parts.max(1)).max(1);
     let origin = Origin(origin);
-    let ranges: Vec<Range<usize>> = (0..rows).step_by(piece).map(|start| start..rows.min(start + piece)).collect();
-    ranges.into_par_iter().for_each(|first| {
+    ranges(rows, parts).into_par_iter().for_each(|first| {
         let mut kernel = kernel;
         match values {
             // SAFETY: the caller's guarantee; this piece's positions are its
