@@ -406,9 +406,7 @@ pub(crate) fn set_where<T: Clone, D: Dimension>(
     value: Value<'_, T>,
 ) -> Result<(), IndexError> {
     let prepare = |count: &mut dyn FnMut() -> Result<usize, IndexError>| prepare::set_where(&value, count);
-    write_where(target, predicate, prepare, SetKernel::new(), |elements, value| {
-        compare.is_some_and(|(compare, scalar)| choose::set_where_split(elements, compare, scalar, value))
-    })
+    write_where(target, predicate, prepare, SetKernel::new(), choose::SetWhereSplit::new(compare))
 }
 
 /// `target[predicate(target)] op= value` (the mask sugar).
@@ -421,23 +419,21 @@ pub(crate) fn update_where<T: Arith, D: Dimension>(
 ) -> Result<(), IndexError> {
     with_op!(op, kernel => {
         let prepare = |count: &mut dyn FnMut() -> Result<usize, IndexError>| prepare::update_where(op, &value, count);
-        write_where(target, predicate, prepare, kernel, |elements, value| {
-            compare.is_some_and(|(compare, scalar)| choose::update_where_split(elements, compare, *scalar, *value, kernel))
-        })
+        write_where(target, predicate, prepare, kernel, choose::UpdateWhereSplit::new(compare, kernel))
     })
 }
 
 /// The mask sugar's write: `prepare` (given the count of selected elements,
-/// counted when it asks) checks the value, then one pass writes. A scalar
-/// into a large contiguous target is first offered to `split` (the
-/// elements and the value), which writes it on every thread or declines.
+/// counted when it asks) checks the value, then one pass writes. A large
+/// contiguous target is first offered to `split`, which counts and writes
+/// on every thread or declines.
 #[inline]
 fn write_where<'v, T, D, P, K>(
     mut target: ArrayViewMut<'_, T, D>,
     mut predicate: P,
     prepare: impl FnOnce(&mut dyn FnMut() -> Result<usize, IndexError>) -> Result<Broadcast<'v, T>, IndexError>,
     kernel: K,
-    split: impl FnOnce(&mut [T], &T) -> bool,
+    mut split: impl choose::WhereSplit<T>,
 ) -> Result<(), IndexError>
 where
     T: 'v,
@@ -445,23 +441,57 @@ where
     P: FnMut(&T) -> bool,
     K: Kernel<T>,
 {
-    let mut count = || Ok(masked::count_where(&target.view(), &mut predicate));
+    let mut count = || Ok(count_where(&target.view(), &mut predicate, &mut split));
     let values = prepare(&mut count)?;
     match &values {
         Broadcast::Scalar(value) => {
             if choose::builds_mask_pass(target.len())
                 && let Some(elements) = target.as_slice_memory_order_mut()
             {
-                if !split(elements, value) {
+                if !split.write_scalar(elements, value) {
                     choose::write_slice_where(elements, predicate, value, kernel);
                 }
                 return Ok(());
             }
             masked::write_scalar_where(target, predicate, value, kernel)
         }
-        Broadcast::Array { .. } => masked::write_values_where(target, predicate, &values, kernel),
+        Broadcast::Array { .. } => write_values_where(target, predicate, &values, kernel, &split),
     }
     Ok(())
+}
+
+/// The mask sugar's count of selected elements, on every thread when
+/// `split` takes it. Out of line, as is the write of an array value: the
+/// scalar's pass stays small enough to inline.
+#[inline(never)]
+fn count_where<T, D: Dimension>(
+    view: &ArrayView<'_, T, D>,
+    predicate: impl FnMut(&T) -> bool,
+    split: &mut impl choose::WhereSplit<T>,
+) -> usize {
+    match view.as_slice().and_then(|elements| split.count(elements)) {
+        Some(count) => count,
+        None => masked::count_where(view, predicate, choose::mask_pass_isa(view.len())),
+    }
+}
+
+/// The mask sugar's write of an array value, one per selected element:
+/// on every thread when `split` counted the elements.
+#[inline(never)]
+fn write_values_where<T, D: Dimension, K: Kernel<T>>(
+    mut target: ArrayViewMut<'_, T, D>,
+    predicate: impl FnMut(&T) -> bool,
+    values: &Broadcast<'_, T>,
+    kernel: K,
+    split: &impl choose::WhereSplit<T>,
+) {
+    if let (Some(elements), Some(InOrder::Slice(values))) = (target.as_slice_mut(), values.in_order())
+        && split.write_values(elements, values)
+    {
+        return;
+    }
+    let isa = choose::mask_pass_isa(target.len());
+    masked::write_values_where(target, predicate, values, kernel, isa);
 }
 
 #[cfg(test)]

@@ -11,10 +11,12 @@ use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
 use crate::element::{Arith, Compare, Op, Plain};
 #[cfg(feature = "rayon")]
-use crate::element::{Bits, as_arith, as_arith_mut};
+use crate::element::{Bits, as_arith, as_arith_mut, as_arith_slice};
 use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, Streaming, with_op};
+#[cfg(feature = "rayon")]
+use crate::exec::parallel::masked::Counts;
 use crate::exec::passes::CpuPasses;
 use crate::exec::sys::caches::{Caches, caches};
 use crate::exec::sys::cpu::Isa;
@@ -495,6 +497,13 @@ pub(crate) fn builds_mask_pass(len: usize) -> bool {
     len >= MASK_PASS_BUILT_FROM
 }
 
+/// The instruction set a mask pass over `len` elements is built for (see
+/// [`builds_mask_pass`]).
+#[inline]
+pub(crate) fn mask_pass_isa(len: usize) -> Isa {
+    if builds_mask_pass(len) { Isa::detect() } else { Isa::baseline() }
+}
+
 /// The fused mask pass with a scalar over contiguous elements, on this
 /// processor's widest vectors. Out of line: the inlined caller stays the
 /// loop of few elements, whose operands fold into it.
@@ -503,64 +512,208 @@ pub(crate) fn write_slice_where<T, K: Kernel<T>>(elements: &mut [T], predicate: 
     masked::write_slice_where(elements, predicate, value, kernel, Isa::detect());
 }
 
-/// `elements[elements compare scalar] = value` (the mask sugar with a
-/// scalar) on every thread, when the elements are many and plain numbers,
-/// whose comparison can cross threads; false, with nothing written,
-/// otherwise. Only the length is tested inline, and the operands go on as
-/// copies: the serial pass the caller falls back to must stay small enough
-/// to inline, and its operands unseen by code it cannot see, so that they
-/// fold into its loop.
-#[inline]
-#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
-pub(crate) fn set_where_split<T: Clone>(elements: &mut [T], compare: Compare, scalar: &T, value: &T) -> bool {
-    #[cfg(feature = "rayon")]
-    if elements.len() >= PARALLEL_FROM && Plain::<T>::of().is_some() {
-        return set_where_split_plain(elements, compare, scalar.clone(), value.clone());
-    }
-    false
+/// The passes of the mask sugar that may run on every thread, offered its
+/// contiguous elements before the serial passes run: each declines (with
+/// nothing done) unless the elements are many plain numbers and the
+/// predicate a single comparison, whose test can cross threads. Only the
+/// length is tested inline, and the operands go on as copies: the serial
+/// pass the caller falls back to must stay small enough to inline, and its
+/// operands unseen by code it cannot see, so that they fold into its loop.
+pub(crate) trait WhereSplit<T> {
+    /// How many elements the predicate selects, counted on every thread
+    /// (the pieces' counts kept for [`WhereSplit::write_values`]).
+    fn count(&mut self, elements: &[T]) -> Option<usize>;
+    /// Writes `value` into every selected element on every thread.
+    fn write_scalar(&self, elements: &mut [T], value: &T) -> bool;
+    /// Writes `values`, one per selected element in order, on every thread,
+    /// after [`WhereSplit::count`] counted these elements.
+    fn write_values(&self, elements: &mut [T], values: &[T]) -> bool;
 }
 
-/// [`set_where_split`] past its length test: the split when `T` is one of
-/// the plain numbers.
+/// [`WhereSplit`] for `set`, on any element type (plain numbers are told
+/// by type id).
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // it declines on one thread
+pub(crate) struct SetWhereSplit<'a, T> {
+    compare: Option<(Compare, &'a T)>,
+    #[cfg(feature = "rayon")]
+    counts: Option<Counts>,
+}
+
+impl<'a, T> SetWhereSplit<'a, T> {
+    /// The split of `x[x compare scalar] = v`, when the predicate is that.
+    pub(crate) fn new(compare: Option<(Compare, &'a T)>) -> Self {
+        SetWhereSplit {
+            compare,
+            #[cfg(feature = "rayon")]
+            counts: None,
+        }
+    }
+}
+
+#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
+    #[inline]
+    fn count(&mut self, elements: &[T]) -> Option<usize> {
+        #[cfg(feature = "rayon")]
+        if elements.len() >= PARALLEL_FROM
+            && let Some((compare, scalar)) = self.compare
+        {
+            self.counts = count_where_plain(elements, compare, scalar);
+            return self.counts.as_ref().map(Counts::total);
+        }
+        None
+    }
+
+    #[inline]
+    fn write_scalar(&self, elements: &mut [T], value: &T) -> bool {
+        #[cfg(feature = "rayon")]
+        if elements.len() >= PARALLEL_FROM
+            && let Some((compare, scalar)) = self.compare
+            && Plain::<T>::of().is_some()
+        {
+            return set_where_split_plain(elements, compare, scalar.clone(), value.clone());
+        }
+        false
+    }
+
+    fn write_values(&self, elements: &mut [T], values: &[T]) -> bool {
+        #[cfg(feature = "rayon")]
+        if let (Some((compare, scalar)), Some(counts)) = (self.compare, &self.counts) {
+            return set_values_where_plain(elements, compare, scalar, values, counts);
+        }
+        false
+    }
+}
+
+/// [`WhereSplit`] for an accumulation by the kernel `K`.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // it declines on one thread
+pub(crate) struct UpdateWhereSplit<'a, T, K> {
+    compare: Option<(Compare, &'a T)>,
+    kernel: K,
+    #[cfg(feature = "rayon")]
+    counts: Option<Counts>,
+}
+
+impl<'a, T, K> UpdateWhereSplit<'a, T, K> {
+    /// The split of `x[x compare scalar] op= v`, when the predicate is that,
+    /// with `op`'s kernel.
+    pub(crate) fn new(compare: Option<(Compare, &'a T)>, kernel: K) -> Self {
+        UpdateWhereSplit {
+            compare,
+            kernel,
+            #[cfg(feature = "rayon")]
+            counts: None,
+        }
+    }
+}
+
+#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereSplit<'_, T, K> {
+    #[inline]
+    fn count(&mut self, elements: &[T]) -> Option<usize> {
+        #[cfg(feature = "rayon")]
+        if elements.len() >= PARALLEL_FROM
+            && let Some((compare, &scalar)) = self.compare
+        {
+            self.counts = count_where_on_threads(elements, compare, scalar);
+            return self.counts.as_ref().map(Counts::total);
+        }
+        None
+    }
+
+    #[inline]
+    fn write_scalar(&self, elements: &mut [T], value: &T) -> bool {
+        #[cfg(feature = "rayon")]
+        if elements.len() >= PARALLEL_FROM
+            && let Some((compare, &scalar)) = self.compare
+        {
+            return update_where_on_threads(elements, compare, scalar, *value, self.kernel);
+        }
+        false
+    }
+
+    fn write_values(&self, elements: &mut [T], values: &[T]) -> bool {
+        #[cfg(feature = "rayon")]
+        if let (Some((compare, &scalar)), Some(counts)) = (self.compare, &self.counts) {
+            let isa = Isa::detect();
+            crate::exec::parallel::masked::write_values_where(elements, compare, scalar, values, counts, self.kernel, isa);
+            return true;
+        }
+        false
+    }
+}
+
+/// `f::<T, N>(args)` for the first arithmetic type `N` that `T` is (told by
+/// type id), or `None` when it is none of them: how the mask sugar's
+/// passes on threads reach bounds that the caller's `T` does not carry.
+#[cfg(feature = "rayon")]
+macro_rules! by_arith {
+    ($t:ty, $f:ident($($arg:expr),* $(,)?)) => {
+        $f::<$t, f32>($($arg),*)
+            .or_else(|| $f::<$t, f64>($($arg),*))
+            .or_else(|| $f::<$t, i32>($($arg),*))
+            .or_else(|| $f::<$t, u32>($($arg),*))
+            .or_else(|| $f::<$t, i64>($($arg),*))
+            .or_else(|| $f::<$t, u64>($($arg),*))
+    };
+}
+
+/// [`SetWhereSplit::count`] past its length test.
+#[cfg(feature = "rayon")]
+#[inline(never)]
+fn count_where_plain<T>(elements: &[T], compare: Compare, scalar: &T) -> Option<Counts> {
+    /// The count when `T` is `N`.
+    fn typed<T, N: Arith>(elements: &[T], compare: Compare, scalar: &T) -> Option<Counts> {
+        count_where_on_threads(as_arith_slice::<T, N>(elements)?, compare, *as_arith::<T, N>(scalar)?)
+    }
+    by_arith!(T, typed(elements, compare, scalar))
+}
+
+/// The count of `elements` that satisfy `compare scalar` on every thread,
+/// when the machine splits them.
+#[cfg(feature = "rayon")]
+#[inline(never)]
+fn count_where_on_threads<T: Arith>(elements: &[T], compare: Compare, scalar: T) -> Option<Counts> {
+    let machine = Machine::now();
+    machine
+        .splits(elements.len())
+        .then(|| crate::exec::parallel::masked::count_where(elements, compare, scalar, machine.threads, machine.isa))
+}
+
+/// [`SetWhereSplit::write_scalar`] past its length test: the split when
+/// `T` is one of the plain numbers.
 #[cfg(feature = "rayon")]
 #[inline(never)]
 fn set_where_split_plain<T>(elements: &mut [T], compare: Compare, scalar: T, value: T) -> bool {
     /// The split when `T` is `N`.
-    fn typed<T, N: Arith>(elements: &mut [T], compare: Compare, scalar: &T, value: &T) -> bool {
-        match (as_arith_mut::<T, N>(elements), as_arith::<T, N>(scalar), as_arith::<T, N>(value)) {
-            (Some(elements), Some(&scalar), Some(&value)) => update_where_split(elements, compare, scalar, value, SetKernel::new()),
-            _ => false,
-        }
+    fn typed<T, N: Arith>(elements: &mut [T], compare: Compare, scalar: &T, value: &T) -> Option<bool> {
+        let (elements, &scalar, &value) = (as_arith_mut::<T, N>(elements)?, as_arith::<T, N>(scalar)?, as_arith::<T, N>(value)?);
+        Some(update_where_on_threads(elements, compare, scalar, value, SetKernel::new()))
     }
     let (scalar, value) = (&scalar, &value);
-    typed::<T, f32>(elements, compare, scalar, value)
-        || typed::<T, f64>(elements, compare, scalar, value)
-        || typed::<T, i32>(elements, compare, scalar, value)
-        || typed::<T, u32>(elements, compare, scalar, value)
-        || typed::<T, i64>(elements, compare, scalar, value)
-        || typed::<T, u64>(elements, compare, scalar, value)
+    by_arith!(T, typed(elements, compare, scalar, value)).unwrap_or(false)
 }
 
-/// `elements[elements compare scalar] op= value` on every thread, when the
-/// elements are many; false, with nothing written, otherwise. Only the
-/// length is tested inline, as in [`set_where_split`].
-#[inline]
-#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
-pub(crate) fn update_where_split<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
-    elements: &mut [T],
-    compare: Compare,
-    scalar: T,
-    value: T,
-    kernel: K,
-) -> bool {
-    #[cfg(feature = "rayon")]
-    if elements.len() >= PARALLEL_FROM {
-        return update_where_on_threads(elements, compare, scalar, value, kernel);
+/// [`SetWhereSplit::write_values`]: the values' write when `T` is one of
+/// the plain numbers (as it is when `counts` were made).
+#[cfg(feature = "rayon")]
+#[inline(never)]
+fn set_values_where_plain<T>(elements: &mut [T], compare: Compare, scalar: &T, values: &[T], counts: &Counts) -> bool {
+    /// The write when `T` is `N`.
+    fn typed<T, N: Arith>(elements: &mut [T], compare: Compare, scalar: &T, values: &[T], counts: &Counts) -> Option<()> {
+        let (elements, &scalar, values) = (
+            as_arith_mut::<T, N>(elements)?,
+            as_arith::<T, N>(scalar)?,
+            as_arith_slice::<T, N>(values)?,
+        );
+        let isa = Isa::detect();
+        crate::exec::parallel::masked::write_values_where(elements, compare, scalar, values, counts, SetKernel::new(), isa);
+        Some(())
     }
-    false
+    by_arith!(T, typed(elements, compare, scalar, values, counts)).is_some()
 }
 
-/// [`update_where_split`] past its length test.
+/// The scalar pass on every thread, when the machine splits `elements`.
 #[cfg(feature = "rayon")]
 #[inline(never)]
 fn update_where_on_threads<T: Arith, K: Kernel<T> + Copy + Send + Sync>(

@@ -258,6 +258,13 @@ pub(crate) fn as_arith_mut<T, N: Arith>(values: &mut [T]) -> Option<&mut [N]> {
         .then(|| unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<N>(), values.len()) })
 }
 
+/// `values` as a slice of `N`, when `T` is `N` (as [`as_arith_mut`]).
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
+pub(crate) fn as_arith_slice<T, N: Arith>(values: &[T]) -> Option<&[N]> {
+    // SAFETY: as in `as_arith_mut`: `T` is `N`.
+    (typeid::of::<T>() == TypeId::of::<N>()).then(|| unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<N>(), values.len()) })
+}
+
 /// `value` as an `N`, when `T` is `N` (as [`as_arith_mut`]).
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
 pub(crate) fn as_arith<T, N: Arith>(value: &T) -> Option<&N> {
@@ -420,8 +427,9 @@ mod tests {
         assert!(f64::valid_operand(Op::Div, 0.0));
     }
 
-    /// `as_arith` and `as_arith_mut` name a slice by its own type only: not
-    /// by another of the same width, not by a reference to it.
+    /// `as_arith`, `as_arith_slice` and `as_arith_mut` name a value or a
+    /// slice by its own type only: not by another of the same width, not by
+    /// a reference to it.
     #[test]
     fn arithmetic_names_are_given_to_the_same_type_only() {
         let mut values = [1.5f32, -2.0];
@@ -430,6 +438,9 @@ mod tests {
         assert_eq!(values, [1.5, 4.0]);
         assert!(as_arith_mut::<f32, u32>(&mut values).is_none());
         assert!(as_arith_mut::<f32, i32>(&mut values).is_none());
+        assert_eq!(as_arith_slice::<f32, f32>(&values), Some(&[1.5f32, 4.0][..]));
+        assert!(as_arith_slice::<f32, u32>(&values).is_none());
+        assert!(as_arith_slice::<usize, u64>(&[1usize]).is_none());
         assert!(as_arith::<u64, i64>(&7).is_none());
         assert!(as_arith::<usize, u64>(&7).is_none());
         assert_eq!(as_arith::<i64, i64>(&-7), Some(&-7));

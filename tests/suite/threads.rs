@@ -3,7 +3,7 @@
 //! 8 threads, compared bit for bit.
 
 use ndarray::{Array1, Array2, ArrayD, Axis, ShapeBuilder, s};
-use tensor_at::{along, at, set};
+use tensor_at::{along, at, set, try_at};
 
 fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
@@ -869,6 +869,112 @@ fn fused_masks_with_a_scalar_equal_a_plain_loop_for_every_thread_count() {
             assert_eq!(results_ints, expected_ints, "{len} elements, {threads} threads");
             assert_eq!(results_unsigned, expected_unsigned, "{len} elements, {threads} threads");
         }
+    }
+}
+
+/// The mask sugar with an array value (one value per selected element, in
+/// C order): below and above the size counted and written on several
+/// threads, for each comparison and several element types, with `=` and
+/// an update, equals a plain loop for 1, 2 and 3 threads. A value of the
+/// wrong length is refused with nothing written, and a target in Fortran
+/// order is walked in C order.
+#[test]
+fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
+    /// `x` with its selected elements replaced (`keep`) by `to(element,
+    /// value)`, the values taken in order.
+    fn loop_where<T: Copy>(x: &Array1<T>, keep: impl Fn(T) -> bool, values: &[T], to: impl Fn(T, T) -> T) -> Array1<T> {
+        let mut next = values.iter();
+        x.mapv(|e| if keep(e) { to(e, *next.next().unwrap()) } else { e })
+    }
+    for len in [100, 1500, 70_001, 200_003] {
+        let x = indices(len, 2001, 5).mapv(|i| (i - 1000) as f32 * 0.25);
+        let ints = indices(len, 2001, 6).mapv(|i| i as i32 - 1000);
+        let unsigned = indices(len, 2001, 8).mapv(|i| i as u64);
+        let wide = x.mapv(f64::from);
+        let values_for = |count: usize| Array1::from_iter((0..count).map(|k| k as f32 - 0.5));
+        let count = |keep: &dyn Fn(f32) -> bool| x.iter().filter(|&&e| keep(e)).count();
+        let tests: [(&dyn Fn(f32) -> bool, &str); 6] = [
+            (&|e| e < 0.0, "<"),
+            (&|e| e <= 1.5, "<="),
+            (&|e| e > 0.0, ">"),
+            (&|e| e >= -0.0, ">="),
+            (&|e| e == 0.0, "=="),
+            (&|e| e != 0.5, "!="),
+        ];
+        let values: Vec<Array1<f32>> = tests.iter().map(|(keep, _)| values_for(count(keep))).collect();
+        let expected: Vec<Array1<f32>> = tests
+            .iter()
+            .zip(&values)
+            .map(|((keep, _), v)| loop_where(&x, keep, v.as_slice().unwrap(), |_, v| v))
+            .collect();
+        let sum_values = values_for(count(&|e| e < 10.0));
+        let expected_sum = loop_where(&x, |e| e < 10.0, sum_values.as_slice().unwrap(), |e, v| e + v);
+        let int_values = Array1::from_iter((0..ints.iter().filter(|&&e| e > 0).count() as i32).map(|k| k * 3 + 1));
+        let expected_ints = loop_where(&ints, |e| e > 0, int_values.as_slice().unwrap(), |e, v| e * v);
+        let unsigned_values = Array1::from_iter(0..unsigned.iter().filter(|&&e| e >= 1000).count() as u64);
+        let expected_unsigned = loop_where(&unsigned, |e| e >= 1000, unsigned_values.as_slice().unwrap(), |_, v| v);
+        let wide_values = Array1::from_iter((0..wide.iter().filter(|&&e| e != 0.0).count()).map(|k| k as f64 * 0.5));
+        let expected_wide = loop_where(&wide, |e| e != 0.0, wide_values.as_slice().unwrap(), |e, v| e - v);
+        for threads in [1, 2, 3] {
+            let (results, sum, i, u, w) = in_pool(threads, || {
+                let run = |write: &dyn Fn(&mut Array1<f32>)| {
+                    let mut y = x.clone();
+                    write(&mut y);
+                    y
+                };
+                let results = [
+                    run(&|y| at!(y[y < 0.0] = &values[0])),
+                    run(&|y| at!(y[y <= 1.5] = &values[1])),
+                    run(&|y| at!(y[y > 0.0] = &values[2])),
+                    run(&|y| at!(y[y >= -0.0] = &values[3])),
+                    run(&|y| at!(y[y == 0.0] = &values[4])),
+                    run(&|y| at!(y[y != 0.5] = &values[5])),
+                ];
+                let sum = run(&|y| at!(y[y < 10.0] += sum_values));
+                let mut i = ints.clone();
+                at!(i[i > 0] *= int_values);
+                let mut u = unsigned.clone();
+                at!(u[u >= 1000] = unsigned_values);
+                let mut w = wide.clone();
+                at!(w[w != 0.0] -= wide_values);
+                (results, sum, i, u, w)
+            });
+            let names = tests.map(|(_, name)| name);
+            for ((result, expected), name) in results.iter().zip(&expected).zip(names) {
+                assert_eq!(result, expected, "`{name}`, {len} elements, {threads} threads");
+            }
+            assert_eq!(sum, expected_sum, "+=, {len} elements, {threads} threads");
+            assert_eq!(i, expected_ints, "i32, {len} elements, {threads} threads");
+            assert_eq!(u, expected_unsigned, "u64, {len} elements, {threads} threads");
+            assert_eq!(w, expected_wide, "f64, {len} elements, {threads} threads");
+        }
+    }
+    let len = 200_003;
+    let x = indices(len, 2001, 5).mapv(|i| (i - 1000) as f32 * 0.25);
+    let selected = x.iter().filter(|&&e| e < 0.0).count();
+    in_pool(2, || {
+        let mut y = x.clone();
+        let short = Array1::from_elem(selected - 1, 1.0f32);
+        assert!(try_at!(y[y < 0.0] = short).is_err());
+        assert!(try_at!(y[y < 0.0] += Array1::from_elem(selected + 1, 1.0f32)).is_err());
+        assert_eq!(y, x, "a refused value writes nothing");
+    });
+    // Fortran order: selected elements take their values in C order.
+    let shape = (401, 499);
+    let c_order = Array2::from_shape_fn(shape, |(i, j)| ((i * 7 + j * 13) % 101) as f64 - 50.0);
+    let mut fortran = Array2::zeros(shape.f());
+    fortran.assign(&c_order);
+    let selected = c_order.iter().filter(|&&e| e < 0.0).count();
+    let values = Array1::from_iter((0..selected).map(|k| k as f64));
+    let mut next = values.iter();
+    let expected = c_order.mapv(|e| if e < 0.0 { *next.next().unwrap() } else { e });
+    for threads in [1, 2] {
+        let result = in_pool(threads, || {
+            let mut y = fortran.clone();
+            at!(y[y < 0.0] = values);
+            y
+        });
+        assert_eq!(result, expected, "Fortran order, {threads} threads");
     }
 }
 

@@ -9,12 +9,60 @@ use crate::exec::kernel::Kernel;
 use crate::exec::sys::cpu::Isa;
 use crate::value::Broadcast;
 
-/// How many elements of `view` `predicate` selects.
-pub(crate) fn count_where<T, D: Dimension>(view: &ArrayView<'_, T, D>, mut predicate: impl FnMut(&T) -> bool) -> usize {
-    match view.as_slice() {
-        Some(elements) => elements.iter().filter(|e| predicate(e)).count(),
+/// How many elements of `view` `predicate` selects (a contiguous view on
+/// `isa`'s vectors).
+pub(crate) fn count_where<T, D: Dimension>(view: &ArrayView<'_, T, D>, mut predicate: impl FnMut(&T) -> bool, isa: Isa) -> usize {
+    match view.as_slice_memory_order() {
+        Some(elements) => count_slice_where(elements, predicate, isa),
         None => view.iter().filter(|e| predicate(e)).count(),
     }
+}
+
+/// How many of `elements` `predicate` selects, built for the widest vectors
+/// `isa` has.
+pub(crate) fn count_slice_where<T>(elements: &[T], predicate: impl FnMut(&T) -> bool, isa: Isa) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if isa.avx512f() {
+            // SAFETY: `isa` says the processor has AVX-512F.
+            return unsafe { count_slice_avx512(elements, predicate) };
+        }
+        if isa.avx2() {
+            // SAFETY: `isa` says the processor has AVX2.
+            return unsafe { count_slice_avx2(elements, predicate) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    count_slice(elements, predicate)
+}
+
+/// [`count_slice`] with AVX-512F.
+///
+/// # Safety
+///
+/// The processor has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn count_slice_avx512<T>(elements: &[T], predicate: impl FnMut(&T) -> bool) -> usize {
+    count_slice(elements, predicate)
+}
+
+/// [`count_slice`] with AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn count_slice_avx2<T>(elements: &[T], predicate: impl FnMut(&T) -> bool) -> usize {
+    count_slice(elements, predicate)
+}
+
+/// The loop of [`count_slice_where`].
+#[inline(always)]
+fn count_slice<T>(elements: &[T], mut predicate: impl FnMut(&T) -> bool) -> usize {
+    elements.iter().map(|e| usize::from(predicate(e))).sum()
 }
 
 /// Updates every element of `view` that `predicate` selects with `value`,
@@ -87,12 +135,14 @@ fn write_slice<T, K: Kernel<T>>(elements: &mut [T], mut predicate: impl FnMut(&T
 }
 
 /// Updates the elements of `view` that `predicate` selects, in C order,
-/// with the values of `values`, which hold one per selected element.
+/// with the values of `values`, which hold one per selected element (a
+/// contiguous view on `isa`'s vectors).
 pub(crate) fn write_values_where<T, D: Dimension, K: Kernel<T>>(
     mut view: ArrayViewMut<'_, T, D>,
     mut predicate: impl FnMut(&T) -> bool,
     values: &Broadcast<'_, T>,
     mut kernel: K,
+    isa: Isa,
 ) {
     // Values are consumed in C order, so the target is walked in C order
     // too (`map_inplace` would take memory order).
@@ -105,9 +155,62 @@ pub(crate) fn write_values_where<T, D: Dimension, K: Kernel<T>>(
         }
         return;
     };
-    // C order in memory: 64 tests at a time into a bit set, then one write
-    // per set bit (no branch per element to mispredict).
-    let mut next = slice.iter();
+    write_values_slice_where(elements, predicate, slice, kernel, isa);
+}
+
+/// [`write_values_where`] on contiguous elements and their values in order,
+/// built for the widest vectors `isa` has (the tests, 64 at a time into a
+/// bit set, are compares into a mask register there).
+pub(crate) fn write_values_slice_where<T, K: Kernel<T>>(
+    elements: &mut [T],
+    predicate: impl FnMut(&T) -> bool,
+    values: &[T],
+    kernel: K,
+    isa: Isa,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if isa.avx512f() {
+            // SAFETY: `isa` says the processor has AVX-512F.
+            return unsafe { write_values_slice_avx512(elements, predicate, values, kernel) };
+        }
+        if isa.avx2() {
+            // SAFETY: `isa` says the processor has AVX2.
+            return unsafe { write_values_slice_avx2(elements, predicate, values, kernel) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    write_values_slice(elements, predicate, values, kernel);
+}
+
+/// [`write_values_slice`] with AVX-512F.
+///
+/// # Safety
+///
+/// The processor has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn write_values_slice_avx512<T, K: Kernel<T>>(elements: &mut [T], predicate: impl FnMut(&T) -> bool, values: &[T], kernel: K) {
+    write_values_slice(elements, predicate, values, kernel);
+}
+
+/// [`write_values_slice`] with AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn write_values_slice_avx2<T, K: Kernel<T>>(elements: &mut [T], predicate: impl FnMut(&T) -> bool, values: &[T], kernel: K) {
+    write_values_slice(elements, predicate, values, kernel);
+}
+
+/// The loop of [`write_values_slice_where`]: 64 tests at a time into a bit
+/// set, then one write per set bit (no branch per element to mispredict).
+#[inline(always)]
+fn write_values_slice<T, K: Kernel<T>>(elements: &mut [T], mut predicate: impl FnMut(&T) -> bool, values: &[T], mut kernel: K) {
+    let mut next = values.iter();
     for chunk in elements.chunks_mut(64) {
         let mut bits = chunk
             .iter()
