@@ -4,7 +4,8 @@
 //! Every batch is prepared before the first is written, so an error in any
 //! batch leaves the target unchanged. Each batch then runs as the plain call
 //! on its view of the target would; batch positions are distinct regions of
-//! the target, so the order of batches decides nothing. An index of basic
+//! the target, so the order of batches decides nothing, and many batches of
+//! plain numbers run one to a task on every thread. An index of basic
 //! elements only is one view of the target behind `k` whole axes. With
 //! `batch = 0` each function is the plain call.
 
@@ -165,16 +166,14 @@ where
         return crate::api::set(target, index, value, mode);
     }
     let value = value.into_value();
-    let mut target = target.view_mut().into_dyn();
+    let target = target.view_mut().into_dyn();
     let machine = Machine::now();
     let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
     let (indices, values, layout) = (batches.indices(index), batches.values(&value), batches.layout(&target));
     let updates = each(&indices, &values, |index, value| {
         prepare::set_with(index, layout, &mode, value, &machine.passes())
     })?;
-    for (at, update) in batches.positions.iter().zip(updates) {
-        choose::run_set(view_at_mut(&mut target, at), update, &machine);
-    }
+    choose::run_set_batches(views_of_batches(target, batch).into_iter().zip(updates).collect(), &machine);
     Ok(())
 }
 
@@ -209,18 +208,15 @@ where
         return crate::api::update(target, index, op, value, mode);
     }
     let value = value.into_value();
-    let mut target = target.view_mut().into_dyn();
+    let target = target.view_mut().into_dyn();
     let machine = Machine::now();
     let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
     let (indices, values, layout) = (batches.indices(index), batches.values(&value), batches.layout(&target));
     let updates = each(&indices, &values, |index, value| {
         prepare::update_with(index, layout, op, &mode, value, &machine.passes())
     })?;
-    with_op!(op, kernel => {
-        for (at, update) in batches.positions.iter().zip(updates) {
-            choose::run_update(view_at_mut(&mut target, at), update, op, kernel, &machine);
-        }
-    });
+    let batches = views_of_batches(target, batch).into_iter().zip(updates).collect();
+    with_op!(op, kernel => choose::run_update_batches(batches, op, kernel, &machine));
     Ok(())
 }
 
@@ -356,6 +352,14 @@ fn view_at<'a, T>(view: &ArrayViewD<'a, T>, at: &[usize]) -> ArrayViewD<'a, T> {
 fn view_at_mut<'a, T, S: DataMut<Elem = T>>(view: &'a mut ArrayBase<S, IxDyn>, at: &[usize]) -> ArrayViewMutD<'a, T> {
     at.iter()
         .fold(view.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
+}
+
+/// The view of every batch position of `target` (its leading `batch`
+/// axes), in C order: the order of [`Batch::positions`].
+fn views_of_batches<T>(target: ArrayViewMutD<'_, T>, batch: usize) -> Vec<ArrayViewMutD<'_, T>> {
+    (0..batch).fold(vec![target], |views, _| {
+        views.into_iter().flat_map(ArrayViewMutD::into_outer_iter_mut).collect()
+    })
 }
 
 /// The offset of batch position `at`'s view in `target`.

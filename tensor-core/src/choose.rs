@@ -813,6 +813,77 @@ pub(crate) fn set<T: Clone>(
     Ok(())
 }
 
+/// Writes each prepared `set` into its view, the view it was prepared on
+/// (`; batch = k`: views of distinct elements): one view to a task on
+/// every thread when there are several and they hold many plain numbers
+/// to write, else one after another. Each runs as [`run_set`] would, so
+/// the result is the same.
+pub(crate) fn run_set_batches<T: Clone>(batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
+    #[cfg(feature = "rayon")]
+    if let Some(plain) = Plain::<T>::of()
+        && splits_batches(&batches, machine)
+    {
+        match plain.width() {
+            crate::element::Width::Bits32 => set_batches_on_threads::<T, u32>(plain, batches, machine),
+            crate::element::Width::Bits64 => set_batches_on_threads::<T, u64>(plain, batches, machine),
+        }
+        return;
+    }
+    for (target, update) in batches {
+        run_set(target, update, machine);
+    }
+}
+
+/// Combines each prepared update into its view by `op` (as
+/// [`run_set_batches`] writes sets), through `kernel`.
+pub(crate) fn run_update_batches<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
+    batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>,
+    op: Op,
+    kernel: K,
+    machine: &Machine,
+) {
+    #[cfg(feature = "rayon")]
+    if splits_batches(&batches, machine) {
+        use rayon::prelude::*;
+        batches
+            .into_par_iter()
+            .for_each(|(target, update)| run_update(target, update, op, kernel, machine));
+        return;
+    }
+    for (target, update) in batches {
+        run_update(target, update, op, kernel, machine);
+    }
+}
+
+/// Whether batches run on every thread: several of them, writing many
+/// positions in all.
+#[cfg(feature = "rayon")]
+fn splits_batches<T>(batches: &[(ArrayViewMutD<'_, T>, Update<'_, '_, T>)], machine: &Machine) -> bool {
+    let written = batches
+        .iter()
+        .map(|(_, update)| update.plan.shape().iter().product::<usize>())
+        .sum();
+    batches.len() > 1 && machine.splits(written)
+}
+
+/// [`run_set_batches`] on every thread, on the bits `B` of the plain
+/// elements (which cross threads whatever bounds `T` carries).
+#[cfg(feature = "rayon")]
+fn set_batches_on_threads<T, B: Bits>(plain: Plain<T>, batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
+    use rayon::prelude::*;
+    let batches: Vec<_> = batches
+        .into_iter()
+        .map(|(target, Update { plan, values })| {
+            let target = plain.view_bits_mut::<B>(target).expect("one width");
+            let values = values_bits(plain, &values);
+            (target, Update { plan, values })
+        })
+        .collect();
+    batches
+        .into_par_iter()
+        .for_each(|(target, update)| run_set(target, update, machine));
+}
+
 /// Writes a prepared `set` into `target`, the view it was prepared on.
 #[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by destination
 pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan, values }: Update<'_, '_, T>, machine: &Machine) {
@@ -908,24 +979,20 @@ fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, 
         };
         scatter::write_view(piece, values, kernel);
     };
-    with_bits::<T, B, _>(plain, values, |values| {
-        crate::exec::parallel::view::split_write(view, values, machine.threads, &write)
-    });
+    crate::exec::parallel::view::split_write(view, &values_bits(plain, values), machine.threads, &write);
     true
 }
 
-/// `f` of `values` as the bits `B` of their plain numbers, when `B` is
-/// their width.
+/// `values` as the bits `B` of their plain numbers, when `B` is their
+/// width.
 #[cfg(feature = "rayon")]
-fn with_bits<T, B: Bits, R>(plain: Plain<T>, values: &Broadcast<'_, T>, f: impl FnOnce(&Broadcast<'_, B>) -> R) -> R {
+fn values_bits<'v, T, B: Bits>(plain: Plain<T>, values: &Broadcast<'v, T>) -> Broadcast<'v, B> {
     match values {
-        Broadcast::Scalar(value) => f(&Broadcast::Scalar(
-            &plain.bits::<B>(std::slice::from_ref(*value)).expect("one width")[0],
-        )),
-        Broadcast::Array { view, shape } => f(&Broadcast::Array {
+        Broadcast::Scalar(value) => Broadcast::Scalar(&plain.bits::<B>(std::slice::from_ref(*value)).expect("one width")[0]),
+        Broadcast::Array { view, shape } => Broadcast::Array {
             view: plain.view_bits::<B>(view.clone()).expect("one width"),
             shape: shape.clone(),
-        }),
+        },
     }
 }
 
@@ -951,12 +1018,10 @@ unsafe fn split_indexed_set<T, B: Bits>(
         return false;
     };
     let origin = target.as_mut_ptr();
-    with_bits::<T, B, _>(plain, values, |values| {
-        // SAFETY: the plan was resolved from the target's layout (the
-        // caller's guarantee), which its bits share; the target is borrowed
-        // for the call.
-        unsafe { crate::exec::parallel::pieces::write_indexed(origin, plan, values, SetKernel::new(), (machine.threads, far)) }
-    })
+    let values = values_bits(plain, values);
+    // SAFETY: the plan was resolved from the target's layout (the caller's
+    // guarantee), which its bits share; the target is borrowed for the call.
+    unsafe { crate::exec::parallel::pieces::write_indexed(origin, plan, &values, SetKernel::new(), (machine.threads, far)) }
 }
 
 /// The `set` of an `along` plan on every thread, cut along the region's

@@ -790,6 +790,41 @@ fn batched_updates_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Many small batches over two batch axes (`; batch = 2`, W16's shape),
+/// which run one batch to a task on several threads: an index broadcast
+/// along the second batch axis, sets (the last duplicate wins) of `f64` and
+/// maxima of `i32`, each equal to the plain loop over the batch positions
+/// for every thread count.
+#[test]
+fn many_small_batches_equal_a_plain_loop_for_every_thread_count() {
+    let (outer, inner, len, count) = (8, 6, 5000, 3000);
+    let rows: Vec<i64> = (0..outer).flat_map(|b| indices(count, len, 40 + b as u64)).collect();
+    let idx = ndarray::Array3::from_shape_vec((outer, 1, count), rows).unwrap();
+    let values = ndarray::Array3::from_shape_fn((outer, inner, count), |(a, b, k)| (a * 1_000_003 + b * 7919 + k) as f64 * 0.5);
+    let ints = values.mapv(|v| (v as i64 % 20_011) as i32 - 10_000);
+    let start = || ndarray::Array3::from_shape_fn((outer, inner, len), |(a, b, i)| ((a * inner + b) * len + i) as f64);
+    let (mut sets, mut maxima) = (start(), start().mapv(|v| (v as i64 % 9973) as i32));
+    for a in 0..outer {
+        for b in 0..inner {
+            for k in 0..count {
+                let i = idx[[a, 0, k]] as usize;
+                sets[[a, b, i]] = values[[a, b, k]];
+                maxima[[a, b, i]] = maxima[[a, b, i]].max(ints[[a, b, k]]);
+            }
+        }
+    }
+    for threads in [1, 2, 8] {
+        let (got_sets, got_maxima) = in_pool(threads, || {
+            let (mut got_sets, mut got_maxima) = (start(), start().mapv(|v| (v as i64 % 9973) as i32));
+            at!(got_sets[idx] = values; batch = 2);
+            at!(got_maxima[idx].max(ints); batch = 2);
+            (got_sets, got_maxima)
+        });
+        assert_eq!(got_sets, sets, "sets with {threads} threads");
+        assert_eq!(got_maxima, maxima, "maxima with {threads} threads");
+    }
+}
+
 /// The mask sugar with a scalar: below the size that runs this processor's
 /// vector build, above it, and above the size split among threads, for
 /// each comparison and element type, a combined mask, an update and an
