@@ -54,6 +54,8 @@ pub use ndarray;
 /// let mut buf = Array1::<i32>::zeros(2);
 /// at!(x[1, 1, [3, 0]]; out = buf);        // np.take(.., out=buf): no new array
 /// assert_eq!(buf, array![8, 7]);
+/// at!(&mut x[0, :, 1:3]).fill(4);          // a mutable view: ArrayViewMut2<i32>
+/// assert_eq!(at!(x[0, 1]), array![7, 4, 4, 8]);
 /// ```
 ///
 /// `along(idx, axis)`, alone in the brackets, picks along one axis and

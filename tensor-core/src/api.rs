@@ -4,7 +4,9 @@
 //! and every operand checked), and only then writes (`choose` picks how):
 //! on error the target is unchanged.
 
-use ndarray::{Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, CowArray, Data, DataMut, Dimension, IndexLonger, IxDyn};
+use ndarray::{
+    Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IndexLonger, IxDyn,
+};
 
 use crate::choose::{self, Few};
 use crate::element::{Arith, Compare, Op};
@@ -204,6 +206,15 @@ pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(target: ArrayView<'a, T, 
         Ok(_) => region.view(target),
         Err(_) => None,
     }
+}
+
+/// The mutable view of a basic `index` (integers, slices, `...`, new
+/// axes): `&mut target[index]`. An integer out of bounds is an error, as in
+/// a read.
+pub(crate) fn view_mut<'a, T>(target: ArrayViewMutD<'a, T>, index: &[IndexElem<'_>]) -> Result<ArrayViewMutD<'a, T>, IndexError> {
+    let mut axes = Vec::with_capacity(index.len());
+    view_axes(index, target.shape(), &Mode::<T>::Error, &mut |axis| axes.push(axis)).expect("the index's type says it is basic")?;
+    Ok(basic::select(target, &axes))
 }
 
 /// The view axes of a basic `index` in `mode`, for the in-place paths.

@@ -1519,7 +1519,11 @@ mod tests {
             identity: f32::NEG_INFINITY,
         };
         // Without rayon every accumulation is serial, whatever the threads.
-        let expected = if cfg!(feature = "rayon") { partitioned } else { Accumulation::Serial };
+        let expected = if cfg!(feature = "rayon") {
+            partitioned
+        } else {
+            Accumulation::Serial
+        };
         assert_eq!(accumulation(1000, 1 << 17, Some(f32::NEG_INFINITY), &two), expected);
     }
 }

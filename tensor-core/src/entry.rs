@@ -11,7 +11,7 @@
 
 use std::fmt::Display;
 
-use ndarray::{Array, Dimension};
+use ndarray::{Array, ArrayViewMut, Dimension};
 
 pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
@@ -22,7 +22,7 @@ use crate::element::{Arith, Op};
 use crate::error::{IndexError, SetError};
 use crate::index::IndexElem;
 use crate::mode::Mode;
-use crate::rank::{Advanced, FitsIn, Holds, Kind, TargetCheck};
+use crate::rank::{Advanced, FitsIn, HasView, Holds, Kind, TargetCheck};
 pub use crate::rank::{AlongAxis, BatchAxes};
 use crate::target::{Target, TargetMut};
 pub use crate::typed::batch;
@@ -43,6 +43,9 @@ type FilledKind<'i, L> = <<L as IndexList<'i>>::Kind as Kind>::Filled;
 
 /// What a mask over every axis of `X` reads.
 type MaskedOf<'t, X> = <X as Indexable>::Read<'t, Advanced, <<X as Indexable>::Dim as WholeMask>::Selected>;
+
+/// What `&mut x[list]` lends: a mutable view of the region's rank.
+type ViewMutOf<'t, 'i, X, L> = ArrayViewMut<'t, <X as Target>::Elem, Region<'i, <X as Target>::Dim, L>>;
 
 /// What `set!` writes into and returns for the source `X`.
 type Updatable<X> = <X as IntoUpdatable>::Updatable;
@@ -161,6 +164,20 @@ where
     X::Dim: IndexedBy<'i, L>,
 {
     target.read_index::<FilledKind<'i, L>, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, Mode::Fill(fill))
+}
+
+/// `&mut target[list]` (`at!(&mut x[1:3, ::2])`): the mutable view of a
+/// basic index, of the region's static rank, to hand to `Zip`, `assign` or
+/// `mapv_inplace`; an ndarray only.
+pub fn view_mut<'t, 'i, X, L>(target: &'t mut X, list: L) -> Result<ViewMutOf<'t, 'i, X, L>, IndexError>
+where
+    X: TargetMut + ?Sized,
+    L: IndexList<'i>,
+    L::Kind: HasView,
+    X::Dim: IndexedBy<'i, L>,
+{
+    let view = crate::api::view_mut(target.target_view_mut().into_dyn(), &elems(list))?;
+    Ok(view.into_dimensionality().expect("a basic index selects its region's rank"))
 }
 
 /// `target[list]` read into `out` (`; out = buf`), which has the result's

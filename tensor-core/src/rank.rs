@@ -338,6 +338,21 @@ pub struct Advanced;
 /// time): reads are copy-on-write arrays of dynamic rank.
 pub struct Dynamic;
 
+/// The kinds of index that select a view, which `at!(&mut x[...])` lends
+/// mutably: integers and basic indexing. An index array, a mask, `nd` or
+/// `along` select elements no view can hold.
+#[diagnostic::on_unimplemented(
+    message = "`&mut x[...]` needs a basic index: no view holds what an index array, a mask, `nd` or `along` selects",
+    label = "an advanced index has no view",
+    note = "update in place with `at!(x[...] = v)` or `at!(x[...] += v)`, or read a copy with `at!(x[...])`"
+)]
+pub trait HasView {}
+// Not listed in the error: its message says which indices have a view.
+#[diagnostic::do_not_recommend]
+impl HasView for Integers {}
+#[diagnostic::do_not_recommend]
+impl HasView for Basic {}
+
 /// Basic indices resolve to views: a read in mode `fill`, which may
 /// gather, is typed [`Advanced`].
 const VIEWED: &str = "basic indices resolve to views (reads in mode fill are advanced)";

@@ -244,6 +244,9 @@ impl ToTokens for Logic {
 pub enum Action {
     /// Read it.
     Read,
+    /// Lend it mutably (`&mut x[...]`, where `&mut` stands at the span): a
+    /// view of a basic index.
+    ViewMut(Span),
     /// Set it (`= v`, `.set(v)`).
     Set(Operand),
     /// Combine it with a value (`+= v`, `.add(v)`, `.max(v)`, ...).

@@ -136,6 +136,10 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             let (target, mode) = (target_ref(target), self::mode(mode));
             quote_spanned!(at=> #p::#read(#target, #list, #mode))
         }
+        Entry::ViewMut { target } => {
+            let target = target_mut(target);
+            quote_spanned!(at=> #p::view_mut(#target, #list))
+        }
         Entry::ReadInto { target, mode, out } => {
             let (target, mode, out) = (target_ref(target), self::mode(mode), self::target_mut(out));
             quote_spanned!(at=> #p::read_into(#target, #list, #mode, #out))

@@ -41,7 +41,7 @@ pub fn mask_path<'c>(target: &Written, index: &Index, action: &'c Action) -> Mas
         Action::Read => FusedAction::Read,
         Action::Set(value) => FusedAction::Set(value),
         Action::Update(op, value) => FusedAction::Update(*op, value),
-        Action::Apply(_) => return MaskPath::Built,
+        Action::Apply(_) | Action::ViewMut(_) => return MaskPath::Built,
     };
     let mut scalars = Vec::new();
     let Some(test) = element_test(mask, &target.expr, &mut scalars) else {

@@ -69,6 +69,8 @@ pub enum Outcome {
 pub enum Entry {
     /// `read(target, index, mode)`
     Read { target: Place, mode: Mode },
+    /// `view_mut(target, index)`
+    ViewMut { target: Place },
     /// `read_filled(target, index, fill)`
     ReadFilled { target: Place, fill: TokenStream },
     /// `read_into(target, index, mode, out)`
@@ -309,6 +311,10 @@ impl Parts<'_> {
                     target: place(self.target),
                     mode,
                 },
+            },
+            // `set!` reads as `at!` does, and so lends as `at!` does.
+            (Action::ViewMut(_), _) => Entry::ViewMut {
+                target: place(self.target),
             },
             (Action::Set(v), false) => Entry::Set {
                 target: place(self.target),

@@ -32,6 +32,12 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
     let (target, group) = ctxt.ok(split_index(place))?;
 
     let action = parse_action(assignment, method, ctxt);
+    // `&mut x[...]` alone is a mutable view; before a write, `&mut x` stays
+    // the target expression it always was.
+    let (target, action) = match (split_view_mut(target), action) {
+        (Some((view, target)), Ok(Action::Read)) => (target, Ok(Action::ViewMut(view))),
+        (_, action) => (target, action),
+    };
     let index = parse_index(group, ctxt);
     let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));
     let Options { mode, out, batch } = options?;
@@ -248,6 +254,18 @@ fn split_index(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], &proc_macro2:
             let stream: TokenStream = tokens.iter().cloned().collect();
             Err(Error::new_spanned(stream, "expected an index expression `target[index]`"))
         }
+    }
+}
+
+/// `&mut target`: the span of `&mut` and the target after it.
+fn split_view_mut(tokens: &[TokenTree]) -> Option<(Span, &[TokenTree])> {
+    match tokens {
+        [TokenTree::Punct(and), TokenTree::Ident(word), target @ ..]
+            if and.as_char() == '&' && and.spacing() == Spacing::Alone && word == "mut" && !target.is_empty() =>
+        {
+            Some((and.span().join(word.span()).unwrap_or_else(|| and.span()), target))
+        }
+        _ => None,
     }
 }
 

@@ -26,6 +26,14 @@ pub fn check(call: &Call, ctxt: &mut Ctxt) {
         }
         _ => {}
     }
+    if let Action::ViewMut(view) = &call.action
+        && (call.mode.is_some() || call.out.is_some() || call.batch.is_some())
+    {
+        ctxt.error(Error::new(
+            *view,
+            "`&mut x[...]` is a view of the array: it takes no `mode`, `out` or `batch` option",
+        ));
+    }
     if let (Some(out), Action::Set(_) | Action::Update(..) | Action::Apply(_)) = (&call.out, &call.action) {
         ctxt.error(Error::new(
             out.key,

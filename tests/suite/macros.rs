@@ -69,6 +69,52 @@ fn basic_reads_are_statically_ranked_views() {
     assert_eq!(d.shape(), &[4]);
 }
 
+/// `at!(&mut x[...])` lends a basic index's elements as a mutable view of
+/// static rank, in both syntaxes; every write through it lands where
+/// ndarray's own `slice_mut` puts it.
+#[test]
+fn mutable_views_of_basic_indices() {
+    let mut x = grid();
+    let mut expected = grid();
+    {
+        let mut view: ndarray::ArrayViewMut2<i32> = at!(&mut x[1:3, ::2]);
+        view.fill(-1);
+    }
+    expected.slice_mut(s![1..3, ..;2]).fill(-1);
+    assert_eq!(x, expected);
+
+    at!(&mut x[.., 1..4;2]).mapv_inplace(|e| e * 10);
+    expected.slice_mut(s![.., 1..4;2]).mapv_inplace(|e| e * 10);
+    assert_eq!(x, expected);
+
+    let row: ndarray::ArrayViewMut1<i32> = at!(&mut x[-1, ::-1]);
+    ndarray::Zip::from(row).and(&array![1, 2, 3, 4]).for_each(|e, &v| *e += v);
+    ndarray::Zip::from(expected.slice_mut(s![-1, ..;-1]))
+        .and(&array![1, 2, 3, 4])
+        .for_each(|e, &v| *e += v);
+    assert_eq!(x, expected);
+
+    let mut c = cube();
+    let mut c_expected = cube();
+    let lent: ndarray::ArrayViewMut3<i32> = at!(&mut c[..., None, 2]);
+    assert_eq!(lent.shape(), &[2, 3, 1]); // NumPy: (2, 3, 1)
+    at!(&mut c[..., 1:, 2]).assign(&array![[7, 8], [9, 10]]);
+    c_expected.slice_mut(s![.., 1.., 2]).assign(&array![[7, 8], [9, 10]]);
+    assert_eq!(c, c_expected);
+
+    let mut element: ndarray::ArrayViewMut0<i32> = at!(&mut c[1, 2, 3]);
+    element.fill(99);
+    assert_eq!(c[[1, 2, 3]], 99);
+
+    assert!(matches!(
+        try_at!(&mut c[2, ..]),
+        Err(IndexError::OutOfBounds { index: 2, axis: 0, len: 2 })
+    ));
+    let mut dynamic = grid().into_dyn();
+    at!(&mut dynamic[0, ..]).fill(5);
+    assert_eq!(dynamic.index_axis(ndarray::Axis(0), 0), array![5, 5, 5, 5].into_dyn());
+}
+
 #[test]
 fn advanced_reads_are_statically_ranked_owned_arrays() {
     let x = cube();

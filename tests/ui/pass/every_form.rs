@@ -20,6 +20,10 @@ fn main() -> Result<(), IndexError> {
     let filled = at!(x[[0, 9]]; mode = fill(f64::NAN));
     let _ = (view, gathered, picked, last, got, filled);
 
+    // A mutable view of a basic index, in both syntaxes.
+    at!(&mut x[1:3, ::2]).fill(0.5);
+    at!(&mut x[1..3, ..;2, 0]).mapv_inplace(|e| e * 2.0);
+
     // In-place writes, both slice syntaxes, mixed.
     at!(x[.., 1..4;2, mask] = 1.0);
     at!(x[:, 1:4:2, mask] = 1.0);
