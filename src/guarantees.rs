@@ -31,8 +31,10 @@
 //!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), raised before anything is written;
 //! - every index array entry against its axis;
 //! - the value's shape against the selected region;
-//! - every operand that will be applied: integer division by zero
-//!   ([`IndexError::DivisionByZero`](crate::IndexError::DivisionByZero)) and negative integer powers; operands
+//! - every operand that will be applied: integer division (and remainder)
+//!   by zero ([`IndexError::DivisionByZero`](crate::IndexError::DivisionByZero)), negative integer powers,
+//!   and operations the element type does not have
+//!   ([`IndexError::UnsupportedOperation`](crate::IndexError::UnsupportedOperation)); operands
 //!   at positions skipped by `drop` are never applied, so never rejected.
 //!
 //! # Atomic

@@ -119,7 +119,12 @@
 //!   `at!(x[0] = 1)` on an `f64` array is a compile error (write `1.0`).
 //! - **Integer division truncates**, as Rust's `/` does (NumPy's `//`
 //!   floors), and dividing by zero is an error reported before anything is
-//!   written; NumPy writes 0 with a warning.
+//!   written; NumPy writes 0 with a warning. `%=` is NumPy's `remainder`
+//!   (the result takes the divisor's sign), and an integer remainder by zero
+//!   is the same error.
+//! - **`bool` arrays** take `+=` and `.max()` as "or", `*=` and `.min()` as
+//!   "and", and `&= |= ^=`; `-=`, `/=`, `%=` and `.pow()` are errors, as
+//!   NumPy refuses them. Floats have no `&= |= ^=` (a compile error).
 //! - **Extra leading length-1 axes of a value** are dropped, as PyTorch
 //!   does (NumPy rejects a two-dimensional value in `x[mask] = v`) — for
 //!   values whose rank is known only at run time (`ArrayD`, the runtime API).

@@ -60,6 +60,17 @@ pub enum Op {
     Min,
     /// `np.maximum.at`: NaN propagates.
     Max,
+    /// `%=`, `np.remainder.at`: the remainder takes the divisor's sign, as
+    /// in NumPy and Python (not Rust's `%`); an integer divisor of zero is
+    /// an error, a float one gives NaN.
+    Rem,
+    /// `&=`, `np.bitwise_and.at` (`np.logical_and.at` on `bool`): integers
+    /// and `bool` only.
+    BitAnd,
+    /// `|=`, `np.bitwise_or.at`: integers and `bool` only.
+    BitOr,
+    /// `^=`, `np.bitwise_xor.at`: integers and `bool` only.
+    BitXor,
 }
 
 impl Op {
@@ -70,42 +81,87 @@ impl Op {
     /// paths an operation cannot take are not compiled for it.
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
     pub(crate) const fn regroups(self, integer: bool) -> bool {
-        matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul)
+        matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor)
     }
 
-    /// Whether an operand of `self` can be invalid: integer division
-    /// (by zero) and integer powers (negative).
-    pub(crate) const fn checks_operands(self, integer: bool) -> bool {
-        integer && matches!(self, Op::Div | Op::Pow)
+    /// `self` as one bit of a set of operations ([`Arith::CHECKED`]).
+    pub(crate) const fn bit(self) -> u16 {
+        1 << self as u16
     }
+
+    /// The operator that writes `self`, for messages.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+=",
+            Op::Sub => "-=",
+            Op::Mul => "*=",
+            Op::Div => "/=",
+            Op::Pow => "pow",
+            Op::Min => "min",
+            Op::Max => "max",
+            Op::Rem => "%=",
+            Op::BitAnd => "&=",
+            Op::BitOr => "|=",
+            Op::BitXor => "^=",
+        }
+    }
+}
+
+/// Why an operand cannot be applied ([`Arith::operand_fault`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OperandFault {
+    /// An integer divisor (of `/` or `%`) of zero.
+    DivisionByZero,
+    /// A negative integer power.
+    NegativePower,
+    /// An operation the element type does not have.
+    Unsupported,
+}
+
+/// The set of `ops`, as [`Arith::CHECKED`] holds it.
+const fn ops(ops: &[Op]) -> u16 {
+    let (mut set, mut k) = (0, 0);
+    while k < ops.len() {
+        set |= ops[k].bit();
+        k += 1;
+    }
+    set
 }
 
 /// Element types the accumulating operations work on.
 ///
 /// Floats follow IEEE arithmetic and NumPy's NaN-propagating `minimum` and
 /// `maximum`. Integers wrap on overflow, as NumPy's fixed-width integers do;
-/// integer division by zero and negative integer powers are errors raised
-/// before anything is written.
+/// integer division (and remainder) by zero and negative integer powers are
+/// errors raised before anything is written. `bool` takes NumPy's logical
+/// forms: `+` and `max` are "or", `*` and `min` "and"; `-`, `/`, `%` and
+/// powers of `bool` are errors, as are the bitwise operations on floats.
 ///
 /// Sealed: the primitive numbers are the types it is implemented for, and
 /// methods may be added to it in any release.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not support the arithmetic updates",
-    note = "`+= -= *= /=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types; `set` and `apply` work on any `Clone` element"
+    note = "`+= -= *= /= %=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types, `&= |= ^=` on integers and bool; `set` and `apply` work on any `Clone` element"
 )]
 pub trait Arith: Copy + PartialOrd + Send + Sync + sealed::Sealed + 'static {
     /// Whether the type is an integer: its arithmetic wraps, so `+` and `*`
     /// are exact and may be regrouped, and division and powers have
     /// operands to check.
     const INTEGER: bool;
+    /// The operations whose operand [`Arith::operand_fault`] may refuse, as
+    /// a set of [`Op`] bits.
+    #[doc(hidden)]
+    const CHECKED: u16;
     /// `self op value`.
     fn combine(self, op: Op, value: Self) -> Self;
-    /// Whether `value` may be the right operand of `op` (no integer
-    /// division by zero, no negative integer power).
-    fn valid_operand(op: Op, value: Self) -> bool;
-    /// Whether `valid_operand` can be false for `op`: when not, nobody calls it.
+    /// Why `value` may not be the right operand of `op` (integer division
+    /// by zero, a negative integer power, an operation the type does not
+    /// have); `None` when it may.
+    fn operand_fault(op: Op, value: Self) -> Option<OperandFault>;
+    /// Whether `operand_fault` can refuse for `op`: when not, nobody calls it.
     fn checks_operands(op: Op) -> bool {
-        op.checks_operands(Self::INTEGER)
+        Self::CHECKED & op.bit() != 0
     }
     /// The identity of `op` when the updates may be regrouped
     /// (integer `+ * min max`, float `min max`: [`Arith::INTEGER`] decides); `None`
@@ -123,6 +179,7 @@ macro_rules! float_arith {
         impl sealed::Sealed for $t {}
         impl Arith for $t {
             const INTEGER: bool = false;
+            const CHECKED: u16 = ops(&[Op::BitAnd, Op::BitOr, Op::BitXor]);
             #[inline]
             fn combine(self, op: Op, value: Self) -> Self {
                 match op {
@@ -136,11 +193,28 @@ macro_rules! float_arith {
                     // A select, not a branch: duplicates' order makes it unpredictable.
                     Op::Min => std::hint::select_unpredictable(self.is_nan() | (self < value), self, value),
                     Op::Max => std::hint::select_unpredictable(self.is_nan() | (self > value), self, value),
+                    // NumPy's `remainder`: Rust's `%` is C's `fmod`, whose
+                    // result has the dividend's sign; a nonzero one moves to
+                    // the divisor's, and a zero takes the divisor's sign.
+                    Op::Rem => {
+                        let rem = self % value;
+                        if value == 0.0 || rem.is_nan() {
+                            rem
+                        } else if rem == 0.0 {
+                            (0.0 as $t).copysign(value)
+                        } else if (value < 0.0) != (rem < 0.0) {
+                            rem + value
+                        } else {
+                            rem
+                        }
+                    }
+                    // Refused before anything is written (`CHECKED`).
+                    Op::BitAnd | Op::BitOr | Op::BitXor => self,
                 }
             }
             #[inline]
-            fn valid_operand(_: Op, _: Self) -> bool {
-                true
+            fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
+                (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
             }
             // NaN propagation and "of equal values the second wins" both
             // survive regrouping: the first NaN, and the last of the ties.
@@ -175,27 +249,38 @@ macro_rules! int_arith {
         impl sealed::Sealed for $t {}
         impl Arith for $t {
             const INTEGER: bool = true;
+            const CHECKED: u16 = ops(&[Op::Div, Op::Pow, Op::Rem]);
             #[inline]
+            #[allow(unused_comparisons)] // unsigned types are never negative
             fn combine(self, op: Op, value: Self) -> Self {
                 match op {
                     Op::Add => self.wrapping_add(value),
                     Op::Sub => self.wrapping_sub(value),
                     Op::Mul => self.wrapping_mul(value),
-                    // `valid_operand` ruled out zero; MIN / -1 wraps to MIN.
+                    // `operand_fault` ruled out zero; MIN / -1 wraps to MIN.
                     Op::Div => self.wrapping_div(value),
-                    // `valid_operand` ruled out negative exponents.
+                    // `operand_fault` ruled out negative exponents.
                     Op::Pow => wrapping_pow(self, value as u128),
                     Op::Min => self.min(value),
                     Op::Max => self.max(value),
+                    // `operand_fault` ruled out zero; NumPy's sign rule: a
+                    // nonzero remainder takes the divisor's sign.
+                    Op::Rem => {
+                        let rem = self.wrapping_rem(value);
+                        if rem != 0 && (rem < 0) != (value < 0) { rem.wrapping_add(value) } else { rem }
+                    }
+                    Op::BitAnd => self & value,
+                    Op::BitOr => self | value,
+                    Op::BitXor => self ^ value,
                 }
             }
             #[inline]
             #[allow(unused_comparisons)] // unsigned types are never negative
-            fn valid_operand(op: Op, value: Self) -> bool {
+            fn operand_fault(op: Op, value: Self) -> Option<OperandFault> {
                 match op {
-                    Op::Div => value != 0,
-                    Op::Pow => value >= 0,
-                    _ => true,
+                    Op::Div | Op::Rem if value == 0 => Some(OperandFault::DivisionByZero),
+                    Op::Pow if value < 0 => Some(OperandFault::NegativePower),
+                    _ => None,
                 }
             }
             // Wrapping `+` and `*` are associative and commutative, as are `min`, `max`.
@@ -205,13 +290,63 @@ macro_rules! int_arith {
                     Op::Mul => Some(1),
                     Op::Min => Some(<$t>::MAX),
                     Op::Max => Some(<$t>::MIN),
-                    Op::Sub | Op::Div | Op::Pow => None,
+                    Op::BitAnd => Some(!0),
+                    Op::BitOr | Op::BitXor => Some(0),
+                    Op::Sub | Op::Div | Op::Pow | Op::Rem => None,
                 }
             }
         }
     )*};
 }
 int_arith!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl sealed::Sealed for bool {}
+
+/// NumPy's `bool` arithmetic: "or" and "and", which regroup as integers'
+/// `+` and `*` do.
+impl Arith for bool {
+    const INTEGER: bool = true;
+    const CHECKED: u16 = ops(&[Op::Sub, Op::Div, Op::Pow, Op::Rem]);
+    #[inline]
+    fn combine(self, op: Op, value: Self) -> Self {
+        match op {
+            Op::Add | Op::Max | Op::BitOr => self | value,
+            Op::Mul | Op::Min | Op::BitAnd => self & value,
+            Op::BitXor => self ^ value,
+            // Refused before anything is written (`CHECKED`).
+            Op::Sub | Op::Div | Op::Pow | Op::Rem => self,
+        }
+    }
+    #[inline]
+    fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
+        (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
+    }
+    fn regrouping_identity(op: Op) -> Option<Self> {
+        match op {
+            Op::Add | Op::Max | Op::BitOr | Op::BitXor => Some(false),
+            Op::Mul | Op::Min | Op::BitAnd => Some(true),
+            Op::Sub | Op::Div | Op::Pow | Op::Rem => None,
+        }
+    }
+}
+
+/// Element types of the bitwise updates (`&= |= ^=`): the integers and
+/// `bool`. The macros require it of the target at compile time; the
+/// runtime API refuses the bitwise operations on floats with
+/// [`IndexError::UnsupportedOperation`](crate::IndexError::UnsupportedOperation).
+#[diagnostic::on_unimplemented(
+    message = "`&=`, `|=` and `^=` need integer or `bool` elements, not `{Self}`",
+    label = "a bitwise update of `{Self}` elements",
+    note = "floats have no bitwise updates, as in NumPy"
+)]
+pub trait Bitwise: Arith {}
+macro_rules! bitwise {
+    ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl Bitwise for $t {}
+    )*};
+}
+bitwise!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 /// The width of a plain number: a primitive of 4 or 8 bytes, with no
 /// padding, no drop and every bit pattern valid, so that copying its bits
@@ -391,7 +526,19 @@ impl<T> Plain<T> {
 mod tests {
     use super::*;
 
-    const OPS: [Op; 7] = [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Pow, Op::Min, Op::Max];
+    const OPS: [Op; 11] = [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Pow,
+        Op::Min,
+        Op::Max,
+        Op::Rem,
+        Op::BitAnd,
+        Op::BitOr,
+        Op::BitXor,
+    ];
 
     /// `Op::regroups` decides at compile time which path is built;
     /// `regrouping_identity` gives the value: they must agree.
@@ -414,17 +561,26 @@ mod tests {
         identities_agree::<u8>();
         identities_agree::<i64>();
         identities_agree::<usize>();
+        identities_agree::<bool>();
         assert!(Op::Add.regroups(true) && !Op::Add.regroups(false));
         assert!(Op::Max.regroups(false) && !Op::Sub.regroups(true));
     }
 
     #[test]
     fn integer_division_and_powers_check_their_operands() {
-        assert_eq!(OPS.map(i32::checks_operands), [false, false, false, true, true, false, false]);
-        assert_eq!(OPS.map(f64::checks_operands), [false; 7]);
-        assert!(!i32::valid_operand(Op::Div, 0) && i32::valid_operand(Op::Div, -1));
-        assert!(!i8::valid_operand(Op::Pow, -1) && u8::valid_operand(Op::Pow, 0));
-        assert!(f64::valid_operand(Op::Div, 0.0));
+        let (f, t) = (false, true);
+        assert_eq!(OPS.map(i32::checks_operands), [f, f, f, t, t, f, f, t, f, f, f]);
+        assert_eq!(OPS.map(f64::checks_operands), [f, f, f, f, f, f, f, f, t, t, t]);
+        assert_eq!(OPS.map(bool::checks_operands), [f, t, f, t, t, f, f, t, f, f, f]);
+        assert_eq!(i32::operand_fault(Op::Rem, 0), Some(OperandFault::DivisionByZero));
+        assert_eq!(f32::operand_fault(Op::BitOr, 1.0), Some(OperandFault::Unsupported));
+        assert_eq!(bool::operand_fault(Op::Sub, true), Some(OperandFault::Unsupported));
+        assert_eq!(bool::operand_fault(Op::Add, true), None);
+        assert_eq!(i32::operand_fault(Op::Div, 0), Some(OperandFault::DivisionByZero));
+        assert_eq!(i32::operand_fault(Op::Div, -1), None);
+        assert_eq!(i8::operand_fault(Op::Pow, -1), Some(OperandFault::NegativePower));
+        assert_eq!(u8::operand_fault(Op::Pow, 0), None);
+        assert_eq!(f64::operand_fault(Op::Div, 0.0), None);
     }
 
     /// `as_arith`, `as_arith_slice` and `as_arith_mut` name a value or a

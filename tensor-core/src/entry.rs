@@ -23,7 +23,7 @@ use crate::error::{IndexError, SetError};
 use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::rank::{Advanced, FitsIn, HasView, Holds, Kind, TargetCheck};
-pub use crate::rank::{AlongAxis, BatchAxes};
+pub use crate::rank::{AlongAxis, BatchAxes, BitwiseElems};
 use crate::target::{Target, TargetMut};
 pub use crate::typed::batch;
 use crate::typed::{IndexList, IndexedBy, RankedOf};
@@ -471,11 +471,11 @@ fn kept<A, E>(array: A, done: Result<(), E>) -> Result<A, SetError<A, E>> {
     }
 }
 
-/// The target, checked by `C` (its batch axes, a literal `along` axis)
-/// where the macros found what to check.
+/// The target, checked by `C` (its batch axes, a literal `along` axis, its
+/// elements for a bitwise update) where the macros found what to check.
 pub fn checked<C, X: Indexable + ?Sized>(target: &X) -> &X
 where
-    C: TargetCheck<X::Dim>,
+    C: TargetCheck<X::Dim, X::Elem>,
 {
     target
 }
@@ -483,7 +483,7 @@ where
 /// [`checked`] for a target written.
 pub fn checked_mut<C, X: Indexable + ?Sized>(target: &mut X) -> &mut X
 where
-    C: TargetCheck<X::Dim>,
+    C: TargetCheck<X::Dim, X::Elem>,
 {
     target
 }
@@ -491,7 +491,7 @@ where
 /// [`checked`] for what `set!` consumes.
 pub fn checked_source<C, X: IntoUpdatable>(source: X) -> X
 where
-    C: TargetCheck<DimOf<X>>,
+    C: TargetCheck<DimOf<X>, ElemOf<X>>,
 {
     source
 }

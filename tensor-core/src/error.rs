@@ -152,9 +152,19 @@ pub enum IndexError {
         /// Why it does not apply.
         reason: &'static str,
     },
-    /// Integer division by zero in `div` (`/=`).
+    /// Integer division by zero in `div` (`/=`) or `rem` (`%=`).
     #[error("integer division by zero")]
     DivisionByZero,
+    /// An operation the element type does not have: the bitwise updates of
+    /// floats, and `-`, `/`, `%` and powers of `bool` (NumPy refuses them
+    /// too).
+    #[error("`{}` is not defined for `{element}` elements", op.symbol())]
+    UnsupportedOperation {
+        /// The operation.
+        op: crate::element::Op,
+        /// The element type's name.
+        element: &'static str,
+    },
     /// An integer raised to a negative integer power in `pow`.
     #[error("integers to negative integer powers are not allowed")]
     NegativeIntegerPower,

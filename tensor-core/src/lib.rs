@@ -66,7 +66,7 @@ pub use api::{apply, get, get_into, get_view, select, set, update};
 pub use backend::{Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
-pub use element::{Arith, Compare, Op};
+pub use element::{Arith, Bitwise, Compare, Op, OperandFault};
 pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
 pub use index::{
     Along, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd,

@@ -206,9 +206,10 @@ batch_fits!(
 )]
 pub trait AxisFits<N> {}
 
-/// A check of the macros on a target of rank `D`, beyond what the index
-/// list's ranks check: its batch axes, a literal `along` axis.
-pub trait TargetCheck<D> {}
+/// A check of the macros on a target of rank `D` and elements `E`, beyond
+/// what the index list's ranks check: its batch axes, a literal `along`
+/// axis, elements that have bits for `&= |= ^=`.
+pub trait TargetCheck<D, E> {}
 
 /// `; batch = k`, `B` being `k` as a rank.
 pub struct BatchAxes<B>(std::marker::PhantomData<B>);
@@ -216,9 +217,14 @@ pub struct BatchAxes<B>(std::marker::PhantomData<B>);
 /// A literal `along` axis, `N` being the axes it needs as a rank.
 pub struct AlongAxis<N>(std::marker::PhantomData<N>);
 
-impl<D: BatchFits<B>, B> TargetCheck<D> for BatchAxes<B> {}
+/// A bitwise update (`&= |= ^=`): integer or `bool` elements.
+pub struct BitwiseElems;
 
-impl<D: AxisFits<N>, N> TargetCheck<D> for AlongAxis<N> {}
+impl<D: BatchFits<B>, B, E> TargetCheck<D, E> for BatchAxes<B> {}
+
+impl<D: AxisFits<N>, N, E> TargetCheck<D, E> for AlongAxis<N> {}
+
+impl<D, E: crate::element::Bitwise> TargetCheck<D, E> for BitwiseElems {}
 
 macro_rules! axis_fits {
     ($($rank:ty => [$($axes:ty),*]),*) => {$($( impl AxisFits<$axes> for $rank {} )*)*};

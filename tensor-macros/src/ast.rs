@@ -265,6 +265,10 @@ pub enum UpdateOp {
     Pow,
     Min,
     Max,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
 }
 
 /// `mode = ...`.
@@ -287,6 +291,15 @@ impl UpdateOp {
             UpdateOp::Pow => "Pow",
             UpdateOp::Min => "Min",
             UpdateOp::Max => "Max",
+            UpdateOp::Rem => "Rem",
+            UpdateOp::BitAnd => "BitAnd",
+            UpdateOp::BitOr => "BitOr",
+            UpdateOp::BitXor => "BitXor",
         }
+    }
+
+    /// Whether the operation needs elements with bits (integers, `bool`).
+    pub fn bitwise(self) -> bool {
+        matches!(self, UpdateOp::BitAnd | UpdateOp::BitOr | UpdateOp::BitXor)
     }
 }

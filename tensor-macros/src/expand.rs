@@ -254,6 +254,10 @@ fn checked(target: TokenStream, checks: &[TargetCheck], through: &str) -> TokenS
                 let (p, rank) = (private(*span), rank(*axes, *span));
                 (*span, quote_spanned!(*span=> #p::AlongAxis<#rank>))
             }
+            TargetCheck::Bitwise(span) => {
+                let p = private(*span);
+                (*span, quote_spanned!(*span=> #p::BitwiseElems))
+            }
         };
         let (p, through) = (private(span), Ident::new(through, span));
         quote_spanned!(span=> #p::#through::<#check, _>(#target))

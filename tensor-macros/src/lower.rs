@@ -50,6 +50,8 @@ pub enum TargetCheck {
     Batch(BatchSpec),
     /// It has `axes` axes (counting the batch's), for a literal `along` axis.
     AlongAxis { axes: usize, span: Span },
+    /// Its elements have bits, for `&= |= ^=` (placed on the target).
+    Bitwise(Span),
 }
 
 /// What the caller gets from the entry point's `Result`.
@@ -256,7 +258,11 @@ impl Parts<'_> {
                 axes: batch + if axis >= 0 { axis.unsigned_abs() + 1 } else { axis.unsigned_abs() },
                 span,
             });
-        self.batch.map(TargetCheck::Batch).into_iter().chain(along).collect()
+        let bitwise = match self.action {
+            Action::Update(op, _) if op.bitwise() => Some(TargetCheck::Bitwise(self.target.span())),
+            _ => None,
+        };
+        self.batch.map(TargetCheck::Batch).into_iter().chain(along).chain(bitwise).collect()
     }
 
     /// The entry point of a fused mask pass.

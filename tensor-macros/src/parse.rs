@@ -204,6 +204,10 @@ fn split_assignment(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], Option<A
             Some('-') => Some(UpdateOp::Sub),
             Some('*') => Some(UpdateOp::Mul),
             Some('/') => Some(UpdateOp::Div),
+            Some('%') => Some(UpdateOp::Rem),
+            Some('&') => Some(UpdateOp::BitAnd),
+            Some('|') => Some(UpdateOp::BitOr),
+            Some('^') => Some(UpdateOp::BitXor),
             // `!=`, `<=`, `>=` compare; `<<=` and `>>=` are operators.
             Some('!') => {
                 i += 1;
@@ -218,7 +222,7 @@ fn split_assignment(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], Option<A
                 let written: String = tokens[start..=i].iter().map(ToString::to_string).collect();
                 return Err(Error::new(
                     tokens[start].span(),
-                    format!("unknown operator `{written}`: expected `=`, `+=`, `-=`, `*=` or `/=`"),
+                    format!("unknown operator `{written}`: expected `=`, `+=`, `-=`, `*=`, `/=`, `%=`, `&=`, `|=` or `^=`"),
                 ));
             }
         };

@@ -105,6 +105,10 @@ UFUNCS = {
     "pow": np.power,
     "min": np.minimum,
     "max": np.maximum,
+    "rem": np.remainder,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
 }
 APPLY_FUNCS = ["square", "negate", "double"]
 
@@ -431,6 +435,8 @@ def elems(shape: tuple, dtype: str, op: str) -> np.ndarray:
         pool = [-2, -0.5, 0.25, 0.5, 1, 2, 4]
     elif op == "pow":
         pool = [0.5, 1, 2, 3, -1] if flt else [0, 1, 2, 3]
+    elif op == "rem":
+        pool = [-3, -2, -0.5, 0.5, 2, 3] if flt else [-3, -2, -1, 1, 2, 3]
     else:
         return base_data(shape, dtype)
     return np.array(RNG.choice(pool, size=shape)).astype(dtype)
@@ -603,6 +609,12 @@ def evaluate(spec: Spec) -> tuple[dict, Any]:
             result = native(spec.op, spec.func, t, idx, v)
         except (IndexError, ValueError, TypeError) as exc:
             return {"error": error_variant(exc)}, value
+        if spec.op == "rem" and dtype.startswith("int"):
+            # NumPy's integer remainder by zero warns and gives 0; tensor-core
+            # refuses it, as it refuses integer division by zero.
+            divisors = np.broadcast_to(np.asarray(v), sel.shape)
+            if (divisors[sel >= 0] == 0).any():
+                return {"error": "DivisionByZero"}, value
         if spec.op == "div" and dtype.startswith("int"):
             divisors = np.broadcast_to(np.asarray(v), sel.shape)
             if (divisors[sel >= 0] == 0).any():
@@ -922,6 +934,26 @@ def fam_narrow_index_types() -> None:
             value = pick(["full", "bcast", "scalar"]) if op not in ("get", "apply") else None
             add("narrow_index_types", target(shape, dtype, op), index, op, value, mode)
             k += 1
+
+
+def fam_rem_bitwise() -> None:
+    """`%=` with NumPy's sign rule on every dtype (a zero divisor: NaN for
+    floats, DivisionByZero for integers), and `&= |= ^=` on the integer
+    dtypes: duplicates, values broadcast or scalar, beside a slice, in each
+    update mode."""
+    k = 0
+    for dtype in DTYPES:
+        ops = ["rem"] + ([] if dtype.startswith("float") else ["and", "or", "xor"])
+        for op in ops:
+            for variant in range(5):
+                mode = cycle(["error", "clip", "wrap", "drop"], k)
+                idx = RNG.integers(-5, 5, size=(int(RNG.integers(1, 7)),))
+                index = [Arr(idx)] if variant % 2 == 0 else [ALL, Arr(idx % 4)]
+                value = pick(["full", "bcast", "scalar"])
+                if op == "rem" and variant == 4:
+                    value = 0  # a zero divisor
+                add("rem_bitwise", target((5, 4), dtype, op), index, op, value, mode)
+                k += 1
 
 
 def rand_mask(shape: tuple, p: float) -> Mask:
@@ -1568,6 +1600,7 @@ def main() -> None:
         fam_special,
         fam_errors,
         fam_narrow_index_types,
+        fam_rem_bitwise,
     ):
         family()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

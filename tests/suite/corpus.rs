@@ -251,6 +251,10 @@ fn op(name: &str) -> Outcome<Op> {
         "pow" => Op::Pow,
         "min" => Op::Min,
         "max" => Op::Max,
+        "rem" => Op::Rem,
+        "and" => Op::BitAnd,
+        "or" => Op::BitOr,
+        "xor" => Op::BitXor,
         other => return Err(format!("unknown op `{other}`")),
     })
 }

@@ -252,6 +252,38 @@ fn integer_division_by_zero_and_negative_powers_write_nothing() {
     assert_eq!(x, array![5, 20, 30, 40]);
 }
 
+/// What an element type does not have is refused before anything is
+/// written, on every path (one element, a few, many, a mask): the bitwise
+/// updates of floats, `-`, `/`, `%` and powers of `bool`, an integer
+/// remainder by zero.
+#[test]
+fn operations_a_type_does_not_have_write_nothing() {
+    let original = Array1::from_iter((0..300).map(f64::from));
+    let mut x = original.clone();
+    for index in [vec![ix(3)], vec![ix([0, 1, 2])], vec![ix(Array1::from_iter(0..300usize))]] {
+        for op in [Op::BitAnd, Op::BitOr, Op::BitXor] {
+            let error = update(&mut x, &index, op, 1.0, Mode::Error).unwrap_err();
+            assert_eq!(error, IndexError::UnsupportedOperation { op, element: "f64" });
+        }
+    }
+    assert_eq!(
+        update(&mut x, &[ix(0)], Op::BitOr, 1.0, Mode::Error).unwrap_err().to_string(),
+        "`|=` is not defined for `f64` elements"
+    );
+    assert_eq!(x, original);
+    let flags = Array1::from(vec![true, false, true]);
+    let mut b = flags.clone();
+    for op in [Op::Sub, Op::Div, Op::Pow, Op::Rem] {
+        let error = update(&mut b, &[ix([0, 2])], op, true, Mode::Error).unwrap_err();
+        assert_eq!(error, IndexError::UnsupportedOperation { op, element: "bool" });
+    }
+    assert_eq!(b, flags);
+    let mut ints = Array1::from(vec![5i32, 6, 7]);
+    let error = update(&mut ints, &[ix([0, 1, 2])], Op::Rem, &array![2, 3, 0], Mode::Error).unwrap_err();
+    assert_eq!(error, IndexError::DivisionByZero);
+    assert_eq!(ints, array![5, 6, 7]);
+}
+
 #[test]
 fn results_too_large_to_address_fail_before_allocating() {
     // Two broadcast views of one element each: (2^40, 1) and (1, 2^40)

@@ -184,6 +184,51 @@ fn mask_sugar_compares_arrays_with_scalars() {
     assert_eq!(x, array![5.0, 3.0, 6.0, 6.0]);
 }
 
+/// `%=` takes the divisor's sign and `&= |= ^=` combine bits, duplicates
+/// applied in index order; `bool` takes NumPy's logical forms. Expected
+/// values from NumPy (`np.remainder.at`, `np.bitwise_*.at`, `np.add.at`
+/// on `bool`), each beside its expression.
+#[test]
+fn remainder_and_bitwise_updates_follow_numpy() {
+    // x = np.array([7, -7, 7, -7, 0, 5]); np.remainder.at(x, [0, 1, 2, 3, 4, 5, 5], [3, 3, -3, -3, 4, 3, -2])
+    let mut x = array![7i64, -7, 7, -7, 0, 5];
+    at!(x[[0, 1, 2, 3, 4, 5, 5]] %= array![3, 3, -3, -3, 4, 3, -2]);
+    assert_eq!(x, array![1, 2, -2, -1, 0, 0]);
+    // f = np.array([7.5, -7.5, -4.0, 4.0, 1.0, -1.0]); np.remainder.at(f, range(6), [2, 2, 2, -2, 0, inf])
+    let mut f = array![7.5f64, -7.5, -4.0, 4.0, 1.0, -1.0];
+    at!(f[:] %= array![2.0, 2.0, 2.0, -2.0, 0.0, f64::INFINITY]);
+    // Bit for bit (the zeros' signs), any NaN equal to any NaN.
+    let bits = |a: &Array1<f64>| a.iter().map(|v| if v.is_nan() { 0 } else { v.to_bits() }).collect::<Vec<_>>();
+    assert_eq!(bits(&f), bits(&array![1.5, 0.5, 0.0, -0.0, f64::NAN, f64::INFINITY]));
+    // i = np.array([12, 10, -1], np.int32); np.bitwise_xor.at(i, [0, 0, 2], [6, 1, 5]); np.bitwise_and.at(i, [1], [6])
+    let mut i = array![0b1100i32, 0b1010, -1];
+    at!(i[[0, 0, 2]] ^= array![0b0110, 0b0001, 5]);
+    at!(i[[1]] &= 0b0110);
+    assert_eq!(i, array![11, 2, -6]);
+    // u = np.array([1, 2], np.uint8); np.bitwise_or.at(u, [0, 0], [2, 4])
+    let mut u = array![1u8, 2];
+    at!(u[[0, 0]] |= array![2, 4]);
+    assert_eq!(u, array![7, 2]);
+    // b = np.array([True, False, False, True]); np.bitwise_or.at(b, [1, 1, 2], [True, False, False])
+    let mut b = array![true, false, false, true];
+    at!(b[[1, 1, 2]] |= array![true, false, false]);
+    assert_eq!(b, array![true, true, false, true]);
+    // b = np.array([True, False, True, True]); np.add.at(b, [1, 3], True); np.multiply.at(b, [0, 2], [False, True])
+    let mut b = array![true, false, true, true];
+    at!(b[[1, 3]] += true);
+    at!(b[[0, 2]] *= array![false, true]);
+    assert_eq!(b, array![false, true, true, true]);
+    // The mask sugar and set!: x[x > 0] %= 3 on a copy.
+    let y = set!(x[x < 0] %= 4);
+    assert_eq!(y, array![1, 2, 2, 3, 0, 0]);
+    // Integer remainder by zero is refused, as division is; nothing written.
+    assert_eq!(try_at!(x[[0, 1]] %= array![2, 0]), Err(IndexError::DivisionByZero));
+    assert_eq!(x, array![1, 2, -2, -1, 0, 0]);
+    // `bool` has no `-`: refused with the operation named.
+    let error = try_at!(b[[0]] -= true).unwrap_err();
+    assert_eq!(error.to_string(), "`-=` is not defined for `bool` elements");
+}
+
 #[test]
 fn every_operator_and_method() {
     // np.<ufunc>.at(x, [0, 0, 2], v) for each ufunc.

@@ -3,5 +3,5 @@ use tensor_at::at;
 
 fn main() {
     let mut x = Array1::<i32>::zeros(8);
-    at!(x[0] %= 2);
+    at!(x[0] <<= 2);
 }

@@ -216,7 +216,7 @@ impl<O> OpKernel<O> {
 
 impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
     const REGROUPS: bool = O::OP.regroups(T::INTEGER);
-    const CHECKS_OPERANDS: bool = O::OP.checks_operands(T::INTEGER);
+    const CHECKS_OPERANDS: bool = T::CHECKED & O::OP.bit() != 0;
 
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
@@ -234,6 +234,28 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
         } else {
             *target = std::hint::select_unpredictable(selected, target.combine(O::OP, *value), *target);
         }
+    }
+}
+
+/// The kernel of `%=`, `&=`, `|=` and `^=` (and of any operation the
+/// others do not name), told its operation at run time.
+#[derive(Clone, Copy)]
+pub(crate) struct RareOpKernel(Op);
+
+impl RareOpKernel {
+    /// The kernel of `op`.
+    pub(crate) fn new(op: Op) -> Self {
+        RareOpKernel(op)
+    }
+}
+
+impl<T: Arith> Kernel<T> for RareOpKernel {
+    // Conservative: the operation is not known at compile time.
+    const CHECKS_OPERANDS: bool = true;
+
+    #[inline]
+    fn apply(&mut self, target: &mut T, value: &T) {
+        *target = target.combine(self.0, *value);
     }
 }
 
@@ -279,6 +301,12 @@ macro_rules! with_op {
             }
             $crate::Op::Max => {
                 let $kernel = OpKernel::<MaxOp>::new();
+                $body
+            }
+            // The operations NumPy users write least share one kernel, told
+            // the operation at run time: one more body for each call, not four.
+            op => {
+                let $kernel = RareOpKernel::new(op);
                 $body
             }
         }

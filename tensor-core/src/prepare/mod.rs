@@ -25,7 +25,7 @@ use ndarray::IxDyn;
 mod batch;
 pub use batch::Batch;
 
-use crate::element::{Arith, Op};
+use crate::element::{Arith, Op, OperandFault};
 use crate::error::{IndexError, Shape};
 use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, IntArray, with_indices};
 use crate::mode::Mode;
@@ -395,10 +395,14 @@ fn whole_mask_error<T>(value: &Value<'_, T>, selected: usize, error: IndexError)
 
 /// Step 4 for one operand.
 fn vet<T: Arith>(op: Op, value: T) -> Result<(), IndexError> {
-    match (T::valid_operand(op, value), op) {
-        (true, _) => Ok(()),
-        (false, Op::Div) => Err(IndexError::DivisionByZero),
-        (false, _) => Err(IndexError::NegativeIntegerPower),
+    match T::operand_fault(op, value) {
+        None => Ok(()),
+        Some(OperandFault::DivisionByZero) => Err(IndexError::DivisionByZero),
+        Some(OperandFault::NegativePower) => Err(IndexError::NegativeIntegerPower),
+        Some(_) => Err(IndexError::UnsupportedOperation {
+            op,
+            element: std::any::type_name::<T>(),
+        }),
     }
 }
 

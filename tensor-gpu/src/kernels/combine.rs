@@ -40,6 +40,12 @@ impl TryFrom<tensor_core::Op> for Combine {
             tensor_core::Op::Pow => Combine::Pow,
             tensor_core::Op::Min => Combine::Min,
             tensor_core::Op::Max => Combine::Max,
+            tensor_core::Op::Rem | tensor_core::Op::BitAnd | tensor_core::Op::BitOr | tensor_core::Op::BitXor => {
+                return Err(crate::error::GpuError::Unsupported {
+                    operation: op.symbol(),
+                    reason: "no GPU kernel runs it yet; download, update on the CPU, upload",
+                });
+            }
             _ => return Err(crate::error::GpuError::newer_core("this operation")),
         })
     }

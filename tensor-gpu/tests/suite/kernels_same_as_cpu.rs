@@ -538,6 +538,20 @@ fn float_pow_is_refused_and_leaves_the_tensor() {
     assert_same(&g.to_array().unwrap(), &x, "unchanged");
 }
 
+/// `%=` and the bitwise updates have no kernel yet: refused by name, the
+/// tensor unchanged.
+#[test]
+fn remainder_and_bitwise_updates_are_refused_and_leave_the_tensor() {
+    let gpu = device!();
+    let xi = array![[1i32, -2], [3, 4]].into_dyn();
+    let mut g = upload(&gpu, &xi);
+    for (op, symbol) in [(Op::Rem, "%="), (Op::BitAnd, "&="), (Op::BitOr, "|="), (Op::BitXor, "^=")] {
+        let result = g.update(&[ix(0)], op, 3, Mode::Error);
+        assert!(matches!(result, Err(GpuError::Unsupported { operation, .. }) if operation == symbol), "{result:?}");
+    }
+    assert_eq!(g.to_array().unwrap(), xi);
+}
+
 #[test]
 fn element_types_round_trip_or_are_refused() {
     let gpu = device!();

@@ -32,6 +32,10 @@ fn main() -> Result<(), IndexError> {
     at!(x[0, 0, [1, 1]] -= 1.0);
     at!(x[1] *= 3.0);
     at!(x[2, ::-1] /= 2.0);
+    at!(x[2, ::-1] %= 2.0);
+    let mut flags = Array1::from(vec![true, false]);
+    at!(flags[[1]] |= true);
+    at!(flags[..] ^= true);
     at!(x[idx].max(0.5));
     at!(x[idx].min(2.0));
     at!(x[idx].pow(2.0));
