@@ -95,12 +95,19 @@ rank_add!(Ix1 => Ix0, Ix2 => Ix1, Ix3 => Ix2, Ix4 => Ix3, Ix5 => Ix4, Ix6 => Ix5
 )]
 pub trait HasAxis: Dimension {}
 
+#[diagnostic::do_not_recommend]
 impl HasAxis for Ix1 {}
+#[diagnostic::do_not_recommend]
 impl HasAxis for Ix2 {}
+#[diagnostic::do_not_recommend]
 impl HasAxis for Ix3 {}
+#[diagnostic::do_not_recommend]
 impl HasAxis for Ix4 {}
+#[diagnostic::do_not_recommend]
 impl HasAxis for Ix5 {}
+#[diagnostic::do_not_recommend]
 impl HasAxis for Ix6 {}
+#[diagnostic::do_not_recommend]
 impl HasAxis for IxDyn {}
 
 /// `Self - Rhs` as ranks; not implemented when `Rhs` is larger: indexing
@@ -183,7 +190,7 @@ impl<C: RankSub<B>, Br: RankSub<B>, B> BatchRanks<C, Br, B> for BatchedAlong {
 pub trait BatchFits<B> {}
 
 macro_rules! batch_fits {
-    ($($rank:ty => [$($batch:ty),*]),*) => {$($( impl BatchFits<$batch> for $rank {} )*)*};
+    ($($rank:ty => [$($batch:ty),*]),*) => {$($( #[diagnostic::do_not_recommend] impl BatchFits<$batch> for $rank {} )*)*};
 }
 batch_fits!(
     Ix0 => [Ix0],
@@ -227,7 +234,7 @@ impl<D: AxisFits<N>, N, E> TargetCheck<D, E> for AlongAxis<N> {}
 impl<D, E: crate::element::Bitwise> TargetCheck<D, E> for BitwiseElems {}
 
 macro_rules! axis_fits {
-    ($($rank:ty => [$($axes:ty),*]),*) => {$($( impl AxisFits<$axes> for $rank {} )*)*};
+    ($($rank:ty => [$($axes:ty),*]),*) => {$($( #[diagnostic::do_not_recommend] impl AxisFits<$axes> for $rank {} )*)*};
 }
 axis_fits!(
     Ix1 => [Ix1],
@@ -249,12 +256,16 @@ pub trait AlongRank<D> {}
 
 macro_rules! along_rank {
     ($($rank:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl AlongRank<$rank> for $rank {}
+        #[diagnostic::do_not_recommend]
         impl AlongRank<IxDyn> for $rank {}
+        #[diagnostic::do_not_recommend]
         impl AlongRank<$rank> for IxDyn {}
     )*};
 }
 along_rank!(Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6);
+#[diagnostic::do_not_recommend]
 impl AlongRank<IxDyn> for IxDyn {}
 
 /// What an element of role `Self` and consumed rank `C` asks of a target of
@@ -447,6 +458,7 @@ pub trait FitsIn<R> {}
 
 macro_rules! fits_in {
     ($($region:ty => [$($value:ty),*]);* $(;)?) => {$($(
+        #[diagnostic::do_not_recommend]
         impl FitsIn<$region> for $value {}
     )*)*};
 }

@@ -19,6 +19,7 @@ pub trait Target {
     fn target_view(&self) -> ArrayView<'_, Self::Elem, Self::Dim>;
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, S: Data<Elem = A>, D: Rank> Target for ArrayBase<S, D> {
     type Elem = A;
     type Dim = D;
@@ -27,6 +28,7 @@ impl<A, S: Data<Elem = A>, D: Rank> Target for ArrayBase<S, D> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<X: Target + ?Sized> Target for &X {
     type Elem = X::Elem;
     type Dim = X::Dim;
@@ -35,6 +37,7 @@ impl<X: Target + ?Sized> Target for &X {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<X: Target + ?Sized> Target for &mut X {
     type Elem = X::Elem;
     type Dim = X::Dim;
@@ -56,24 +59,28 @@ pub trait TargetMut: Target {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, Self::Elem, Self::Dim>;
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, D: Rank> TargetMut for Array<A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
         self.view_mut()
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, D: Rank> TargetMut for ArrayViewMut<'_, A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
         self.view_mut()
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A: Clone, D: Rank> TargetMut for ArcArray<A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
         self.view_mut()
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<X: TargetMut + ?Sized> TargetMut for &mut X {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, X::Elem, X::Dim> {
         (**self).target_view_mut()

@@ -119,6 +119,7 @@ pub(crate) fn ranked<'a, E: crate::IntoIndexElem<'a>>(elem: E) -> RankedOf<'a, E
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, C: Dimension, P: Dimension, B: Dimension, K: Kind, R, F: KeptElem<'a>> crate::IntoIndexElem<'a> for Ranked<'a, C, P, B, K, R, F> {
     type Consumed = C;
     type Produced = P;

@@ -45,6 +45,8 @@ pub trait IntoValue<'a, T> {
     }
 }
 
+// Not listed in the error: its notes say what a value may be.
+#[diagnostic::do_not_recommend]
 impl<'a, T: Scalar> IntoValue<'a, T> for T {
     type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
@@ -56,6 +58,7 @@ impl<'a, T: Scalar> IntoValue<'a, T> for T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: Scalar> IntoValue<'a, T> for &T {
     type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
@@ -67,6 +70,7 @@ impl<'a, T: Scalar> IntoValue<'a, T> for &T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: Scalar> IntoValue<'a, T> for &&T {
     type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
@@ -74,6 +78,7 @@ impl<'a, T: Scalar> IntoValue<'a, T> for &&T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T> for &'a &ArrayBase<S, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
@@ -85,6 +90,7 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T> for &'a ArrayBase<S, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
@@ -103,6 +109,7 @@ fn vector<T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension>(array: &ArrayBa
     Some(InOrder::Slice(A::same_slice(elements)))
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array<A, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
@@ -114,6 +121,7 @@ impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::ArrayView<'a, A, D> {
     type Dim = D;
     fn into_value(self) -> Value<'a, T> {
@@ -154,6 +162,7 @@ impl<T> SameElement<T> for T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T> IntoValue<'a, T> for Value<'a, T> {
     type Dim = IxDyn;
     fn into_value(self) -> Value<'a, T> {

@@ -63,6 +63,7 @@ macro_rules! static_index {
     };
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for IndexElem<'a> {
     static_index!(IxDyn, IxDyn, IxDyn, Dynamic);
     type Kept = IndexElem<'a>;
@@ -71,6 +72,7 @@ impl<'a> IntoIndexElem<'a> for IndexElem<'a> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for PySlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
     type Kept = PySlice;
@@ -80,6 +82,7 @@ impl<'a> IntoIndexElem<'a> for PySlice {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for RangeSlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
     type Kept = RangeSlice;
@@ -89,6 +92,7 @@ impl<'a> IntoIndexElem<'a> for RangeSlice {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for Ellipsis {
     static_index!(Ix0, Ix0, Ix0, Basic);
     type Kept = Ellipsis;
@@ -98,6 +102,7 @@ impl<'a> IntoIndexElem<'a> for Ellipsis {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
     type Kept = NewAxis;
@@ -107,6 +112,7 @@ impl<'a> IntoIndexElem<'a> for NewAxis {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
     static_index!(Ix1, Ix1, Ix0, Basic);
     // Kept as itself (nothing to store): its range is a constant where the
@@ -132,6 +138,7 @@ impl IntoRangeSlice for std::ops::RangeFull {
 
 macro_rules! scalar_and_range_index {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for $t {
             static_index!(Ix1, Ix0, Ix0, Integers);
             type Kept = i128;
@@ -140,6 +147,7 @@ macro_rules! scalar_and_range_index {
                 self as i128
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for &$t {
             static_index!(Ix1, Ix0, Ix0, Integers);
             type Kept = i128;
@@ -148,6 +156,7 @@ macro_rules! scalar_and_range_index {
                 *self as i128
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for &&$t {
             static_index!(Ix1, Ix0, Ix0, Integers);
             type Kept = i128;
@@ -181,6 +190,7 @@ macro_rules! scalar_and_range_index {
                 RangeSlice::new(0, inclusive_end(bound(self.end)))
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
@@ -189,6 +199,7 @@ macro_rules! scalar_and_range_index {
                 self.into_range_slice()
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
@@ -197,6 +208,7 @@ macro_rules! scalar_and_range_index {
                 self.into_range_slice()
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
@@ -205,6 +217,7 @@ macro_rules! scalar_and_range_index {
                 self.into_range_slice()
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
@@ -213,6 +226,7 @@ macro_rules! scalar_and_range_index {
                 self.into_range_slice()
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
@@ -229,6 +243,7 @@ macro_rules! scalar_and_range_index {
 /// borrow the variables they are given).
 macro_rules! borrowed_slices {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<'a> IntoIndexElem<'a> for &$t {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = <$t as IntoIndexElem<'a>>::Kept;
@@ -241,6 +256,7 @@ macro_rules! borrowed_slices {
 }
 borrowed_slices!(std::ops::RangeFull, PySlice, RangeSlice);
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for &Ellipsis {
     static_index!(Ix0, Ix0, Ix0, Basic);
     type Kept = Ellipsis;
@@ -250,6 +266,7 @@ impl<'a> IntoIndexElem<'a> for &Ellipsis {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for &NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
     type Kept = NewAxis;
@@ -259,6 +276,7 @@ impl<'a> IntoIndexElem<'a> for &NewAxis {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a> IntoIndexElem<'a> for &IndexElem<'a> {
     static_index!(IxDyn, IxDyn, IxDyn, Dynamic);
     type Kept = IndexElem<'a>;
@@ -297,6 +315,7 @@ pub trait IntoCowArray<'a> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayBase<S, D> {
     type Elem = A;
     type Dim = D;
@@ -310,6 +329,7 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayB
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::Array<A, D> {
     type Elem = A;
     type Dim = D;
@@ -318,6 +338,7 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::Array<A, D> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> {
     type Elem = A;
     type Dim = D;
@@ -326,6 +347,7 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> 
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a &ArrayBase<S, D> {
     type Elem = A;
     type Dim = D;
@@ -339,6 +361,7 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a &Array
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
     type Elem = A;
     type Dim = Ix1;
@@ -351,6 +374,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a> IntoCowArray<'a> for &'a &Vec<A> {
     type Elem = A;
     type Dim = Ix1;
@@ -363,6 +387,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &Vec<A> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a &[A; N] {
     type Elem = A;
     type Dim = Ix1;
@@ -375,6 +400,7 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a &[A
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
     type Elem = A;
     type Dim = Ix1;
@@ -387,6 +413,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
     type Elem = A;
     type Dim = Ix1;
@@ -399,6 +426,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a [A; N] {
     type Elem = A;
     type Dim = Ix1;
@@ -411,6 +439,7 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a [A;
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: 'a> IntoCowArray<'a> for Vec<A> {
     type Elem = A;
     type Dim = Ix1;
@@ -419,6 +448,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for Vec<A> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for [A; N] {
     type Elem = A;
     type Dim = Ix1;
@@ -428,6 +458,7 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for [A; N] 
 }
 
 /// A nested fixed-size array, `[[4], [3], [1], [7]]`, is a two-dimensional index.
+#[diagnostic::do_not_recommend]
 impl<'a, A: IndexArrayElement + Clone + 'a, const M: usize, const N: usize> IntoCowArray<'a> for [[A; M]; N] {
     type Elem = A;
     type Dim = Ix2;
@@ -436,6 +467,7 @@ impl<'a, A: IndexArrayElement + Clone + 'a, const M: usize, const N: usize> Into
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, A: IndexArrayElement + Clone + 'a, const M: usize, const N: usize> IntoCowArray<'a> for &'a [[A; M]; N] {
     type Elem = A;
     type Dim = Ix2;
@@ -540,6 +572,7 @@ impl<A: IndexArrayInt> IndexArrayElement for A {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for T
 where
     T::Elem: IndexArrayElement,
@@ -561,6 +594,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: Clone> IntoIndexElem<'a> for &Nd<T>
 where
     Nd<T>: IntoIndexElem<'a>,
@@ -572,6 +606,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Nd<T>
 where
     T::Elem: IndexInt,
@@ -584,6 +619,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: Clone> IntoIndexElem<'a> for &Along<T>
 where
     Along<T>: IntoIndexElem<'a>,
@@ -599,6 +635,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Along<T>
 where
     T::Elem: IndexInt,

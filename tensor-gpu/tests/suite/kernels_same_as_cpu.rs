@@ -547,7 +547,10 @@ fn remainder_and_bitwise_updates_are_refused_and_leave_the_tensor() {
     let mut g = upload(&gpu, &xi);
     for (op, symbol) in [(Op::Rem, "%="), (Op::BitAnd, "&="), (Op::BitOr, "|="), (Op::BitXor, "^=")] {
         let result = g.update(&[ix(0)], op, 3, Mode::Error);
-        assert!(matches!(result, Err(GpuError::Unsupported { operation, .. }) if operation == symbol), "{result:?}");
+        assert!(
+            matches!(result, Err(GpuError::Unsupported { operation, .. }) if operation == symbol),
+            "{result:?}"
+        );
     }
     assert_eq!(g.to_array().unwrap(), xi);
 }
