@@ -55,10 +55,17 @@ mod error;
 mod exec;
 mod index;
 mod mode;
+// The planner, the checks and the static ranks: public for tensor-gpu and
+// the macros' expansions, which are released with this crate, and hidden
+// from everyone else (no semver promise).
+#[doc(hidden)]
 pub mod plan;
+#[doc(hidden)]
 pub mod prepare;
+#[doc(hidden)]
 pub mod rank;
 mod target;
+#[doc(hidden)]
 pub mod typed;
 mod value;
 
@@ -75,6 +82,7 @@ pub use index::{
 #[doc(hidden)]
 pub use index::{KeptArray, KeptElem};
 pub use mode::{Bounds, Mode, Resolution};
+#[doc(hidden)]
 pub use plan::{Plan, resolve};
 pub use rank::Selection;
 pub use target::{Target, TargetMut};

@@ -13,7 +13,7 @@
 //! # Ok::<(), tensor_core::IndexError>(())
 //! ```
 //!
-//! [`resolve`] turns an index list and a target layout (shape and strides in
+//! `resolve` turns an index list and a target layout (shape and strides in
 //! elements) into a [`Plan`], checking every rule and every index on the
 //! way, and tells the plan's form once ([`IndexedPlan::form`]): executing a
 //! plan cannot fail, and the executors (the CPU's, the GPU crate's) run it
