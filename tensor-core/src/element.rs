@@ -300,6 +300,44 @@ macro_rules! int_arith {
 }
 int_arith!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
+/// The half-precision floats: each operation computed in `f32` and rounded
+/// once, as NumPy computes `float16` (exact for `+ - * /`, whose `f32`
+/// results round to the nearest half-precision value as a direct
+/// computation would).
+#[cfg(feature = "half")]
+macro_rules! half_arith {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Arith for $t {
+            const INTEGER: bool = false;
+            const CHECKED: u16 = f32::CHECKED;
+            #[inline]
+            fn combine(self, op: Op, value: Self) -> Self {
+                match op {
+                    // As for `f32` and `f64`: NaN propagates; of two equal
+                    // values the second wins. No rounding is involved.
+                    Op::Min => if self.is_nan() || self < value { self } else { value },
+                    Op::Max => if self.is_nan() || self > value { self } else { value },
+                    _ => <$t>::from_f32(self.to_f32().combine(op, value.to_f32())),
+                }
+            }
+            #[inline]
+            fn operand_fault(op: Op, value: Self) -> Option<OperandFault> {
+                f32::operand_fault(op, value.to_f32())
+            }
+            fn regrouping_identity(op: Op) -> Option<Self> {
+                match op {
+                    Op::Min => Some(<$t>::INFINITY),
+                    Op::Max => Some(<$t>::NEG_INFINITY),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+#[cfg(feature = "half")]
+half_arith!(half::f16, half::bf16);
+
 impl sealed::Sealed for bool {}
 
 /// NumPy's `bool` arithmetic: "or" and "and", which regroup as integers'

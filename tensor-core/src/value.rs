@@ -22,6 +22,8 @@ macro_rules! scalar {
     ($($t:ty),*) => {$( impl Scalar for $t {} )*};
 }
 scalar!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+#[cfg(feature = "half")]
+scalar!(half::f16, half::bf16);
 
 /// Converts what stands right of `=` into a [`Value`] of the target's
 /// element type `T`. There are no implicit casts: the element types match.

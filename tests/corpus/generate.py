@@ -81,7 +81,7 @@ SEED = 20240611
 RNG = np.random.default_rng(SEED)
 
 DTYPES = ["float64", "float32", "int64", "int32"]
-SHORT = {"float64": "f64", "float32": "f32", "int64": "i64", "int32": "i32"}
+SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32"}
 # Rust index element type -> the NumPy dtype of the same values.
 IDX_DTYPES = {
     "usize": np.uint64,
@@ -956,6 +956,20 @@ def fam_rem_bitwise() -> None:
                 k += 1
 
 
+def fam_half() -> None:
+    """float16 targets (tensor-core's `half` feature): reads and every float
+    update, through an index array, beside a slice, and through a slice."""
+    k = 0
+    for op in ["get", "set", "add", "sub", "mul", "div", "pow", "min", "max", "rem", "apply"]:
+        for variant in range(3):
+            idx = RNG.integers(-5, 5, size=(int(RNG.integers(1, 7)),))
+            index = [[Arr(idx)], [ALL, Arr(idx % 4)], [rand_pyslice(5)]][variant]
+            value = pick(["full", "bcast", "scalar"]) if op not in ("get", "apply") else None
+            func = cycle(APPLY_FUNCS, k) if op == "apply" else None
+            add("half", target((5, 4), "float16", op), index, op, value, "error", func=func)
+            k += 1
+
+
 def rand_mask(shape: tuple, p: float) -> Mask:
     return Mask(RNG.random(shape) < p)
 
@@ -1601,6 +1615,7 @@ def main() -> None:
         fam_errors,
         fam_narrow_index_types,
         fam_rem_bitwise,
+        fam_half,
     ):
         family()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

@@ -66,6 +66,27 @@ macro_rules! float_elem {
 }
 float_elem!(f64, f32);
 
+/// NumPy's `float16`: its values parse exactly (the corpus uses quarters).
+impl Elem for half::f16 {
+    fn parse(json: &Json) -> Outcome<Self> {
+        f64::parse(json).map(half::f16::from_f64)
+    }
+    fn same(self, other: Self, rtol: f64) -> bool {
+        self.to_bits() == other.to_bits()
+            || (self.is_nan() && other.is_nan())
+            || (rtol > 0.0 && (self.to_f64() - other.to_f64()).abs() <= rtol * self.to_f64().abs().max(other.to_f64().abs()))
+    }
+    fn square(self) -> Self {
+        self * self
+    }
+    fn negate(self) -> Self {
+        -self
+    }
+    fn double(self) -> Self {
+        self * half::f16::from_f32(2.0)
+    }
+}
+
 /// Integers wrap on overflow, as NumPy's fixed-width integers do.
 macro_rules! int_elem {
     ($($t:ty),*) => {$(
@@ -375,6 +396,7 @@ fn run_case(case: &Json) -> Outcome<()> {
     match field(field(case, "base")?, "dtype")?.as_str() {
         Some("float64") => run::<f64>(case),
         Some("float32") => run::<f32>(case),
+        Some("float16") => run::<half::f16>(case),
         Some("int64") => run::<i64>(case),
         Some("int32") => run::<i32>(case),
         other => Err(format!("unknown target dtype {other:?}")),

@@ -2,7 +2,7 @@
 //! (each written beside the NumPy expression that produced it).
 
 use ndarray::{Array, Array1, Array2, Array3, ArrayD, ArrayView1, ArrayView2, ArrayView3, IxDyn, array, s};
-use tensor_at::{IndexError, at, nd, set, try_at, try_set};
+use tensor_at::{IndexError, Op, at, nd, set, try_at, try_set};
 
 /// np.arange(12).reshape(3, 4)
 fn grid() -> Array2<i32> {
@@ -227,6 +227,44 @@ fn remainder_and_bitwise_updates_follow_numpy() {
     // `bool` has no `-`: refused with the operation named.
     let error = try_at!(b[[0]] -= true).unwrap_err();
     assert_eq!(error.to_string(), "`-=` is not defined for `bool` elements");
+}
+
+/// `bf16` and `f16` elements (the `half` feature): each update computed in
+/// `f32` and rounded once, duplicates in index order, as a loop over the
+/// `f32` values rounds them; min and max propagate NaN; the mask sugar
+/// compares them.
+#[test]
+fn half_precision_updates_round_once_from_f32() {
+    use half::{bf16, f16};
+    let start = [1.5f32, -2.25, 3.0, 0.1, 1000.0, f32::NAN];
+    let index = [0usize, 1, 2, 3, 4, 0, 5];
+    let values = [0.3f32, 7.0, -0.7, 2.0, 0.001, 0.5, 1.0];
+    let ops: [(Op, fn(f32, f32) -> f32); 5] = [
+        (Op::Add, |a, b| a + b),
+        (Op::Sub, |a, b| a - b),
+        (Op::Mul, |a, b| a * b),
+        (Op::Div, |a, b| a / b),
+        (Op::Max, |a, b| if a.is_nan() || a > b { a } else { b }),
+    ];
+    for (op, f) in ops {
+        let mut x = Array1::from_iter(start.map(bf16::from_f32));
+        let v = Array1::from_iter(values.map(bf16::from_f32));
+        tensor_at::update(&mut x, &[tensor_at::ix(&index[..])], op, &v, tensor_at::Mode::Error).unwrap();
+        let mut expected = start.map(bf16::from_f32);
+        for (&i, &value) in index.iter().zip(&v) {
+            expected[i] = bf16::from_f32(f(expected[i].to_f32(), value.to_f32()));
+        }
+        let bits = |a: &[bf16]| a.iter().map(|e| if e.is_nan() { 0 } else { e.to_bits() }).collect::<Vec<_>>();
+        assert_eq!(bits(x.as_slice().unwrap()), bits(&expected), "{op:?}");
+    }
+    let mut y = Array1::from_iter(start.map(f16::from_f32));
+    at!(y[[0, 0, 4]] += f16::from_f32(0.1));
+    let tenth = f16::from_f32(0.1).to_f32();
+    let twice = f16::from_f32(f16::from_f32(1.5 + tenth).to_f32() + tenth);
+    assert_eq!(y[0], twice);
+    assert_eq!(y[4], f16::from_f32(f16::from_f32(1000.0).to_f32() + tenth));
+    at!(y[y > f16::from_f32(2.0)] = f16::ZERO);
+    assert_eq!(y.iter().filter(|e| e.to_f32() > 2.0).count(), 0);
 }
 
 #[test]
