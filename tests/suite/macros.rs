@@ -239,7 +239,8 @@ fn half_precision_updates_round_once_from_f32() {
     let start = [1.5f32, -2.25, 3.0, 0.1, 1000.0, f32::NAN];
     let index = [0usize, 1, 2, 3, 4, 0, 5];
     let values = [0.3f32, 7.0, -0.7, 2.0, 0.001, 0.5, 1.0];
-    let ops: [(Op, fn(f32, f32) -> f32); 5] = [
+    type Rule = fn(f32, f32) -> f32;
+    let ops: [(Op, Rule); 5] = [
         (Op::Add, |a, b| a + b),
         (Op::Sub, |a, b| a - b),
         (Op::Mul, |a, b| a * b),
