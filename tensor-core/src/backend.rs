@@ -38,7 +38,10 @@ pub enum Predicate<'s, T, F> {
 }
 
 impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
-    /// `x compare scalar`, evaluated by `test`.
+    /// `x compare scalar`, evaluated by `test`, which must agree with it:
+    /// large arrays are counted by the comparison on several threads and
+    /// may be written through `test` (an array value not in C order), and a
+    /// `test` that selects other elements makes the write panic.
     pub fn compare(compare: Compare, scalar: &'s T, test: F) -> Self {
         Predicate::Compare { compare, scalar, test }
     }

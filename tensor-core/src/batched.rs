@@ -207,6 +207,7 @@ where
     if batch == 0 {
         return crate::api::update(target, index, op, value, mode);
     }
+    prepare::supported::<T>(op)?;
     let value = value.into_value();
     let target = target.view_mut().into_dyn();
     let machine = Machine::now();

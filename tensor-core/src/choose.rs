@@ -655,6 +655,8 @@ macro_rules! by_arith {
             .or_else(|| $f::<$t, u32>($($arg),*))
             .or_else(|| $f::<$t, i64>($($arg),*))
             .or_else(|| $f::<$t, u64>($($arg),*))
+            .or_else(|| $f::<$t, isize>($($arg),*))
+            .or_else(|| $f::<$t, usize>($($arg),*))
     };
 }
 

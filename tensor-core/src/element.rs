@@ -150,9 +150,14 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + sealed::Sealed + 'static {
     /// operands to check.
     const INTEGER: bool;
     /// The operations whose operand [`Arith::operand_fault`] may refuse, as
-    /// a set of [`Op`] bits.
+    /// a set of [`Op`] bits (those of [`Arith::UNSUPPORTED`] among them, so
+    /// that no path skips the check).
     #[doc(hidden)]
     const CHECKED: u16;
+    /// The operations the type does not have, refused whatever the index
+    /// and the value hold, as NumPy refuses a ufunc for a dtype.
+    #[doc(hidden)]
+    const UNSUPPORTED: u16 = 0;
     /// `self op value`.
     fn combine(self, op: Op, value: Self) -> Self;
     /// Why `value` may not be the right operand of `op` (integer division
@@ -162,6 +167,10 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + sealed::Sealed + 'static {
     /// Whether `operand_fault` can refuse for `op`: when not, nobody calls it.
     fn checks_operands(op: Op) -> bool {
         Self::CHECKED & op.bit() != 0
+    }
+    /// Whether the type has the operation `op`.
+    fn supports(op: Op) -> bool {
+        Self::UNSUPPORTED & op.bit() == 0
     }
     /// The identity of `op` when the updates may be regrouped
     /// (integer `+ * min max`, float `min max`: [`Arith::INTEGER`] decides); `None`
@@ -179,7 +188,8 @@ macro_rules! float_arith {
         impl sealed::Sealed for $t {}
         impl Arith for $t {
             const INTEGER: bool = false;
-            const CHECKED: u16 = ops(&[Op::BitAnd, Op::BitOr, Op::BitXor]);
+            const CHECKED: u16 = Self::UNSUPPORTED;
+            const UNSUPPORTED: u16 = ops(&[Op::BitAnd, Op::BitOr, Op::BitXor]);
             #[inline]
             fn combine(self, op: Op, value: Self) -> Self {
                 match op {
@@ -311,6 +321,7 @@ macro_rules! half_arith {
         impl Arith for $t {
             const INTEGER: bool = false;
             const CHECKED: u16 = f32::CHECKED;
+            const UNSUPPORTED: u16 = f32::UNSUPPORTED;
             #[inline]
             fn combine(self, op: Op, value: Self) -> Self {
                 match op {
@@ -344,7 +355,8 @@ impl sealed::Sealed for bool {}
 /// `+` and `*` do.
 impl Arith for bool {
     const INTEGER: bool = true;
-    const CHECKED: u16 = ops(&[Op::Sub, Op::Div, Op::Pow, Op::Rem]);
+    const CHECKED: u16 = Self::UNSUPPORTED;
+    const UNSUPPORTED: u16 = ops(&[Op::Sub, Op::Div, Op::Pow, Op::Rem]);
     #[inline]
     fn combine(self, op: Op, value: Self) -> Self {
         match op {
@@ -424,8 +436,8 @@ unsafe impl Bits for u64 {
 /// bounds where the caller's `T` carries none.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
 pub(crate) fn as_arith_mut<T, N: Arith>(values: &mut [T]) -> Option<&mut [N]> {
-    // SAFETY: `N` is a primitive number (`Arith` is sealed), with no
-    // lifetimes for the type id to erase, so equal ids make `T` and `N` one
+    // SAFETY: `N` is one of the sealed `Arith` types, `'static` with no
+    // lifetime parameters for the type id to erase, so equal ids make `T` and `N` one
     // type; the slice is the same borrow under its own name.
     (typeid::of::<T>() == TypeId::of::<N>())
         .then(|| unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<N>(), values.len()) })

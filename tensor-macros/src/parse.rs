@@ -29,14 +29,15 @@ pub fn parse_call(input: TokenStream, ctxt: &mut Ctxt) -> Result<Call, Reported>
     };
     let (lhs, assignment) = ctxt.ok(split_assignment(main))?;
     let (place, method) = split_method(lhs);
+    let method_written = method.is_some();
     let (target, group) = ctxt.ok(split_index(place))?;
 
     let action = parse_action(assignment, method, ctxt);
     // `&mut x[...]` alone is a mutable view; before a write, `&mut x` stays
     // the target expression it always was.
-    let (target, action) = match (split_view_mut(target), action) {
-        (Some((view, target)), Ok(Action::Read)) => (target, Ok(Action::ViewMut(view))),
-        (_, action) => (target, action),
+    let (target, action) = match (split_view_mut(target), action, method_written) {
+        (Some((view, target)), Ok(Action::Read), false) => (target, Ok(Action::ViewMut(view))),
+        (_, action, _) => (target, action),
     };
     let index = parse_index(group, ctxt);
     let target = ctxt.ok(parse_expr(target, "expected the array before `[`"));

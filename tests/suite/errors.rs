@@ -278,6 +278,32 @@ fn operations_a_type_does_not_have_write_nothing() {
         assert_eq!(error, IndexError::UnsupportedOperation { op, element: "bool" });
     }
     assert_eq!(b, flags);
+    // Whatever the index holds: nothing, only skipped positions, or an
+    // index out of bounds (the type's error comes first, as NumPy's).
+    let unsupported = |op| IndexError::UnsupportedOperation { op, element: "f64" };
+    let empty: Vec<usize> = Vec::new();
+    assert_eq!(
+        update(&mut x, &[ix(&empty)], Op::BitOr, 1.0, Mode::Error),
+        Err(unsupported(Op::BitOr))
+    );
+    assert_eq!(
+        update(&mut x, &[ix([700])], Op::BitXor, 1.0, Mode::Drop),
+        Err(unsupported(Op::BitXor))
+    );
+    assert_eq!(
+        update(&mut x, &[ix([700])], Op::BitAnd, 1.0, Mode::Error),
+        Err(unsupported(Op::BitAnd))
+    );
+    let bool_sub = IndexError::UnsupportedOperation {
+        op: Op::Sub,
+        element: "bool",
+    };
+    assert_eq!(tensor_at::try_at!(b[b > true] -= true), Err(bool_sub.clone()));
+    let mut grid = ndarray::Array2::from_elem((2, 3), true);
+    let rows = ndarray::Array2::<usize>::zeros((2, 0));
+    let batched = tensor_at::update_batched(&mut grid, &[ix(&rows)], 1, Op::Sub, true, Mode::Error);
+    assert_eq!(batched, Err(bool_sub));
+    assert_eq!(x, original);
     let mut ints = Array1::from(vec![5i32, 6, 7]);
     let error = update(&mut ints, &[ix([0, 1, 2])], Op::Rem, &array![2, 3, 0], Mode::Error).unwrap_err();
     assert_eq!(error, IndexError::DivisionByZero);

@@ -250,9 +250,6 @@ impl RareOpKernel {
 }
 
 impl<T: Arith> Kernel<T> for RareOpKernel {
-    // Conservative: the operation is not known at compile time.
-    const CHECKS_OPERANDS: bool = true;
-
     #[inline]
     fn apply(&mut self, target: &mut T, value: &T) {
         *target = target.combine(self.0, *value);

@@ -181,6 +181,7 @@ pub fn update_with<'i, 'v, T: Arith>(
     value: &'v Value<'_, T>,
     passes: &dyn IndexPasses,
 ) -> Result<Update<'i, 'v, T>, IndexError> {
+    supported::<T>(op)?;
     let plan = apply_with(index, layout, mode, passes)?;
     let values = broadcast(value, plan.shape())?;
     if T::checks_operands(op) {
@@ -285,6 +286,7 @@ pub fn update_where<'v, T: Arith, E: From<IndexError>>(
     value: &'v Value<'_, T>,
     count: impl FnOnce() -> Result<usize, E>,
 ) -> Result<Broadcast<'v, T>, E> {
+    supported::<T>(op)?;
     let values = match value {
         Value::Scalar(scalar) if !T::checks_operands(op) => return Ok(Broadcast::Scalar(scalar)),
         Value::Scalar(scalar) => match count()? {
@@ -390,6 +392,18 @@ fn whole_mask_error<T>(value: &Value<'_, T>, selected: usize, error: IndexError)
     match shape[leading_ones..] {
         [given] if given != selected => IndexError::ValueCount { given, expected: selected },
         _ => error,
+    }
+}
+
+/// Step 0: an operation the element type does not have is refused before
+/// anything else, whatever the index and value hold (NumPy's type error).
+pub fn supported<T: Arith>(op: Op) -> Result<(), IndexError> {
+    match T::supports(op) {
+        true => Ok(()),
+        false => Err(IndexError::UnsupportedOperation {
+            op,
+            element: std::any::type_name::<T>(),
+        }),
     }
 }
 

@@ -41,6 +41,7 @@ pub(crate) fn write_scalar_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
 /// made by [`count_where`], for [`write_values_where`] on the same slice.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Counts {
+    len: usize,
     piece: usize,
     counts: Vec<usize>,
 }
@@ -56,11 +57,21 @@ impl Counts {
 /// in up to `parts` pieces on the pool's threads.
 pub(crate) fn count_where<T: Arith>(elements: &[T], compare: Compare, scalar: T, parts: usize, isa: Isa) -> Counts {
     let piece = piece_len(elements.len(), parts);
-    let counts = elements
-        .par_chunks(piece)
-        .map(|piece| masked::count_slice_where(piece, |e| compare.holds(e, &scalar), isa))
-        .collect();
-    Counts { piece, counts }
+    // The comparison chosen outside the loop, as in `write_values_where`.
+    let count = |piece: &[T]| match compare {
+        Compare::Lt => masked::count_slice_where(piece, |e| *e < scalar, isa),
+        Compare::Le => masked::count_slice_where(piece, |e| *e <= scalar, isa),
+        Compare::Gt => masked::count_slice_where(piece, |e| *e > scalar, isa),
+        Compare::Ge => masked::count_slice_where(piece, |e| *e >= scalar, isa),
+        Compare::Eq => masked::count_slice_where(piece, |e| *e == scalar, isa),
+        Compare::Ne => masked::count_slice_where(piece, |e| *e != scalar, isa),
+    };
+    let counts = elements.par_chunks(piece).map(count).collect();
+    Counts {
+        len: elements.len(),
+        piece,
+        counts,
+    }
 }
 
 /// Updates every element `e` of `elements` for which `e compare scalar`
@@ -76,6 +87,7 @@ pub(crate) fn write_values_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     isa: Isa,
 ) {
     assert_eq!(values.len(), counts.total(), "one value per selected element");
+    assert_eq!(elements.len(), counts.len, "the elements counted");
     let mut rest = values;
     let shares: Vec<&[T]> = counts
         .counts
