@@ -555,12 +555,11 @@ impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
     #[inline]
     fn count(&mut self, elements: &[T]) -> Option<usize> {
         #[cfg(feature = "rayon")]
-        if elements.len() >= PARALLEL_FROM
-            && let Some((compare, scalar)) = self.compare
         {
-            self.counts = count_where_plain(elements, compare, scalar);
-            return self.counts.as_ref().map(Counts::total);
+            self.counts = counts_on_threads(elements, self.compare);
+            self.counts.as_ref().map(Counts::total)
         }
+        #[cfg(not(feature = "rayon"))]
         None
     }
 
@@ -612,12 +611,11 @@ impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereS
     #[inline]
     fn count(&mut self, elements: &[T]) -> Option<usize> {
         #[cfg(feature = "rayon")]
-        if elements.len() >= PARALLEL_FROM
-            && let Some((compare, &scalar)) = self.compare
         {
-            self.counts = count_where_on_threads(elements, compare, scalar);
-            return self.counts.as_ref().map(Counts::total);
+            self.counts = counts_on_threads(elements, self.compare);
+            self.counts.as_ref().map(Counts::total)
         }
+        #[cfg(not(feature = "rayon"))]
         None
     }
 
@@ -660,7 +658,18 @@ macro_rules! by_arith {
     };
 }
 
-/// [`SetWhereSplit::count`] past its length test.
+/// [`WhereSplit::count`]: the pieces' counts of the elements that satisfy
+/// the comparison, on every thread, when they are many plain numbers.
+#[cfg(feature = "rayon")]
+#[inline]
+fn counts_on_threads<T>(elements: &[T], compare: Option<(Compare, &T)>) -> Option<Counts> {
+    match compare {
+        Some((compare, scalar)) if elements.len() >= PARALLEL_FROM => count_where_plain(elements, compare, scalar),
+        _ => None,
+    }
+}
+
+/// [`counts_on_threads`] past its length test.
 #[cfg(feature = "rayon")]
 #[inline(never)]
 fn count_where_plain<T>(elements: &[T], compare: Compare, scalar: &T) -> Option<Counts> {

@@ -337,11 +337,7 @@ macro_rules! half_arith {
                 f32::operand_fault(op, value.to_f32())
             }
             fn regrouping_identity(op: Op) -> Option<Self> {
-                match op {
-                    Op::Min => Some(<$t>::INFINITY),
-                    Op::Max => Some(<$t>::NEG_INFINITY),
-                    _ => None,
-                }
+                f32::regrouping_identity(op).map(<$t>::from_f32)
             }
         }
     )*};

@@ -17,6 +17,8 @@ const COMBINED_MASK: GpuError = GpuError::Unsupported {
     reason: "a mask on a GPU tensor is one comparison `x[x < s]`; for `(x > a) & (x < b)`, index with a boolean ndarray",
 };
 
+// Not listed in errors about ndarray targets.
+#[diagnostic::do_not_recommend]
 impl<T: GpuElement> Indexable for GpuTensor<T> {
     type Elem = T;
     type Dim = IxDyn;
@@ -35,6 +37,7 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: GpuElement> IndexableMut for GpuTensor<T> {
     fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
         self.set_batched(index, batch, value, mode)
@@ -97,6 +100,7 @@ macro_rules! forward_indexable {
 }
 forward_indexable!(&GpuTensor<T>, &mut GpuTensor<T>);
 
+#[diagnostic::do_not_recommend]
 impl<T: GpuElement> IndexableMut for &mut GpuTensor<T> {
     fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
         (**self).set_index(index, batch, value, mode)
@@ -120,6 +124,7 @@ impl<T: GpuElement> IndexableMut for &mut GpuTensor<T> {
 }
 
 /// `set!({g}[...] = v)`: updated in its own buffer unless a view shares it.
+#[diagnostic::do_not_recommend]
 impl<T: GpuElement> IntoUpdatable for GpuTensor<T> {
     type Updatable = GpuTensor<T>;
     fn into_updatable(self) -> Result<GpuTensor<T>, GpuError> {
@@ -131,6 +136,7 @@ impl<T: GpuElement> IntoUpdatable for GpuTensor<T> {
 }
 
 /// `set!(g[...] = v)`: a copy on the device; `g` is unchanged.
+#[diagnostic::do_not_recommend]
 impl<T: GpuElement> IntoUpdatable for &GpuTensor<T> {
     type Updatable = GpuTensor<T>;
     fn into_updatable(self) -> Result<GpuTensor<T>, GpuError> {
