@@ -98,12 +98,13 @@ pub fn select_batched<'a, T: Clone>(
         Some(element) => ArrayD::from_elem(out_shape, element),
         None => ArrayD::from_shape_vec(out_shape, Vec::new()).expect("a read with no element to copy is empty"),
     };
-    for (at, plan) in positions.iter().zip(plans) {
+    let outs = views_of_batches(out.view_mut(), batch);
+    for ((at, plan), out) in positions.iter().zip(plans).zip(outs) {
         debug_assert_eq!(plan.shape(), read_shape.as_slice(), "every batch reads one shape");
         // SAFETY: the plan was resolved from the batch's view of the
         // target in `mode`, and its shape is every batch's (the index
         // arrays' batch views all have one shape, and no mask is read).
-        unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, view_at_mut(&mut out, at), &machine) };
+        unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, out, &machine) };
     }
     Ok(Selection::Owned(out))
 }
@@ -348,15 +349,9 @@ fn view_at<'a, T>(view: &ArrayViewD<'a, T>, at: &[usize]) -> ArrayViewD<'a, T> {
         .fold(view.clone(), |view, &position| view.index_axis_move(Axis(0), position))
 }
 
-/// The mutable view of batch position `at` (of a target, or of a read's
-/// output).
-fn view_at_mut<'a, T, S: DataMut<Elem = T>>(view: &'a mut ArrayBase<S, IxDyn>, at: &[usize]) -> ArrayViewMutD<'a, T> {
-    at.iter()
-        .fold(view.view_mut(), |view, &position| view.index_axis_move(Axis(0), position))
-}
-
 /// The view of every batch position of `target` (its leading `batch`
-/// axes), in C order: the order of [`Batch::positions`].
+/// axes; a target, or a read's output), in C order: the order of
+/// [`Batch::positions`].
 fn views_of_batches<T>(target: ArrayViewMutD<'_, T>, batch: usize) -> Vec<ArrayViewMutD<'_, T>> {
     (0..batch).fold(vec![target], |views, _| {
         views.into_iter().flat_map(ArrayViewMutD::into_outer_iter_mut).collect()
