@@ -125,6 +125,13 @@
 //! - **`bool` arrays** take `+=` and `.max()` as "or", `*=` and `.min()` as
 //!   "and", and `&= |= ^=`; `-=`, `/=`, `%=` and `.pow()` are errors, as
 //!   NumPy refuses them. Floats have no `&= |= ^=` (a compile error).
+//! - **Complex arrays** (`tensor_at::num_complex::Complex64`, `Complex32`)
+//!   take `= += -= *= /=`, with NumPy's quotient bit for bit. They have no
+//!   order: `.min()` and `.max()` are compile errors (NumPy orders complex
+//!   numbers lexicographically); `.pow()` and `%=` are errors too. Products
+//!   are the plain formula, as NumPy's scalars and `np.multiply.at` compute
+//!   them; NumPy's array loops fuse the multiply-adds on machines with FMA,
+//!   so their last bit can differ from machine to machine.
 //! - **Extra leading length-1 axes of a value** are dropped, as PyTorch
 //!   does (NumPy rejects a two-dimensional value in `x[mask] = v`) — for
 //!   values whose rank is known only at run time (`ArrayD`, the runtime API).

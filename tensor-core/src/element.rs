@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use ndarray::{ArrayViewD, ArrayViewMutD};
 
+use num_complex::Complex;
 use num_traits::{One, WrappingMul};
 
 /// The comparison of a mask written on the target itself, `x[x < s]`.
@@ -137,14 +138,18 @@ const fn ops(ops: &[Op]) -> u16 {
 /// errors raised before anything is written. `bool` takes NumPy's logical
 /// forms: `+` and `max` are "or", `*` and `min` "and"; `-`, `/`, `%` and
 /// powers of `bool` are errors, as are the bitwise operations on floats.
+/// `num_complex::Complex<f32>` and `Complex<f64>` have `+ - * /` (division
+/// by NumPy's scaled formula, bit for bit); their powers, remainders,
+/// bitwise operations, `min` and `max` are errors ([`Ordered`] is the
+/// capability `min` and `max` need).
 ///
 /// Sealed: the primitive numbers are the types it is implemented for, and
 /// methods may be added to it in any release.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not support the arithmetic updates",
-    note = "`+= -= *= /= %=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types, `&= |= ^=` on integers and bool; `set` and `apply` work on any `Clone` element"
+    note = "`+= -= *= /= %=`, `pow`, `min` and `max` work on f32, f64 and the primitive integer types, `+= -= *= /=` on `Complex<f32>` and `Complex<f64>`, `&= |= ^=` on integers and bool; `set` and `apply` work on any `Clone` element"
 )]
-pub trait Arith: Copy + PartialOrd + Send + Sync + sealed::Sealed + 'static {
+pub trait Arith: Copy + PartialEq + Send + Sync + sealed::Sealed + 'static {
     /// Whether the type is an integer: its arithmetic wraps, so `+` and `*`
     /// are exact and may be regrouped, and division and powers have
     /// operands to check.
@@ -176,6 +181,12 @@ pub trait Arith: Copy + PartialOrd + Send + Sync + sealed::Sealed + 'static {
     /// (integer `+ * min max`, float `min max`: [`Arith::INTEGER`] decides); `None`
     /// otherwise.
     fn regrouping_identity(op: Op) -> Option<Self>;
+    /// Whether `self compare threshold` holds ([`Compare::holds`]), for the
+    /// passes that know no more of the type than `Arith`; of a type with no
+    /// order (complex), only `==` and `!=` ever hold. Inlined, with a
+    /// constant `compare`, it is one operator.
+    #[doc(hidden)]
+    fn satisfies(self, compare: Compare, threshold: Self) -> bool;
 }
 
 mod sealed {
@@ -225,6 +236,10 @@ macro_rules! float_arith {
             #[inline]
             fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
                 (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
+            }
+            #[inline(always)]
+            fn satisfies(self, compare: Compare, threshold: Self) -> bool {
+                compare.holds(&self, &threshold)
             }
             // NaN propagation and "of equal values the second wins" both
             // survive regrouping: the first NaN, and the last of the ties.
@@ -293,6 +308,10 @@ macro_rules! int_arith {
                     _ => None,
                 }
             }
+            #[inline(always)]
+            fn satisfies(self, compare: Compare, threshold: Self) -> bool {
+                compare.holds(&self, &threshold)
+            }
             // Wrapping `+` and `*` are associative and commutative, as are `min`, `max`.
             fn regrouping_identity(op: Op) -> Option<Self> {
                 match op {
@@ -336,6 +355,10 @@ macro_rules! half_arith {
             fn operand_fault(op: Op, value: Self) -> Option<OperandFault> {
                 f32::operand_fault(op, value.to_f32())
             }
+            #[inline(always)]
+            fn satisfies(self, compare: Compare, threshold: Self) -> bool {
+                compare.holds(&self, &threshold)
+            }
             fn regrouping_identity(op: Op) -> Option<Self> {
                 f32::regrouping_identity(op).map(<$t>::from_f32)
             }
@@ -367,6 +390,10 @@ impl Arith for bool {
     fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
         (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
     }
+    #[inline(always)]
+    fn satisfies(self, compare: Compare, threshold: Self) -> bool {
+        compare.holds(&self, &threshold)
+    }
     fn regrouping_identity(op: Op) -> Option<Self> {
         match op {
             Op::Add | Op::Max | Op::BitOr | Op::BitXor => Some(false),
@@ -375,6 +402,89 @@ impl Arith for bool {
         }
     }
 }
+
+/// Complex numbers: `+ - *` as num-complex (and NumPy) compute them, and
+/// `/` by NumPy's scaled formula (Smith's), which neither overflows nor
+/// loses precision where the naive quotient does, and gives NumPy's bits.
+macro_rules! complex_arith {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for Complex<$t> {}
+        impl Arith for Complex<$t> {
+            const INTEGER: bool = false;
+            const CHECKED: u16 = Self::UNSUPPORTED;
+            const UNSUPPORTED: u16 = ops(&[Op::Pow, Op::Min, Op::Max, Op::Rem, Op::BitAnd, Op::BitOr, Op::BitXor]);
+            #[inline]
+            fn combine(self, op: Op, value: Self) -> Self {
+                match op {
+                    Op::Add => self + value,
+                    Op::Sub => self - value,
+                    Op::Mul => self * value,
+                    Op::Div => complex_div(self, value),
+                    // Refused before anything is written (`CHECKED`).
+                    Op::Pow | Op::Min | Op::Max | Op::Rem | Op::BitAnd | Op::BitOr | Op::BitXor => self,
+                }
+            }
+            #[inline]
+            fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
+                (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
+            }
+            #[inline(always)]
+            fn satisfies(self, compare: Compare, threshold: Self) -> bool {
+                match compare {
+                    Compare::Eq => self == threshold,
+                    Compare::Ne => self != threshold,
+                    Compare::Lt | Compare::Le | Compare::Gt | Compare::Ge => false,
+                }
+            }
+            fn regrouping_identity(_: Op) -> Option<Self> {
+                None
+            }
+        }
+    )*};
+}
+complex_arith!(f32, f64);
+
+/// `a / b` as NumPy divides complex numbers: the divisor scaled by its
+/// larger part, and a zero divisor giving infinities and NaNs as the real
+/// division by zero does.
+#[inline]
+fn complex_div<F: num_traits::Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
+    let (b_re_abs, b_im_abs) = (b.re.abs(), b.im.abs());
+    if b_re_abs >= b_im_abs {
+        if b_re_abs == F::zero() && b_im_abs == F::zero() {
+            return Complex::new(a.re / b_re_abs, a.im / b_re_abs);
+        }
+        let ratio = b.im / b.re;
+        let scale = F::one() / (b.re + b.im * ratio);
+        Complex::new((a.re + a.im * ratio) * scale, (a.im - a.re * ratio) * scale)
+    } else {
+        let ratio = b.re / b.im;
+        let scale = F::one() / (b.im + b.re * ratio);
+        Complex::new((a.re * ratio + a.im) * scale, (a.im * ratio - a.re) * scale)
+    }
+}
+
+/// Element types with an order, which `min` and `max` (`np.minimum.at`,
+/// `np.maximum.at`) and the mask sugar's comparisons need: every [`Arith`]
+/// type but the complex ones. The macros require it of the target at
+/// compile time; the runtime API refuses `min` and `max` of complex
+/// numbers with
+/// [`IndexError::UnsupportedOperation`](crate::IndexError::UnsupportedOperation).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no order, which `min` and `max` need",
+    label = "a `min` or `max` update of `{Self}` elements",
+    note = "complex numbers have no order in Rust; compare their `norm()` or their real parts in an `.apply(..)` instead"
+)]
+pub trait Ordered: Arith + PartialOrd {}
+macro_rules! ordered {
+    ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl Ordered for $t {}
+    )*};
+}
+ordered!(bool, f32, f64, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+#[cfg(feature = "half")]
+ordered!(half::f16, half::bf16);
 
 /// Element types of the bitwise updates (`&= |= ^=`): the integers and
 /// `bool`. The macros require it of the target at compile time; the

@@ -23,7 +23,7 @@ use crate::error::{IndexError, SetError};
 use crate::index::IndexElem;
 use crate::mode::Mode;
 use crate::rank::{Advanced, FitsIn, HasView, Holds, Kind, TargetCheck};
-pub use crate::rank::{AlongAxis, BatchAxes, BitwiseElems};
+pub use crate::rank::{AlongAxis, BatchAxes, BitwiseElems, OrderedElems};
 use crate::target::{Target, TargetMut};
 pub use crate::typed::batch;
 use crate::typed::{IndexList, IndexedBy, RankedOf};

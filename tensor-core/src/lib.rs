@@ -73,7 +73,7 @@ pub use api::{apply, get, get_into, get_view, select, set, update};
 pub use backend::{Indexable, IndexableMut, IntoUpdatable, Predicate};
 pub use batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
-pub use element::{Arith, Bitwise, Compare, Op, OperandFault};
+pub use element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};
 pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
 pub use index::{
     Along, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd,
@@ -82,6 +82,9 @@ pub use index::{
 #[doc(hidden)]
 pub use index::{KeptArray, KeptElem};
 pub use mode::{Bounds, Mode, Resolution};
+/// The num-complex whose `Complex<f32>` and `Complex<f64>` are elements
+/// (`+= -= *= /=`); the one ndarray uses.
+pub use num_complex;
 #[doc(hidden)]
 pub use plan::{Plan, resolve};
 pub use rank::Selection;

@@ -215,7 +215,8 @@ pub trait AxisFits<N> {}
 
 /// A check of the macros on a target of rank `D` and elements `E`, beyond
 /// what the index list's ranks check: its batch axes, a literal `along`
-/// axis, elements that have bits for `&= |= ^=`.
+/// axis, elements that have bits for `&= |= ^=`, or an order for `min`
+/// and `max`.
 pub trait TargetCheck<D, E> {}
 
 /// `; batch = k`, `B` being `k` as a rank.
@@ -227,11 +228,16 @@ pub struct AlongAxis<N>(std::marker::PhantomData<N>);
 /// A bitwise update (`&= |= ^=`): integer or `bool` elements.
 pub struct BitwiseElems;
 
+/// A `min` or `max` update: elements with an order (not complex).
+pub struct OrderedElems;
+
 impl<D: BatchFits<B>, B, E> TargetCheck<D, E> for BatchAxes<B> {}
 
 impl<D: AxisFits<N>, N, E> TargetCheck<D, E> for AlongAxis<N> {}
 
 impl<D, E: crate::element::Bitwise> TargetCheck<D, E> for BitwiseElems {}
+
+impl<D, E: crate::element::Ordered> TargetCheck<D, E> for OrderedElems {}
 
 macro_rules! axis_fits {
     ($($rank:ty => [$($axes:ty),*]),*) => {$($( #[diagnostic::do_not_recommend] impl AxisFits<$axes> for $rank {} )*)*};

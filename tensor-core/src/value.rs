@@ -14,7 +14,7 @@ pub enum Value<'a, T> {
 
 /// Element types that can be written as a scalar value (`x[i] = 0.0`).
 ///
-/// Implemented for the primitive numbers and `bool`; implement it for your own
+/// Implemented for the primitive numbers, `bool` and `num_complex::Complex`; implement it for your own
 /// element type to write scalars of it.
 pub trait Scalar: Clone {}
 
@@ -22,6 +22,7 @@ macro_rules! scalar {
     ($($t:ty),*) => {$( impl Scalar for $t {} )*};
 }
 scalar!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+scalar!(num_complex::Complex<f32>, num_complex::Complex<f64>);
 #[cfg(feature = "half")]
 scalar!(half::f16, half::bf16);
 

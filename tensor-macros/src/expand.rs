@@ -258,6 +258,10 @@ fn checked(target: TokenStream, checks: &[TargetCheck], through: &str) -> TokenS
                 let p = private(*span);
                 (*span, quote_spanned!(*span=> #p::BitwiseElems))
             }
+            TargetCheck::Ordered(span) => {
+                let p = private(*span);
+                (*span, quote_spanned!(*span=> #p::OrderedElems))
+            }
         };
         let (p, through) = (private(span), Ident::new(through, span));
         quote_spanned!(span=> #p::#through::<#check, _>(#target))

@@ -52,6 +52,8 @@ pub enum TargetCheck {
     AlongAxis { axes: usize, span: Span },
     /// Its elements have bits, for `&= |= ^=` (placed on the target).
     Bitwise(Span),
+    /// Its elements have an order, for `min` and `max` (placed on the target).
+    Ordered(Span),
 }
 
 /// What the caller gets from the entry point's `Result`.
@@ -258,11 +260,17 @@ impl Parts<'_> {
                 axes: batch + if axis >= 0 { axis.unsigned_abs() + 1 } else { axis.unsigned_abs() },
                 span,
             });
-        let bitwise = match self.action {
+        let elements = match self.action {
             Action::Update(op, _) if op.bitwise() => Some(TargetCheck::Bitwise(self.target.span())),
+            Action::Update(UpdateOp::Min | UpdateOp::Max, _) => Some(TargetCheck::Ordered(self.target.span())),
             _ => None,
         };
-        self.batch.map(TargetCheck::Batch).into_iter().chain(along).chain(bitwise).collect()
+        self.batch
+            .map(TargetCheck::Batch)
+            .into_iter()
+            .chain(along)
+            .chain(elements)
+            .collect()
     }
 
     /// The entry point of a fused mask pass.

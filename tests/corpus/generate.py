@@ -25,7 +25,8 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
             {"mask": ARRAY}                boolean array, dtype bool
             {"nd": ARRAY}                  gather_nd index: last axis holds the coordinates
             {"along": {"index": ARRAY, "axis": k}}  along(idx, k): take_along_axis
-  op      get | set | add | sub | mul | div | pow | min | max | apply
+  op      get | set | add | sub | mul | div | pow | min | max | rem | and |
+          or | xor | apply
   func    apply only: square | negate | double
   value   set and accumulating ops: {"scalar": v} or ARRAY of the base's dtype
   mode    "error" | "clip" | "wrap" | "drop" | {"fill": v}
@@ -40,11 +41,12 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
   rtol    pow only: relative tolerance; everything else compares exactly
 
 ARRAY is {"dtype": D, "shape": [...], "data": [flat, C order]}, D one of
-float64 float32 int64 int32 bool usize isize i32 i64 u32 u64. A float is a
-JSON number, or a string: "inf", "-inf", "nan", or its shortest decimal
-when that has more than 15 significant digits (so that no JSON reader's
-rounding can change it; float32 values are written as the float64 of the
-same value).
+float64 float32 float16 complex128 complex64 int64 int32 bool usize isize
+i32 i64 u32 u64 i8 u8 i16 u16. A float is a JSON number, or a string:
+"inf", "-inf", "nan", or its shortest decimal when that has more than 15
+significant digits (so that no JSON reader's rounding can change it;
+float32 values are written as the float64 of the same value). A complex
+number is the pair [real, imag] of such floats.
 
 How answers are made. Every result and every error comes from NumPy itself:
 reads are `x[idx]`, `set` is `x[idx] = v`, the other ops are the unbuffered
@@ -81,7 +83,7 @@ SEED = 20240611
 RNG = np.random.default_rng(SEED)
 
 DTYPES = ["float64", "float32", "int64", "int32"]
-SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32"}
+SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32", "complex128": "c128", "complex64": "c64"}
 # Rust index element type -> the NumPy dtype of the same values.
 IDX_DTYPES = {
     "usize": np.uint64,
@@ -427,7 +429,15 @@ def inner(v: np.ndarray) -> tuple:
 
 
 def elems(shape: tuple, dtype: str, op: str) -> np.ndarray:
-    """Values that keep every result exact (small integers, quarters)."""
+    """Values that keep every result exact (small integers, quarters); of
+    complex sums and quotients, values that round, so that the order of the
+    formula's operations shows. (Complex products stay exact: NumPy fuses
+    their multiply-adds where the machine can, in some loops and not in
+    others, so that its own rounding varies.)"""
+    if dtype.startswith("complex") and op in ("add", "sub", "div"):
+        return np.asarray(RNG.normal(size=shape) + 1j * RNG.normal(size=shape)).astype(dtype)
+    if dtype.startswith("complex") and op == "mul":
+        return base_data(shape, dtype)
     flt = dtype.startswith("float")
     if op == "mul":
         pool = [-2, -1, -0.5, 0.5, 1, 2] if flt else [-2, -1, 1, 2, 3]
@@ -443,6 +453,9 @@ def elems(shape: tuple, dtype: str, op: str) -> np.ndarray:
 
 
 def base_data(shape: tuple, dtype: str, positive: bool = False) -> np.ndarray:
+    if dtype.startswith("complex"):
+        part = lambda: RNG.integers(-16, 17, size=shape) * 0.25  # noqa: E731
+        return np.asarray(part() + 1j * part()).astype(dtype)
     if dtype.startswith("float"):
         low = 1 if positive else -16
         return np.asarray(RNG.integers(low, 17, size=shape) * 0.25).astype(dtype)
@@ -474,7 +487,7 @@ def make_value(kind: Any, region: tuple, dtype: str, op: str) -> Any:
         return kind.astype(dtype)
     if isinstance(kind, tuple):
         return elems(kind, dtype, op)
-    if isinstance(kind, (int, float)):
+    if isinstance(kind, (int, float, complex)):
         return kind
     if kind == "scalar":
         return elems((), dtype, op).item()
@@ -547,6 +560,10 @@ def interpret(op: str, func: str | None, base: np.ndarray, sel: np.ndarray, v: A
             out[p] = values[k]
         elif op == "apply":
             out[p] = {"square": np.square, "negate": np.negative, "double": lambda e: e * base.dtype.type(2)}[func](x)
+        elif base.dtype.kind == "c":
+            # NumPy's scalar complex64 division rounds otherwise than its
+            # arrays' loop, which ufunc.at runs: the model runs that loop.
+            out[p] = UFUNCS[op](out[p : p + 1], values[k : k + 1])[0]
         else:
             out[p] = UFUNCS[op](x, values[k])
     return out.reshape(base.shape)
@@ -603,7 +620,9 @@ def evaluate(spec: Spec) -> tuple[dict, Any]:
             return {"error": error_variant(exc)}, early_value(spec)
         sel = np.array(positions[idx])
         value = None if spec.value is None else make_value(spec.value, sel.shape, dtype, spec.op)
-        v = drop_leading_ones(np.asarray(value, dtype=dtype) if isinstance(value, np.ndarray) else value, sel.ndim)
+        # A scalar too goes to NumPy in the target's dtype: ufunc.at would
+        # compute with a Python complex in complex128 and round once more.
+        v = drop_leading_ones(np.asarray(value, dtype=dtype) if isinstance(value, np.ndarray) else np.asarray(value, dtype=dtype)[()] if value is not None else None, sel.ndim)
         b, t = target()
         try:
             result = native(spec.op, spec.func, t, idx, v)
@@ -624,7 +643,7 @@ def evaluate(spec: Spec) -> tuple[dict, Any]:
             apply_view(b, spec.view)[...] = t[inner(t)]
         answer = result if spec.op == "get" else b
         model = interpret(spec.op, spec.func, spec.base, sel, v, fill)
-    close = np.allclose(model, answer, rtol=1e-6, equal_nan=True) if spec.op == "pow" else np.array_equal(model, answer, equal_nan=dtype.startswith("float"))
+    close = np.allclose(model, answer, rtol=1e-6, equal_nan=True) if spec.op == "pow" else np.array_equal(model, answer, equal_nan=dtype.startswith(("float", "complex")))
     if not close or model.shape != answer.shape:
         raise AssertionError(f"NumPy and the model disagree on {describe(spec, value)}:\n{answer}\n{model}")
     return {"array": jarray(answer)}, value
@@ -635,6 +654,8 @@ def evaluate(spec: Spec) -> tuple[dict, Any]:
 
 
 def jnum(x: Any) -> Any:
+    if isinstance(x, complex):
+        return [jnum(x.real), jnum(x.imag)]
     if isinstance(x, float) and not np.isfinite(x):
         return "nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")
     if isinstance(x, float):
@@ -968,6 +989,25 @@ def fam_half() -> None:
             func = cycle(APPLY_FUNCS, k) if op == "apply" else None
             add("half", target((5, 4), "float16", op), index, op, value, "error", func=func)
             k += 1
+
+
+def fam_complex() -> None:
+    """complex128 and complex64 targets: reads, `= += -= *= /=` and apply
+    through an index array with duplicates (in each mode), beside a slice,
+    through a mask and a slice; products and quotients that round, and a
+    zero divisor (infinities and NaNs, as NumPy divides)."""
+    k = 0
+    for dtype in ("complex128", "complex64"):
+        for op in ["get", "set", "add", "sub", "mul", "div", "apply"]:
+            for variant in range(4):
+                idx = RNG.integers(-5, 5, size=(int(RNG.integers(1, 7)),))
+                index = [[Arr(idx)], [ALL, Arr(idx % 4)], [rand_mask((5, 4), 0.5)], [rand_pyslice(5)]][variant]
+                mode = cycle(["error", "clip", "wrap", "drop"], k) if variant < 2 else "error"
+                value = pick(["full", "bcast", "scalar"]) if op not in ("get", "apply") else None
+                add("complex", target((5, 4), dtype, op), index, op, value, mode)
+                k += 1
+        for divisor in (0j, complex(0.0, -0.0), complex(np.inf, 1.0)):
+            add("complex", target((5, 4), dtype, "div"), [Arr(np.array([0, 3, 0]))], "div", divisor)
 
 
 def rand_mask(shape: tuple, p: float) -> Mask:
@@ -1616,6 +1656,7 @@ def main() -> None:
         fam_narrow_index_types,
         fam_rem_bitwise,
         fam_half,
+        fam_complex,
     ):
         family()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

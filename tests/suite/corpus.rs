@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
 use serde_json::Value as Json;
+use tensor_at::num_complex::Complex;
 use tensor_at::{
     Arith, Ellipsis, IndexArrayElement, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, along, ix,
     nd,
@@ -86,6 +87,36 @@ impl Elem for half::f16 {
         self * half::f16::from_f32(2.0)
     }
 }
+
+/// NumPy's `complex128` and `complex64`: a pair `[real, imag]` (or a real
+/// number), each part compared bit for bit.
+macro_rules! complex_elem {
+    ($($t:ty),*) => {$(
+        impl Elem for Complex<$t> {
+            fn parse(json: &Json) -> Outcome<Self> {
+                match json.as_array().map(Vec::as_slice) {
+                    Some([re, im]) => Ok(Complex::new(<$t>::parse(re)?, <$t>::parse(im)?)),
+                    Some(_) => Err(format!("not a complex number: {json}")),
+                    None => Ok(Complex::new(<$t>::parse(json)?, 0.0)),
+                }
+            }
+            fn same(self, other: Self, rtol: f64) -> bool {
+                self.re.same(other.re, rtol) && self.im.same(other.im, rtol)
+            }
+            fn square(self) -> Self {
+                self * self
+            }
+            fn negate(self) -> Self {
+                -self
+            }
+            // `np.multiply.at(x, i, 2)`: a complex product, as NumPy makes it.
+            fn double(self) -> Self {
+                self * Complex::new(2.0, 0.0)
+            }
+        }
+    )*};
+}
+complex_elem!(f64, f32);
 
 /// Integers wrap on overflow, as NumPy's fixed-width integers do.
 macro_rules! int_elem {
@@ -397,6 +428,8 @@ fn run_case(case: &Json) -> Outcome<()> {
         Some("float64") => run::<f64>(case),
         Some("float32") => run::<f32>(case),
         Some("float16") => run::<half::f16>(case),
+        Some("complex128") => run::<Complex<f64>>(case),
+        Some("complex64") => run::<Complex<f32>>(case),
         Some("int64") => run::<i64>(case),
         Some("int32") => run::<i32>(case),
         other => Err(format!("unknown target dtype {other:?}")),

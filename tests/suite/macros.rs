@@ -268,6 +268,66 @@ fn half_precision_updates_round_once_from_f32() {
     assert_eq!(y.iter().filter(|e| e.to_f32() > 2.0).count(), 0);
 }
 
+/// `Complex<f64>` and `Complex<f32>` elements: `= += -= *= /=` through
+/// every index form, duplicates in index order as a loop over num-complex's
+/// operators gives them (divisors whose parts are powers of two, so that
+/// NumPy's scaled quotient and the plain one agree; the NumPy corpus checks
+/// the quotient's bits), the operations complex numbers lack refused.
+#[test]
+fn complex_updates_follow_a_loop_in_index_order() {
+    use tensor_at::num_complex::{Complex, Complex32, Complex64};
+    let c = |re: f64, im: f64| Complex64::new(re, im);
+    let start = [c(1.0, 2.0), c(-0.5, 0.25), c(3.0, -1.0), c(0.0, 0.0)];
+    let index = [2usize, 0, 2, 3, 2];
+    let values = [c(0.5, -1.5), c(2.0, 0.0), c(0.0, 4.0), c(-1.25, 3.0), c(0.0, -0.5)];
+    let divisors = [c(0.5, 0.0), c(2.0, 0.0), c(0.0, 4.0), c(-0.25, 0.0), c(0.0, -0.5)];
+    type Rule = fn(Complex64, Complex64) -> Complex64;
+    let ops: [(Op, Rule); 4] = [
+        (Op::Add, |a, b| a + b),
+        (Op::Sub, |a, b| a - b),
+        (Op::Mul, |a, b| a * b),
+        (Op::Div, |a, b| a / b),
+    ];
+    for (op, f) in ops {
+        let values = if op == Op::Div { divisors } else { values };
+        let mut x = Array1::from(start.to_vec());
+        let v = Array1::from(values.to_vec());
+        tensor_at::update(&mut x, &[tensor_at::ix(&index[..])], op, &v, tensor_at::Mode::Error).unwrap();
+        let mut expected = start;
+        for (&i, &value) in index.iter().zip(&values) {
+            expected[i] = f(expected[i], value);
+        }
+        assert_eq!(x.to_vec(), expected, "{op:?}");
+    }
+    // The macros, on a mask, a slice and a scalar value; `Complex32` too.
+    let mut z = Array1::from(start.to_vec());
+    at!(z[z == c(0.0, 0.0)] = c(9.0, 9.0));
+    at!(z[1:3] *= c(0.0, 1.0));
+    assert_eq!(z.to_vec(), [c(1.0, 2.0), c(-0.25, -0.5), c(1.0, 3.0), c(9.0, 9.0)]);
+    let mut w = Array1::<Complex32>::zeros(3);
+    at!(w[[0, 0, 2]] += Complex::new(1.5, -2.0));
+    at!(w[[0, 2]] /= array![Complex::new(2.0, 0.0), Complex::new(0.0, 2.0)]);
+    assert_eq!(
+        w.to_vec(),
+        [Complex::new(1.5, -2.0), Complex::new(0.0, 0.0), Complex::new(-1.0, -0.75)]
+    );
+    // No order, no powers, no remainders: refused at run time by the API
+    // (the macros refuse `min` and `max` at compile time), nothing written.
+    for op in [Op::Min, Op::Max, Op::Pow, Op::Rem, Op::BitXor] {
+        let error = tensor_at::update(&mut z, &[tensor_at::ix(&[0usize][..])], op, &c(1.0, 0.0), tensor_at::Mode::Error).unwrap_err();
+        assert_eq!(
+            error,
+            IndexError::UnsupportedOperation {
+                op,
+                element: std::any::type_name::<Complex64>()
+            }
+        );
+    }
+    assert_eq!(z[0], c(1.0, 2.0));
+    let error = try_at!(z[[0]] %= c(1.0, 0.0)).unwrap_err();
+    assert_eq!(error.to_string(), "`%=` is not defined for `num_complex::Complex<f64>` elements");
+}
+
 #[test]
 fn every_operator_and_method() {
     // np.<ufunc>.at(x, [0, 0, 2], v) for each ufunc.

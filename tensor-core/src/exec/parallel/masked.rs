@@ -31,7 +31,7 @@ pub(crate) fn write_scalar_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     parts: usize,
     isa: Isa,
 ) {
-    let predicate = |e: &T| compare.holds(e, &scalar);
+    let predicate = |e: &T| e.satisfies(compare, scalar);
     elements
         .par_chunks_mut(piece_len(elements.len(), parts))
         .for_each(|piece| masked::write_slice_where(piece, predicate, &value, kernel, isa));
@@ -57,14 +57,15 @@ impl Counts {
 /// in up to `parts` pieces on the pool's threads.
 pub(crate) fn count_where<T: Arith>(elements: &[T], compare: Compare, scalar: T, parts: usize, isa: Isa) -> Counts {
     let piece = piece_len(elements.len(), parts);
-    // The comparison chosen outside the loop, as in `write_values_where`.
+    // The comparison chosen outside the loop (each `satisfies` folds to
+    // one operator), as in `write_values_where`.
     let count = |piece: &[T]| match compare {
-        Compare::Lt => masked::count_slice_where(piece, |e| *e < scalar, isa),
-        Compare::Le => masked::count_slice_where(piece, |e| *e <= scalar, isa),
-        Compare::Gt => masked::count_slice_where(piece, |e| *e > scalar, isa),
-        Compare::Ge => masked::count_slice_where(piece, |e| *e >= scalar, isa),
-        Compare::Eq => masked::count_slice_where(piece, |e| *e == scalar, isa),
-        Compare::Ne => masked::count_slice_where(piece, |e| *e != scalar, isa),
+        Compare::Lt => masked::count_slice_where(piece, |e| e.satisfies(Compare::Lt, scalar), isa),
+        Compare::Le => masked::count_slice_where(piece, |e| e.satisfies(Compare::Le, scalar), isa),
+        Compare::Gt => masked::count_slice_where(piece, |e| e.satisfies(Compare::Gt, scalar), isa),
+        Compare::Ge => masked::count_slice_where(piece, |e| e.satisfies(Compare::Ge, scalar), isa),
+        Compare::Eq => masked::count_slice_where(piece, |e| e.satisfies(Compare::Eq, scalar), isa),
+        Compare::Ne => masked::count_slice_where(piece, |e| e.satisfies(Compare::Ne, scalar), isa),
     };
     let counts = elements.par_chunks(piece).map(count).collect();
     Counts {
@@ -101,12 +102,12 @@ pub(crate) fn write_values_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     // The comparison is chosen outside the loop: tested inside it, it keeps
     // the tests from folding into a mask register (twice as slow).
     let write = |piece: &mut [T], values: &[T]| match compare {
-        Compare::Lt => masked::write_values_slice_where(piece, |e| *e < scalar, values, kernel, isa),
-        Compare::Le => masked::write_values_slice_where(piece, |e| *e <= scalar, values, kernel, isa),
-        Compare::Gt => masked::write_values_slice_where(piece, |e| *e > scalar, values, kernel, isa),
-        Compare::Ge => masked::write_values_slice_where(piece, |e| *e >= scalar, values, kernel, isa),
-        Compare::Eq => masked::write_values_slice_where(piece, |e| *e == scalar, values, kernel, isa),
-        Compare::Ne => masked::write_values_slice_where(piece, |e| *e != scalar, values, kernel, isa),
+        Compare::Lt => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Lt, scalar), values, kernel, isa),
+        Compare::Le => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Le, scalar), values, kernel, isa),
+        Compare::Gt => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Gt, scalar), values, kernel, isa),
+        Compare::Ge => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Ge, scalar), values, kernel, isa),
+        Compare::Eq => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Eq, scalar), values, kernel, isa),
+        Compare::Ne => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Ne, scalar), values, kernel, isa),
     };
     elements
         .par_chunks_mut(counts.piece)
