@@ -68,9 +68,13 @@ impl Names {
     fn index() -> Ident {
         Ident::new("__tensor_at_index", Span::mixed_site())
     }
-    /// The value, placed on the user's value.
+    /// The value, placed on the user's value with the user's hygiene:
+    /// rustc points an error about the argument (its element type, its
+    /// rank) at it only when it comes from the user's own context, and
+    /// otherwise at the whole macro call. (It could shadow a variable of the
+    /// user's named `__tensor_at_value` in the target or index expressions.)
     fn value(span: Span) -> Ident {
-        Ident::new("__tensor_at_value", span.resolved_at(Span::mixed_site()))
+        Ident::new("__tensor_at_value", span)
     }
     /// The result of a read used as a value.
     fn read() -> Ident {
