@@ -82,14 +82,13 @@ impl<T: GpuElement> GpuTensor<T> {
             })
             .collect();
         let region = Region::stacked(batches.shape(), regions);
-        let client = self.gpu.client();
-        let device = region.upload(client)?;
+        let device = region.upload(&self.gpu)?;
         let fill = match mode {
             Mode::Fill(fill) => fill,
             // No entry is skipped outside mode `fill`.
             _ => T::from_int(0),
         };
-        let buffer = gather::gather_region(client, &self.buffer, &device, fill);
+        let buffer = gather::gather_region(&self.gpu, &self.buffer, &device, fill);
         debug_assert_eq!(region.shape(), shape, "the stacked region has the read's shape");
         Ok(GpuTensor::contiguous(&self.gpu, buffer, shape))
     }

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
+use crate::device::Gpu;
 use crate::error::GpuError;
 
 /// `len` elements of `T` on the device. At least one element is allocated,
@@ -27,12 +28,14 @@ impl<T> Clone for Buffer<T> {
 }
 
 impl<T: CubeElement> Buffer<T> {
-    /// A buffer holding `data`.
-    pub(crate) fn from_slice(client: &Client, data: &[T]) -> Self {
-        let handle = match data.is_empty() {
-            true => client.create_from_slice(&vec![0u8; size_of::<T>()]),
-            false => client.create_from_slice(T::as_bytes(data)),
+    /// A buffer holding `data`, uploaded (and counted) through `gpu`.
+    pub(crate) fn from_slice(gpu: &Gpu, data: &[T]) -> Self {
+        let bytes = match data.is_empty() {
+            true => &vec![0u8; size_of::<T>()],
+            false => T::as_bytes(data),
         };
+        gpu.count_upload(bytes.len());
+        let handle = gpu.client().create_from_slice(bytes);
         Buffer {
             handle,
             len: data.len(),
@@ -56,14 +59,17 @@ impl<T: CubeElement> Buffer<T> {
         unsafe { BufferArg::from_raw_parts(self.handle.clone(), self.len.max(1)) }
     }
 
-    /// The elements, copied to the host (waits for every kernel writing them).
-    pub(crate) fn read(&self, client: &Client) -> Result<Vec<T>, GpuError> {
+    /// The elements, copied to the host (waits for every kernel writing
+    /// them; counted on `gpu`).
+    pub(crate) fn read(&self, gpu: &Gpu) -> Result<Vec<T>, GpuError> {
         if self.len == 0 {
             return Ok(Vec::new());
         }
-        let bytes = client
+        let bytes = gpu
+            .client()
             .read_one(self.handle.clone())
             .map_err(|error| GpuError::Device(error.to_string()))?;
+        gpu.count_download(bytes.len());
         Ok(T::from_bytes(&bytes)[..self.len].to_vec())
     }
 }

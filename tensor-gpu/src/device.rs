@@ -1,5 +1,8 @@
 //! The device a GPU tensor lives on: a cubecl client.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use cubecl::prelude::*;
 use cubecl::{Device, device::WgpuDeviceKind};
 
@@ -17,6 +20,57 @@ use crate::error::GpuError;
 #[derive(Clone)]
 pub struct Gpu {
     client: Client,
+    /// Shared by every clone, so that a tensor's copies count too.
+    transfers: Arc<TransferCounts>,
+}
+
+/// The copies between host and device made through one [`Gpu`] (and its
+/// clones) since it was created: [`Gpu::transfers`].
+///
+/// Every copy counts: a tensor's upload and download, and the small ones
+/// an indexed call makes (its index table and region, its value, a scalar
+/// operand, a mask's count read back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Transfers {
+    /// Copies from the host to the device.
+    pub uploads: u64,
+    /// Copies from the device to the host.
+    pub downloads: u64,
+    /// The bytes of every upload.
+    pub bytes_uploaded: u64,
+    /// The bytes of every download.
+    pub bytes_downloaded: u64,
+}
+
+impl Transfers {
+    /// Uploads and downloads together.
+    pub fn total(&self) -> u64 {
+        self.uploads + self.downloads
+    }
+}
+
+impl std::ops::Sub for Transfers {
+    type Output = Transfers;
+
+    /// The transfers made between two readings of [`Gpu::transfers`].
+    fn sub(self, earlier: Transfers) -> Transfers {
+        Transfers {
+            uploads: self.uploads - earlier.uploads,
+            downloads: self.downloads - earlier.downloads,
+            bytes_uploaded: self.bytes_uploaded - earlier.bytes_uploaded,
+            bytes_downloaded: self.bytes_downloaded - earlier.bytes_downloaded,
+        }
+    }
+}
+
+/// [`Transfers`] as the device's clones update them.
+#[derive(Default)]
+struct TransferCounts {
+    uploads: AtomicU64,
+    downloads: AtomicU64,
+    bytes_uploaded: AtomicU64,
+    bytes_downloaded: AtomicU64,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -46,12 +100,15 @@ impl Gpu {
 
     /// A device from a cubecl client the caller set up.
     pub fn from_client(client: Client) -> Self {
-        Gpu { client }
+        Gpu {
+            client,
+            transfers: Arc::default(),
+        }
     }
 
     fn named(device: Result<Device, cubecl::device::DeviceUnavailable>) -> Result<Self, GpuError> {
         let device = device.map_err(|reason| GpuError::NoDevice(reason.to_string()))?;
-        Ok(Gpu { client: device.client() })
+        Ok(Self::from_client(device.client()))
     }
 
     /// The cubecl client.
@@ -68,6 +125,41 @@ impl Gpu {
     /// timing; reads wait by themselves).
     pub fn sync(&self) -> Result<(), GpuError> {
         cubecl::future::block_on(self.client.sync()).map_err(|error| GpuError::Device(error.to_string()))
+    }
+
+    /// The copies between host and device made through this device so far
+    /// (by it and its clones, from every thread). Subtract two readings to
+    /// count what a stretch of code copied.
+    ///
+    /// ```no_run
+    /// # use ndarray::array;
+    /// # use tensor_gpu::{Gpu, GpuTensor};
+    /// let gpu = Gpu::vulkan()?;
+    /// let before = gpu.transfers();
+    /// let x = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0])?;
+    /// assert_eq!((gpu.transfers() - before).uploads, 1);
+    /// # Ok::<(), tensor_gpu::GpuError>(())
+    /// ```
+    pub fn transfers(&self) -> Transfers {
+        let counts = &self.transfers;
+        Transfers {
+            uploads: counts.uploads.load(Ordering::Relaxed),
+            downloads: counts.downloads.load(Ordering::Relaxed),
+            bytes_uploaded: counts.bytes_uploaded.load(Ordering::Relaxed),
+            bytes_downloaded: counts.bytes_downloaded.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Counts an upload of `bytes`.
+    pub(crate) fn count_upload(&self, bytes: usize) {
+        self.transfers.uploads.fetch_add(1, Ordering::Relaxed);
+        self.transfers.bytes_uploaded.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Counts a download of `bytes`.
+    pub(crate) fn count_download(&self, bytes: usize) {
+        self.transfers.downloads.fetch_add(1, Ordering::Relaxed);
+        self.transfers.bytes_downloaded.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
     /// Whether the device can hold elements of type `T`.

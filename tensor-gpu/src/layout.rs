@@ -1,11 +1,11 @@
 //! Regions on the host: the axes a plan (or a whole tensor) selects, as the
 //! rows of `meta` the kernels decompose positions with, and their upload.
 
-use cubecl::prelude::*;
 use tensor_core::Plan;
 use tensor_core::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
 
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::kernels::region::{FIELDS, SKIP as DEVICE_SKIP};
 
@@ -223,7 +223,7 @@ impl Region {
 
     /// The region on the device. Fails when a position or an offset does
     /// not fit the kernels' 32-bit arithmetic.
-    pub(crate) fn upload(&self, client: &Client) -> Result<DeviceRegion, GpuError> {
+    pub(crate) fn upload(&self, gpu: &Gpu) -> Result<DeviceRegion, GpuError> {
         let len = self.len();
         let too_large = || GpuError::TooLarge { elements: len };
         let small = |x: isize| i32::try_from(x).map_err(|_| too_large());
@@ -251,8 +251,8 @@ impl Region {
                 .collect::<Result<_, _>>()?,
         };
         Ok(DeviceRegion {
-            meta: Buffer::from_slice(client, &meta),
-            table: Buffer::from_slice(client, &table),
+            meta: Buffer::from_slice(gpu, &meta),
+            table: Buffer::from_slice(gpu, &table),
             base: small(self.base)?,
             ndim: self.axes.len() as u32,
             len,

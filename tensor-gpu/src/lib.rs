@@ -128,7 +128,7 @@ mod tensor;
 mod value;
 mod write;
 
-pub use device::Gpu;
+pub use device::{Gpu, Transfers};
 pub use element::GpuElement;
 pub use error::GpuError;
 pub use tensor::GpuTensor;

@@ -29,22 +29,21 @@ impl<T: GpuElement> GpuTensor<T> {
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        let client = self.gpu.client();
         let (region, buffer) = match prepare::read(index, self.layout(), &mode)? {
             Plan::View(plan) => {
                 let region = Region::of_view(&plan, self.offset, &self.strides);
-                let device = region.upload(client)?;
-                (region, copy::copy(client, &self.buffer, &device))
+                let device = region.upload(&self.gpu)?;
+                (region, copy::copy(&self.gpu, &self.buffer, &device))
             }
             Plan::Indexed(plan) => {
                 let region = Region::of_indexed(&plan, self.offset);
-                let device = region.upload(client)?;
+                let device = region.upload(&self.gpu)?;
                 let fill = match mode {
                     Mode::Fill(fill) => fill,
                     // No entry is skipped outside mode `fill`.
                     _ => T::from_int(0),
                 };
-                (region, gather::gather_region(client, &self.buffer, &device, fill))
+                (region, gather::gather_region(&self.gpu, &self.buffer, &device, fill))
             }
         };
         Ok(GpuTensor::contiguous(&self.gpu, buffer, region.shape()))
@@ -54,10 +53,9 @@ impl<T: GpuElement> GpuTensor<T> {
     /// new one-dimensional tensor (NumPy's `x[x < s]`).
     pub fn get_where(&self, compare: Compare, threshold: T) -> Result<GpuTensor<T>, GpuError> {
         let predicate = (Predicate::try_from(compare)?, threshold);
-        let client = self.gpu.client();
-        let device = Region::of_layout(self.offset, &self.shape, &self.strides).upload(client)?;
-        let selected = compact::select_where(client, &self.buffer, &device, predicate)?;
-        let buffer = compact::gather_where(client, &self.buffer, &device, predicate, &selected);
+        let device = Region::of_layout(self.offset, &self.shape, &self.strides).upload(&self.gpu)?;
+        let selected = compact::select_where(&self.gpu, &self.buffer, &device, predicate)?;
+        let buffer = compact::gather_where(&self.gpu, &self.buffer, &device, predicate, &selected);
         Ok(GpuTensor::contiguous(&self.gpu, buffer, vec![selected.count]))
     }
 }

@@ -74,11 +74,7 @@ impl<T: GpuElement> GpuTensor<T> {
         }
         let contiguous = array.as_standard_layout();
         let elements = contiguous.as_slice().expect("standard layout is contiguous");
-        Ok(Self::contiguous(
-            gpu,
-            Buffer::from_slice(gpu.client(), elements),
-            array.shape().to_vec(),
-        ))
+        Ok(Self::contiguous(gpu, Buffer::from_slice(gpu, elements), array.shape().to_vec()))
     }
 
     /// A tensor filling `buffer` in C order.
@@ -96,8 +92,8 @@ impl<T: GpuElement> GpuTensor<T> {
     /// writing them).
     pub fn to_array(&self) -> Result<ArrayD<T>, GpuError> {
         let elements = match self.is_standard() {
-            true => self.buffer.read(self.gpu.client())?,
-            false => self.copy()?.buffer.read(self.gpu.client())?,
+            true => self.buffer.read(&self.gpu)?,
+            false => self.copy()?.buffer.read(&self.gpu)?,
         };
         Ok(ArrayD::from_shape_vec(IxDyn(&self.shape), elements).expect("one element per position"))
     }
@@ -105,8 +101,8 @@ impl<T: GpuElement> GpuTensor<T> {
     /// A C-contiguous copy in a new buffer (one strided-copy kernel).
     pub fn copy(&self) -> Result<GpuTensor<T>, GpuError> {
         let region = Region::of_layout(self.offset, &self.shape, &self.strides);
-        let device = region.upload(self.gpu.client())?;
-        let buffer = copy::copy(self.gpu.client(), &self.buffer, &device);
+        let device = region.upload(&self.gpu)?;
+        let buffer = copy::copy(&self.gpu, &self.buffer, &device);
         Ok(Self::contiguous(&self.gpu, buffer, self.shape.clone()))
     }
 

@@ -21,7 +21,7 @@ impl<T: GpuElement> DeviceValue<T> {
         let source = match values {
             Broadcast::Scalar(scalar) => {
                 return DeviceValue {
-                    buffer: Buffer::from_slice(gpu.client(), &[**scalar]),
+                    buffer: Buffer::from_slice(gpu, &[**scalar]),
                     strides: vec![0; region.len()],
                 };
             }
@@ -30,7 +30,7 @@ impl<T: GpuElement> DeviceValue<T> {
         let contiguous = source.as_standard_layout();
         let elements = contiguous.as_slice().expect("standard layout is contiguous");
         DeviceValue {
-            buffer: Buffer::from_slice(gpu.client(), elements),
+            buffer: Buffer::from_slice(gpu, elements),
             strides: broadcast_strides(source.shape(), region),
         }
     }

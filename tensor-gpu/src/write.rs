@@ -63,11 +63,10 @@ impl<T: GpuElement> StagedWrite<T> {
             strategy,
             op,
         } = self;
-        let client = gpu.client();
         match strategy {
-            WriteStrategy::Direct => copy::write(client, &target, &value, &region, op),
-            WriteStrategy::LastWins => scatter_set::scatter_set(client, &target, &value, &region),
-            WriteStrategy::FoldInOrder => scatter_reduce::scatter_reduce(client, &target, &value, &region, op),
+            WriteStrategy::Direct => copy::write(&gpu, &target, &value, &region, op),
+            WriteStrategy::LastWins => scatter_set::scatter_set(&gpu, &target, &value, &region),
+            WriteStrategy::FoldInOrder => scatter_reduce::scatter_reduce(&gpu, &target, &value, &region, op),
         }
     }
 }
@@ -142,7 +141,7 @@ impl<T: GpuElement> GpuTensor<T> {
             return Ok(None);
         }
         let value = DeviceValue::upload(&self.gpu, &values, &region.shape());
-        let device = region.with_value_strides(&value.strides).upload(self.gpu.client())?;
+        let device = region.with_value_strides(&value.strides).upload(&self.gpu)?;
         Ok(Some(StagedWrite {
             gpu: self.gpu.clone(),
             target: self.buffer.clone(),
@@ -167,27 +166,26 @@ impl<T: GpuElement> GpuTensor<T> {
         T: 'v,
     {
         let predicate = (Predicate::try_from(predicate.0)?, predicate.1);
-        let client = self.gpu.client();
         let region = Region::of_layout(self.offset, &self.shape, &self.strides);
         if region.len() == 0 {
             return Ok(());
         }
-        let device = region.upload(client)?;
+        let device = region.upload(&self.gpu)?;
         let mut selected: Option<Selected> = None;
         let mut count = || {
-            let selection = compact::select_where(client, &self.buffer, &device, predicate)?;
+            let selection = compact::select_where(&self.gpu, &self.buffer, &device, predicate)?;
             let count = selection.count;
             selected = Some(selection);
             Ok(count)
         };
         let values = prepare(&mut count)?;
         match &values {
-            Broadcast::Scalar(scalar) => masked::update_where_scalar(client, &self.buffer, &device, predicate, op, **scalar),
+            Broadcast::Scalar(scalar) => masked::update_where_scalar(&self.gpu, &self.buffer, &device, predicate, op, **scalar),
             Broadcast::Array { view, shape } => {
                 let selected = selected.expect("an array value is checked against the count");
                 let stride = broadcast_strides(view.shape(), shape.slice())[0] as u32;
                 let values = DeviceValue::upload(&self.gpu, &values, shape.slice());
-                compact::write_selected_values(client, &self.buffer, &device, predicate, &selected, (&values.buffer, stride), op);
+                compact::write_selected_values(&self.gpu, &self.buffer, &device, predicate, &selected, (&values.buffer, stride), op);
             }
         }
         Ok(())

@@ -11,6 +11,7 @@ use super::masked::{Predicate, holds, mark};
 use super::region::{TARGET, axis_sum};
 use super::scan::exclusive_scan;
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::layout::DeviceRegion;
 
@@ -74,21 +75,21 @@ pub(crate) struct Selected {
 /// Numbers the positions of `region` where the predicate holds (a read-only
 /// pass over the target).
 pub(crate) fn select_where<T: Numeric + CubeElement>(
-    client: &Client,
+    gpu: &Gpu,
     target: &Buffer<T>,
     region: &DeviceRegion,
     predicate: (Predicate, T),
 ) -> Result<Selected, GpuError> {
-    let ranks = mark(client, target, region, predicate);
-    let total = exclusive_scan(client, &ranks);
-    let count = total.read(client)?[0] as usize;
+    let ranks = mark(gpu, target, region, predicate);
+    let total = exclusive_scan(gpu, &ranks);
+    let count = total.read(gpu)?[0] as usize;
     Ok(Selected { ranks, count })
 }
 
 /// `target[region][predicate] op= values`, the `k`-th selected element taking
 /// `values[k * value_stride]` (a stride of 0 repeats one value).
 pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
-    client: &Client,
+    gpu: &Gpu,
     target: &Buffer<T>,
     region: &DeviceRegion,
     (compare, threshold): (Predicate, T),
@@ -96,7 +97,8 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
     (values, value_stride): (&Buffer<T>, u32),
     op: Combine,
 ) {
-    let operands = Buffer::from_slice(client, &[threshold]);
+    let client = gpu.client();
+    let operands = Buffer::from_slice(gpu, &[threshold]);
     let (count, dim) = grid(region.len);
     write_selected::launch::<T>(
         client,
@@ -118,13 +120,14 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
 
 /// The selected elements, in C order, in a new buffer of `selected.count`.
 pub(crate) fn gather_where<T: Numeric + CubeElement>(
-    client: &Client,
+    gpu: &Gpu,
     source: &Buffer<T>,
     region: &DeviceRegion,
     (compare, threshold): (Predicate, T),
     selected: &Selected,
 ) -> Buffer<T> {
-    let operands = Buffer::from_slice(client, &[threshold]);
+    let client = gpu.client();
+    let operands = Buffer::from_slice(gpu, &[threshold]);
     let out = Buffer::<T>::empty(client, selected.count);
     let (count, dim) = grid(region.len);
     gather_selected::launch::<T>(

@@ -8,6 +8,7 @@ use super::combine::{Combine, combine};
 use super::grid::grid;
 use super::region::{TARGET, VALUE, axis_sum};
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// `out[p] = source[base + target_offset(p)]`.
@@ -42,7 +43,8 @@ pub(crate) fn write_strided<T: Numeric>(
 
 /// The elements of `region` (no table) read from `source` into a new
 /// contiguous buffer, in C order.
-pub(crate) fn copy<T: Numeric + CubeElement>(client: &Client, source: &Buffer<T>, region: &DeviceRegion) -> Buffer<T> {
+pub(crate) fn copy<T: Numeric + CubeElement>(gpu: &Gpu, source: &Buffer<T>, region: &DeviceRegion) -> Buffer<T> {
+    let client = gpu.client();
     let out = Buffer::<T>::empty(client, region.len);
     if region.len > 0 {
         let (count, dim) = grid(region.len);
@@ -62,7 +64,8 @@ pub(crate) fn copy<T: Numeric + CubeElement>(client: &Client, source: &Buffer<T>
 }
 
 /// `target[region] op= values` for a region of distinct positions.
-pub(crate) fn write<T: Numeric + CubeElement>(client: &Client, target: &Buffer<T>, values: &Buffer<T>, region: &DeviceRegion, op: Combine) {
+pub(crate) fn write<T: Numeric + CubeElement>(gpu: &Gpu, target: &Buffer<T>, values: &Buffer<T>, region: &DeviceRegion, op: Combine) {
+    let client = gpu.client();
     let (count, dim) = grid(region.len);
     write_strided::launch::<T>(
         client,

@@ -6,6 +6,7 @@ use cubecl::prelude::*;
 use super::grid::grid;
 use super::region::{SKIP, TABLE, TARGET, axis_sum};
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// `out[p] = source[base + table[table_index(p)] + target_offset(p)]`, or the
@@ -26,10 +27,11 @@ pub(crate) fn gather<T: Numeric>(source: &[T], table: &[i32], fill: &[T], out: &
 
 /// The elements `region` selects from `source`, in a new buffer in C order;
 /// skipped positions read `fill`.
-pub(crate) fn gather_region<T: Numeric + CubeElement>(client: &Client, source: &Buffer<T>, region: &DeviceRegion, fill: T) -> Buffer<T> {
+pub(crate) fn gather_region<T: Numeric + CubeElement>(gpu: &Gpu, source: &Buffer<T>, region: &DeviceRegion, fill: T) -> Buffer<T> {
+    let client = gpu.client();
     let out = Buffer::<T>::empty(client, region.len);
     if region.len > 0 {
-        let fill = Buffer::from_slice(client, &[fill]);
+        let fill = Buffer::from_slice(gpu, &[fill]);
         let (count, dim) = grid(region.len);
         gather::launch::<T>(
             client,

@@ -9,6 +9,7 @@ use super::combine::{Combine, combine};
 use super::grid::grid;
 use super::region::{TARGET, axis_sum};
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::layout::DeviceRegion;
 use tensor_core::Compare;
@@ -98,14 +99,15 @@ fn mark_where<T: Numeric>(
 
 /// `target[region][predicate] op= value` for a scalar `value`, in one pass.
 pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
-    client: &Client,
+    gpu: &Gpu,
     target: &Buffer<T>,
     region: &DeviceRegion,
     (compare, threshold): (Predicate, T),
     op: Combine,
     value: T,
 ) {
-    let operands = Buffer::from_slice(client, &[threshold, value]);
+    let client = gpu.client();
+    let operands = Buffer::from_slice(gpu, &[threshold, value]);
     let (count, dim) = grid(region.len);
     update_where::launch::<T>(
         client,
@@ -124,12 +126,13 @@ pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
 
 /// One flag per position of the region: whether the predicate holds there.
 pub(crate) fn mark<T: Numeric + CubeElement>(
-    client: &Client,
+    gpu: &Gpu,
     target: &Buffer<T>,
     region: &DeviceRegion,
     (compare, threshold): (Predicate, T),
 ) -> Buffer<u32> {
-    let operands = Buffer::from_slice(client, &[threshold]);
+    let client = gpu.client();
+    let operands = Buffer::from_slice(gpu, &[threshold]);
     let flags = Buffer::<u32>::empty(client, region.len);
     let (count, dim) = grid(region.len);
     mark_where::launch::<T>(

@@ -7,6 +7,7 @@ use cubecl::prelude::*;
 
 use super::grid::grid;
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 
 /// Elements each unit scans serially.
 const CHUNK: u32 = 256;
@@ -39,9 +40,10 @@ fn add_chunk_offsets(data: &mut [u32], offsets: &[u32], len: u32, chunk: u32) {
 
 /// Replaces `data` by its exclusive prefix sum; returns a one-element buffer
 /// holding the total.
-pub(crate) fn exclusive_scan(client: &Client, data: &Buffer<u32>) -> Buffer<u32> {
+pub(crate) fn exclusive_scan(gpu: &Gpu, data: &Buffer<u32>) -> Buffer<u32> {
+    let client = gpu.client();
     if data.len == 0 {
-        return Buffer::from_slice(client, &[0]);
+        return Buffer::from_slice(gpu, &[0]);
     }
     let chunks = data.len.div_ceil(CHUNK as usize).max(1);
     let totals = Buffer::<u32>::empty(client, chunks);
@@ -50,7 +52,7 @@ pub(crate) fn exclusive_scan(client: &Client, data: &Buffer<u32>) -> Buffer<u32>
     if chunks == 1 {
         return totals;
     }
-    let total = exclusive_scan(client, &totals);
+    let total = exclusive_scan(gpu, &totals);
     let (count, dim) = grid(data.len);
     add_chunk_offsets::launch(client, count, dim, data.arg(), totals.arg(), data.len as u32, CHUNK);
     total

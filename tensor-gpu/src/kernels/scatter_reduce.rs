@@ -12,6 +12,7 @@ use super::grid::grid;
 use super::region::{VALUE, axis_sum};
 use super::sort;
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// Unit `k` folds the run of positions starting at `k`, if one starts there.
@@ -55,13 +56,14 @@ fn fold_runs<T: Numeric>(
 
 /// `target[region] op= values`, each occurrence in index order.
 pub(crate) fn scatter_reduce<T: Numeric + CubeElement>(
-    client: &Client,
+    gpu: &Gpu,
     target: &Buffer<T>,
     values: &Buffer<T>,
     region: &DeviceRegion,
     op: Combine,
 ) {
-    let (keys, order) = sort::by_destination(client, region, target.len);
+    let client = gpu.client();
+    let (keys, order) = sort::by_destination(gpu, region, target.len);
     let (count, dim) = grid(region.len);
     fold_runs::launch::<T>(
         client,

@@ -9,6 +9,7 @@ use super::grid::grid;
 use super::region::{VALUE, axis_sum};
 use super::sort;
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// Unit `k` writes when it holds the last position of its destination.
@@ -29,8 +30,9 @@ fn write_last<T: Numeric>(keys: &[u32], order: &[u32], target: &mut [T], values:
 }
 
 /// `target[region] = values`, last occurrence wins.
-pub(crate) fn scatter_set<T: Numeric + CubeElement>(client: &Client, target: &Buffer<T>, values: &Buffer<T>, region: &DeviceRegion) {
-    let (keys, order) = sort::by_destination(client, region, target.len);
+pub(crate) fn scatter_set<T: Numeric + CubeElement>(gpu: &Gpu, target: &Buffer<T>, values: &Buffer<T>, region: &DeviceRegion) {
+    let client = gpu.client();
+    let (keys, order) = sort::by_destination(gpu, region, target.len);
     let (count, dim) = grid(region.len);
     write_last::launch::<T>(
         client,

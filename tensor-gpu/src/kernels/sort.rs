@@ -13,6 +13,7 @@ use super::grid::grid;
 use super::region::{SKIP, TABLE, TARGET, axis_sum};
 use super::scan::exclusive_scan;
 use crate::buffer::Buffer;
+use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// Bits per radix pass.
@@ -96,7 +97,8 @@ fn scatter_digits(
 /// The destinations of a region's positions, sorted stably: `(keys, order)`
 /// with `keys` ascending (0 = skipped, first) and `order[k]` the position
 /// whose destination is `keys[k] - 1`. `target_len` bounds the keys.
-pub(crate) fn by_destination(client: &Client, region: &DeviceRegion, target_len: usize) -> (Buffer<u32>, Buffer<u32>) {
+pub(crate) fn by_destination(gpu: &Gpu, region: &DeviceRegion, target_len: usize) -> (Buffer<u32>, Buffer<u32>) {
+    let client = gpu.client();
     let len = region.len;
     let mut keys = Buffer::<u32>::empty(client, len);
     let mut order = Buffer::<u32>::empty(client, len);
@@ -132,7 +134,7 @@ pub(crate) fn by_destination(client: &Client, region: &DeviceRegion, target_len:
             CHUNK,
             chunks as u32,
         );
-        exclusive_scan(client, &counts);
+        exclusive_scan(gpu, &counts);
         scatter_digits::launch(
             client,
             chunk_count.clone(),

@@ -10,3 +10,4 @@ mod batch;
 mod kernels_same_as_cpu;
 mod macros_same_as_cpu;
 mod proptest_same_as_cpu;
+mod transfers;
