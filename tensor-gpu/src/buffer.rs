@@ -1,6 +1,7 @@
 //! A typed device buffer: a cubecl handle and the number of elements it holds.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -13,6 +14,8 @@ use crate::error::GpuError;
 pub(crate) struct Buffer<T> {
     pub(crate) handle: Handle,
     pub(crate) len: usize,
+    /// One per allocation, shared by its clones: [`Buffer::same_memory`].
+    allocation: Arc<()>,
     element: PhantomData<T>,
 }
 
@@ -22,6 +25,7 @@ impl<T> Clone for Buffer<T> {
         Buffer {
             handle: self.handle.clone(),
             len: self.len,
+            allocation: self.allocation.clone(),
             element: PhantomData,
         }
     }
@@ -39,6 +43,7 @@ impl<T: CubeElement> Buffer<T> {
         Buffer {
             handle,
             len: data.len(),
+            allocation: Arc::default(),
             element: PhantomData,
         }
     }
@@ -48,8 +53,16 @@ impl<T: CubeElement> Buffer<T> {
         Buffer {
             handle: client.empty(len.max(1) * size_of::<T>()),
             len,
+            allocation: Arc::default(),
             element: PhantomData,
         }
+    }
+
+    /// Whether `self` and `other` are the same device memory (one is a
+    /// clone of the other): a kernel reading one while writing the other
+    /// would race.
+    pub(crate) fn same_memory<U>(&self, other: &Buffer<U>) -> bool {
+        Arc::ptr_eq(&self.allocation, &other.allocation)
     }
 
     /// The buffer as a kernel argument.

@@ -136,7 +136,7 @@ impl<T: GpuElement> GpuTensor<T> {
     }
 
     /// Whether the elements fill the buffer in C order.
-    fn is_standard(&self) -> bool {
+    pub(crate) fn is_standard(&self) -> bool {
         self.offset == 0 && self.buffer.len == self.len() && (self.len() <= 1 || self.strides == c_strides(&self.shape))
     }
 }

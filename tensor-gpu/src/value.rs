@@ -1,12 +1,14 @@
 //! Values on the device: the value's own array (tensor-core's `prepare`
-//! checked it broadcasts) uploaded once, with its stride along each region
-//! axis.
+//! checked it broadcasts) uploaded once, or a tensor already on the device,
+//! with its stride along each region axis.
 
 use tensor_core::Broadcast;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
 use crate::element::GpuElement;
+use crate::error::GpuError;
+use crate::tensor::GpuTensor;
 
 /// A value ready for a kernel: its elements, and the distance between them
 /// along each axis of the region (zero where it broadcasts).
@@ -33,6 +35,24 @@ impl<T: GpuElement> DeviceValue<T> {
             buffer: Buffer::from_slice(gpu, elements),
             strides: broadcast_strides(source.shape(), region),
         }
+    }
+}
+
+impl<T: GpuElement> DeviceValue<T> {
+    /// `value`, a tensor on the device, for a region of shape `region` of
+    /// `target`: its own buffer when it is in C order and not `target`'s
+    /// memory, else a copy made on the device, so that the write reads the
+    /// value as it was before (as a value overlapping the target is read on
+    /// the CPU). Nothing crosses to the host.
+    pub(crate) fn on_device(value: &GpuTensor<T>, region: &[usize], target: &Buffer<T>) -> Result<Self, GpuError> {
+        let buffer = match value.is_standard() && !value.buffer.same_memory(target) {
+            true => value.buffer.clone(),
+            false => value.copy()?.buffer,
+        };
+        Ok(DeviceValue {
+            buffer,
+            strides: broadcast_strides(value.shape(), region),
+        })
     }
 }
 

@@ -3,9 +3,9 @@
 //! shape, integer operands, the 32-bit limits) is checked before the first
 //! kernel runs, so on error the tensor is unchanged.
 
-use ndarray::Dimension;
+use ndarray::{ArrayViewD, Dimension, IxDyn, ShapeBuilder};
 use tensor_core::prepare::{self, Update};
-use tensor_core::{Broadcast, Compare, IndexElem, IntoValue, Mode, Op, Plan};
+use tensor_core::{Arith, Broadcast, Compare, IndexElem, IntoValue, Mode, Op, Plan, Value};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -107,6 +107,54 @@ impl<T: GpuElement> GpuTensor<T> {
         self.write(update, combine)
     }
 
+    /// [`set`](Self::set) with a value that is already on the device, as
+    /// `x[index] = v` of two device tensors: NumPy's broadcasting, the same
+    /// checks and errors, and no copy to or from the host (a value sharing
+    /// this tensor's memory, or not in C order, is first copied on the
+    /// device).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use tensor_core::{ix, Mode};
+    /// use tensor_gpu::{Gpu, GpuTensor};
+    ///
+    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+    /// let gpu = Gpu::vulkan()?;
+    /// let mut x = GpuTensor::from_array(&gpu, &ndarray::Array2::<f32>::zeros((2, 3)))?;
+    /// let row = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0, 3.0])?;
+    /// let before = gpu.transfers();
+    /// x.set_from(&[ix([1usize, 0])], &row, Mode::Error)?;
+    /// let moved = gpu.transfers() - before;
+    /// assert_eq!((moved.uploads, moved.downloads), (2, 0)); // the index's region only
+    /// assert_eq!(x.to_array()?, array![[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]].into_dyn());
+    /// # Ok::<(), tensor_gpu::GpuError>(())
+    /// ```
+    pub fn set_from(&mut self, index: &[IndexElem<'_>], value: &GpuTensor<T>, mode: Mode<T>) -> Result<(), GpuError> {
+        let zero = T::from_int(0);
+        let shape = shape_of(value, &zero);
+        let update = prepare::set(index, self.layout(), &mode, &shape)?;
+        self.write_from(update, value, Combine::Set)
+    }
+
+    /// [`update`](Self::update) with a value that is already on the device
+    /// ([`set_from`](Self::set_from)). The operations whose operands
+    /// tensor-core checks (integer `/`, `%` and powers) are refused, as
+    /// their device values are not checked on the device yet.
+    pub fn update_from(&mut self, index: &[IndexElem<'_>], op: Op, value: &GpuTensor<T>, mode: Mode<T>) -> Result<(), GpuError> {
+        check_op::<T>(op)?;
+        let combine = Combine::try_from(op)?;
+        if T::checks_operands(op) && T::supports(op) {
+            return Err(GpuError::Unsupported {
+                operation: op.symbol(),
+                reason: "the operands of a device value are not checked on the device yet: pass the value from the host",
+            });
+        }
+        let zero = T::from_int(0);
+        let shape = shape_of(value, &zero);
+        let update = prepare::update(index, self.layout(), op, &mode, &shape)?;
+        self.write_from(update, value, combine)
+    }
+
     /// `self[self compare threshold] = value` (the mask sugar
     /// `at!(x[x < s] = v)`), fused: one pass for a scalar `value`; an array
     /// holds one value per selected element, in C order.
@@ -128,6 +176,27 @@ impl<T: GpuElement> GpuTensor<T> {
         if let Some(staged) = self.stage_write(update, op)? {
             staged.launch();
         }
+        Ok(())
+    }
+
+    /// Runs a prepared write whose value is the device tensor `value`.
+    fn write_from(&mut self, update: Update<'_, '_, T>, value: &GpuTensor<T>, op: Combine) -> Result<(), GpuError> {
+        let Update { plan, .. } = update;
+        let region = Region::of_plan(&plan, self.offset, &self.strides);
+        if region.len() == 0 {
+            return Ok(());
+        }
+        let value = DeviceValue::on_device(value, &region.shape(), &self.buffer)?;
+        let device = region.with_value_strides(&value.strides).upload(&self.gpu)?;
+        StagedWrite {
+            gpu: self.gpu.clone(),
+            target: self.buffer.clone(),
+            value: value.buffer,
+            region: device,
+            strategy: write_auto(&plan, op),
+            op,
+        }
+        .launch();
         Ok(())
     }
 
@@ -190,4 +259,15 @@ impl<T: GpuElement> GpuTensor<T> {
         }
         Ok(())
     }
+}
+
+/// A host value of `value`'s shape, every element `zero` (one element,
+/// broadcast): what `prepare` checks a device value's shape with.
+fn shape_of<'z, T: Arith>(value: &GpuTensor<T>, zero: &'z T) -> Value<'z, T> {
+    let shape = IxDyn(value.shape()).strides(IxDyn(&vec![0; value.ndim()]));
+    Value::Array(
+        ArrayViewD::from_shape(shape, std::slice::from_ref(zero))
+            .expect("zero strides read one element")
+            .into(),
+    )
 }

@@ -19,10 +19,15 @@ fn every_copy_between_host_and_device_is_counted() {
     // A scatter-add with a host index uploads its region (the axis rows and
     // the index's offset table) and its value; it reads nothing back.
     let before = gpu.transfers();
-    x.update(&[ix([3usize, 3, 7])], Op::Add, &array![1.0f32, 2.0, 3.0], Mode::Error).unwrap();
+    x.update(&[ix([3usize, 3, 7])], Op::Add, &array![1.0f32, 2.0, 3.0], Mode::Error)
+        .unwrap();
     let scatter = gpu.transfers() - before;
     assert_eq!((scatter.uploads, scatter.downloads), (3, 0));
-    assert_eq!(scatter.bytes_uploaded, 4 * 4 + 3 * 4 + 3 * 4, "one axis row of 4 i32, 3 offsets, 3 values");
+    assert_eq!(
+        scatter.bytes_uploaded,
+        4 * 4 + 3 * 4 + 3 * 4,
+        "one axis row of 4 i32, 3 offsets, 3 values"
+    );
 
     // A mask with an array value counts its selection on the device and
     // reads the count back (4 bytes) to check the value's length.
@@ -35,7 +40,10 @@ fn every_copy_between_host_and_device_is_counted() {
     let before = gpu.transfers();
     let back = x.to_array().unwrap();
     let downloaded = gpu.transfers() - before;
-    assert_eq!((downloaded.uploads, downloaded.downloads, downloaded.bytes_downloaded), (0, 1, 4000));
+    assert_eq!(
+        (downloaded.uploads, downloaded.downloads, downloaded.bytes_downloaded),
+        (0, 1, 4000)
+    );
     assert_eq!(&back.as_slice().unwrap()[..8], [-1.0, -2.0, 2.0, 6.0, 4.0, 5.0, 6.0, 10.0]);
 
     // Clones share the count; another device's copies are its own.
