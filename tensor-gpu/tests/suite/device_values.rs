@@ -46,25 +46,17 @@ fn device_values_write_as_host_values_do() {
     );
     let row = upload(&gpu, &Array::from_shape_fn(IxDyn(&[9]), |d| d[0] as f32 + 0.125));
     let column = upload(&gpu, &Array::from_shape_fn(IxDyn(&[5, 1]), |d| d[0] as f32 - 1.5));
-    let duplicates = ix([3usize, 17, 3, 39, 17]);
+    let duplicates = [ix([3usize, 17, 3, 39, 17])];
     for (value, name) in [(&rows, "rows"), (&row, "a broadcast row"), (&column, "a broadcast column")] {
-        both(&gpu, &x, &[duplicates.clone()], None, value, Mode::Error, &format!("set {name}"));
+        both(&gpu, &x, &duplicates, None, value, Mode::Error, &format!("set {name}"));
         for op in [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Min, Op::Max] {
-            both(
-                &gpu,
-                &x,
-                &[duplicates.clone()],
-                Some(op),
-                value,
-                Mode::Error,
-                &format!("{op:?} {name}"),
-            );
+            both(&gpu, &x, &duplicates, Some(op), value, Mode::Error, &format!("{op:?} {name}"));
         }
     }
     // Out of bounds in each mode: the same error, or the same skips and clamps.
-    let wild = ix([1isize, 45, -2, -60, 1]);
+    let wild = [ix([1isize, 45, -2, -60, 1])];
     for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Drop] {
-        both(&gpu, &x, &[wild.clone()], Some(Op::Add), &rows, mode, &format!("add, {mode:?}"));
+        both(&gpu, &x, &wild, Some(Op::Add), &rows, mode, &format!("add, {mode:?}"));
     }
     // A value of the wrong shape: the CPU's error, nothing written.
     both(&gpu, &x, &[ix([0usize, 1])], None, &rows, Mode::Error, "wrong shape");
