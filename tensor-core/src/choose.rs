@@ -742,6 +742,21 @@ fn update_where_on_threads<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     true
 }
 
+/// The mask sugar's passes on threads for `T`, every operation's: named
+/// by `common.rs`, so that unoptimized dependents link them rather than
+/// compile their own for each element type. Never called.
+#[cfg(all(feature = "rayon", share_generics))]
+pub(crate) fn where_splits<T: Arith>(elements: &mut [T], compare: Compare, scalar: T, op: Op) {
+    set_where_split_plain(elements, compare, scalar, scalar);
+    if let Some(counts) = count_where_plain(elements, compare, &scalar) {
+        set_values_where_plain(elements, compare, &scalar, &[], &counts);
+        with_op!(op, kernel => {
+            update_where_on_threads(elements, compare, scalar, scalar, kernel);
+            crate::exec::parallel::masked::write_values_where(elements, compare, scalar, &[], &counts, kernel, Isa::detect());
+        });
+    }
+}
+
 /// Whether a `set` of `region` bytes streams past the cache. Streaming
 /// stores must not reach a destination twice unordered: the positions of
 /// a view are distinct, and the row scatter orders a row it meets again;

@@ -5,7 +5,8 @@
 //! through [`set_batched`], [`update_batched`] on a dynamic-rank view. That
 //! path is generic over the element type alone, and large (every index
 //! form, operation and strategy); so are the loops of the inline path of a
-//! few indices ([`choose::set_few`], [`choose::update_few`]). Built without
+//! few indices ([`choose::set_few`], [`choose::update_few`]), and the mask
+//! sugar's passes on threads ([`choose::where_splits`]). Built without
 //! optimization (cargo's dev profile), rustc shares generic code between
 //! crates: a crate links the copy a dependency made rather than compiling
 //! its own. The tables below
@@ -19,6 +20,8 @@ use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 use crate::api::select;
 use crate::batched::{select_batched, set_batched, update_batched};
 use crate::choose::{self, Few};
+#[cfg(feature = "rayon")]
+use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IndexSlice};
@@ -45,6 +48,8 @@ struct GeneralPaths<T: 'static> {
     update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, Mode<T>) -> Written,
     set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Few,
     update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Few,
+    #[cfg(feature = "rayon")]
+    where_splits: fn(&mut [T], Compare, T, Op),
 }
 
 impl<T: Arith> GeneralPaths<T> {
@@ -56,6 +61,8 @@ impl<T: Arith> GeneralPaths<T> {
             update: update_batched::<T, ViewMut<T>, IxDyn>,
             set_few: choose::set_few::<T>,
             update_few: choose::update_few::<T>,
+            #[cfg(feature = "rayon")]
+            where_splits: choose::where_splits::<T>,
         }
     }
 }
