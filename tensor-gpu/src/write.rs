@@ -181,22 +181,11 @@ impl<T: GpuElement> GpuTensor<T> {
 
     /// Runs a prepared write whose value is the device tensor `value`.
     fn write_from(&mut self, update: Update<'_, '_, T>, value: &GpuTensor<T>, op: Combine) -> Result<(), GpuError> {
-        let Update { plan, .. } = update;
-        let region = Region::of_plan(&plan, self.offset, &self.strides);
-        if region.len() == 0 {
-            return Ok(());
+        let target = self.buffer.clone();
+        let staged = self.stage(&update.plan, op, |region| DeviceValue::on_device(value, region, &target))?;
+        if let Some(staged) = staged {
+            staged.launch();
         }
-        let value = DeviceValue::on_device(value, &region.shape(), &self.buffer)?;
-        let device = region.with_value_strides(&value.strides).upload(&self.gpu)?;
-        StagedWrite {
-            gpu: self.gpu.clone(),
-            target: self.buffer.clone(),
-            value: value.buffer,
-            region: device,
-            strategy: write_auto(&plan, op),
-            op,
-        }
-        .launch();
         Ok(())
     }
 
@@ -204,19 +193,31 @@ impl<T: GpuElement> GpuTensor<T> {
     /// that can fail (a region beyond the kernels' 32-bit positions); what
     /// it returns launches without failing. `None` when nothing is written.
     pub(crate) fn stage_write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<Option<StagedWrite<T>>, GpuError> {
-        let Update { plan, values } = update;
-        let region = Region::of_plan(&plan, self.offset, &self.strides);
+        let gpu = self.gpu.clone();
+        let values = &update.values;
+        self.stage(&update.plan, op, |region| Ok(DeviceValue::upload(&gpu, values, region)))
+    }
+
+    /// The write of `plan` with the value `value` makes for the region's
+    /// shape, its region uploaded.
+    fn stage(
+        &self,
+        plan: &Plan<'_>,
+        op: Combine,
+        value: impl FnOnce(&[usize]) -> Result<DeviceValue<T>, GpuError>,
+    ) -> Result<Option<StagedWrite<T>>, GpuError> {
+        let region = Region::of_plan(plan, self.offset, &self.strides);
         if region.len() == 0 {
             return Ok(None);
         }
-        let value = DeviceValue::upload(&self.gpu, &values, &region.shape());
+        let value = value(&region.shape())?;
         let device = region.with_value_strides(&value.strides).upload(&self.gpu)?;
         Ok(Some(StagedWrite {
             gpu: self.gpu.clone(),
             target: self.buffer.clone(),
             value: value.buffer,
             region: device,
-            strategy: write_auto(&plan, op),
+            strategy: write_auto(plan, op),
             op,
         }))
     }
