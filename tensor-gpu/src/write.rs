@@ -181,8 +181,7 @@ impl<T: GpuElement> GpuTensor<T> {
 
     /// Runs a prepared write whose value is the device tensor `value`.
     fn write_from(&mut self, update: Update<'_, '_, T>, value: &GpuTensor<T>, op: Combine) -> Result<(), GpuError> {
-        let target = self.buffer.clone();
-        let staged = self.stage(&update.plan, op, |region| DeviceValue::on_device(value, region, &target))?;
+        let staged = self.stage(&update.plan, op, |region| DeviceValue::on_device(value, region, &self.buffer))?;
         if let Some(staged) = staged {
             staged.launch();
         }
@@ -193,9 +192,9 @@ impl<T: GpuElement> GpuTensor<T> {
     /// that can fail (a region beyond the kernels' 32-bit positions); what
     /// it returns launches without failing. `None` when nothing is written.
     pub(crate) fn stage_write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<Option<StagedWrite<T>>, GpuError> {
-        let gpu = self.gpu.clone();
-        let values = &update.values;
-        self.stage(&update.plan, op, |region| Ok(DeviceValue::upload(&gpu, values, region)))
+        self.stage(&update.plan, op, |region| {
+            Ok(DeviceValue::upload(&self.gpu, &update.values, region))
+        })
     }
 
     /// The write of `plan` with the value `value` makes for the region's
