@@ -165,6 +165,15 @@ pub enum IndexError {
         /// The element type's name.
         element: &'static str,
     },
+    /// An index array or a value that lives on another device (a GPU
+    /// tensor) used with a target that cannot read it, such as an ndarray.
+    #[error("the {what} of shape {shape} lives on a device, which this target cannot read: copy it to the host first (`to_array`)")]
+    OnDevice {
+        /// `"index array"` or `"value"`.
+        what: &'static str,
+        /// Its shape.
+        shape: Shape,
+    },
     /// An integer raised to a negative integer power in `pow`.
     #[error("integers to negative integer powers are not allowed")]
     NegativeIntegerPower,
@@ -306,5 +315,15 @@ impl<A, E: std::error::Error + 'static> std::error::Error for SetError<A, E> {
 impl<A> From<SetError<A, IndexError>> for IndexError {
     fn from(error: SetError<A, IndexError>) -> Self {
         error.error
+    }
+}
+
+impl IndexError {
+    /// [`IndexError::OnDevice`] for the `what` of shape `shape`.
+    pub(crate) fn on_device(what: &'static str, shape: &[usize]) -> Self {
+        IndexError::OnDevice {
+            what,
+            shape: Shape(shape.to_vec()),
+        }
     }
 }

@@ -76,8 +76,8 @@ pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};
 pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
 pub use index::{
-    Along, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd,
-    NewAxis, PySlice, RangeSlice, along, nd,
+    Along, DeviceArray, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem,
+    IntoRangeSlice, Nd, NewAxis, PySlice, RangeSlice, along, nd,
 };
 #[doc(hidden)]
 pub use index::{KeptArray, KeptElem};

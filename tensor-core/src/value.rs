@@ -10,6 +10,9 @@ pub enum Value<'a, T> {
     Scalar(T),
     /// An array, broadcast to the indexed region.
     Array(CowArray<'a, T, IxDyn>),
+    /// An array on another device (a GPU tensor of `T`), broadcast to the
+    /// indexed region; only a target on that device reads it.
+    Device(crate::index::DeviceArray<'a>),
 }
 
 /// Element types that can be written as a scalar value (`x[i] = 0.0`).
@@ -191,10 +194,11 @@ pub enum Broadcast<'v, T> {
 impl<T> Value<'_, T> {
     /// The value's array for a region of `ndim` axes, with its leading
     /// length-1 axes dropped first, as PyTorch's setitem and NumPy's do
-    /// (never below the region's rank); `None` for a scalar.
+    /// (never below the region's rank); `None` for a scalar or an array on
+    /// a device.
     pub(crate) fn trimmed(&self, ndim: usize) -> Option<ArrayViewD<'_, T>> {
         let array = match self {
-            Value::Scalar(_) => return None,
+            Value::Scalar(_) | Value::Device(_) => return None,
             Value::Array(array) => array,
         };
         let leading_ones = array.shape().iter().take_while(|&&d| d == 1).count();
@@ -220,7 +224,7 @@ impl<T> Value<'_, T> {
             Value::Array(array) if flat(array.shape()).is_some() && flat(array.shape()) == flat(region) => {
                 array.as_slice().map(InOrder::Slice)
             }
-            Value::Array(_) => None,
+            Value::Array(_) | Value::Device(_) => None,
         }
     }
 
@@ -229,6 +233,7 @@ impl<T> Value<'_, T> {
         match self {
             Value::Scalar(_) => &[],
             Value::Array(array) => array.shape(),
+            Value::Device(array) => array.shape(),
         }
     }
 }

@@ -19,6 +19,12 @@ pub(crate) struct Buffer<T> {
     element: PhantomData<T>,
 }
 
+impl<T> std::fmt::Debug for Buffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Buffer").field("len", &self.len).finish_non_exhaustive()
+    }
+}
+
 impl<T> Clone for Buffer<T> {
     /// Another handle on the same device memory (no copy).
     fn clone(&self) -> Self {

@@ -1,11 +1,13 @@
 //! The device a GPU tensor lives on: a cubecl client.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use cubecl::prelude::*;
 use cubecl::{Device, device::WgpuDeviceKind};
 
+use crate::buffer::Buffer;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 
@@ -22,14 +24,22 @@ pub struct Gpu {
     client: Client,
     /// Shared by every clone, so that a tensor's copies count too.
     transfers: Arc<TransferCounts>,
+    /// The region descriptions kernels read, uploaded once per content.
+    constants: Arc<Mutex<HashMap<Vec<i32>, Buffer<i32>>>>,
 }
+
+/// The most region descriptions a device keeps; past it, they start over.
+const KEPT_CONSTANTS: usize = 1024;
 
 /// The copies between host and device made through one [`Gpu`] (and its
 /// clones) since it was created: [`Gpu::transfers`].
 ///
 /// Every copy counts: a tensor's upload and download, and the small ones
-/// an indexed call makes (its index table and region, its value, a scalar
-/// operand, a mask's count read back).
+/// an indexed call makes (a host index's offset table, a host value, a
+/// scalar operand, a mask's count read back, the bounds check of a device
+/// index in mode `error`). The description of a region (its shape and
+/// strides) is uploaded the first time a shape is met and kept on the
+/// device.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Transfers {
@@ -103,6 +113,7 @@ impl Gpu {
         Gpu {
             client,
             transfers: Arc::default(),
+            constants: Arc::default(),
         }
     }
 
@@ -148,6 +159,22 @@ impl Gpu {
             bytes_uploaded: counts.bytes_uploaded.load(Ordering::Relaxed),
             bytes_downloaded: counts.bytes_downloaded.load(Ordering::Relaxed),
         }
+    }
+
+    /// `data` on the device, for kernels to read and never write: uploaded
+    /// the first time, then the same buffer, so that a call repeated on
+    /// tensors of one shape uploads no description of them.
+    pub(crate) fn constant(&self, data: &[i32]) -> Buffer<i32> {
+        let mut kept = self.constants.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(buffer) = kept.get(data) {
+            return buffer.clone();
+        }
+        if kept.len() >= KEPT_CONSTANTS {
+            kept.clear();
+        }
+        let buffer = Buffer::from_slice(self, data);
+        kept.insert(data.to_vec(), buffer.clone());
+        buffer
     }
 
     /// Counts an upload of `bytes`.

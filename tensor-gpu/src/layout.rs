@@ -27,6 +27,9 @@ pub(crate) struct Region {
     base: isize,
     /// The advanced-index offsets; `None` for a strided region.
     table: Option<Vec<isize>>,
+    /// The offsets built on the device (from device index arrays), which
+    /// replace `table` when uploading.
+    device_table: Option<Buffer<i32>>,
 }
 
 impl Region {
@@ -41,6 +44,7 @@ impl Region {
             axes: axes.collect(),
             base: offset as isize,
             table: None,
+            device_table: None,
         }
     }
 
@@ -66,7 +70,12 @@ impl Region {
                 ViewAxis::NewAxis => axes.push(Axis { len: 1, ..Axis::default() }),
             }
         }
-        Region { axes, base, table: None }
+        Region {
+            axes,
+            base,
+            table: None,
+            device_table: None,
+        }
     }
 
     /// The positions an advanced index selects from a tensor whose origin is
@@ -97,6 +106,7 @@ impl Region {
             axes,
             base: offset as isize + plan.base,
             table: Some(plan.table.offsets().into_owned()),
+            device_table: None,
         }
     }
 
@@ -116,6 +126,7 @@ impl Region {
     /// [`tabulated`](Self::tabulated).
     pub(crate) fn stacked(batch: &[usize], regions: Vec<Region>) -> Region {
         debug_assert_eq!(regions.len(), batch.iter().product::<usize>(), "one region per batch position");
+        debug_assert!(regions.iter().all(|r| r.device_table.is_none()), "batches are planned on the host");
         let uniform = regions
             .windows(2)
             .all(|pair| pair[0].axes == pair[1].axes && pair[0].table_len() == pair[1].table_len());
@@ -130,6 +141,7 @@ impl Region {
                 axes: axes.collect(),
                 base: 0,
                 table: Some(Vec::new()),
+                device_table: None,
             };
         };
         let mut axes: Vec<Axis> = batch.iter().map(|&len| Axis { len, ..Axis::default() }).collect();
@@ -144,6 +156,7 @@ impl Region {
             axes,
             base: 0,
             table: Some(table),
+            device_table: None,
         }
     }
 
@@ -187,6 +200,7 @@ impl Region {
             axes,
             base: 0,
             table: Some(entries),
+            device_table: None,
         }
     }
 
@@ -201,6 +215,19 @@ impl Region {
         let table = self.table.as_deref().unwrap_or(&[0]);
         let based = |&entry: &isize| if entry == SKIP { SKIP } else { self.base + entry };
         table.iter().map(based).collect()
+    }
+
+    /// The host's offset table (one entry per position of the table's
+    /// shape), `None` for a strided region.
+    pub(crate) fn host_table(&self) -> Option<&[isize]> {
+        self.table.as_deref()
+    }
+
+    /// The region with `table` (built on the device, one entry per position
+    /// of the host table) as its offsets.
+    pub(crate) fn with_device_table(mut self, table: Buffer<i32>) -> Self {
+        self.device_table = Some(table);
+        self
     }
 
     /// The region's shape.
@@ -242,17 +269,21 @@ impl Region {
                 small(stride(axis.table))?,
             ]);
         }
-        let table = match &self.table {
+        let table = match (&self.device_table, &self.table) {
+            (Some(table), _) => table.clone(),
             // A strided region reads table entry 0 everywhere.
-            None => vec![0],
-            Some(offsets) => offsets
-                .iter()
-                .map(|&offset| if offset == SKIP { Ok(DEVICE_SKIP) } else { small(offset) })
-                .collect::<Result<_, _>>()?,
+            (None, None) => gpu.constant(&[0]),
+            (None, Some(offsets)) => {
+                let offsets: Vec<i32> = offsets
+                    .iter()
+                    .map(|&offset| if offset == SKIP { Ok(DEVICE_SKIP) } else { small(offset) })
+                    .collect::<Result<_, _>>()?;
+                Buffer::from_slice(gpu, &offsets)
+            }
         };
         Ok(DeviceRegion {
-            meta: Buffer::from_slice(gpu, &meta),
-            table: Buffer::from_slice(gpu, &table),
+            meta: gpu.constant(&meta),
+            table,
             base: small(self.base)?,
             ndim: self.axes.len() as u32,
             len,

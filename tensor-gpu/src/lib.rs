@@ -118,6 +118,7 @@
 mod batched;
 mod buffer;
 mod device;
+mod device_index;
 mod element;
 mod error;
 mod indexable;
@@ -129,6 +130,7 @@ mod value;
 mod write;
 
 pub use device::{Gpu, Transfers};
+pub use device_index::GpuIndex;
 pub use element::GpuElement;
 pub use error::GpuError;
 pub use tensor::GpuTensor;

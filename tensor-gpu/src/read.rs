@@ -3,6 +3,7 @@
 
 use tensor_core::{IndexElem, Mode, Plan, prepare};
 
+use crate::device_index::OnDevice;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::masked::Predicate;
@@ -29,14 +30,27 @@ impl<T: GpuElement> GpuTensor<T> {
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        let (region, buffer) = match prepare::read(index, self.layout(), &mode)? {
+        let device = OnDevice::split(index, self.ndim())?;
+        let plan = match &device {
+            None => prepare::read(index, self.layout(), &mode)?,
+            Some(device) => device.checked(
+                &self.gpu,
+                prepare::read(device.index(), self.layout(), &mode),
+                mode.bounds(),
+                &self.shape,
+            )?,
+        };
+        let (region, buffer) = match &plan {
             Plan::View(plan) => {
-                let region = Region::of_view(&plan, self.offset, &self.strides);
+                let region = Region::of_view(plan, self.offset, &self.strides);
                 let device = region.upload(&self.gpu)?;
                 (region, copy::copy(&self.gpu, &self.buffer, &device))
             }
-            Plan::Indexed(plan) => {
-                let region = Region::of_indexed(&plan, self.offset);
+            Plan::Indexed(indexed) => {
+                let mut region = Region::of_indexed(indexed, self.offset);
+                if let Some(device) = &device {
+                    region = device.fold(&self.gpu, region, &plan, self.layout(), mode.bounds())?;
+                }
                 let device = region.upload(&self.gpu)?;
                 let fill = match mode {
                     Mode::Fill(fill) => fill,

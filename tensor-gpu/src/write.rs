@@ -4,11 +4,12 @@
 //! kernel runs, so on error the tensor is unchanged.
 
 use ndarray::{ArrayViewD, Dimension, IxDyn, ShapeBuilder};
-use tensor_core::prepare::{self, Update};
-use tensor_core::{Arith, Broadcast, Compare, IndexElem, IntoValue, Mode, Op, Plan, Value};
+use tensor_core::prepare::{self, Layout, Update};
+use tensor_core::{Arith, Bounds, Broadcast, Compare, IndexElem, IndexError, IntoValue, Mode, Op, Plan, Value};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
+use crate::device_index::{OnDevice, device_value};
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
@@ -88,23 +89,35 @@ impl<T: GpuElement> GpuTensor<T> {
     /// Writes `value` into `self[index]` (NumPy's `x[index] = value`), with
     /// tensor-core's [`set`](tensor_core::set) semantics: duplicates keep
     /// the last occurrence in index order; mode `drop` skips out-of-bounds
-    /// positions.
+    /// positions. Index arrays may be host arrays or GPU tensors of
+    /// integers ([`GpuIndex`](crate::GpuIndex)); the value a host scalar or
+    /// array, or a GPU tensor (`&g`).
     pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         let value = value.into_value();
-        let update = prepare::set(index, self.layout(), &mode, &value)?;
-        self.write(update, Combine::Set)
+        self.write_index(index, mode.bounds(), &value, Combine::Set, |index, layout, value| {
+            prepare::set(index, layout, &mode, value)
+        })
     }
 
     /// Combines `self[index]` with `value` by `op`, once per occurrence, in
     /// index order (unbuffered, like `np.add.at`), with tensor-core's
     /// [`update`](tensor_core::update) semantics and errors. Float `pow` is
-    /// refused ([`GpuError::Unsupported`]).
+    /// refused ([`GpuError::Unsupported`]), and so are the operations whose
+    /// operands tensor-core checks (integer `/`, `%` and powers) with a
+    /// value on the device, whose operands are not checked there.
     pub fn update<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
-        let update = prepare::update(index, self.layout(), op, &mode, &value)?;
-        self.write(update, combine)
+        if matches!(value, Value::Device(_)) && T::checks_operands(op) && T::supports(op) {
+            return Err(GpuError::Unsupported {
+                operation: op.symbol(),
+                reason: "the operands of a device value are not checked on the device yet: pass the value from the host",
+            });
+        }
+        self.write_index(index, mode.bounds(), &value, combine, |index, layout, value| {
+            prepare::update(index, layout, op, &mode, value)
+        })
     }
 
     /// [`set`](Self::set) with a value that is already on the device, as
@@ -122,37 +135,21 @@ impl<T: GpuElement> GpuTensor<T> {
     /// let gpu = Gpu::vulkan()?;
     /// let mut x = GpuTensor::from_array(&gpu, &ndarray::Array2::<f32>::zeros((2, 3)))?;
     /// let row = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0, 3.0])?;
+    /// let rows = GpuTensor::from_array(&gpu, &array![1, 0])?; //    indices on the device too
     /// let before = gpu.transfers();
-    /// x.set_from(&[ix([1usize, 0])], &row, Mode::Error)?;
-    /// let moved = gpu.transfers() - before;
-    /// assert_eq!((moved.uploads, moved.downloads), (2, 0)); // the index's region only
+    /// x.set_from(&[ix(&rows)], &row, Mode::Clip)?;
+    /// assert_eq!(gpu.transfers() - before, Default::default()); //  nothing copied, once the shapes are known
     /// assert_eq!(x.to_array()?, array![[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]].into_dyn());
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn set_from(&mut self, index: &[IndexElem<'_>], value: &GpuTensor<T>, mode: Mode<T>) -> Result<(), GpuError> {
-        let zero = T::from_int(0);
-        let shape = shape_of(value, &zero);
-        let update = prepare::set(index, self.layout(), &mode, &shape)?;
-        self.write_from(update, value, Combine::Set)
+        self.set(index, value, mode)
     }
 
     /// [`update`](Self::update) with a value that is already on the device
-    /// ([`set_from`](Self::set_from)). The operations whose operands
-    /// tensor-core checks (integer `/`, `%` and powers) are refused, as
-    /// their device values are not checked on the device yet.
+    /// ([`set_from`](Self::set_from)).
     pub fn update_from(&mut self, index: &[IndexElem<'_>], op: Op, value: &GpuTensor<T>, mode: Mode<T>) -> Result<(), GpuError> {
-        check_op::<T>(op)?;
-        let combine = Combine::try_from(op)?;
-        if T::checks_operands(op) && T::supports(op) {
-            return Err(GpuError::Unsupported {
-                operation: op.symbol(),
-                reason: "the operands of a device value are not checked on the device yet: pass the value from the host",
-            });
-        }
-        let zero = T::from_int(0);
-        let shape = shape_of(value, &zero);
-        let update = prepare::update(index, self.layout(), op, &mode, &shape)?;
-        self.write_from(update, value, combine)
+        self.update(index, op, value, mode)
     }
 
     /// `self[self compare threshold] = value` (the mask sugar
@@ -171,17 +168,38 @@ impl<T: GpuElement> GpuTensor<T> {
         self.write_where((compare, threshold), combine, |count| prepare::update_where(op, &value, count))
     }
 
-    /// Runs a prepared write.
-    fn write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<(), GpuError> {
-        if let Some(staged) = self.stage_write(update, op)? {
-            staged.launch();
+    /// Prepares (by `prepare`, on the host) and runs a write of `value`
+    /// through `index`: device index arrays planned by their shapes and
+    /// checked on the device, a device value by its shape.
+    fn write_index(
+        &mut self,
+        index: &[IndexElem<'_>],
+        bounds: Bounds,
+        value: &Value<'_, T>,
+        op: Combine,
+        prepare: impl for<'i, 'w> FnOnce(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
+    ) -> Result<(), GpuError> {
+        let zero = T::from_int(0);
+        let mut on_device = None;
+        // The value as the host checks it: a device value by its shape.
+        let host = match value {
+            Value::Scalar(scalar) => Value::Scalar(*scalar),
+            Value::Array(array) => Value::Array(array.view().into()),
+            Value::Device(array) => shape_of(*on_device.insert(device_value::<T>(array)?), &zero),
+        };
+        let device = OnDevice::split(index, self.ndim())?;
+        let update = match &device {
+            None => prepare(index, self.layout(), &host)?,
+            Some(device) => device.checked(&self.gpu, prepare(device.index(), self.layout(), &host), bounds, &self.shape)?,
+        };
+        let mut region = Region::of_plan(&update.plan, self.offset, &self.strides);
+        if let Some(device) = &device {
+            region = device.fold(&self.gpu, region, &update.plan, self.layout(), bounds)?;
         }
-        Ok(())
-    }
-
-    /// Runs a prepared write whose value is the device tensor `value`.
-    fn write_from(&mut self, update: Update<'_, '_, T>, value: &GpuTensor<T>, op: Combine) -> Result<(), GpuError> {
-        let staged = self.stage(&update.plan, op, |region| DeviceValue::on_device(value, region, &self.buffer))?;
+        let staged = self.stage(region, &update.plan, op, |shape| match on_device {
+            Some(value) => DeviceValue::on_device(value, shape, &self.buffer),
+            None => Ok(DeviceValue::upload(&self.gpu, &update.values, shape)),
+        })?;
         if let Some(staged) = staged {
             staged.launch();
         }
@@ -192,20 +210,22 @@ impl<T: GpuElement> GpuTensor<T> {
     /// that can fail (a region beyond the kernels' 32-bit positions); what
     /// it returns launches without failing. `None` when nothing is written.
     pub(crate) fn stage_write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<Option<StagedWrite<T>>, GpuError> {
-        self.stage(&update.plan, op, |region| {
-            Ok(DeviceValue::upload(&self.gpu, &update.values, region))
+        let region = Region::of_plan(&update.plan, self.offset, &self.strides);
+        self.stage(region, &update.plan, op, |shape| {
+            Ok(DeviceValue::upload(&self.gpu, &update.values, shape))
         })
     }
 
-    /// The write of `plan` with the value `value` makes for the region's
-    /// shape, its region uploaded.
+    /// The write of `plan` through `region` (its positions in this tensor)
+    /// with the value `value` makes for the region's shape, the region
+    /// uploaded.
     fn stage(
         &self,
+        region: Region,
         plan: &Plan<'_>,
         op: Combine,
         value: impl FnOnce(&[usize]) -> Result<DeviceValue<T>, GpuError>,
     ) -> Result<Option<StagedWrite<T>>, GpuError> {
-        let region = Region::of_plan(plan, self.offset, &self.strides);
         if region.len() == 0 {
             return Ok(None);
         }

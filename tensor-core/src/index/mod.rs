@@ -8,9 +8,11 @@ use std::fmt;
 use ndarray::{CowArray, IxDyn};
 
 mod convert;
+mod device;
 mod int;
 
 pub use convert::{IndexArrayElement, IndexArrayInt, IntoCowArray, IntoIndexElem, IntoRangeSlice};
+pub use device::DeviceArray;
 pub use int::IndexInt;
 pub(crate) use int::position_of;
 #[cfg(target_pointer_width = "64")]
@@ -60,6 +62,10 @@ pub enum IndexElem<'a> {
         /// The axis it picks positions along.
         axis: isize,
     },
+    /// An integer array on another device (a GPU tensor of integers),
+    /// indexing along one axis as [`Array`](Self::Array) does. Only a
+    /// target on that device reads it.
+    Device(DeviceArray<'a>),
 }
 
 /// A basic index element (no array): what the macros' typed index lists
@@ -591,6 +597,7 @@ impl fmt::Display for IndexElem<'_> {
             IndexElem::Mask(m) => write!(f, "<boolean mask of shape {}>", shape_str(m.shape())),
             IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
             IndexElem::Along { index, axis } => write!(f, "along(<integer array of shape {}>, {axis})", shape_str(index.shape())),
+            IndexElem::Device(a) => write!(f, "<device integer array of shape {}>", shape_str(a.shape())),
         }
     }
 }

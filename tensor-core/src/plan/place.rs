@@ -30,7 +30,10 @@ impl Placement {
         }
         let (mut ellipses, mut indexed, mut nd_without_axes, mut advanced) = (0, 0, false, false);
         for elem in index {
-            advanced |= matches!(elem, IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_)) && as_int(elem).is_none();
+            advanced |= matches!(
+                elem,
+                IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) | IndexElem::Device(_)
+            ) && as_int(elem).is_none();
             ellipses += usize::from(matches!(elem, IndexElem::Ellipsis));
             match width(elem) {
                 Some(width) => indexed += width,
@@ -136,7 +139,7 @@ impl<'e, 'a> Iterator for FirstAxes<'e, 'a> {
 #[inline]
 fn width(elem: &IndexElem<'_>) -> Option<usize> {
     match elem {
-        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) => Some(1),
+        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) | IndexElem::Device(_) => Some(1),
         IndexElem::Ellipsis | IndexElem::NewAxis => Some(0),
         IndexElem::Mask(mask) => Some(mask.ndim()),
         IndexElem::Nd(array) => array.shape().last().copied(),

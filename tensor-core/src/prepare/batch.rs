@@ -12,7 +12,7 @@
 use ndarray::{ArrayD, ArrayViewD, Axis, CowArray, IxDyn};
 
 use crate::error::{BatchPart, IndexError};
-use crate::index::{IndexElem, IndexInt, IntArray, PySlice, with_int_array};
+use crate::index::{DeviceArray, IndexElem, IndexInt, IntArray, PySlice, with_int_array};
 use crate::value::Value;
 
 /// The batch axes of a batched call: the target's leading axes, which
@@ -68,8 +68,8 @@ impl Batch {
                 pairs(BatchPart::Index(position), own)?;
             }
         }
-        if let Some(Value::Array(array)) = value {
-            pairs(BatchPart::Value, array.shape())?;
+        if let Some(value @ (Value::Array(_) | Value::Device(_))) = value {
+            pairs(BatchPart::Value, value.shape())?;
         }
         if read && index.iter().any(|elem| matches!(elem, IndexElem::Mask(_))) {
             return Err(IndexError::BatchedMaskRead);
@@ -110,6 +110,8 @@ impl Batch {
             index,
             |array| with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(view_at(a.view(), at)))),
             |mask| CowArray::from(view_at(mask.view(), at)),
+            // Only a target on its device reads it, and views it there.
+            |array| IndexElem::Device(*array),
         )
     }
 
@@ -119,6 +121,8 @@ impl Batch {
         match value {
             Value::Scalar(scalar) => Value::Scalar(scalar.clone()),
             Value::Array(array) => Value::Array(CowArray::from(view_at(array.view(), at))),
+            // Only a target on its device reads it, and views it there.
+            Value::Device(array) => Value::Device(*array),
         }
     }
 
@@ -147,16 +151,18 @@ impl Batch {
             index,
             |array| IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..]))),
             |mask| CowArray::from(ArrayD::from_elem(&mask.shape()[k..], false)),
+            |array| IndexElem::Array(IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..])))),
         )
     }
 }
 
 /// `index` with each array, `nd` and `along` index replaced by `ints` of
-/// it, and each mask by `mask` of it.
+/// it, each mask by `mask` of it, and each device array by `device` of it.
 fn map_batched<'i, 'o>(
     index: &'i [IndexElem<'_>],
     ints: impl Fn(&'i IntArray<'_>) -> IntArray<'o>,
     mask: impl Fn(&'i CowArray<'_, bool, IxDyn>) -> CowArray<'o, bool, IxDyn>,
+    device: impl Fn(&'i DeviceArray<'_>) -> IndexElem<'o>,
 ) -> Vec<IndexElem<'o>> {
     index
         .iter()
@@ -173,6 +179,7 @@ fn map_batched<'i, 'o>(
             IndexElem::Range(range) => IndexElem::Range(*range),
             IndexElem::Ellipsis => IndexElem::Ellipsis,
             IndexElem::NewAxis => IndexElem::NewAxis,
+            IndexElem::Device(array) => device(array),
         })
         .collect()
 }
@@ -183,6 +190,7 @@ fn batched_shape<'e>(elem: &'e IndexElem<'_>) -> Option<&'e [usize]> {
     match elem {
         IndexElem::Array(array) | IndexElem::Nd(array) | IndexElem::Along { index: array, .. } => Some(array.shape()),
         IndexElem::Mask(mask) => Some(mask.shape()),
+        IndexElem::Device(array) => Some(array.shape()),
         IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Ellipsis | IndexElem::NewAxis => None,
     }
 }

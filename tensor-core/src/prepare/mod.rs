@@ -76,6 +76,15 @@ fn check_mode<T>(mode: &Mode<T>, access: Access) -> Result<(), IndexError> {
     }
 }
 
+/// The first target axis each element of `index` takes on a target of
+/// `ndim` axes (for `...`, the first it covers), the index's structure
+/// checked first: where a target on another device places the arrays it
+/// reads itself.
+pub fn first_axes(index: &[IndexElem<'_>], ndim: usize) -> Result<Vec<usize>, IndexError> {
+    let placement = crate::plan::place::Placement::new(index, ndim)?;
+    Ok(placement.first_axes(index).map(|(_, axis)| axis).collect())
+}
+
 /// A read of `index` in `mode`, prepared: its plan.
 pub fn read<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T>) -> Result<Plan<'i>, IndexError> {
     read_with(index, layout, mode, &Serial)
@@ -293,7 +302,7 @@ pub fn update_where<'v, T: Arith, E: From<IndexError>>(
             0 => return Ok(Broadcast::Scalar(scalar)),
             _ => Broadcast::Scalar(scalar),
         },
-        Value::Array(_) => {
+        Value::Array(_) | Value::Device(_) => {
             let count = count()?;
             broadcast(value, &[count])?
         }
@@ -367,11 +376,10 @@ pub(crate) fn first_out_of_bounds(index: IndexSlice<'_>, len: usize) -> IndexErr
 /// Step 3: `value` broadcast to a region of `shape`, its leading length-1
 /// axes dropped first (as PyTorch's setitem and NumPy's do).
 fn broadcast<'v, T>(value: &'v Value<'_, T>, shape: &[usize]) -> Result<Broadcast<'v, T>, IndexError> {
-    let Some(view) = value.trimmed(shape.len()) else {
-        let Value::Scalar(scalar) = value else {
-            unreachable!("only a scalar has no array")
-        };
-        return Ok(Broadcast::Scalar(scalar));
+    let view = match value {
+        Value::Scalar(scalar) => return Ok(Broadcast::Scalar(scalar)),
+        Value::Device(array) => return Err(IndexError::on_device("value", array.shape())),
+        Value::Array(_) => value.trimmed(shape.len()).expect("an array value has an array"),
     };
     if view.broadcast(shape).is_none() {
         return Err(IndexError::ShapeMismatch {

@@ -11,6 +11,7 @@ pub(crate) mod compact;
 pub(crate) mod copy;
 pub(crate) mod gather;
 pub(crate) mod grid;
+pub(crate) mod indices;
 pub(crate) mod masked;
 pub(crate) mod region;
 pub(crate) mod scan;

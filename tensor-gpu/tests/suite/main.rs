@@ -7,6 +7,7 @@
 #[macro_use]
 mod common;
 mod batch;
+mod device_indices;
 mod device_values;
 mod kernels_same_as_cpu;
 mod macros_same_as_cpu;

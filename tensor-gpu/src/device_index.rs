@@ -1,0 +1,357 @@
+//! Index arrays and values that live on the device: `at!(g[gi] += 1.0)`
+//! with `gi` a `GpuTensor<i32>`, `at!(g[idx] = gv)` with `gv` a
+//! `GpuTensor`.
+//!
+//! Planning on the host uses only their shapes. Each device index array is
+//! replaced by zeros of its shape, and tensor-core prepares that index:
+//! every rule and error but the arrays' bounds, in NumPy's order. The
+//! bounds are checked on the device (mode `error`: one kernel per array,
+//! then the first offending position of each is read back, the one copy to
+//! the host), and the arrays' positions are folded into the plan's offset
+//! table by a kernel, each resolved by the mode as the CPU resolves it. The
+//! write runs only once everything is checked, so on error the tensor is
+//! unchanged.
+
+use ndarray::{ArrayViewD, CowArray, IxDyn, ShapeBuilder};
+use tensor_core::plan::IndexedPlan;
+use tensor_core::prepare::{self, Layout};
+use tensor_core::{Bounds, DeviceArray, IndexElem, IndexError, IntArray, IntoIndexElem, IntoValue, Mode, Plan, Value, ix};
+
+use crate::buffer::Buffer;
+use crate::device::Gpu;
+use crate::element::GpuElement;
+use crate::error::GpuError;
+use crate::kernels::indices::{self, IndexWalk, Resolve};
+use crate::kernels::region::{FIELDS, SKIP as DEVICE_SKIP};
+use crate::layout::Region;
+use crate::tensor::GpuTensor;
+
+/// The integer types a device index array holds: `i32` and `u32` on every
+/// runtime, `i64` and `u64` where the device has them (CUDA, HIP).
+pub trait GpuIndex: GpuElement + cubecl::prelude::Int + Into<i128> {
+    /// Whether negative indices exist (and count from the end).
+    const SIGNED: bool;
+}
+
+impl GpuIndex for i32 {
+    const SIGNED: bool = true;
+}
+impl GpuIndex for u32 {
+    const SIGNED: bool = false;
+}
+impl GpuIndex for i64 {
+    const SIGNED: bool = true;
+}
+impl GpuIndex for u64 {
+    const SIGNED: bool = false;
+}
+
+/// `g[gi]`: a GPU tensor of integers indexes along one axis, as an integer
+/// array does. It indexes GPU tensors only; an ndarray target refuses it
+/// with [`IndexError::OnDevice`].
+#[diagnostic::do_not_recommend]
+impl<'a, I: GpuIndex> IntoIndexElem<'a> for &'a GpuTensor<I> {
+    type Consumed = ndarray::Ix1;
+    type Produced = ndarray::Ix0;
+    type Broadcast = IxDyn;
+    type Kind = tensor_core::rank::Advanced;
+    type Role = tensor_core::rank::BatchedIndices;
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
+        IndexElem::Device(DeviceArray::new(&self.shape, self))
+    }
+}
+
+/// `g[idx] = gv`: a GPU tensor is a value of the same element type,
+/// broadcast as NumPy broadcasts.
+#[diagnostic::do_not_recommend]
+impl<'a, T: GpuElement> IntoValue<'a, T> for &'a GpuTensor<T> {
+    type Dim = IxDyn;
+    fn into_value(self) -> Value<'a, T> {
+        Value::Device(DeviceArray::new(&self.shape, self))
+    }
+}
+
+/// A reference to a reference, as the macros borrow a `&GpuTensor` binding.
+#[diagnostic::do_not_recommend]
+impl<'a, T: GpuElement> IntoValue<'a, T> for &'a &GpuTensor<T> {
+    type Dim = IxDyn;
+    fn into_value(self) -> Value<'a, T> {
+        (*self).into_value()
+    }
+}
+
+/// The GPU tensor of `T` a device value stands for.
+pub(crate) fn device_value<'a, T: GpuElement>(array: &DeviceArray<'a>) -> Result<&'a GpuTensor<T>, GpuError> {
+    array.downcast::<GpuTensor<T>>().ok_or(GpuError::Unsupported {
+        operation: "a device value",
+        reason: "a device value is a GpuTensor of the target's element type",
+    })
+}
+
+/// What the planning needs of a device index array, whatever its type.
+trait DeviceIndexArray {
+    /// Lowers `faults[slot]` to the position (in C order) of its first
+    /// element out of bounds of an axis of `axis_len`.
+    fn check_bounds(&self, faults: &Buffer<u32>, slot: usize, axis_len: usize);
+    /// Folds its positions, broadcast to `shape`, into `table`.
+    fn fold(&self, table: &Buffer<i32>, shape: &[usize], axis: (usize, isize), resolve: Resolve);
+    /// Its element at `position` (in C order), read back.
+    fn element(&self, position: usize) -> Result<i128, GpuError>;
+}
+
+impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
+    fn check_bounds(&self, faults: &Buffer<u32>, slot: usize, axis_len: usize) {
+        let walk = self.walk(&self.shape, &self.strides);
+        indices::check_bounds(&self.gpu, &walk, faults, axis_len, slot, I::SIGNED);
+    }
+
+    fn fold(&self, table: &Buffer<i32>, shape: &[usize], axis: (usize, isize), resolve: Resolve) {
+        let strides = broadcast_to(&self.shape, &self.strides, shape);
+        let walk = self.walk(shape, &strides);
+        indices::fold_positions(&self.gpu, &walk, table, axis, I::SIGNED, resolve);
+    }
+
+    fn element(&self, position: usize) -> Result<i128, GpuError> {
+        let mut rest = position;
+        let mut at = vec![0; self.ndim()];
+        for (slot, &len) in at.iter_mut().zip(&self.shape).rev() {
+            *slot = rest % len;
+            rest /= len;
+        }
+        let index: Vec<IndexElem<'_>> = at.into_iter().map(ix).collect();
+        let element = self.get(&index, Mode::Error)?.to_array()?;
+        Ok(element.first().copied().expect("one element").into())
+    }
+}
+
+impl<I: GpuIndex> GpuTensor<I> {
+    /// The walk over `shape` reading this tensor's elements `strides` apart.
+    fn walk(&self, shape: &[usize], strides: &[isize]) -> IndexWalk<'_, I> {
+        let mut meta = Vec::with_capacity(FIELDS * shape.len());
+        for (&len, &stride) in shape.iter().zip(strides) {
+            // The tensor's strides fit: it holds at most `i32::MAX` elements.
+            meta.extend([len as i32, if len > 1 { stride as i32 } else { 0 }, 0, 0]);
+        }
+        IndexWalk {
+            buffer: &self.buffer,
+            meta: self.gpu.constant(&meta),
+            ndim: shape.len() as u32,
+            origin: self.offset as i32,
+            len: shape.iter().product(),
+        }
+    }
+}
+
+/// The strides that read an array of shape `own` (with `strides`) along
+/// the axes of `shape`, to which it broadcasts (aligned at the last axis):
+/// zero on the axes it lacks or has length one on.
+fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize> {
+    let mut out = vec![0; shape.len()];
+    for ((slot, &len), &stride) in out.iter_mut().rev().zip(own.iter().rev()).zip(strides.iter().rev()) {
+        if len != 1 {
+            *slot = stride;
+        }
+    }
+    out
+}
+
+/// One device index array of an index, and the target axis it indexes.
+struct Placed<'t> {
+    array: &'t dyn DeviceIndexArray,
+    axis: usize,
+}
+
+/// An index holding device index arrays, ready for the host to plan: each
+/// of them replaced by zeros of its shape.
+pub(crate) struct OnDevice<'t> {
+    planned: Vec<IndexElem<'t>>,
+    /// The first target axis of each element of `planned`.
+    axes: Vec<usize>,
+    arrays: Vec<Placed<'t>>,
+}
+
+/// The zero every stand-in array reads.
+static ZERO: usize = 0;
+
+impl<'t> OnDevice<'t> {
+    /// `index` on a target of `ndim` axes split for planning; `None` when
+    /// no element of it lives on the device. A zero-dimensional device
+    /// array indexes like an integer (as in NumPy): its value is read back.
+    pub(crate) fn split(index: &'t [IndexElem<'_>], ndim: usize) -> Result<Option<Self>, GpuError> {
+        if !index.iter().any(|elem| matches!(elem, IndexElem::Device(_))) {
+            return Ok(None);
+        }
+        let axes = prepare::first_axes(index, ndim)?;
+        let mut planned = Vec::with_capacity(index.len());
+        let mut arrays = Vec::new();
+        for (elem, &axis) in index.iter().zip(&axes) {
+            let IndexElem::Device(device) = elem else {
+                planned.push(reborrow(elem)?);
+                continue;
+            };
+            let array = index_array(device)?;
+            if device.shape().is_empty() {
+                planned.push(IndexElem::Int(array.element(0)?));
+                continue;
+            }
+            planned.push(zeros(device.shape()));
+            arrays.push(Placed { array, axis });
+        }
+        Ok(Some(OnDevice { planned, axes, arrays }))
+    }
+
+    /// The index the host plans.
+    pub(crate) fn index(&self) -> &[IndexElem<'t>] {
+        &self.planned
+    }
+
+    /// What the host's preparation `host` becomes once the device arrays'
+    /// bounds are known: checked on the device in mode `error`, and where
+    /// the host failed (a stand-in zero out of bounds of an empty axis, or
+    /// a later rule), so that the error is the CPU's.
+    pub(crate) fn checked<P>(&self, gpu: &Gpu, host: Result<P, IndexError>, bounds: Bounds, shape: &[usize]) -> Result<P, GpuError> {
+        if bounds != Bounds::Error && host.is_ok() {
+            return host.map_err(GpuError::from);
+        }
+        let Some((placed, position)) = self.first_fault(gpu, shape)? else {
+            return host.map_err(GpuError::from);
+        };
+        if let Err(error) = &host
+            && !self.faults_come_first(error, placed.axis)
+        {
+            return host.map_err(GpuError::from);
+        }
+        Err(GpuError::Index(IndexError::OutOfBounds {
+            index: placed.array.element(position)?,
+            axis: placed.axis,
+            len: shape[placed.axis],
+        }))
+    }
+
+    /// The first device array (in index order) with an element out of
+    /// bounds, and that element's position: every array checked on the
+    /// device, the positions read back in one copy.
+    fn first_fault(&self, gpu: &Gpu, shape: &[usize]) -> Result<Option<(&Placed<'t>, usize)>, GpuError> {
+        let faults = indices::filled(gpu, u32::MAX, self.arrays.len());
+        for (slot, placed) in self.arrays.iter().enumerate() {
+            placed.array.check_bounds(&faults, slot, shape[placed.axis]);
+        }
+        let faults = faults.read(gpu)?;
+        let first = self.arrays.iter().zip(faults).find(|(_, fault)| *fault != u32::MAX);
+        Ok(first.map(|(placed, fault)| (placed, fault as usize)))
+    }
+
+    /// Whether a device array out of bounds on `axis` is reported before
+    /// the host's `error`, in NumPy's order: array bounds come after the
+    /// index's structure, its integers and slices and the broadcast, and
+    /// before the value and operands; among arrays, the first in the index.
+    fn faults_come_first(&self, error: &IndexError, axis: usize) -> bool {
+        match error {
+            IndexError::ShapeMismatch { .. }
+            | IndexError::ValueCount { .. }
+            | IndexError::DivisionByZero
+            | IndexError::NegativeIntegerPower => true,
+            IndexError::OutOfBounds { axis: failed, .. } => !self.is_integer_on(*failed) && axis <= *failed,
+            _ => false,
+        }
+    }
+
+    /// Whether the element placed on `axis` indexes like an integer (those
+    /// are checked before any array).
+    fn is_integer_on(&self, axis: usize) -> bool {
+        let integer = |elem: &IndexElem<'_>| match elem {
+            IndexElem::Int(_) => true,
+            IndexElem::Array(array) => array.shape().is_empty(),
+            _ => false,
+        };
+        self.planned
+            .iter()
+            .zip(&self.axes)
+            .any(|(elem, &first)| first == axis && integer(elem))
+    }
+
+    /// `region` (of the host's `plan` on a target of `layout`) with its
+    /// offset table built on the device: the host's entries (zero unless
+    /// host arrays, masks or integers share the index) plus each device
+    /// array's positions.
+    pub(crate) fn fold(&self, gpu: &Gpu, region: Region, plan: &Plan<'_>, layout: Layout<'_>, bounds: Bounds) -> Result<Region, GpuError> {
+        let Plan::Indexed(IndexedPlan { table, .. }) = plan else {
+            unreachable!("a device index array makes the index advanced")
+        };
+        let host = region.host_table().expect("an advanced region has a table");
+        if host.len() > i32::MAX as usize {
+            return Err(GpuError::TooLarge { elements: host.len() });
+        }
+        let entries = match host.iter().all(|&entry| entry == 0) {
+            true => indices::filled(gpu, 0i32, host.len()),
+            false => {
+                let small = |entry: isize| i32::try_from(entry).map_err(|_| GpuError::TooLarge { elements: host.len() });
+                let entries: Vec<i32> = host
+                    .iter()
+                    .map(|&entry| {
+                        if entry == tensor_core::plan::SKIP {
+                            Ok(DEVICE_SKIP)
+                        } else {
+                            small(entry)
+                        }
+                    })
+                    .collect::<Result<_, _>>()?;
+                Buffer::from_slice(gpu, &entries)
+            }
+        };
+        let resolve = match bounds {
+            Bounds::Error => Resolve::InBounds,
+            Bounds::Clip => Resolve::Clip,
+            Bounds::Wrap => Resolve::Wrap,
+            Bounds::Skip => Resolve::Skip,
+        };
+        for placed in &self.arrays {
+            let axis = (layout.shape[placed.axis], layout.strides[placed.axis]);
+            placed.array.fold(&entries, &table.shape, axis, resolve);
+        }
+        Ok(region.with_device_table(entries))
+    }
+}
+
+/// The device index array `array` stands for.
+fn index_array<'t>(array: &DeviceArray<'t>) -> Result<&'t dyn DeviceIndexArray, GpuError> {
+    fn typed<'t, I: GpuIndex>(array: &DeviceArray<'t>) -> Option<&'t dyn DeviceIndexArray> {
+        array.downcast::<GpuTensor<I>>().map(|tensor| tensor as &dyn DeviceIndexArray)
+    }
+    typed::<i32>(array)
+        .or_else(|| typed::<u32>(array))
+        .or_else(|| typed::<i64>(array))
+        .or_else(|| typed::<u64>(array))
+        .ok_or(GpuError::Unsupported {
+            operation: "a device index array",
+            reason: "device index arrays are GpuTensors of i32, u32, i64 or u64",
+        })
+}
+
+/// Zeros of `shape` (one element, broadcast), standing in for a device
+/// index array while the host plans.
+fn zeros<'z>(shape: &[usize]) -> IndexElem<'z> {
+    let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
+    let view = ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO)).expect("zero strides read one element");
+    IndexElem::Array(IntArray::Usize(CowArray::from(view)))
+}
+
+/// `elem` borrowing what it holds (no array copied).
+fn reborrow<'e>(elem: &'e IndexElem<'_>) -> Result<IndexElem<'e>, GpuError> {
+    Ok(match elem {
+        IndexElem::Array(array) => IndexElem::Array(array.view()),
+        IndexElem::Nd(array) => IndexElem::Nd(array.view()),
+        IndexElem::Mask(mask) => IndexElem::Mask(CowArray::from(mask.view())),
+        IndexElem::Along { index, axis } => IndexElem::Along {
+            index: index.view(),
+            axis: *axis,
+        },
+        IndexElem::Int(int) => IndexElem::Int(*int),
+        IndexElem::Slice(slice) => IndexElem::Slice(*slice),
+        IndexElem::Range(range) => IndexElem::Range(*range),
+        IndexElem::Ellipsis => IndexElem::Ellipsis,
+        IndexElem::NewAxis => IndexElem::NewAxis,
+        _ => return Err(GpuError::newer_core("this index element")),
+    })
+}
