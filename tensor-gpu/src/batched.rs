@@ -10,17 +10,18 @@
 //! nothing); reads stack every batch's region into one and gather it with
 //! one kernel.
 
-use tensor_core::prepare::{self, Batch, Layout};
-use tensor_core::{IndexElem, IntoValue, Mode, Op};
+use tensor_core::prepare::{self, Batch, Layout, Update};
+use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, Value};
 
 use crate::buffer::Buffer;
+use crate::device_index;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::gather;
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
-use crate::write::check_op;
+use crate::write::{check_op, refuse_unchecked_operands};
 
 impl<T: GpuElement> GpuTensor<T> {
     /// Reads `self[index]` with the leading `batch` axes of the tensor and
@@ -49,6 +50,9 @@ impl<T: GpuElement> GpuTensor<T> {
             return self.get(index, mode);
         }
         let batches = prepare::batch_read(batch, &self.shape, index, &mode)?;
+        if device_index::holds_device_arrays::<T>(index, None) {
+            return self.get_batched_on_device(index, &batches, mode);
+        }
         let positions: Vec<Vec<usize>> = batches.positions().collect();
         // (With no batch position, nothing is indexed: not even an integer
         // that would be out of bounds on an empty axis.)
@@ -124,6 +128,11 @@ impl<T: GpuElement> GpuTensor<T> {
             return self.set(index, value, mode);
         }
         let value = value.into_value();
+        if device_index::holds_device_arrays(index, Some(&value)) {
+            return self.write_batched_on_device(index, batch, &value, &mode, Combine::Set, &|index, layout, value| {
+                prepare::set(index, layout, &mode, value)
+            });
+        }
         let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
         let positions: Vec<Vec<usize>> = batches.positions().collect();
         let mut views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
@@ -171,6 +180,12 @@ impl<T: GpuElement> GpuTensor<T> {
         }
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
+        refuse_unchecked_operands::<T>(op, &value)?;
+        if device_index::holds_device_arrays(index, Some(&value)) {
+            return self.write_batched_on_device(index, batch, &value, &mode, combine, &|index, layout, value| {
+                prepare::update(index, layout, op, &mode, value)
+            });
+        }
         let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
         let positions: Vec<Vec<usize>> = batches.positions().collect();
         let mut views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
@@ -182,6 +197,85 @@ impl<T: GpuElement> GpuTensor<T> {
             .map(|(view, (index, value))| prepare::update(index, view.layout(), op, &mode, value))
             .collect::<Result<Vec<_>, _>>()?;
         write_batches(&mut views, updates, combine)
+    }
+
+    /// A batched read whose index holds device arrays: each batch position's
+    /// read, its device arrays viewed there, copied into its place in the
+    /// result on the device.
+    fn get_batched_on_device(&self, index: &[IndexElem<'_>], batches: &Batch, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+        let positions: Vec<Vec<usize>> = batches.positions().collect();
+        let reads = positions
+            .iter()
+            .map(|at| {
+                let views = device_index::batch_views(index, at)?;
+                self.batch_view(at).get(&device_index::index_at(batches, index, at, &views), mode)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut shape = batches.shape().to_vec();
+        match reads.first() {
+            Some(first) => shape.extend_from_slice(first.shape()),
+            None => {
+                let k = batches.shape().len();
+                let layout = Layout {
+                    shape: &self.shape[k..],
+                    strides: &self.strides[k..],
+                };
+                shape.extend(prepare::batch_read_shape(batches, index, layout)?);
+            }
+        }
+        let len = shape.iter().product();
+        let out = GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), len), shape);
+        for (at, read) in positions.iter().zip(&reads) {
+            out.batch_view(at).set_from(&[], read, Mode::Error)?;
+        }
+        Ok(out)
+    }
+
+    /// A batched write whose index or value holds device arrays: each batch
+    /// position's write, its device arrays viewed there, prepared by
+    /// `prepare` and staged (their bounds checked on the device) before the
+    /// first is launched.
+    fn write_batched_on_device(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        value: &Value<'_, T>,
+        mode: &Mode<T>,
+        op: Combine,
+        prepare: &impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
+    ) -> Result<(), GpuError> {
+        let batches = prepare::batch_update(batch, &self.shape, index, mode, Some(value))?;
+        let positions: Vec<Vec<usize>> = batches.positions().collect();
+        let views = positions
+            .iter()
+            .map(|at| device_index::batch_views(index, at))
+            .collect::<Result<Vec<_>, _>>()?;
+        let device_values = positions
+            .iter()
+            .map(|at| match value {
+                Value::Device(array) => Ok(Some(device_index::device_value::<T>(array)?.batch_at(at))),
+                _ => Ok(None),
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
+        let mut staged = Vec::with_capacity(positions.len());
+        for ((at, views), device_value) in positions.iter().zip(&views).zip(&device_values) {
+            let index = device_index::index_at(&batches, index, at, views);
+            let value = match device_value {
+                Some(tensor) => tensor.into_value(),
+                None => batches.value_at(value, at),
+            };
+            staged.push(self.batch_view(at).stage_index(&index, mode.bounds(), &value, op, prepare)?);
+        }
+        staged.into_iter().flatten().for_each(|write| write.launch());
+        Ok(())
+    }
+
+    /// The view of batch position `at` of an index array or a value: behind
+    /// its leading `at.len()` axes, at `at` along them but at 0 along those
+    /// of length 1 (a broadcast batch axis), sharing the buffer.
+    pub(crate) fn batch_at(&self, at: &[usize]) -> GpuTensor<T> {
+        let at: Vec<usize> = at.iter().zip(&self.shape).map(|(&i, &len)| if len == 1 { 0 } else { i }).collect();
+        self.batch_view(&at)
     }
 
     /// The view of batch position `at`: this tensor behind its leading

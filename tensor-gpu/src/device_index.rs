@@ -14,7 +14,7 @@
 
 use ndarray::{ArrayViewD, CowArray, IxDyn, ShapeBuilder};
 use tensor_core::plan::IndexedPlan;
-use tensor_core::prepare::{self, Layout};
+use tensor_core::prepare::{self, Batch, Layout};
 use tensor_core::{Bounds, DeviceArray, IndexElem, IndexError, IntArray, IntoIndexElem, IntoValue, Mode, Plan, Value, ix};
 
 use crate::buffer::Buffer;
@@ -90,7 +90,7 @@ pub(crate) fn device_value<'a, T: GpuElement>(array: &DeviceArray<'a>) -> Result
 }
 
 /// What the planning needs of a device index array, whatever its type.
-trait DeviceIndexArray {
+pub(crate) trait DeviceIndexArray {
     /// Lowers `faults[slot]` to the position (in C order) of its first
     /// element out of bounds of an axis of `axis_len`.
     fn check_bounds(&self, faults: &Buffer<u32>, slot: usize, axis_len: usize);
@@ -98,6 +98,10 @@ trait DeviceIndexArray {
     fn fold(&self, table: &Buffer<i32>, shape: &[usize], axis: (usize, isize), resolve: Resolve);
     /// Its element at `position` (in C order), read back.
     fn element(&self, position: usize) -> Result<i128, GpuError>;
+    /// Its view at batch position `at` ([`GpuTensor::batch_at`]).
+    fn at_batch(&self, at: &[usize]) -> Box<dyn DeviceIndexArray>;
+    /// It as an index element.
+    fn index_elem(&self) -> IndexElem<'_>;
 }
 
 impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
@@ -122,6 +126,14 @@ impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
         let index: Vec<IndexElem<'_>> = at.into_iter().map(ix).collect();
         let element = self.get(&index, Mode::Error)?.to_array()?;
         Ok(element.first().copied().expect("one element").into())
+    }
+
+    fn at_batch(&self, at: &[usize]) -> Box<dyn DeviceIndexArray> {
+        Box::new(self.batch_at(at))
+    }
+
+    fn index_elem(&self) -> IndexElem<'_> {
+        IndexElem::Device(DeviceArray::new(&self.shape, self))
     }
 }
 
@@ -312,6 +324,37 @@ impl<'t> OnDevice<'t> {
         }
         Ok(region.with_device_table(entries))
     }
+}
+
+/// Whether `index` or `value` holds an array on the device.
+pub(crate) fn holds_device_arrays<T>(index: &[IndexElem<'_>], value: Option<&Value<'_, T>>) -> bool {
+    index.iter().any(|elem| matches!(elem, IndexElem::Device(_))) || matches!(value, Some(Value::Device(_)))
+}
+
+/// The device index arrays of `index` (in index order) viewed at batch
+/// position `at`.
+pub(crate) fn batch_views(index: &[IndexElem<'_>], at: &[usize]) -> Result<Vec<Box<dyn DeviceIndexArray>>, GpuError> {
+    let devices = index.iter().filter_map(|elem| match elem {
+        IndexElem::Device(array) => Some(array),
+        _ => None,
+    });
+    devices.map(|array| Ok(index_array(array)?.at_batch(at))).collect()
+}
+
+/// The index of batch position `at` ([`Batch::index_at`]), its device
+/// arrays the `views` of them there ([`batch_views`]).
+pub(crate) fn index_at<'i>(
+    batches: &Batch,
+    index: &'i [IndexElem<'_>],
+    at: &[usize],
+    views: &'i [Box<dyn DeviceIndexArray>],
+) -> Vec<IndexElem<'i>> {
+    let mut views = views.iter();
+    let at_batch = batches.index_at(index, at).into_iter().map(|elem| match elem {
+        IndexElem::Device(_) => views.next().expect("one view per device array").index_elem(),
+        elem => elem,
+    });
+    at_batch.collect()
 }
 
 /// The device index array `array` stands for.

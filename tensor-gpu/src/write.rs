@@ -85,6 +85,19 @@ pub(crate) fn check_op<T: GpuElement>(op: Op) -> Result<(), GpuError> {
     }
 }
 
+/// The operations whose operands tensor-core checks (integer `/`, `%` and
+/// powers) are refused with a value on the device, whose operands are not
+/// checked there.
+pub(crate) fn refuse_unchecked_operands<T: GpuElement>(op: Op, value: &Value<'_, T>) -> Result<(), GpuError> {
+    match matches!(value, Value::Device(_)) && T::checks_operands(op) && T::supports(op) {
+        true => Err(GpuError::Unsupported {
+            operation: op.symbol(),
+            reason: "the operands of a device value are not checked on the device yet: pass the value from the host",
+        }),
+        false => Ok(()),
+    }
+}
+
 impl<T: GpuElement> GpuTensor<T> {
     /// Writes `value` into `self[index]` (NumPy's `x[index] = value`), with
     /// tensor-core's [`set`](tensor_core::set) semantics: duplicates keep
@@ -109,12 +122,7 @@ impl<T: GpuElement> GpuTensor<T> {
         check_op::<T>(op)?;
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
-        if matches!(value, Value::Device(_)) && T::checks_operands(op) && T::supports(op) {
-            return Err(GpuError::Unsupported {
-                operation: op.symbol(),
-                reason: "the operands of a device value are not checked on the device yet: pass the value from the host",
-            });
-        }
+        refuse_unchecked_operands::<T>(op, &value)?;
         self.write_index(index, mode.bounds(), &value, combine, |index, layout, value| {
             prepare::update(index, layout, op, &mode, value)
         })
@@ -169,16 +177,33 @@ impl<T: GpuElement> GpuTensor<T> {
     }
 
     /// Prepares (by `prepare`, on the host) and runs a write of `value`
-    /// through `index`: device index arrays planned by their shapes and
-    /// checked on the device, a device value by its shape.
+    /// through `index`.
     fn write_index(
         &mut self,
         index: &[IndexElem<'_>],
         bounds: Bounds,
         value: &Value<'_, T>,
         op: Combine,
-        prepare: impl for<'i, 'w> FnOnce(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
+        prepare: impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
     ) -> Result<(), GpuError> {
+        if let Some(staged) = self.stage_index(index, bounds, value, op, &prepare)? {
+            staged.launch();
+        }
+        Ok(())
+    }
+
+    /// A write of `value` through `index`, prepared by `prepare` on the
+    /// host and staged: device index arrays planned by their shapes,
+    /// checked on the device and folded into the offset table there, a
+    /// device value checked by its shape. `None` when nothing is written.
+    pub(crate) fn stage_index(
+        &self,
+        index: &[IndexElem<'_>],
+        bounds: Bounds,
+        value: &Value<'_, T>,
+        op: Combine,
+        prepare: &impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
+    ) -> Result<Option<StagedWrite<T>>, GpuError> {
         let zero = T::from_int(0);
         let mut on_device = None;
         // The value as the host checks it: a device value by its shape.
@@ -196,14 +221,10 @@ impl<T: GpuElement> GpuTensor<T> {
         if let Some(device) = &device {
             region = device.fold(&self.gpu, region, &update.plan, self.layout(), bounds)?;
         }
-        let staged = self.stage(region, &update.plan, op, |shape| match on_device {
+        self.stage(region, &update.plan, op, |shape| match on_device {
             Some(value) => DeviceValue::on_device(value, shape, &self.buffer),
             None => Ok(DeviceValue::upload(&self.gpu, &update.values, shape)),
-        })?;
-        if let Some(staged) = staged {
-            staged.launch();
-        }
-        Ok(())
+        })
     }
 
     /// Uploads a prepared write's region and value, the one step of a write

@@ -221,3 +221,43 @@ fn an_ndarray_refuses_a_device_index() {
     assert!(matches!(error, IndexError::OnDevice { what: "index array", .. }), "{error}");
     assert_eq!(x, array![1.0, 2.0, 3.0]);
 }
+
+#[test]
+fn batched_calls_take_device_indices_and_values() {
+    let gpu = device!();
+    let mut rng = Lcg(3);
+    let x = Array::from_shape_fn(IxDyn(&[3, 6, 2]), |_| rng.float());
+    // Each batch its own indices, duplicates and a negative one; then one
+    // batch axis of length 1, broadcast.
+    let per_batch = array![[5, 0, 5], [1, -1, 1], [2, 2, 3]].into_dyn();
+    let shared = array![[4, 4, 0]].into_dyn();
+    for indices in [&per_batch, &shared] {
+        let gi = made_on_device(&gpu, indices, 2i32);
+        let cpu = tensor_core::get_batched(&x, &[ix(indices)], 1, Mode::Error).unwrap();
+        let read = upload(&gpu, &x).get_batched(&[ix(&gi)], 1, Mode::Error).unwrap();
+        assert_same(&read.to_array().unwrap(), &cpu.into_owned(), "batched read");
+
+        let value = Array::from_shape_fn(IxDyn(&[3, 3, 2]), |_| rng.float());
+        let gv = upload(&gpu, &value);
+        let mut cpu = x.clone();
+        tensor_core::update_batched(&mut cpu, &[ix(indices)], 1, Op::Add, &value, Mode::Error).unwrap();
+        let mut g = upload(&gpu, &x);
+        g.update_batched(&[ix(&gi)], 1, Op::Add, &gv, Mode::Error).unwrap();
+        assert_same(&g.to_array().unwrap(), &cpu, "batched add of a device value");
+
+        let mut cpu = x.clone();
+        tensor_core::set_batched(&mut cpu, &[ix(indices), ix(1)], 1, 7.5, Mode::Error).unwrap();
+        let mut g = upload(&gpu, &x);
+        at!(g[gi, 1] = 7.5; batch = 1);
+        assert_same(&g.to_array().unwrap(), &cpu, "batched set through the macros");
+    }
+    // Out of bounds in the last batch only: the CPU's error, nothing written.
+    let wild = array![[0, 1], [2, 3], [4, 6]].into_dyn();
+    let gi = upload(&gpu, &wild);
+    let mut g = upload(&gpu, &x);
+    let error = g.set_batched(&[ix(&gi)], 1, 0.0, Mode::Error).unwrap_err();
+    let mut cpu = x.clone();
+    let expected = tensor_core::set_batched(&mut cpu, &[ix(&wild)], 1, 0.0, Mode::Error).unwrap_err();
+    assert_eq!(error, GpuError::Index(expected));
+    assert_eq!(g.to_array().unwrap(), x, "unchanged");
+}
