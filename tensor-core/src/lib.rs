@@ -76,11 +76,11 @@ pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};
 pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
 pub use index::{
-    Along, DeviceArray, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem,
+    Along, DeviceArray, DeviceForm, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem,
     IntoRangeSlice, Nd, NewAxis, PySlice, RangeSlice, along, nd,
 };
 #[doc(hidden)]
-pub use index::{KeptArray, KeptElem};
+pub use index::{IntIndex, IntoIntIndex, KeptArray, KeptElem};
 pub use mode::{Bounds, Mode, Resolution};
 /// The num-complex whose `Complex<f32>` and `Complex<f64>` are elements
 /// (`+= -= *= /=`); the one ndarray uses.

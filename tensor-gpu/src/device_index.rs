@@ -14,8 +14,11 @@
 
 use ndarray::{ArrayViewD, CowArray, IxDyn, ShapeBuilder};
 use tensor_core::plan::IndexedPlan;
-use tensor_core::prepare::{self, Batch, Layout};
-use tensor_core::{Bounds, DeviceArray, IndexElem, IndexError, IntArray, IntoIndexElem, IntoValue, Mode, Plan, Value, ix};
+use tensor_core::prepare::{self, Batch, Layout, Update};
+use tensor_core::{
+    Bounds, DeviceArray, DeviceForm, IndexElem, IndexError, IntArray, IntIndex, IntoIndexElem, IntoIntIndex, IntoValue, Mode, Plan, Value,
+    ix,
+};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -58,7 +61,15 @@ impl<'a, I: GpuIndex> IntoIndexElem<'a> for &'a GpuTensor<I> {
     type Role = tensor_core::rank::BatchedIndices;
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
-        IndexElem::Device(DeviceArray::new(&self.shape, self))
+        self.index_elem(DeviceForm::Array)
+    }
+}
+
+/// `nd(gi)` and `along(gi, axis)` with a GPU tensor of integers.
+impl<'a, I: GpuIndex> IntoIntIndex<'a> for &'a GpuTensor<I> {
+    type Dim = IxDyn;
+    fn into_int_index(self) -> IntIndex<'a> {
+        IntIndex::Device(DeviceArray::new(&self.shape, self))
     }
 }
 
@@ -98,10 +109,14 @@ pub(crate) trait DeviceIndexArray {
     fn fold(&self, table: &Buffer<i32>, shape: &[usize], axis: (usize, isize), resolve: Resolve);
     /// Its element at `position` (in C order), read back.
     fn element(&self, position: usize) -> Result<i128, GpuError>;
+    /// Its elements, read back.
+    fn values(&self) -> Result<Vec<i128>, GpuError>;
     /// Its view at batch position `at` ([`GpuTensor::batch_at`]).
     fn at_batch(&self, at: &[usize]) -> Box<dyn DeviceIndexArray>;
-    /// It as an index element.
-    fn index_elem(&self) -> IndexElem<'_>;
+    /// The view of its column `c` (`idx[..., c]`).
+    fn column(&self, c: usize) -> Result<Box<dyn DeviceIndexArray>, GpuError>;
+    /// It as an index element in `form`.
+    fn index_elem(&self, form: DeviceForm) -> IndexElem<'_>;
 }
 
 impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
@@ -128,12 +143,23 @@ impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
         Ok(element.first().copied().expect("one element").into())
     }
 
+    fn values(&self) -> Result<Vec<i128>, GpuError> {
+        Ok(self.to_array()?.iter().map(|&value| value.into()).collect())
+    }
+
     fn at_batch(&self, at: &[usize]) -> Box<dyn DeviceIndexArray> {
         Box::new(self.batch_at(at))
     }
 
-    fn index_elem(&self) -> IndexElem<'_> {
-        IndexElem::Device(DeviceArray::new(&self.shape, self))
+    fn column(&self, c: usize) -> Result<Box<dyn DeviceIndexArray>, GpuError> {
+        Ok(Box::new(self.view(&[ix(..), ix(c)])?))
+    }
+
+    fn index_elem(&self, form: DeviceForm) -> IndexElem<'_> {
+        IndexElem::Device {
+            array: DeviceArray::new(&self.shape, self),
+            form,
+        }
     }
 }
 
@@ -168,10 +194,26 @@ fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize>
     out
 }
 
-/// One device index array of an index, and the target axis it indexes.
+/// One device index array of an index (a column of one, for `nd`), and
+/// the target axis it indexes.
 struct Placed<'t> {
-    array: &'t dyn DeviceIndexArray,
+    array: Held<'t>,
     axis: usize,
+}
+
+/// A device index array as the index holds it, or a view made of one.
+enum Held<'t> {
+    Borrowed(&'t dyn DeviceIndexArray),
+    View(Box<dyn DeviceIndexArray>),
+}
+
+impl Held<'_> {
+    fn get(&self) -> &dyn DeviceIndexArray {
+        match self {
+            Held::Borrowed(array) => *array,
+            Held::View(array) => array.as_ref(),
+        }
+    }
 }
 
 /// An index holding device index arrays, ready for the host to plan: each
@@ -191,24 +233,70 @@ impl<'t> OnDevice<'t> {
     /// no element of it lives on the device. A zero-dimensional device
     /// array indexes like an integer (as in NumPy): its value is read back.
     pub(crate) fn split(index: &'t [IndexElem<'_>], ndim: usize) -> Result<Option<Self>, GpuError> {
-        if !index.iter().any(|elem| matches!(elem, IndexElem::Device(_))) {
+        if !index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) {
             return Ok(None);
         }
-        let axes = prepare::first_axes(index, ndim)?;
+        // The stand-ins first (where the arrays go depends on their forms),
+        // then each array placed on the target's axes.
         let mut planned = Vec::with_capacity(index.len());
-        let mut arrays = Vec::new();
-        for (elem, &axis) in index.iter().zip(&axes) {
-            let IndexElem::Device(device) = elem else {
+        let mut devices = Vec::new();
+        for elem in index {
+            let IndexElem::Device { array: device, form } = elem else {
                 planned.push(reborrow(elem)?);
                 continue;
             };
             let array = index_array(device)?;
-            if device.shape().is_empty() {
-                planned.push(IndexElem::Int(array.element(0)?));
-                continue;
+            let shape = device.shape();
+            match *form {
+                // A zero-dimensional array indexes like an integer, and so
+                // does each coordinate of `nd` of one point (as in NumPy).
+                DeviceForm::Array if shape.is_empty() => planned.push(IndexElem::Int(array.element(0)?)),
+                DeviceForm::Nd if matches!(shape, [depth] if *depth > 0) => {
+                    planned.extend(array.values()?.into_iter().map(IndexElem::Int));
+                }
+                DeviceForm::Array => {
+                    devices.push((planned.len(), array, *form));
+                    planned.push(IndexElem::Array(zeros(shape)));
+                }
+                DeviceForm::Nd => {
+                    devices.push((planned.len(), array, *form));
+                    planned.push(IndexElem::Nd(zeros(shape)));
+                }
+                DeviceForm::Along(axis) => {
+                    devices.push((planned.len(), array, *form));
+                    planned.push(IndexElem::Along { index: zeros(shape), axis });
+                }
+                _ => return Err(GpuError::newer_core("this form of device index")),
             }
-            planned.push(zeros(device.shape()));
-            arrays.push(Placed { array, axis });
+        }
+        let axes = prepare::first_axes(&planned, ndim)?;
+        let mut arrays = Vec::new();
+        for (element, array, form) in devices {
+            match form {
+                DeviceForm::Nd => {
+                    let depth = array_depth(&planned[element]);
+                    for c in 0..depth {
+                        let column = Held::View(array.column(c)?);
+                        arrays.push(Placed {
+                            array: column,
+                            axis: axes[element] + c,
+                        });
+                    }
+                }
+                DeviceForm::Along(axis) => {
+                    // An axis out of range: the host's plan reports it.
+                    let axis = if axis < 0 { axis + ndim as isize } else { axis };
+                    let axis = usize::try_from(axis).unwrap_or(0).min(ndim.saturating_sub(1));
+                    arrays.push(Placed {
+                        array: Held::Borrowed(array),
+                        axis,
+                    });
+                }
+                _ => arrays.push(Placed {
+                    array: Held::Borrowed(array),
+                    axis: axes[element],
+                }),
+            }
         }
         Ok(Some(OnDevice { planned, axes, arrays }))
     }
@@ -222,8 +310,19 @@ impl<'t> OnDevice<'t> {
     /// bounds are known: checked on the device in mode `error`, and where
     /// the host failed (a stand-in zero out of bounds of an empty axis, or
     /// a later rule), so that the error is the CPU's.
-    pub(crate) fn checked<P>(&self, gpu: &Gpu, host: Result<P, IndexError>, bounds: Bounds, shape: &[usize]) -> Result<P, GpuError> {
-        if bounds != Bounds::Error && host.is_ok() {
+    pub(crate) fn checked<P: Prepared>(
+        &self,
+        gpu: &Gpu,
+        host: Result<P, IndexError>,
+        bounds: Bounds,
+        shape: &[usize],
+    ) -> Result<P, GpuError> {
+        // Indices are checked only where they select something, as on the CPU.
+        let unchecked = match &host {
+            Ok(prepared) => bounds != Bounds::Error || prepared.selects_nothing(),
+            Err(_) => false,
+        };
+        if unchecked || self.arrays.is_empty() {
             return host.map_err(GpuError::from);
         }
         let Some((placed, position)) = self.first_fault(gpu, shape)? else {
@@ -235,7 +334,7 @@ impl<'t> OnDevice<'t> {
             return host.map_err(GpuError::from);
         }
         Err(GpuError::Index(IndexError::OutOfBounds {
-            index: placed.array.element(position)?,
+            index: placed.array.get().element(position)?,
             axis: placed.axis,
             len: shape[placed.axis],
         }))
@@ -247,7 +346,7 @@ impl<'t> OnDevice<'t> {
     fn first_fault(&self, gpu: &Gpu, shape: &[usize]) -> Result<Option<(&Placed<'t>, usize)>, GpuError> {
         let faults = indices::filled(gpu, u32::MAX, self.arrays.len());
         for (slot, placed) in self.arrays.iter().enumerate() {
-            placed.array.check_bounds(&faults, slot, shape[placed.axis]);
+            placed.array.get().check_bounds(&faults, slot, shape[placed.axis]);
         }
         let faults = faults.read(gpu)?;
         let first = self.arrays.iter().zip(faults).find(|(_, fault)| *fault != u32::MAX);
@@ -288,6 +387,10 @@ impl<'t> OnDevice<'t> {
     /// host arrays, masks or integers share the index) plus each device
     /// array's positions.
     pub(crate) fn fold(&self, gpu: &Gpu, region: Region, plan: &Plan<'_>, layout: Layout<'_>, bounds: Bounds) -> Result<Region, GpuError> {
+        if self.arrays.is_empty() {
+            // Every device array indexed like integers.
+            return Ok(region);
+        }
         let Plan::Indexed(IndexedPlan { table, .. }) = plan else {
             unreachable!("a device index array makes the index advanced")
         };
@@ -320,7 +423,7 @@ impl<'t> OnDevice<'t> {
         };
         for placed in &self.arrays {
             let axis = (layout.shape[placed.axis], layout.strides[placed.axis]);
-            placed.array.fold(&entries, &table.shape, axis, resolve);
+            placed.array.get().fold(&entries, &table.shape, axis, resolve);
         }
         Ok(region.with_device_table(entries))
     }
@@ -328,14 +431,14 @@ impl<'t> OnDevice<'t> {
 
 /// Whether `index` or `value` holds an array on the device.
 pub(crate) fn holds_device_arrays<T>(index: &[IndexElem<'_>], value: Option<&Value<'_, T>>) -> bool {
-    index.iter().any(|elem| matches!(elem, IndexElem::Device(_))) || matches!(value, Some(Value::Device(_)))
+    index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) || matches!(value, Some(Value::Device(_)))
 }
 
 /// The device index arrays of `index` (in index order) viewed at batch
 /// position `at`.
 pub(crate) fn batch_views(index: &[IndexElem<'_>], at: &[usize]) -> Result<Vec<Box<dyn DeviceIndexArray>>, GpuError> {
     let devices = index.iter().filter_map(|elem| match elem {
-        IndexElem::Device(array) => Some(array),
+        IndexElem::Device { array, .. } => Some(array),
         _ => None,
     });
     devices.map(|array| Ok(index_array(array)?.at_batch(at))).collect()
@@ -351,10 +454,31 @@ pub(crate) fn index_at<'i>(
 ) -> Vec<IndexElem<'i>> {
     let mut views = views.iter();
     let at_batch = batches.index_at(index, at).into_iter().map(|elem| match elem {
-        IndexElem::Device(_) => views.next().expect("one view per device array").index_elem(),
+        IndexElem::Device { form, .. } => views.next().expect("one view per device array").index_elem(form),
         elem => elem,
     });
     at_batch.collect()
+}
+
+/// What the host prepares: a read's plan, or an update.
+pub(crate) trait Prepared {
+    /// Whether its advanced indices select no position.
+    fn selects_nothing(&self) -> bool;
+}
+
+impl Prepared for Plan<'_> {
+    fn selects_nothing(&self) -> bool {
+        match self {
+            Plan::Indexed(plan) => plan.table.shape.iter().product::<usize>() == 0,
+            Plan::View(_) => false,
+        }
+    }
+}
+
+impl<T> Prepared for Update<'_, '_, T> {
+    fn selects_nothing(&self) -> bool {
+        self.plan.selects_nothing()
+    }
 }
 
 /// The device index array `array` stands for.
@@ -374,10 +498,18 @@ fn index_array<'t>(array: &DeviceArray<'t>) -> Result<&'t dyn DeviceIndexArray, 
 
 /// Zeros of `shape` (one element, broadcast), standing in for a device
 /// index array while the host plans.
-fn zeros<'z>(shape: &[usize]) -> IndexElem<'z> {
+fn zeros<'z>(shape: &[usize]) -> IntArray<'z> {
     let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
     let view = ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO)).expect("zero strides read one element");
-    IndexElem::Array(IntArray::Usize(CowArray::from(view)))
+    IntArray::Usize(CowArray::from(view))
+}
+
+/// The depth (coordinates per point) of a stand-in `nd` index.
+fn array_depth(elem: &IndexElem<'_>) -> usize {
+    match elem {
+        IndexElem::Nd(array) => array.shape().last().copied().unwrap_or(0),
+        _ => unreachable!("an nd stand-in"),
+    }
 }
 
 /// `elem` borrowing what it holds (no array copied).

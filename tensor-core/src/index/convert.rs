@@ -5,7 +5,10 @@
 use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
-use crate::index::{Along, Ellipsis, IndexElem, IndexInt, IndexSlice, IntArray, KeptArray, KeptElem, Nd, NewAxis, PySlice, RangeSlice};
+use crate::index::{
+    Along, DeviceArray, DeviceForm, Ellipsis, IndexElem, IndexInt, IndexSlice, IntArray, KeptArray, KeptElem, Nd, NewAxis, PySlice,
+    RangeSlice,
+};
 use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 
 /// Converts a value into an index element; implemented for every type that
@@ -594,6 +597,47 @@ where
     }
 }
 
+/// An integer index array as `nd(..)` and `along(..)` take it: an array
+/// on the host, or one on a device (a GPU tensor of integers, whose crate
+/// implements this).
+#[doc(hidden)]
+pub trait IntoIntIndex<'a> {
+    /// The array's rank.
+    type Dim: Dimension;
+    /// The array.
+    fn into_int_index(self) -> IntIndex<'a>;
+}
+
+/// What [`IntoIntIndex`] gives.
+#[doc(hidden)]
+pub enum IntIndex<'a> {
+    /// On the host.
+    Host(IntArray<'a>),
+    /// On a device.
+    Device(DeviceArray<'a>),
+}
+
+impl<'a> IntIndex<'a> {
+    /// The index element of this array in `form` (`Nd` or `Along`).
+    fn index_elem(self, form: DeviceForm) -> IndexElem<'a> {
+        match (self, form) {
+            (IntIndex::Device(array), form) => IndexElem::Device { array, form },
+            (IntIndex::Host(index), DeviceForm::Along(axis)) => IndexElem::Along { index, axis },
+            (IntIndex::Host(index), _) => IndexElem::Nd(index),
+        }
+    }
+}
+
+impl<'a, T: IntoCowArray<'a>> IntoIntIndex<'a> for T
+where
+    T::Elem: IndexInt,
+{
+    type Dim = T::Dim;
+    fn into_int_index(self) -> IntIndex<'a> {
+        IntIndex::Host(T::Elem::wrap_array(self.into_cow_array()))
+    }
+}
+
 #[diagnostic::do_not_recommend]
 impl<'a, T: Clone> IntoIndexElem<'a> for &Nd<T>
 where
@@ -607,15 +651,12 @@ where
 }
 
 #[diagnostic::do_not_recommend]
-impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Nd<T>
-where
-    T::Elem: IndexInt,
-{
+impl<'a, T: IntoIntIndex<'a>> IntoIndexElem<'a> for Nd<T> {
     // The depth (coordinates per index) is only known at run time.
     static_index!(IxDyn, Ix0, IxDyn, Advanced, crate::rank::BatchedIndices);
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
-        IndexElem::Nd(T::Elem::wrap_array(self.0.into_cow_array()))
+        self.0.into_int_index().index_elem(DeviceForm::Nd)
     }
 }
 
@@ -636,18 +677,12 @@ where
 }
 
 #[diagnostic::do_not_recommend]
-impl<'a, T: IntoCowArray<'a>> IntoIndexElem<'a> for Along<T>
-where
-    T::Elem: IndexInt,
-{
+impl<'a, T: IntoIntIndex<'a>> IntoIndexElem<'a> for Along<T> {
     // It consumes every axis of the target and gives the result its own
     // rank, which must be the target's.
     static_index!(T::Dim, Ix0, T::Dim, Advanced, crate::rank::BatchedAlong);
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
-        IndexElem::Along {
-            index: T::Elem::wrap_array(self.index.into_cow_array()),
-            axis: self.axis,
-        }
+        self.index.into_int_index().index_elem(DeviceForm::Along(self.axis))
     }
 }

@@ -35,6 +35,19 @@ impl<'a> DeviceArray<'a> {
     }
 }
 
+/// How a device index array indexes: as an integer array, as `nd(idx)`, or
+/// as `along(idx, axis)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DeviceForm {
+    /// `x[idx]`: along one axis.
+    Array,
+    /// `x[nd(idx)]`: coordinates along as many axes as its last axis is long.
+    Nd,
+    /// `x[along(idx, axis)]`.
+    Along(isize),
+}
+
 impl fmt::Debug for DeviceArray<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DeviceArray").field("shape", &self.shape).finish_non_exhaustive()

@@ -11,8 +11,8 @@ mod convert;
 mod device;
 mod int;
 
-pub use convert::{IndexArrayElement, IndexArrayInt, IntoCowArray, IntoIndexElem, IntoRangeSlice};
-pub use device::DeviceArray;
+pub use convert::{IndexArrayElement, IndexArrayInt, IntIndex, IntoCowArray, IntoIndexElem, IntoIntIndex, IntoRangeSlice};
+pub use device::{DeviceArray, DeviceForm};
 pub use int::IndexInt;
 pub(crate) use int::position_of;
 #[cfg(target_pointer_width = "64")]
@@ -63,9 +63,15 @@ pub enum IndexElem<'a> {
         axis: isize,
     },
     /// An integer array on another device (a GPU tensor of integers),
-    /// indexing along one axis as [`Array`](Self::Array) does. Only a
-    /// target on that device reads it.
-    Device(DeviceArray<'a>),
+    /// indexing as [`Array`](Self::Array), [`Nd`](Self::Nd) or
+    /// [`Along`](Self::Along) does, as `form` says. Only a target on that
+    /// device reads it.
+    Device {
+        /// The array.
+        array: DeviceArray<'a>,
+        /// How it indexes.
+        form: DeviceForm,
+    },
 }
 
 /// A basic index element (no array): what the macros' typed index lists
@@ -597,7 +603,14 @@ impl fmt::Display for IndexElem<'_> {
             IndexElem::Mask(m) => write!(f, "<boolean mask of shape {}>", shape_str(m.shape())),
             IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
             IndexElem::Along { index, axis } => write!(f, "along(<integer array of shape {}>, {axis})", shape_str(index.shape())),
-            IndexElem::Device(a) => write!(f, "<device integer array of shape {}>", shape_str(a.shape())),
+            IndexElem::Device { array, form } => {
+                let array = format!("<device integer array of shape {}>", shape_str(array.shape()));
+                match form {
+                    DeviceForm::Array => f.write_str(&array),
+                    DeviceForm::Nd => write!(f, "nd({array})"),
+                    DeviceForm::Along(axis) => write!(f, "along({array}, {axis})"),
+                }
+            }
         }
     }
 }

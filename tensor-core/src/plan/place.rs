@@ -7,7 +7,7 @@
 //! basic path and the full resolver place elements the same way.
 
 use crate::error::IndexError;
-use crate::index::{BasicElem, IndexElem, IntArray, with_int_array};
+use crate::index::{BasicElem, DeviceForm, IndexElem, IntArray, with_int_array};
 use crate::plan::along::normalize_axis;
 
 /// The structure of an index on a target of a given rank, checked.
@@ -25,14 +25,24 @@ impl Placement {
     /// pass, errors in NumPy's order.
     #[inline(always)] // the path of every small read and update
     pub(crate) fn new(index: &[IndexElem<'_>], ndim: usize) -> Result<Self, IndexError> {
-        if let Some(along) = index.iter().find(|elem| matches!(elem, IndexElem::Along { .. })) {
+        let is_along = |elem: &&IndexElem<'_>| {
+            matches!(
+                elem,
+                IndexElem::Along { .. }
+                    | IndexElem::Device {
+                        form: DeviceForm::Along(_),
+                        ..
+                    }
+            )
+        };
+        if let Some(along) = index.iter().find(is_along) {
             return Self::along(along, index.len(), ndim);
         }
         let (mut ellipses, mut indexed, mut nd_without_axes, mut advanced) = (0, 0, false, false);
         for elem in index {
             advanced |= matches!(
                 elem,
-                IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) | IndexElem::Device(_)
+                IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) | IndexElem::Device { .. }
             ) && as_int(elem).is_none();
             ellipses += usize::from(matches!(elem, IndexElem::Ellipsis));
             match width(elem) {
@@ -72,7 +82,12 @@ impl Placement {
         if elems > 1 {
             return Err(IndexError::AlongNotAlone);
         }
-        if let IndexElem::Along { axis, .. } = along {
+        if let IndexElem::Along { axis, .. }
+        | IndexElem::Device {
+            form: DeviceForm::Along(axis),
+            ..
+        } = along
+        {
             normalize_axis(*axis, ndim)?;
         }
         let rank = width(along).unwrap_or(0);
@@ -139,11 +154,16 @@ impl<'e, 'a> Iterator for FirstAxes<'e, 'a> {
 #[inline]
 fn width(elem: &IndexElem<'_>) -> Option<usize> {
     match elem {
-        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) | IndexElem::Device(_) => Some(1),
+        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) => Some(1),
         IndexElem::Ellipsis | IndexElem::NewAxis => Some(0),
         IndexElem::Mask(mask) => Some(mask.ndim()),
         IndexElem::Nd(array) => array.shape().last().copied(),
         IndexElem::Along { index, .. } => Some(index.shape().len()),
+        IndexElem::Device { array, form } => match form {
+            DeviceForm::Nd => array.shape().last().copied(),
+            DeviceForm::Along(_) => Some(array.shape().len()),
+            _ => Some(1),
+        },
     }
 }
 

@@ -200,7 +200,7 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
             }
             IndexElem::Nd(array) => Item::Nd { axis, array: array.view() },
             IndexElem::Array(array) => Item::Array { axis, array: array.view() },
-            IndexElem::Device(array) => return Err(IndexError::on_device("index array", array.shape())),
+            IndexElem::Device { array, .. } => return Err(IndexError::on_device("index array", array.shape())),
             IndexElem::Int(_) => unreachable!("integers were placed above"),
             IndexElem::Along { .. } => unreachable!("along(...) is resolved alone"),
         });

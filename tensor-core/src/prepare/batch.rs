@@ -12,7 +12,7 @@
 use ndarray::{ArrayD, ArrayViewD, Axis, CowArray, IxDyn};
 
 use crate::error::{BatchPart, IndexError};
-use crate::index::{DeviceArray, IndexElem, IndexInt, IntArray, PySlice, with_int_array};
+use crate::index::{DeviceArray, DeviceForm, IndexElem, IndexInt, IntArray, PySlice, with_int_array};
 use crate::value::Value;
 
 /// The batch axes of a batched call: the target's leading axes, which
@@ -111,7 +111,7 @@ impl Batch {
             |array| with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(view_at(a.view(), at)))),
             |mask| CowArray::from(view_at(mask.view(), at)),
             // Only a target on its device reads it, and views it there.
-            |array| IndexElem::Device(*array),
+            |array, form| IndexElem::Device { array: *array, form },
         )
     }
 
@@ -151,7 +151,14 @@ impl Batch {
             index,
             |array| IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..]))),
             |mask| CowArray::from(ArrayD::from_elem(&mask.shape()[k..], false)),
-            |array| IndexElem::Array(IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..])))),
+            |array, form| {
+                let zeros = IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..])));
+                match form {
+                    DeviceForm::Nd => IndexElem::Nd(zeros),
+                    DeviceForm::Along(axis) => IndexElem::Along { index: zeros, axis },
+                    _ => IndexElem::Array(zeros),
+                }
+            },
         )
     }
 }
@@ -162,7 +169,7 @@ fn map_batched<'i, 'o>(
     index: &'i [IndexElem<'_>],
     ints: impl Fn(&'i IntArray<'_>) -> IntArray<'o>,
     mask: impl Fn(&'i CowArray<'_, bool, IxDyn>) -> CowArray<'o, bool, IxDyn>,
-    device: impl Fn(&'i DeviceArray<'_>) -> IndexElem<'o>,
+    device: impl Fn(&'i DeviceArray<'_>, DeviceForm) -> IndexElem<'o>,
 ) -> Vec<IndexElem<'o>> {
     index
         .iter()
@@ -179,7 +186,7 @@ fn map_batched<'i, 'o>(
             IndexElem::Range(range) => IndexElem::Range(*range),
             IndexElem::Ellipsis => IndexElem::Ellipsis,
             IndexElem::NewAxis => IndexElem::NewAxis,
-            IndexElem::Device(array) => device(array),
+            IndexElem::Device { array, form } => device(array, *form),
         })
         .collect()
 }
@@ -190,7 +197,7 @@ fn batched_shape<'e>(elem: &'e IndexElem<'_>) -> Option<&'e [usize]> {
     match elem {
         IndexElem::Array(array) | IndexElem::Nd(array) | IndexElem::Along { index: array, .. } => Some(array.shape()),
         IndexElem::Mask(mask) => Some(mask.shape()),
-        IndexElem::Device(array) => Some(array.shape()),
+        IndexElem::Device { array, .. } => Some(array.shape()),
         IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Ellipsis | IndexElem::NewAxis => None,
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::common::{Lcg, assert_same, assert_same_outcome, upload};
 use ndarray::{Array, ArrayD, IxDyn, array};
-use tensor_at::{at, set, try_at};
+use tensor_at::{along, at, nd, set, try_at};
 use tensor_core::{IndexElem, IndexError, Mode, Op, ix};
 use tensor_gpu::{Gpu, GpuError, GpuIndex, GpuTensor};
 
@@ -96,6 +96,30 @@ fn device_index_arrays_index_as_host_arrays_do() {
     );
     let gg = upload(&gpu, &grid);
     same_everywhere(&gpu, &x, |on| vec![pick(on, &gg, &grid), ix(-1)], "x[grid, -1]");
+    // `nd` (coordinates along the first two axes; one point indexes like
+    // integers) and `along`.
+    let points = array![[6, 5], [0, -1], [6, 5], [3, 9]].into_dyn();
+    let point = array![2, -3].into_dyn();
+    let picks = Array::from_shape_fn(IxDyn(&[7, 3, 1]), |d| (d[0] as i32 * 5 + d[1] as i32 * 3) % 13 - 6).into_dyn();
+    for (indices, name) in [(&points, "points"), (&point, "one point")] {
+        let g = made_on_device(&gpu, indices, 1i32);
+        let d = |on: bool| if on { ix(nd(&g)) } else { ix(nd(indices)) };
+        same_everywhere(&gpu, &x, |on| vec![d(on)], &format!("x[nd(gi)], {name}"));
+        same_everywhere(&gpu, &x, |on| vec![ix(1..4), d(on)], &format!("x[1:4, nd(gi)], {name}"));
+    }
+    let g = made_on_device(&gpu, &picks, 3i32);
+    same_everywhere(
+        &gpu,
+        &x,
+        |on| vec![if on { ix(along(&g, 1)) } else { ix(along(&picks, 1)) }],
+        "along(gi, 1)",
+    );
+    same_everywhere(
+        &gpu,
+        &x,
+        |on| vec![if on { ix(along(&g, -2)) } else { ix(along(&picks, -2)) }],
+        "along(gi, -2)",
+    );
     // Unsigned indices, one beyond i32::MAX.
     let unsigned = array![6u32, 0, 6, 3].into_dyn();
     let huge = array![1u32, 3_000_000_000, 2].into_dyn();
@@ -205,6 +229,16 @@ fn the_macros_take_device_indices_and_values() {
     let mut expected = cpu.clone();
     at!(expected[hi] = &gv.to_array().unwrap());
     assert_same(&copy, &expected, "set! with a device value");
+
+    let picks = upload(&gpu, &array![[4], [0], [4], [2]].into_dyn());
+    let picks_host = array![[4], [0], [4], [2]];
+    let column = upload(&gpu, &array![[1.5f32], [2.5], [3.5], [4.5]].into_dyn());
+    at!(g[along(picks, 1)] += column);
+    at!(cpu[along(picks_host, 1)] += &column.to_array().unwrap());
+    let points = upload(&gpu, &array![[3, 4], [0, 0]].into_dyn());
+    at!(g[nd(points)] -= 1.0);
+    at!(cpu[nd(array![[3, 4], [0, 0]])] -= 1.0);
+    assert_same(&g.to_array().unwrap(), &cpu, "along and nd");
 
     let bad = upload(&gpu, &array![0, 4].into_dyn());
     let error = try_at!(g[bad] = 0.0).unwrap_err();
