@@ -54,6 +54,17 @@ impl<T: CubeElement> Buffer<T> {
         }
     }
 
+    /// The first `len` elements of `handle` (which holds at least
+    /// `max(len, 1)` of them: [`GpuTensor::from_handle`](crate::GpuTensor::from_handle) checks).
+    pub(crate) fn from_handle(handle: Handle, len: usize) -> Self {
+        Buffer {
+            handle,
+            len,
+            allocation: Arc::default(),
+            element: PhantomData,
+        }
+    }
+
     /// An uninitialized buffer of `len` elements.
     pub(crate) fn empty(client: &Client, len: usize) -> Self {
         Buffer {

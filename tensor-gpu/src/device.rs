@@ -1,10 +1,12 @@
 //! The device a GPU tensor lives on: a cubecl client.
 
+use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cubecl::prelude::*;
+use cubecl::server::Handle;
 use cubecl::{Device, device::WgpuDeviceKind};
 
 use crate::buffer::Buffer;
@@ -24,11 +26,12 @@ pub struct Gpu {
     client: Client,
     /// Shared by every clone, so that a tensor's copies count too.
     transfers: Arc<TransferCounts>,
-    /// The region descriptions kernels read, uploaded once per content.
-    constants: Arc<Mutex<HashMap<Vec<i32>, Buffer<i32>>>>,
+    /// What kernels read and never write (region descriptions, scalar
+    /// values and operands), uploaded once per content, by element type.
+    constants: Arc<Mutex<HashMap<(TypeId, Vec<u8>), Handle>>>,
 }
 
-/// The most region descriptions a device keeps; past it, they start over.
+/// The most constants a device keeps; past it, they start over.
 const KEPT_CONSTANTS: usize = 1024;
 
 /// The copies between host and device made through one [`Gpu`] (and its
@@ -162,18 +165,19 @@ impl Gpu {
     }
 
     /// `data` on the device, for kernels to read and never write: uploaded
-    /// the first time, then the same buffer, so that a call repeated on
-    /// tensors of one shape uploads no description of them.
-    pub(crate) fn constant(&self, data: &[i32]) -> Buffer<i32> {
+    /// the first time, then the same memory, so that a call repeated on
+    /// tensors of one shape, with one scalar, uploads nothing.
+    pub(crate) fn constant<T: CubeElement>(&self, data: &[T]) -> Buffer<T> {
+        let key = (TypeId::of::<T>(), T::as_bytes(data).to_vec());
         let mut kept = self.constants.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(buffer) = kept.get(data) {
-            return buffer.clone();
+        if let Some(handle) = kept.get(&key) {
+            return Buffer::from_handle(handle.clone(), data.len());
         }
         if kept.len() >= KEPT_CONSTANTS {
             kept.clear();
         }
         let buffer = Buffer::from_slice(self, data);
-        kept.insert(data.to_vec(), buffer.clone());
+        kept.insert(key, buffer.handle.clone());
         buffer
     }
 

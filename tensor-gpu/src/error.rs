@@ -35,6 +35,15 @@ pub enum GpuError {
         /// The number of elements asked for.
         elements: usize,
     },
+    /// A handle given to [`GpuTensor::from_handle`](crate::GpuTensor::from_handle)
+    /// holds fewer bytes than the shape's elements need.
+    #[error("the handle holds {bytes} bytes, fewer than the {needed} the shape's elements need")]
+    HandleTooSmall {
+        /// The bytes the handle holds.
+        bytes: u64,
+        /// The bytes the elements need.
+        needed: u64,
+    },
     /// No device of the asked-for runtime on this machine, or the runtime is
     /// not in this build.
     #[error("no GPU device: {0}")]

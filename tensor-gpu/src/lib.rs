@@ -129,6 +129,10 @@ mod tensor;
 mod value;
 mod write;
 
+/// The cubecl this crate launches its kernels with, for kernels of your own
+/// that read or write GPU tensors ([`GpuTensor::arg`],
+/// [`GpuTensor::from_handle`]).
+pub use cubecl;
 pub use device::{Gpu, Transfers};
 pub use device_index::GpuIndex;
 pub use element::GpuElement;

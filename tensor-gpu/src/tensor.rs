@@ -1,6 +1,7 @@
 //! The GPU tensor: a device buffer, and the shape and strides (in elements,
 //! negative ones included) of the array it holds from an origin offset.
 
+use cubecl::server::Handle;
 use ndarray::{ArrayBase, ArrayD, Data, Dimension, IxDyn};
 use tensor_core::prepare::{self, Layout};
 use tensor_core::{IndexElem, Mode, Plan};
@@ -75,6 +76,52 @@ impl<T: GpuElement> GpuTensor<T> {
         let contiguous = array.as_standard_layout();
         let elements = contiguous.as_slice().expect("standard layout is contiguous");
         Ok(Self::contiguous(gpu, Buffer::from_slice(gpu, elements), array.shape().to_vec()))
+    }
+
+    /// A tensor of `shape`, in C order, over device memory that a kernel of
+    /// your own wrote (a cubecl [`Handle`] of `gpu`'s client): indices from
+    /// an argmax, a sort or a sampler then index other tensors without
+    /// leaving the device. The tensor shares the memory with `handle`.
+    ///
+    /// Fails when the handle holds fewer bytes than the elements need
+    /// ([`GpuError::HandleTooSmall`]), the device cannot hold `T`, or the
+    /// shape has more than `i32::MAX` elements.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use tensor_gpu::{Gpu, GpuTensor};
+    ///
+    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+    /// let gpu = Gpu::vulkan()?;
+    /// let handle = gpu.client().create_from_slice(u32::as_bytes(&[2, 0, 1])); // (what a kernel would write)
+    /// let order = GpuTensor::<u32>::from_handle(&gpu, handle, &[3])?;
+    /// let x = GpuTensor::from_array(&gpu, &array![10.0f32, 20.0, 30.0])?;
+    /// assert_eq!(x.get(&[tensor_core::ix(&order)], Default::default())?.to_array()?, array![30.0, 10.0, 20.0].into_dyn());
+    /// # use cubecl::prelude::CubeElement;
+    /// # Ok::<(), tensor_gpu::GpuError>(())
+    /// ```
+    pub fn from_handle(gpu: &Gpu, handle: Handle, shape: &[usize]) -> Result<Self, GpuError> {
+        gpu.check_element::<T>()?;
+        let len = shape.iter().try_fold(1usize, |len, &axis| len.checked_mul(axis));
+        let len = match len {
+            Some(len) if len <= i32::MAX as usize => len,
+            _ => {
+                return Err(GpuError::TooLarge {
+                    elements: len.unwrap_or(usize::MAX),
+                });
+            }
+        };
+        let (bytes, needed) = (handle.size_in_used(), (len.max(1) * size_of::<T>()) as u64);
+        if bytes < needed {
+            return Err(GpuError::HandleTooSmall { bytes, needed });
+        }
+        Ok(Self::contiguous(gpu, Buffer::from_handle(handle, len), shape.to_vec()))
+    }
+
+    /// The memory of [`handle`](Self::handle) as a kernel argument (every
+    /// element of the buffer, from its start), for kernels of your own.
+    pub fn arg(&self) -> cubecl::prelude::BufferArg {
+        self.buffer.arg()
     }
 
     /// A tensor filling `buffer` in C order.
@@ -165,6 +212,19 @@ impl<T> GpuTensor<T> {
     /// Whether the tensor has no elements.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The device memory holding the elements (a cubecl [`Handle`]), for
+    /// kernels of your own: element `[i, j, ...]` sits at element
+    /// [`offset`](Self::offset)` + i * strides[0] + j * strides[1] + ...`.
+    pub fn handle(&self) -> &Handle {
+        &self.buffer.handle
+    }
+
+    /// Where element `[0, 0, ...]` sits in [`handle`](Self::handle)'s
+    /// memory, in elements.
+    pub fn offset(&self) -> usize {
+        self.offset
     }
 
     /// The device the tensor lives on.

@@ -23,7 +23,7 @@ impl<T: GpuElement> DeviceValue<T> {
         let source = match values {
             Broadcast::Scalar(scalar) => {
                 return DeviceValue {
-                    buffer: Buffer::from_slice(gpu, &[**scalar]),
+                    buffer: gpu.constant(&[**scalar]),
                     strides: vec![0; region.len()],
                 };
             }

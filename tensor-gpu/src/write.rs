@@ -144,9 +144,10 @@ impl<T: GpuElement> GpuTensor<T> {
     /// let mut x = GpuTensor::from_array(&gpu, &ndarray::Array2::<f32>::zeros((2, 3)))?;
     /// let row = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0, 3.0])?;
     /// let rows = GpuTensor::from_array(&gpu, &array![1, 0])?; //    indices on the device too
+    /// x.set_from(&[ix(&rows)], &row, Mode::Clip)?; //               uploads the shapes' descriptions
     /// let before = gpu.transfers();
-    /// x.set_from(&[ix(&rows)], &row, Mode::Clip)?;
-    /// assert_eq!(gpu.transfers() - before, Default::default()); //  nothing copied, once the shapes are known
+    /// x.set_from(&[ix(&rows)], &row, Mode::Clip)?; //               then copies nothing
+    /// assert_eq!(gpu.transfers() - before, Default::default());
     /// assert_eq!(x.to_array()?, array![[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]].into_dyn());
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```

@@ -98,7 +98,7 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
     op: Combine,
 ) {
     let client = gpu.client();
-    let operands = Buffer::from_slice(gpu, &[threshold]);
+    let operands = gpu.constant(&[threshold]);
     let (count, dim) = grid(region.len);
     write_selected::launch::<T>(
         client,
@@ -127,7 +127,7 @@ pub(crate) fn gather_where<T: Numeric + CubeElement>(
     selected: &Selected,
 ) -> Buffer<T> {
     let client = gpu.client();
-    let operands = Buffer::from_slice(gpu, &[threshold]);
+    let operands = gpu.constant(&[threshold]);
     let out = Buffer::<T>::empty(client, selected.count);
     let (count, dim) = grid(region.len);
     gather_selected::launch::<T>(

@@ -31,7 +31,7 @@ pub(crate) fn gather_region<T: Numeric + CubeElement>(gpu: &Gpu, source: &Buffer
     let client = gpu.client();
     let out = Buffer::<T>::empty(client, region.len);
     if region.len > 0 {
-        let fill = Buffer::from_slice(gpu, &[fill]);
+        let fill = gpu.constant(&[fill]);
         let (count, dim) = grid(region.len);
         gather::launch::<T>(
             client,

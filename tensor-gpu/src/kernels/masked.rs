@@ -107,7 +107,7 @@ pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
     value: T,
 ) {
     let client = gpu.client();
-    let operands = Buffer::from_slice(gpu, &[threshold, value]);
+    let operands = gpu.constant(&[threshold, value]);
     let (count, dim) = grid(region.len);
     update_where::launch::<T>(
         client,
@@ -132,7 +132,7 @@ pub(crate) fn mark<T: Numeric + CubeElement>(
     (compare, threshold): (Predicate, T),
 ) -> Buffer<u32> {
     let client = gpu.client();
-    let operands = Buffer::from_slice(gpu, &[threshold]);
+    let operands = gpu.constant(&[threshold]);
     let flags = Buffer::<u32>::empty(client, region.len);
     let (count, dim) = grid(region.len);
     mark_where::launch::<T>(

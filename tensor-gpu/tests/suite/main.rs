@@ -11,5 +11,6 @@ mod device_indices;
 mod device_values;
 mod kernels_same_as_cpu;
 mod macros_same_as_cpu;
+mod pipeline;
 mod proptest_same_as_cpu;
 mod transfers;
