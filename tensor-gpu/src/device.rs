@@ -28,8 +28,11 @@ pub struct Gpu {
     transfers: Arc<TransferCounts>,
     /// What kernels read and never write (region descriptions, scalar
     /// values and operands), uploaded once per content, by element type.
-    constants: Arc<Mutex<HashMap<(TypeId, Vec<u8>), Handle>>>,
+    constants: Arc<Mutex<Constants>>,
 }
+
+/// Constants on the device, by element type and bytes.
+type Constants = HashMap<(TypeId, Vec<u8>), Handle>;
 
 /// The most constants a device keeps; past it, they start over.
 const KEPT_CONSTANTS: usize = 1024;
