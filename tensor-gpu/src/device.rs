@@ -41,11 +41,11 @@ const KEPT_CONSTANTS: usize = 1024;
 /// clones) since it was created: [`Gpu::transfers`].
 ///
 /// Every copy counts: a tensor's upload and download, and the small ones
-/// an indexed call makes (a host index's offset table, a host value, a
-/// scalar operand, a mask's count read back, the bounds check of a device
-/// index in mode `error`). The description of a region (its shape and
-/// strides) is uploaded the first time a shape is met and kept on the
-/// device.
+/// an indexed call makes (a host index's offset table, a host array value,
+/// a mask's count read back, the bounds flags of device indices in mode
+/// `error`). The description of a region (its shape and strides) and a
+/// scalar value or operand are uploaded the first time they are met and
+/// kept on the device.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Transfers {

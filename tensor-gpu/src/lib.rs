@@ -50,9 +50,52 @@
 //! whose [`GpuError::Index`] is the `IndexError` the CPU gives for the same
 //! call. A `GpuTensor`'s rank is dynamic, so rank errors come at run time;
 //! element types are checked at compile time. Values are host scalars or
-//! ndarrays. A mask on the tensor itself is one comparison (`g[g < s]`);
-//! combined masks, `.apply(f)` and float `.pow()` are refused with
-//! [`GpuError::Unsupported`].
+//! ndarrays, or GPU tensors. A mask on the tensor itself is one comparison
+//! (`g[g < s]`); combined masks, `.apply(f)` and float `.pow()` are refused
+//! with [`GpuError::Unsupported`].
+//!
+//! # Indices and values on the device
+//!
+//! A GPU tensor of integers ([`GpuIndex`]: `i32`, `u32`, and `i64`, `u64`
+//! where the runtime has them) indexes wherever an integer array does, in
+//! `nd(..)`, `along(..)` and `; batch = k` too, and a GPU tensor is a
+//! value, so a pipeline whose indices a kernel computes never copies them
+//! to the host:
+//!
+//! ```
+//! use ndarray::array;
+//! use tensor_at::{along, at};
+//! use tensor_gpu::{Gpu, GpuTensor};
+//!
+//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+//! let gpu = Gpu::vulkan()?;
+//! let mut sums = GpuTensor::from_array(&gpu, &ndarray::Array2::<f32>::zeros((2, 3)))?;
+//! let labels = GpuTensor::from_array(&gpu, &array![1, 0, 1])?; //    on the device (an argmax's, say)
+//! let points = GpuTensor::from_array(&gpu, &array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])?;
+//! at!(sums[labels] += points); //                                     index_add_, nothing read back but a flag
+//! let picks = GpuTensor::from_array(&gpu, &array![[2], [0]])?;
+//! let picked = at!(sums[along(picks, 1)]); //                        torch.gather(sums, 1, picks)
+//! assert_eq!(sums.to_array()?, array![[4.0, 5.0, 6.0], [8.0, 10.0, 12.0]].into_dyn());
+//! assert_eq!(picked.to_array()?, array![[6.0], [8.0]].into_dyn());
+//! # Ok::<(), tensor_gpu::GpuError>(())
+//! ```
+//!
+//! The host plans such a call from the shapes alone (each device array
+//! stands in as zeros of its shape, so tensor-core checks every rule but
+//! the arrays' bounds, in NumPy's order). Then kernels check the bounds
+//! (mode `error`: the first offending position of each array is read back,
+//! 4 bytes, before anything is written, and an error is the CPU's) and
+//! fold the arrays' positions, resolved by the mode, into the offset table
+//! the write or gather reads. In modes `clip`, `wrap`, `drop` and `fill`
+//! nothing crosses: the descriptions of a call's shapes (and its scalar
+//! values) are uploaded the first time and kept on the device. A
+//! zero-dimensional device index, and `nd` of one point, index like
+//! integers: their values are read back.
+//!
+//! Indices from a kernel of your own (an argmax, a sort, a sampler) become
+//! a tensor with [`GpuTensor::from_handle`]; [`GpuTensor::arg`] passes a
+//! tensor to such a kernel, and [`cubecl`] is the cubecl to write it with.
+//! The crate's `kmeans` example does both.
 //!
 //! # How it runs
 //!
