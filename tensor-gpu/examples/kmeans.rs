@@ -18,10 +18,10 @@
 //! device, Mesa's lavapipe included). The same steps run on the CPU with
 //! ndarray, and the two must agree.
 
+use cubecl::prelude::*;
 use ndarray::{Array1, Array2, Axis, array};
 use tensor_at::at;
 use tensor_core::{NewAxis, ix};
-use tensor_gpu::cubecl::prelude::*;
 use tensor_gpu::{Gpu, GpuError, GpuTensor};
 
 /// `labels[i]` = the centroid nearest to point `i` (squared distance, the

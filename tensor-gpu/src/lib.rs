@@ -94,7 +94,9 @@
 //!
 //! Indices from a kernel of your own (an argmax, a sort, a sampler) become
 //! a tensor with [`GpuTensor::from_handle`]; [`GpuTensor::arg`] passes a
-//! tensor to such a kernel, and [`cubecl`] is the cubecl to write it with.
+//! tensor to such a kernel, written with the cubecl this crate pins
+//! (`cubecl = "=0.11.0"`). (It is not re-exported: its names would then
+//! lengthen the type paths in tensor-at's compile errors.)
 //! The crate's `kmeans` example does both.
 //!
 //! # How it runs
@@ -172,10 +174,6 @@ mod tensor;
 mod value;
 mod write;
 
-/// The cubecl this crate launches its kernels with, for kernels of your own
-/// that read or write GPU tensors ([`GpuTensor::arg`],
-/// [`GpuTensor::from_handle`]).
-pub use cubecl;
 pub use device::{Gpu, Transfers};
 pub use device_index::GpuIndex;
 pub use element::GpuElement;
