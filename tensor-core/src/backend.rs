@@ -20,9 +20,9 @@ use crate::target::{Target, TargetMut};
 use crate::value::{InOrder, Value};
 
 /// Which elements a mask on the target itself selects (`x[x < s]`,
-/// `x[(x > a) & (x < b)]`): the test on an element, and, for a single
-/// comparison, the comparison itself for backends that cannot run a host
-/// closure.
+/// `x[(x > a) & (x < b)]`): the test on an element, and the mask as data
+/// (its comparisons and how they combine) for backends that cannot run a
+/// host closure.
 pub enum Predicate<'s, T, F> {
     /// One comparison `x compare scalar`; `test` evaluates the same.
     Compare {
@@ -33,8 +33,30 @@ pub enum Predicate<'s, T, F> {
         /// The comparison as a closure.
         test: F,
     },
-    /// Comparisons combined with `& | ^ !`.
-    Test(F),
+    /// Comparisons combined with `& | ^ !`; `test` evaluates the same.
+    Combined {
+        /// The mask in postfix order: each operator after its operands.
+        steps: &'s [Step<'s, T>],
+        /// The mask as a closure.
+        test: F,
+    },
+}
+
+/// One step of a combined mask on the target, in postfix order:
+/// `(x > a) & !(x == b)` is `[Compare(Gt, a), Compare(Eq, b), Not, And]`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Step<'s, T> {
+    /// `x compare scalar`.
+    Compare(Compare, &'s T),
+    /// Both of the two masks before it.
+    And,
+    /// Either of them.
+    Or,
+    /// Exactly one of them.
+    Xor,
+    /// Not the mask before it.
+    Not,
 }
 
 impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
@@ -46,15 +68,16 @@ impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
         Predicate::Compare { compare, scalar, test }
     }
 
-    /// Combined comparisons, evaluated by `test`.
-    pub fn test(test: F) -> Self {
-        Predicate::Test(test)
+    /// Combined comparisons `steps` (postfix), evaluated by `test`, which
+    /// must agree with them (other backends run `steps`).
+    pub fn combined(steps: &'s [Step<'s, T>], test: F) -> Self {
+        Predicate::Combined { steps, test }
     }
 
     /// The test on one element.
     pub fn into_test(self) -> F {
         match self {
-            Predicate::Compare { test, .. } | Predicate::Test(test) => test,
+            Predicate::Compare { test, .. } | Predicate::Combined { test, .. } => test,
         }
     }
 
@@ -62,8 +85,29 @@ impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
     pub fn into_parts(self) -> (Option<(Compare, &'s T)>, F) {
         match self {
             Predicate::Compare { compare, scalar, test } => (Some((compare, scalar)), test),
-            Predicate::Test(test) => (None, test),
+            Predicate::Combined { test, .. } => (None, test),
         }
+    }
+}
+
+/// What a mask's comparison on an array builds (`a < s` inside `x[...]`
+/// where `a` is not the target itself): a boolean array for an ndarray, a
+/// mask on the device for a tensor there.
+pub trait MaskOperand {
+    /// The element type.
+    type Elem;
+    /// The mask it builds.
+    type Mask;
+    /// The mask `self compare scalar`; `test` evaluates the same on one
+    /// element (the CPU runs it).
+    fn mask(&self, compare: Compare, scalar: &Self::Elem, test: impl FnMut(&Self::Elem) -> bool) -> Self::Mask;
+}
+
+impl<X: Target + ?Sized> MaskOperand for X {
+    type Elem = X::Elem;
+    type Mask = Array<bool, X::Dim>;
+    fn mask(&self, _: Compare, _: &X::Elem, test: impl FnMut(&X::Elem) -> bool) -> Self::Mask {
+        self.target_view().map(test)
     }
 }
 

@@ -11,12 +11,12 @@
 
 use std::fmt::Display;
 
-use ndarray::{Array, ArrayViewMut, Dimension};
+use ndarray::{ArrayViewMut, Dimension};
 
 pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-pub use crate::backend::Predicate;
-use crate::backend::{Indexable, IndexableMut, IntoUpdatable};
+use crate::backend::{Indexable, IndexableMut, IntoUpdatable, MaskOperand};
+pub use crate::backend::{Predicate, Step};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::{IndexError, SetError};
@@ -496,10 +496,11 @@ where
     source
 }
 
-/// The mask `predicate(e)` for each element `e` of `array` (the mask sugar
-/// `x[a < s]` where `a` is not the target itself).
-pub fn mask<X: Target + ?Sized>(array: &X, predicate: impl FnMut(&X::Elem) -> bool) -> Array<bool, X::Dim> {
-    array.target_view().map(predicate)
+/// The mask `array compare scalar`, `predicate(e)` for each element `e`
+/// of an ndarray (the mask sugar `x[a < s]` where `a` is not the target
+/// itself).
+pub fn mask<X: MaskOperand + ?Sized>(array: &X, compare: Compare, scalar: &X::Elem, predicate: impl FnMut(&X::Elem) -> bool) -> X::Mask {
+    array.mask(compare, scalar, predicate)
 }
 
 /// The rank of what a mask over every axis of a target of rank `Self`

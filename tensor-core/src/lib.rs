@@ -70,7 +70,7 @@ pub mod typed;
 mod value;
 
 pub use api::{apply, get, get_into, get_view, select, set, update};
-pub use backend::{Indexable, IndexableMut, IntoUpdatable, Predicate};
+pub use backend::{Indexable, IndexableMut, IntoUpdatable, MaskOperand, Predicate, Step};
 pub use batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
 pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
 pub use element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};

@@ -27,6 +27,7 @@ use crate::error::GpuError;
 use crate::kernels::indices::{self, IndexWalk, Resolve};
 use crate::kernels::region::{FIELDS, SKIP as DEVICE_SKIP};
 use crate::layout::Region;
+use crate::mask::{DeviceMask, device_mask};
 use crate::tensor::GpuTensor;
 
 /// The integer types a device index array holds: `i32` and `u32` on every
@@ -93,7 +94,7 @@ impl<'a, T: GpuElement> IntoValue<'a, T> for &'a &GpuTensor<T> {
 }
 
 /// The GPU tensor of `T` a device value stands for.
-pub(crate) fn device_value<'a, T: GpuElement>(array: &DeviceArray<'a>) -> Result<&'a GpuTensor<T>, GpuError> {
+pub(crate) fn device_value<'a, T: GpuElement>(array: &'a DeviceArray<'_>) -> Result<&'a GpuTensor<T>, GpuError> {
     array.downcast::<GpuTensor<T>>().ok_or(GpuError::Unsupported {
         operation: "a device value",
         reason: "a device value is a GpuTensor of the target's element type",
@@ -184,7 +185,7 @@ impl<I: GpuIndex> GpuTensor<I> {
 /// The strides that read an array of shape `own` (with `strides`) along
 /// the axes of `shape`, to which it broadcasts (aligned at the last axis):
 /// zero on the axes it lacks or has length one on.
-fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize> {
+pub(crate) fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize> {
     let mut out = vec![0; shape.len()];
     for ((slot, &len), &stride) in out.iter_mut().rev().zip(own.iter().rev()).zip(strides.iter().rev()) {
         if len != 1 {
@@ -199,6 +200,9 @@ fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize>
 struct Placed<'t> {
     array: Held<'t>,
     axis: usize,
+    /// Whether its elements are known to be in bounds (the coordinates a
+    /// mask selects), so that no check runs.
+    in_bounds: bool,
 }
 
 /// A device index array as the index holds it, or a view made of one.
@@ -216,8 +220,10 @@ impl Held<'_> {
     }
 }
 
-/// An index holding device index arrays, ready for the host to plan: each
-/// of them replaced by zeros of its shape.
+/// An index holding device index arrays or masks, ready for the host to
+/// plan: each array replaced by zeros of its shape, each mask by zeros of
+/// the shape of the coordinates it selects (`x[m]` is `x[nd(coordinates)]`,
+/// the coordinates computed on the device and their count read back).
 pub(crate) struct OnDevice<'t> {
     planned: Vec<IndexElem<'t>>,
     /// The first target axis of each element of `planned`.
@@ -229,22 +235,32 @@ pub(crate) struct OnDevice<'t> {
 static ZERO: usize = 0;
 
 impl<'t> OnDevice<'t> {
-    /// `index` on a target of `ndim` axes split for planning; `None` when
-    /// no element of it lives on the device. A zero-dimensional device
-    /// array indexes like an integer (as in NumPy): its value is read back.
-    pub(crate) fn split(index: &'t [IndexElem<'_>], ndim: usize) -> Result<Option<Self>, GpuError> {
+    /// `index` on a target of shape `shape` split for planning; `None`
+    /// when no element of it lives on the device. A zero-dimensional
+    /// device array indexes like an integer (as in NumPy): its value is
+    /// read back.
+    pub(crate) fn split(gpu: &Gpu, index: &'t [IndexElem<'_>], shape: &[usize]) -> Result<Option<Self>, GpuError> {
         if !index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) {
             return Ok(None);
         }
         // The stand-ins first (where the arrays go depends on their forms),
         // then each array placed on the target's axes.
         let mut planned = Vec::with_capacity(index.len());
-        let mut devices = Vec::new();
+        let mut devices: Vec<(usize, Held<'t>, DeviceForm)> = Vec::new();
+        let mut masks = Vec::new();
         for elem in index {
             let IndexElem::Device { array: device, form } = elem else {
                 planned.push(reborrow(elem)?);
                 continue;
             };
+            if *form == DeviceForm::Mask {
+                let mask = device_mask(device)?;
+                let coordinates = mask.coordinates(gpu)?;
+                masks.push((planned.len(), mask.shape()?.to_vec()));
+                planned.push(IndexElem::Nd(zeros(coordinates.shape())));
+                devices.push((planned.len() - 1, Held::View(Box::new(coordinates)), DeviceForm::Mask));
+                continue;
+            }
             let array = index_array(device)?;
             let shape = device.shape();
             match *form {
@@ -255,31 +271,35 @@ impl<'t> OnDevice<'t> {
                     planned.extend(array.values()?.into_iter().map(IndexElem::Int));
                 }
                 DeviceForm::Array => {
-                    devices.push((planned.len(), array, *form));
+                    devices.push((planned.len(), Held::Borrowed(array), *form));
                     planned.push(IndexElem::Array(zeros(shape)));
                 }
                 DeviceForm::Nd => {
-                    devices.push((planned.len(), array, *form));
+                    devices.push((planned.len(), Held::Borrowed(array), *form));
                     planned.push(IndexElem::Nd(zeros(shape)));
                 }
                 DeviceForm::Along(axis) => {
-                    devices.push((planned.len(), array, *form));
+                    devices.push((planned.len(), Held::Borrowed(array), *form));
                     planned.push(IndexElem::Along { index: zeros(shape), axis });
                 }
                 _ => return Err(GpuError::newer_core("this form of device index")),
             }
         }
+        let ndim = shape.len();
         let axes = prepare::first_axes(&planned, ndim)?;
+        for (element, mask) in masks {
+            check_mask_shape(&mask, &shape[axes[element]..], axes[element])?;
+        }
         let mut arrays = Vec::new();
         for (element, array, form) in devices {
             match form {
-                DeviceForm::Nd => {
+                DeviceForm::Nd | DeviceForm::Mask => {
                     let depth = array_depth(&planned[element]);
                     for c in 0..depth {
-                        let column = Held::View(array.column(c)?);
                         arrays.push(Placed {
-                            array: column,
+                            array: Held::View(array.get().column(c)?),
                             axis: axes[element] + c,
+                            in_bounds: form == DeviceForm::Mask,
                         });
                     }
                 }
@@ -288,13 +308,15 @@ impl<'t> OnDevice<'t> {
                     let axis = if axis < 0 { axis + ndim as isize } else { axis };
                     let axis = usize::try_from(axis).unwrap_or(0).min(ndim.saturating_sub(1));
                     arrays.push(Placed {
-                        array: Held::Borrowed(array),
+                        array,
                         axis,
+                        in_bounds: false,
                     });
                 }
                 _ => arrays.push(Placed {
-                    array: Held::Borrowed(array),
+                    array,
                     axis: axes[element],
+                    in_bounds: false,
                 }),
             }
         }
@@ -344,8 +366,11 @@ impl<'t> OnDevice<'t> {
     /// bounds, and that element's position: every array checked on the
     /// device, the positions read back in one copy.
     fn first_fault(&self, gpu: &Gpu, shape: &[usize]) -> Result<Option<(&Placed<'t>, usize)>, GpuError> {
+        if self.arrays.iter().all(|placed| placed.in_bounds) {
+            return Ok(None);
+        }
         let faults = indices::filled(gpu, u32::MAX, self.arrays.len());
-        for (slot, placed) in self.arrays.iter().enumerate() {
+        for (slot, placed) in self.arrays.iter().enumerate().filter(|(_, placed)| !placed.in_bounds) {
             placed.array.get().check_bounds(&faults, slot, shape[placed.axis]);
         }
         let faults = faults.read(gpu)?;
@@ -434,24 +459,42 @@ pub(crate) fn holds_device_arrays<T>(index: &[IndexElem<'_>], value: Option<&Val
     index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) || matches!(value, Some(Value::Device(_)))
 }
 
-/// The device index arrays of `index` (in index order) viewed at batch
-/// position `at`.
-pub(crate) fn batch_views(index: &[IndexElem<'_>], at: &[usize]) -> Result<Vec<Box<dyn DeviceIndexArray>>, GpuError> {
+/// A device index array or mask of an index, viewed at one batch position.
+pub(crate) enum BatchView {
+    Array(Box<dyn DeviceIndexArray>),
+    Mask(DeviceMask),
+}
+
+impl BatchView {
+    /// The view as an index element in `form`.
+    fn index_elem(&self, form: DeviceForm) -> IndexElem<'_> {
+        match self {
+            BatchView::Array(array) => array.index_elem(form),
+            BatchView::Mask(mask) => IndexElem::Device {
+                array: DeviceArray::new(mask.shape().unwrap_or(&[]), mask),
+                form,
+            },
+        }
+    }
+}
+
+/// The device index arrays and masks of `index` (in index order) viewed at
+/// batch position `at`.
+pub(crate) fn batch_views(index: &[IndexElem<'_>], at: &[usize]) -> Result<Vec<BatchView>, GpuError> {
     let devices = index.iter().filter_map(|elem| match elem {
-        IndexElem::Device { array, .. } => Some(array),
+        IndexElem::Device { array, form } => Some((array, *form)),
         _ => None,
     });
-    devices.map(|array| Ok(index_array(array)?.at_batch(at))).collect()
+    let view = |(array, form): (&DeviceArray<'_>, DeviceForm)| match form {
+        DeviceForm::Mask => Ok(BatchView::Mask(device_mask(array)?.at_batch(at)?)),
+        _ => Ok(BatchView::Array(index_array(array)?.at_batch(at))),
+    };
+    devices.map(view).collect()
 }
 
 /// The index of batch position `at` ([`Batch::index_at`]), its device
 /// arrays the `views` of them there ([`batch_views`]).
-pub(crate) fn index_at<'i>(
-    batches: &Batch,
-    index: &'i [IndexElem<'_>],
-    at: &[usize],
-    views: &'i [Box<dyn DeviceIndexArray>],
-) -> Vec<IndexElem<'i>> {
+pub(crate) fn index_at<'i>(batches: &Batch, index: &'i [IndexElem<'_>], at: &[usize], views: &'i [BatchView]) -> Vec<IndexElem<'i>> {
     let mut views = views.iter();
     let at_batch = batches.index_at(index, at).into_iter().map(|elem| match elem {
         IndexElem::Device { form, .. } => views.next().expect("one view per device array").index_elem(form),
@@ -482,8 +525,8 @@ impl<T> Prepared for Update<'_, '_, T> {
 }
 
 /// The device index array `array` stands for.
-fn index_array<'t>(array: &DeviceArray<'t>) -> Result<&'t dyn DeviceIndexArray, GpuError> {
-    fn typed<'t, I: GpuIndex>(array: &DeviceArray<'t>) -> Option<&'t dyn DeviceIndexArray> {
+fn index_array<'t>(array: &'t DeviceArray<'_>) -> Result<&'t dyn DeviceIndexArray, GpuError> {
+    fn typed<'t, I: GpuIndex>(array: &'t DeviceArray<'_>) -> Option<&'t dyn DeviceIndexArray> {
         array.downcast::<GpuTensor<I>>().map(|tensor| tensor as &dyn DeviceIndexArray)
     }
     typed::<i32>(array)
@@ -509,6 +552,19 @@ fn array_depth(elem: &IndexElem<'_>) -> usize {
     match elem {
         IndexElem::Nd(array) => array.shape().last().copied().unwrap_or(0),
         _ => unreachable!("an nd stand-in"),
+    }
+}
+
+/// NumPy's check of a mask of shape `mask` on the target axes `axes`
+/// (from `first_axis` on): each of its lengths is the axis's.
+fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
+    match mask.iter().zip(axes).position(|(m, a)| m != a) {
+        None => Ok(()),
+        Some(k) => Err(IndexError::MaskShape {
+            axis: first_axis + k,
+            len: axes[k],
+            mask_len: mask[k],
+        }),
     }
 }
 

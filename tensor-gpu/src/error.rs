@@ -13,6 +13,13 @@ pub enum GpuError {
     /// them on the CPU.
     #[error(transparent)]
     Index(#[from] IndexError),
+    /// A mask whose comparisons are on tensors that do not broadcast
+    /// together (`(a > 0) & (b > 0)` with `a` of shape `(3,)`, `b` of `(4,)`).
+    #[error("operands could not be broadcast together with shapes {shapes}")]
+    MaskBroadcast {
+        /// The shapes of the mask's tensors, in the order written.
+        shapes: tensor_core::Shapes,
+    },
     /// An operation the GPU backend does not run.
     #[error("{operation} is not supported on the GPU: {reason}")]
     Unsupported {

@@ -7,15 +7,21 @@ use ndarray::IxDyn;
 use tensor_core::rank::{Kind, Rank};
 use tensor_core::{Arith, IndexElem, Indexable, IndexableMut, IntoUpdatable, Mode, Op, Predicate, Value};
 
+use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
+use crate::kernels::condition::Condition;
+use crate::kernels::masked;
+use crate::mask::target_condition;
 use crate::tensor::GpuTensor;
 
-/// Masks that combine comparisons run on the host only.
-const COMBINED_MASK: GpuError = GpuError::Unsupported {
-    operation: "a combined mask",
-    reason: "a mask on a GPU tensor is one comparison `x[x < s]`; for `(x > a) & (x < b)`, index with a boolean ndarray",
-};
+/// A mask on the target itself as the condition a kernel evaluates.
+fn condition<T: GpuElement, F>(gpu: &Gpu, predicate: Predicate<'_, T, F>) -> Result<Condition<T>, GpuError> {
+    match predicate {
+        Predicate::Compare { compare, scalar, .. } => Ok(Condition::compare(gpu, (masked::Predicate::try_from(compare)?, *scalar))),
+        Predicate::Combined { steps, .. } => target_condition(gpu, steps),
+    }
+}
 
 // Not listed in errors about ndarray targets.
 #[diagnostic::do_not_recommend]
@@ -30,10 +36,7 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
     }
 
     fn read_where<R: Rank, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
-        match predicate {
-            Predicate::Compare { compare, scalar, .. } => self.get_where(compare, *scalar),
-            Predicate::Test(_) => Err(COMBINED_MASK),
-        }
+        self.get_condition(&condition(&self.gpu, predicate)?)
     }
 }
 
@@ -58,20 +61,16 @@ impl<T: GpuElement> IndexableMut for GpuTensor<T> {
     }
 
     fn set_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, value: Value<'_, T>) -> Result<(), GpuError> {
-        match predicate {
-            Predicate::Compare { compare, scalar, .. } => GpuTensor::set_where(self, compare, *scalar, value),
-            Predicate::Test(_) => Err(COMBINED_MASK),
-        }
+        let condition = condition(&self.gpu, predicate)?;
+        self.set_condition(condition, value)
     }
 
     fn update_where<F: FnMut(&T) -> bool>(&mut self, predicate: Predicate<'_, T, F>, op: Op, value: Value<'_, T>) -> Result<(), GpuError>
     where
         T: Arith,
     {
-        match predicate {
-            Predicate::Compare { compare, scalar, .. } => GpuTensor::update_where(self, compare, *scalar, op, value),
-            Predicate::Test(_) => Err(COMBINED_MASK),
-        }
+        let condition = condition(&self.gpu, predicate)?;
+        self.update_condition(condition, op, value)
     }
 }
 

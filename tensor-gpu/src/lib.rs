@@ -50,9 +50,25 @@
 //! whose [`GpuError::Index`] is the `IndexError` the CPU gives for the same
 //! call. A `GpuTensor`'s rank is dynamic, so rank errors come at run time;
 //! element types are checked at compile time. Values are host scalars or
-//! ndarrays, or GPU tensors. A mask on the tensor itself is one comparison
-//! (`g[g < s]`); combined masks, `.apply(f)` and float `.pow()` are refused
-//! with [`GpuError::Unsupported`].
+//! ndarrays, or GPU tensors. Masks are comparisons on the tensor itself or
+//! on other GPU tensors, combined with `& | ^ !` (see [Masks on the
+//! device](#masks-on-the-device)). `.apply(f)` and float `.pow()` are
+//! refused with [`GpuError::Unsupported`]: `apply` runs a host closure,
+//! which no kernel can, so download, apply and upload instead:
+//!
+//! ```
+//! # use ndarray::array;
+//! # use tensor_at::at;
+//! # use tensor_gpu::{Gpu, GpuTensor};
+//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+//! # let gpu = Gpu::vulkan()?;
+//! let mut g = GpuTensor::from_array(&gpu, &array![1.0f32, 4.0, 9.0])?;
+//! let mut host = g.to_array()?; //                 download
+//! at!(host[1:].apply(f32::sqrt)); //               apply on the host
+//! g = GpuTensor::from_array(&gpu, &host)?; //      upload
+//! assert_eq!(g.to_array()?, array![1.0, 2.0, 3.0].into_dyn());
+//! # Ok::<(), tensor_gpu::GpuError>(())
+//! ```
 //!
 //! # Indices and values on the device
 //!
@@ -99,6 +115,34 @@
 //! lengthen the type paths in tensor-at's compile errors.)
 //! The crate's `kmeans` example does both.
 //!
+//! # Masks on the device
+//!
+//! Inside the brackets, a comparison on a GPU tensor (`g[h > 0.0]`, `h` of
+//! any element type) builds a [`DeviceMask`] where one on an ndarray builds
+//! a boolean array, and `&`, `|`, `^`, `!` combine them (their tensors
+//! broadcast together, as in NumPy). A mask whose comparisons are all on
+//! the target itself (`g[(g > a) & (g < b)]`) is evaluated inside the
+//! write's own pass. Nothing of a mask crosses to the host but, where the
+//! selection's size matters (a read, an array value, a mask beside other
+//! index elements), its count: 4 bytes.
+//!
+//! ```
+//! use ndarray::array;
+//! use tensor_at::at;
+//! use tensor_gpu::{Gpu, GpuTensor};
+//!
+//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+//! let gpu = Gpu::vulkan()?;
+//! let mut g = GpuTensor::from_array(&gpu, &array![[-1.0f32, 2.0], [3.0, -4.0]])?;
+//! let labels = GpuTensor::from_array(&gpu, &array![[0, 1], [1, 1]])?;
+//! at!(g[(g > 0.0) & (g < 2.5)] *= 10.0); //      one pass: predicate and write
+//! at!(g[(labels == 1) & !(g > 0.0)] = 0.0); //    the comparison on `labels` marked first
+//! let big = at!(g[g > 5.0]); //                   compaction, then a gather
+//! assert_eq!(g.to_array()?, array![[-1.0, 20.0], [3.0, 0.0]].into_dyn());
+//! assert_eq!(big.to_array()?, array![20.0].into_dyn());
+//! # Ok::<(), tensor_gpu::GpuError>(())
+//! ```
+//!
 //! # How it runs
 //!
 //! Every read and update is prepared on the host by tensor-core's
@@ -116,8 +160,10 @@
 //! | advanced read `x[idx]`, mode `fill` | gather |
 //! | `x[idx] = v` | stable sort by destination, then the last occurrence of each destination writes |
 //! | `x[idx] op= v` | stable sort by destination, then one unit per destination applies its occurrences in index order |
-//! | `x[x < s] op= v`, scalar `v` | one fused pass (predicate and write) |
-//! | `x[x < s] = array`, `x[x < s]` read | prefix sum of the predicate (compaction), then a write or a gather |
+//! | `x[x < s] op= v`, `x[(x > a) & (x < b)] op= v`, scalar `v` | one fused pass (the mask's kernel, compiled per expression shape, and the write) |
+//! | `x[x < s] = array`, `x[x < s]` read | prefix sum of the mask (compaction), then a write or a gather |
+//! | `x[h > s]`, `h` another GPU tensor | each comparison on another tensor marked (one flag per position), then as above |
+//! | `x[h > s, 1:3]`: a device mask beside other elements | compaction into the selected coordinates, which index as `nd(coordinates)` |
 //! | `x[idx]; batch = k` read | every batch's region stacked into one, then one gather |
 //! | `x[idx] op= v; batch = k` | every batch prepared and staged, then each batch's write as above |
 //!
@@ -169,6 +215,7 @@ mod error;
 mod indexable;
 mod kernels;
 mod layout;
+mod mask;
 mod read;
 mod tensor;
 mod value;
@@ -178,5 +225,6 @@ pub use device::{Gpu, Transfers};
 pub use device_index::GpuIndex;
 pub use element::GpuElement;
 pub use error::GpuError;
+pub use mask::DeviceMask;
 pub use tensor::GpuTensor;
 pub use tensor_core::Compare;

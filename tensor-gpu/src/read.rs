@@ -6,6 +6,7 @@ use tensor_core::{IndexElem, Mode, Plan, prepare};
 use crate::device_index::OnDevice;
 use crate::element::GpuElement;
 use crate::error::GpuError;
+use crate::kernels::condition::Condition;
 use crate::kernels::masked::Predicate;
 use crate::kernels::{compact, copy, gather};
 use crate::layout::Region;
@@ -30,7 +31,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        let device = OnDevice::split(index, self.ndim())?;
+        let device = OnDevice::split(&self.gpu, index, &self.shape)?;
         let plan = match &device {
             None => prepare::read(index, self.layout(), &mode)?,
             Some(device) => device.checked(
@@ -66,10 +67,15 @@ impl<T: GpuElement> GpuTensor<T> {
     /// Reads the elements `e` with `e compare threshold`, in C order, into a
     /// new one-dimensional tensor (NumPy's `x[x < s]`).
     pub fn get_where(&self, compare: Compare, threshold: T) -> Result<GpuTensor<T>, GpuError> {
-        let predicate = (Predicate::try_from(compare)?, threshold);
+        self.get_condition(&Condition::compare(&self.gpu, (Predicate::try_from(compare)?, threshold)))
+    }
+
+    /// The elements where `condition` holds, in C order, into a new
+    /// one-dimensional tensor.
+    pub(crate) fn get_condition(&self, condition: &Condition<T>) -> Result<GpuTensor<T>, GpuError> {
         let device = Region::of_layout(self.offset, &self.shape, &self.strides).upload(&self.gpu)?;
-        let selected = compact::select_where(&self.gpu, &self.buffer, &device, predicate)?;
-        let buffer = compact::gather_where(&self.gpu, &self.buffer, &device, predicate, &selected);
+        let selected = compact::select_where(&self.gpu, &self.buffer, &device, condition)?;
+        let buffer = compact::gather_where(&self.gpu, &self.buffer, &device, condition, &selected);
         Ok(GpuTensor::contiguous(&self.gpu, buffer, vec![selected.count]))
     }
 }

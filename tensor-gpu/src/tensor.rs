@@ -189,6 +189,17 @@ impl<T: GpuElement> GpuTensor<T> {
 }
 
 impl<T> GpuTensor<T> {
+    /// Another handle on the same elements (the buffer shared, as a view).
+    pub(crate) fn shared(&self) -> GpuTensor<T> {
+        GpuTensor {
+            gpu: self.gpu.clone(),
+            buffer: self.buffer.clone(),
+            offset: self.offset,
+            shape: self.shape.clone(),
+            strides: self.strides.clone(),
+        }
+    }
+
     /// The shape.
     pub fn shape(&self) -> &[usize] {
         &self.shape

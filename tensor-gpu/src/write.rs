@@ -5,7 +5,7 @@
 
 use ndarray::{ArrayViewD, Dimension, IxDyn, ShapeBuilder};
 use tensor_core::prepare::{self, Layout, Update};
-use tensor_core::{Arith, Bounds, Broadcast, Compare, IndexElem, IndexError, IntoValue, Mode, Op, Plan, Value};
+use tensor_core::{Arith, Bounds, Broadcast, Compare, DeviceForm, IndexElem, IndexError, IntoValue, Mode, Op, Plan, Value};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -14,9 +14,11 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::compact::{self, Selected};
+use crate::kernels::condition::Condition;
 use crate::kernels::masked::{self, Predicate};
 use crate::kernels::{copy, scatter_reduce, scatter_set};
 use crate::layout::{DeviceRegion, Region};
+use crate::mask::{DeviceMask, device_mask};
 use crate::tensor::GpuTensor;
 use crate::value::{DeviceValue, broadcast_strides};
 
@@ -107,6 +109,9 @@ impl<T: GpuElement> GpuTensor<T> {
     /// array, or a GPU tensor (`&g`).
     pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         let value = value.into_value();
+        if let Some(mask) = self.whole_mask(index)? {
+            return self.set_condition(mask.condition(&self.gpu)?, value);
+        }
         self.write_index(index, mode.bounds(), &value, Combine::Set, |index, layout, value| {
             prepare::set(index, layout, &mode, value)
         })
@@ -123,6 +128,9 @@ impl<T: GpuElement> GpuTensor<T> {
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
         refuse_unchecked_operands::<T>(op, &value)?;
+        if let Some(mask) = self.whole_mask(index)? {
+            return self.update_condition(mask.condition(&self.gpu)?, op, value);
+        }
         self.write_index(index, mode.bounds(), &value, combine, |index, layout, value| {
             prepare::update(index, layout, op, &mode, value)
         })
@@ -165,16 +173,48 @@ impl<T: GpuElement> GpuTensor<T> {
     /// `at!(x[x < s] = v)`), fused: one pass for a scalar `value`; an array
     /// holds one value per selected element, in C order.
     pub fn set_where<'v>(&mut self, compare: Compare, threshold: T, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
-        let value = value.into_value();
-        self.write_where((compare, threshold), Combine::Set, |count| prepare::set_where(&value, count))
+        let condition = Condition::compare(&self.gpu, (Predicate::try_from(compare)?, threshold));
+        self.set_condition(condition, value.into_value())
     }
 
     /// `self[self compare threshold] op= value`, as [`set_where`](Self::set_where).
     pub fn update_where<'v>(&mut self, compare: Compare, threshold: T, op: Op, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
+        let condition = Condition::compare(&self.gpu, (Predicate::try_from(compare)?, threshold));
+        self.update_condition(condition, op, value.into_value())
+    }
+
+    /// `self[condition] = value`, the condition on this tensor's elements.
+    pub(crate) fn set_condition(&mut self, condition: Condition<T>, value: Value<'_, T>) -> Result<(), GpuError> {
+        let zero = T::from_int(0);
+        let (host, device) = host_form(&value, &zero)?;
+        self.write_where(condition, Combine::Set, device, |count| prepare::set_where(&host, count))
+    }
+
+    /// `self[condition] op= value`, as [`set_condition`](Self::set_condition).
+    pub(crate) fn update_condition(&mut self, condition: Condition<T>, op: Op, value: Value<'_, T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
         let combine = Combine::try_from(op)?;
-        let value = value.into_value();
-        self.write_where((compare, threshold), combine, |count| prepare::update_where(op, &value, count))
+        refuse_unchecked_operands::<T>(op, &value)?;
+        let zero = T::from_int(0);
+        let (host, device) = host_form(&value, &zero)?;
+        self.write_where(condition, combine, device, |count| prepare::update_where(op, &host, count))
+    }
+
+    /// The device mask that is the whole `index`, when it has this tensor's
+    /// shape: a write of the mask sugar's passes. (Other masks on the
+    /// device index as the coordinates they select.)
+    fn whole_mask<'i>(&self, index: &'i [IndexElem<'_>]) -> Result<Option<&'i DeviceMask>, GpuError> {
+        let [
+            IndexElem::Device {
+                array,
+                form: DeviceForm::Mask,
+            },
+        ] = index
+        else {
+            return Ok(None);
+        };
+        let mask = device_mask(array)?;
+        Ok((mask.shape()? == self.shape.as_slice()).then_some(mask))
     }
 
     /// Prepares (by `prepare`, on the host) and runs a write of `value`
@@ -206,14 +246,8 @@ impl<T: GpuElement> GpuTensor<T> {
         prepare: &impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
     ) -> Result<Option<StagedWrite<T>>, GpuError> {
         let zero = T::from_int(0);
-        let mut on_device = None;
-        // The value as the host checks it: a device value by its shape.
-        let host = match value {
-            Value::Scalar(scalar) => Value::Scalar(*scalar),
-            Value::Array(array) => Value::Array(array.view().into()),
-            Value::Device(array) => shape_of(*on_device.insert(device_value::<T>(array)?), &zero),
-        };
-        let device = OnDevice::split(index, self.ndim())?;
+        let (host, on_device) = host_form(value, &zero)?;
+        let device = OnDevice::split(&self.gpu, index, &self.shape)?;
         let update = match &device {
             None => prepare(index, self.layout(), &host)?,
             Some(device) => device.checked(&self.gpu, prepare(device.index(), self.layout(), &host), bounds, &self.shape)?,
@@ -263,20 +297,20 @@ impl<T: GpuElement> GpuTensor<T> {
         }))
     }
 
-    /// The mask sugar: `prepare` checks the value, given the count of the
-    /// selection (a compaction pass on the device, run when it asks: for an
-    /// array value, or a scalar whose operand it vets), then one kernel
-    /// writes.
+    /// The mask sugar: `prepare` checks the value (a device value, `device`,
+    /// by its shape), given the count of the selection (a compaction pass
+    /// on the device, run when it asks: for an array value, or a scalar
+    /// whose operand it vets), then one kernel writes.
     fn write_where<'v>(
         &mut self,
-        predicate: (Compare, T),
+        condition: Condition<T>,
         op: Combine,
+        device_value: Option<&GpuTensor<T>>,
         prepare: impl FnOnce(&mut dyn FnMut() -> Result<usize, GpuError>) -> Result<Broadcast<'v, T>, GpuError>,
     ) -> Result<(), GpuError>
     where
         T: 'v,
     {
-        let predicate = (Predicate::try_from(predicate.0)?, predicate.1);
         let region = Region::of_layout(self.offset, &self.shape, &self.strides);
         if region.len() == 0 {
             return Ok(());
@@ -284,23 +318,49 @@ impl<T: GpuElement> GpuTensor<T> {
         let device = region.upload(&self.gpu)?;
         let mut selected: Option<Selected> = None;
         let mut count = || {
-            let selection = compact::select_where(&self.gpu, &self.buffer, &device, predicate)?;
+            let selection = compact::select_where(&self.gpu, &self.buffer, &device, &condition)?;
             let count = selection.count;
             selected = Some(selection);
             Ok(count)
         };
         let values = prepare(&mut count)?;
         match &values {
-            Broadcast::Scalar(scalar) => masked::update_where_scalar(&self.gpu, &self.buffer, &device, predicate, op, **scalar),
+            Broadcast::Scalar(scalar) => masked::update_where_scalar(&self.gpu, &self.buffer, &device, &condition, op, **scalar),
             Broadcast::Array { view, shape } => {
                 let selected = selected.expect("an array value is checked against the count");
-                let stride = broadcast_strides(view.shape(), shape.slice())[0] as u32;
-                let values = DeviceValue::upload(&self.gpu, &values, shape.slice());
-                compact::write_selected_values(&self.gpu, &self.buffer, &device, predicate, &selected, (&values.buffer, stride), op);
+                let values = match device_value {
+                    Some(tensor) => DeviceValue::on_device(tensor, shape.slice(), &self.buffer)?,
+                    None => DeviceValue::upload(&self.gpu, &values, shape.slice()),
+                };
+                // The selection is one axis, along which the value is read.
+                debug_assert_eq!(values.strides, broadcast_strides(view.shape(), shape.slice()));
+                let stride = values.strides[0] as u32;
+                compact::write_selected_values(
+                    &self.gpu,
+                    &self.buffer,
+                    &device,
+                    &condition,
+                    &selected,
+                    (&values.buffer, stride),
+                    op,
+                );
             }
         }
         Ok(())
     }
+}
+
+/// `value` as the host checks it (a device value by its shape, every
+/// element `zero`), and the device value, if it is one.
+fn host_form<'v, T: GpuElement>(value: &'v Value<'_, T>, zero: &'v T) -> Result<(Value<'v, T>, Option<&'v GpuTensor<T>>), GpuError> {
+    Ok(match value {
+        Value::Scalar(scalar) => (Value::Scalar(*scalar), None),
+        Value::Array(array) => (Value::Array(array.view().into()), None),
+        Value::Device(array) => {
+            let tensor = device_value::<T>(array)?;
+            (shape_of(tensor, zero), Some(tensor))
+        }
+    })
 }
 
 /// A host value of `value`'s shape, every element `zero` (one element,

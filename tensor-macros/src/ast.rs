@@ -220,6 +220,15 @@ pub enum Logic {
 }
 
 impl Logic {
+    /// The variant name of tensor-core's `Step`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Logic::And(_) => "And",
+            Logic::Or(_) => "Or",
+            Logic::Xor(_) => "Xor",
+        }
+    }
+
     /// How the operator is spelled.
     pub fn spelling(self) -> &'static str {
         match self {

@@ -383,7 +383,8 @@ fn mask_array(mask: &MaskArray) -> TokenStream {
     match mask {
         MaskArray::Compare { span, array, op, scalar } => {
             let (s, e, scalar) = (Names::scalar(), Names::element(), scrutinee(scalar));
-            quote_spanned!(*span=> match #scalar { #s => #p::mask(&(#array), |#e| *#e #op #s) })
+            let compare = Ident::new(op.name(), *span);
+            quote_spanned!(*span=> match #scalar { #s => #p::mask(&(#array), #p::Compare::#compare, &#s, |#e| *#e #op #s) })
         }
         MaskArray::Logic { left, op, right } => {
             let (left, right) = (mask_array(left), mask_array(right));
@@ -419,8 +420,13 @@ fn fused(predicate: &Predicate, at: Span, call: impl FnOnce(TokenStream) -> Toke
             (std::slice::from_ref(scalar), predicate)
         }
         Predicate::Test { scalars, test } => {
+            let mut steps = Vec::new();
+            self::steps(test, &p, &mut steps);
             let test = self::test(test, &e);
-            (scalars.as_slice(), quote_spanned!(at=> #p::Predicate::test(|#e| #test)))
+            (
+                scalars.as_slice(),
+                quote_spanned!(at=> #p::Predicate::combined(&[#(#steps),*], |#e| #test)),
+            )
         }
     };
     let bindings = scalars.iter().map(|scalar| {
@@ -429,6 +435,27 @@ fn fused(predicate: &Predicate, at: Span, call: impl FnOnce(TokenStream) -> Toke
     });
     let call = call(predicate);
     quote!({ #(#bindings)* #call })
+}
+
+/// The test as tensor-core's `Step`s, in postfix order, for backends that
+/// run no closure.
+fn steps(test: &Test, p: &TokenStream, steps: &mut Vec<TokenStream>) {
+    match test {
+        Test::Compare { op, scalar } => {
+            let compare = Ident::new(op.name(), Span::call_site());
+            steps.push(quote!(#p::Step::Compare(#p::Compare::#compare, &#scalar)));
+        }
+        Test::Logic { left, op, right } => {
+            self::steps(left, p, steps);
+            self::steps(right, p, steps);
+            let op = Ident::new(op.name(), Span::call_site());
+            steps.push(quote!(#p::Step::#op));
+        }
+        Test::Not(inner) => {
+            self::steps(inner, p, steps);
+            steps.push(quote!(#p::Step::Not));
+        }
+    }
 }
 
 /// The test of the element `e`.

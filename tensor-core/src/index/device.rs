@@ -3,7 +3,9 @@
 //! which is all that planning needs; reading them is the device's job.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 /// An array held by another device, as an index array or a value: its
 /// shape, and the device's own array (say, a `tensor_gpu::GpuTensor<i32>`),
@@ -12,26 +14,49 @@ use std::fmt;
 /// A CPU target refuses it with
 /// [`IndexError::OnDevice`](crate::IndexError::OnDevice): the elements are
 /// not on the host.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct DeviceArray<'a> {
-    shape: &'a [usize],
-    array: &'a (dyn Any + Send + Sync),
+    shape: Cow<'a, [usize]>,
+    array: Held<'a>,
+}
+
+/// The device's array, borrowed from the caller or owned with the index (a
+/// mask the index computed).
+#[derive(Clone)]
+enum Held<'a> {
+    Borrowed(&'a (dyn Any + Send + Sync)),
+    Shared(Arc<dyn Any + Send + Sync>),
 }
 
 impl<'a> DeviceArray<'a> {
     /// The device array `array`, of shape `shape`.
     pub fn new(shape: &'a [usize], array: &'a (dyn Any + Send + Sync)) -> Self {
-        DeviceArray { shape, array }
+        DeviceArray {
+            shape: Cow::Borrowed(shape),
+            array: Held::Borrowed(array),
+        }
+    }
+
+    /// A device array the index owns (a mask computed on the device), of
+    /// shape `shape`.
+    pub fn shared(shape: Vec<usize>, array: Arc<dyn Any + Send + Sync>) -> Self {
+        DeviceArray {
+            shape: Cow::Owned(shape),
+            array: Held::Shared(array),
+        }
     }
 
     /// The array's shape.
-    pub fn shape(&self) -> &'a [usize] {
-        self.shape
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
     }
 
     /// The device's array, if it is an `A`.
-    pub fn downcast<A: Any>(&self) -> Option<&'a A> {
-        self.array.downcast_ref()
+    pub fn downcast<A: Any>(&self) -> Option<&A> {
+        match &self.array {
+            Held::Borrowed(array) => array.downcast_ref(),
+            Held::Shared(array) => array.downcast_ref(),
+        }
     }
 }
 
@@ -46,6 +71,9 @@ pub enum DeviceForm {
     Nd,
     /// `x[along(idx, axis)]`.
     Along(isize),
+    /// `x[m]` with a boolean mask computed on the device (`h > 0.0`): it
+    /// consumes as many axes as it has.
+    Mask,
 }
 
 impl fmt::Debug for DeviceArray<'_> {

@@ -604,11 +604,16 @@ impl fmt::Display for IndexElem<'_> {
             IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
             IndexElem::Along { index, axis } => write!(f, "along(<integer array of shape {}>, {axis})", shape_str(index.shape())),
             IndexElem::Device { array, form } => {
-                let array = format!("<device integer array of shape {}>", shape_str(array.shape()));
+                let kind = if *form == DeviceForm::Mask {
+                    "boolean mask"
+                } else {
+                    "integer array"
+                };
+                let array = format!("<device {kind} of shape {}>", shape_str(array.shape()));
                 match form {
-                    DeviceForm::Array => f.write_str(&array),
                     DeviceForm::Nd => write!(f, "nd({array})"),
                     DeviceForm::Along(axis) => write!(f, "along({array}, {axis})"),
+                    DeviceForm::Array | DeviceForm::Mask => f.write_str(&array),
                 }
             }
         }

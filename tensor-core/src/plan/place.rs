@@ -161,7 +161,7 @@ fn width(elem: &IndexElem<'_>) -> Option<usize> {
         IndexElem::Along { index, .. } => Some(index.shape().len()),
         IndexElem::Device { array, form } => match form {
             DeviceForm::Nd => array.shape().last().copied(),
-            DeviceForm::Along(_) => Some(array.shape().len()),
+            DeviceForm::Along(_) | DeviceForm::Mask => Some(array.shape().len()),
             _ => Some(1),
         },
     }

@@ -111,7 +111,10 @@ impl Batch {
             |array| with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(view_at(a.view(), at)))),
             |mask| CowArray::from(view_at(mask.view(), at)),
             // Only a target on its device reads it, and views it there.
-            |array, form| IndexElem::Device { array: *array, form },
+            |array, form| IndexElem::Device {
+                array: array.clone(),
+                form,
+            },
         )
     }
 
@@ -122,7 +125,7 @@ impl Batch {
             Value::Scalar(scalar) => Value::Scalar(scalar.clone()),
             Value::Array(array) => Value::Array(CowArray::from(view_at(array.view(), at))),
             // Only a target on its device reads it, and views it there.
-            Value::Device(array) => Value::Device(*array),
+            Value::Device(array) => Value::Device(array.clone()),
         }
     }
 
@@ -152,7 +155,11 @@ impl Batch {
             |array| IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..]))),
             |mask| CowArray::from(ArrayD::from_elem(&mask.shape()[k..], false)),
             |array, form| {
-                let zeros = IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..])));
+                let shape = &array.shape()[k..];
+                if form == DeviceForm::Mask {
+                    return IndexElem::Mask(CowArray::from(ArrayD::from_elem(shape, false)));
+                }
+                let zeros = IntArray::Usize(CowArray::from(ArrayD::zeros(shape)));
                 match form {
                     DeviceForm::Nd => IndexElem::Nd(zeros),
                     DeviceForm::Along(axis) => IndexElem::Along { index: zeros, axis },

@@ -1,11 +1,13 @@
-//! The fused mask path: `x[x < s] op= v` with a scalar `v`, the predicate
-//! evaluated and the element written by the same unit in one pass, with no
-//! mask in memory. (Array values need each selected element's rank:
-//! [`compact`](super::compact).)
+//! The fused mask path: `x[x < s] op= v` and `x[(x > a) & (x < b)] op= v`
+//! with a scalar `v`, the condition evaluated and the element written by
+//! the same unit in one pass, with no mask in memory. (Array values need
+//! each selected element's rank: [`compact`](super::compact).) A
+//! comparison on another tensor is marked first, one flag per position.
 
 use cubecl::prelude::*;
 
 use super::combine::{Combine, combine};
+use super::condition::{Condition, Program, evaluate};
 use super::grid::grid;
 use super::region::{TARGET, axis_sum};
 use crate::buffer::Buffer;
@@ -56,34 +58,60 @@ pub(crate) fn holds<T: Numeric>(element: T, threshold: T, #[comptime] compare: P
     }
 }
 
-/// `target[p] op= operands[1]` where `target[p] compare operands[0]`.
+/// `target[p] op= value[0]` where the condition holds at `p`.
 #[cube(launch)]
 fn update_where<T: Numeric>(
     target: &mut [T],
-    operands: &[T],
+    scalars: &[T],
+    flags: &[u32],
+    value: &[T],
     meta: &[i32],
     base: i32,
     ndim: u32,
     len: u32,
-    #[comptime] compare: Predicate,
+    #[comptime] program: Program,
     #[comptime] op: Combine,
 ) {
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
         let element = target[at];
-        if holds::<T>(element, operands[0], compare) {
-            target[at] = combine::<T>(element, operands[1], op);
+        if evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root())) {
+            target[at] = combine::<T>(element, value[0], op);
         }
     }
 }
 
-/// `flags[p] = 1` where the predicate holds at `p`, else 0.
+/// `out[p] = 1` where the condition holds at `p`, else 0.
 #[cube(launch)]
 fn mark_where<T: Numeric>(
     target: &[T],
-    operands: &[T],
+    scalars: &[T],
+    flags: &[u32],
+    out: &mut [u32],
+    meta: &[i32],
+    base: i32,
+    ndim: u32,
+    len: u32,
+    #[comptime] program: Program,
+) {
+    let position = ABSOLUTE_POS as u32;
+    if position < len {
+        let element = element_at::<T>(target, position, meta, base, ndim, &program);
+        let holds = evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root()));
+        out[position as usize] = select(holds, 1u32, 0u32);
+    }
+}
+
+/// `flags[row * len + p] = 1` where `source[p] compare threshold[0]`, else 0:
+/// one comparison of a mask on another tensor, marked before the pass
+/// that uses it.
+#[cube(launch)]
+fn mark_comparison<E: Numeric>(
+    source: &[E],
+    threshold: &[E],
     flags: &mut [u32],
+    row: u32,
     meta: &[i32],
     base: i32,
     ndim: u32,
@@ -92,61 +120,103 @@ fn mark_where<T: Numeric>(
 ) {
     let position = ABSOLUTE_POS as u32;
     if position < len {
-        let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
-        flags[position as usize] = select(holds::<T>(target[at], operands[0], compare), 1u32, 0u32);
+        let element = source[(base + axis_sum(position, meta, ndim, TARGET)) as usize];
+        flags[(row * len + position) as usize] = select(holds::<E>(element, threshold[0], compare), 1u32, 0u32);
     }
 }
 
-/// `target[region][predicate] op= value` for a scalar `value`, in one pass.
+/// The element at `position` of the region, when the condition compares it
+/// (zero otherwise: the condition only reads flags).
+#[cube]
+pub(crate) fn element_at<T: Numeric>(target: &[T], position: u32, meta: &[i32], base: i32, ndim: u32, #[comptime] program: &Program) -> T {
+    if comptime!(program.reads_element()) {
+        target[(base + axis_sum(position, meta, ndim, TARGET)) as usize]
+    } else {
+        T::from_int(0)
+    }
+}
+
+/// `target[region][condition] op= value` for a scalar `value`, in one pass.
 pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
     gpu: &Gpu,
     target: &Buffer<T>,
     region: &DeviceRegion,
-    (compare, threshold): (Predicate, T),
+    condition: &Condition<T>,
     op: Combine,
     value: T,
 ) {
     let client = gpu.client();
-    let operands = gpu.constant(&[threshold, value]);
+    let value = gpu.constant(&[value]);
     let (count, dim) = grid(region.len);
     update_where::launch::<T>(
         client,
         count,
         dim,
         target.arg(),
-        operands.arg(),
+        condition.scalars.arg(),
+        condition.flags.arg(),
+        value.arg(),
         region.meta.arg(),
         region.base,
         region.ndim,
         region.len as u32,
-        compare,
+        condition.program.clone(),
         op,
     );
 }
 
-/// One flag per position of the region: whether the predicate holds there.
+/// One flag per position of the region: whether the condition holds there.
 pub(crate) fn mark<T: Numeric + CubeElement>(
     gpu: &Gpu,
     target: &Buffer<T>,
     region: &DeviceRegion,
-    (compare, threshold): (Predicate, T),
+    condition: &Condition<T>,
 ) -> Buffer<u32> {
     let client = gpu.client();
-    let operands = gpu.constant(&[threshold]);
-    let flags = Buffer::<u32>::empty(client, region.len);
+    let out = Buffer::<u32>::empty(client, region.len);
     let (count, dim) = grid(region.len);
     mark_where::launch::<T>(
         client,
         count,
         dim,
         target.arg(),
-        operands.arg(),
+        condition.scalars.arg(),
+        condition.flags.arg(),
+        out.arg(),
+        region.meta.arg(),
+        region.base,
+        region.ndim,
+        region.len as u32,
+        condition.program.clone(),
+    );
+    out
+}
+
+/// Row `row` of `flags` (rows of `region.len`): whether
+/// `source[region] compare threshold` holds at each position.
+pub(crate) fn mark_row<E: Numeric + CubeElement>(
+    gpu: &Gpu,
+    source: &Buffer<E>,
+    region: &DeviceRegion,
+    (compare, threshold): (Predicate, E),
+    flags: &Buffer<u32>,
+    row: usize,
+) {
+    let client = gpu.client();
+    let threshold = gpu.constant(&[threshold]);
+    let (count, dim) = grid(region.len);
+    mark_comparison::launch::<E>(
+        client,
+        count,
+        dim,
+        source.arg(),
+        threshold.arg(),
         flags.arg(),
+        row as u32,
         region.meta.arg(),
         region.base,
         region.ndim,
         region.len as u32,
         compare,
     );
-    flags
 }

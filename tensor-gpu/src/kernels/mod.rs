@@ -8,6 +8,7 @@
 
 pub(crate) mod combine;
 pub(crate) mod compact;
+pub(crate) mod condition;
 pub(crate) mod copy;
 pub(crate) mod gather;
 pub(crate) mod grid;

@@ -8,6 +8,7 @@
 mod common;
 mod batch;
 mod device_indices;
+mod device_masks;
 mod device_values;
 mod kernels_same_as_cpu;
 mod macros_same_as_cpu;

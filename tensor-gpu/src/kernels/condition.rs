@@ -1,0 +1,198 @@
+//! A mask's condition as a kernel evaluates it at one position: comparisons
+//! of the element there with scalars, flags marked by an earlier pass (a
+//! comparison on another tensor), and `& | ^ !`. The condition is a
+//! compile-time parameter, so each expression shape is its own kernel, and
+//! the element's comparisons run in the pass that writes or gathers it.
+
+use cubecl::prelude::*;
+
+use super::masked::{Predicate, holds};
+use crate::buffer::Buffer;
+use crate::device::Gpu;
+
+/// A condition ready to launch: its program, the scalars its comparisons
+/// read, and the rows of flags its [`Step::Flag`]s read (one row per
+/// position of the region), on the device.
+pub(crate) struct Condition<T> {
+    pub(crate) program: Program,
+    pub(crate) scalars: Buffer<T>,
+    pub(crate) flags: Buffer<u32>,
+}
+
+impl<T: Numeric + CubeElement> Condition<T> {
+    /// `program` reading `scalars` and the rows of `flags`.
+    pub(crate) fn new(gpu: &Gpu, program: Program, scalars: &[T], flags: Option<Buffer<u32>>) -> Self {
+        // A kernel's array argument is never empty.
+        let scalars = match scalars {
+            [] => gpu.constant(&[T::from_int(0)]),
+            scalars => gpu.constant(scalars),
+        };
+        let flags = flags.unwrap_or_else(|| gpu.constant(&[0u32]));
+        Condition { program, scalars, flags }
+    }
+
+    /// `element compare threshold`.
+    pub(crate) fn compare(gpu: &Gpu, (compare, threshold): (Predicate, T)) -> Self {
+        Condition::new(gpu, Program::compare(compare), &[threshold], None)
+    }
+}
+
+/// One step of a condition, in postfix order.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// `element compare scalars[scalar]`.
+    Compare { compare: Predicate, scalar: usize },
+    /// `flags[row * len + position] != 0`.
+    Flag { row: usize },
+    /// Both of the two conditions before it.
+    And,
+    /// Either.
+    Or,
+    /// Exactly one.
+    Xor,
+    /// Not the condition before it.
+    Not,
+}
+
+/// A whole condition: its steps in postfix order, the root last.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub(crate) struct Program {
+    steps: Vec<Step>,
+}
+
+impl Program {
+    /// The condition of `steps` (postfix, well formed: every operator has
+    /// its operands before it, and one condition is left).
+    pub(crate) fn new(steps: Vec<Step>) -> Self {
+        let program = Program { steps };
+        debug_assert_eq!(program.start(program.root()), 0, "a well-formed postfix condition");
+        program
+    }
+
+    /// `element compare scalars[0]`.
+    pub(crate) fn compare(compare: Predicate) -> Self {
+        Program::new(vec![Step::Compare { compare, scalar: 0 }])
+    }
+
+    /// The position of the root step.
+    pub(crate) fn root(&self) -> usize {
+        self.steps.len() - 1
+    }
+
+    /// Whether any step compares the element (else the kernels need not
+    /// read it).
+    pub(crate) fn reads_element(&self) -> bool {
+        self.steps.iter().any(|step| matches!(step, Step::Compare { .. }))
+    }
+
+    /// The step at `at`.
+    fn step(&self, at: usize) -> Step {
+        self.steps[at]
+    }
+
+    /// The first step of the condition whose root is at `at`.
+    fn start(&self, at: usize) -> usize {
+        match self.steps[at] {
+            Step::Compare { .. } | Step::Flag { .. } => at,
+            Step::Not => self.start(at - 1),
+            Step::And | Step::Or | Step::Xor => self.start(self.start(at - 1) - 1),
+        }
+    }
+
+    /// The roots of the operands of the operator at `at`: `(left, right)`
+    /// for a binary one (`left` is unused for `!`).
+    fn operands(&self, at: usize) -> (usize, usize) {
+        let right = at - 1;
+        match self.steps[at] {
+            Step::And | Step::Or | Step::Xor => (self.start(right) - 1, right),
+            _ => (right, right),
+        }
+    }
+
+    fn is_compare(&self, at: usize) -> bool {
+        matches!(self.step(at), Step::Compare { .. })
+    }
+    fn is_flag(&self, at: usize) -> bool {
+        matches!(self.step(at), Step::Flag { .. })
+    }
+    fn is_not(&self, at: usize) -> bool {
+        matches!(self.step(at), Step::Not)
+    }
+    fn is(&self, at: usize, step: Step) -> bool {
+        self.step(at) == step
+    }
+    fn comparison(&self, at: usize) -> (Predicate, usize) {
+        match self.step(at) {
+            Step::Compare { compare, scalar } => (compare, scalar),
+            _ => unreachable!("a comparison step"),
+        }
+    }
+    fn row(&self, at: usize) -> usize {
+        match self.step(at) {
+            Step::Flag { row } => row,
+            _ => unreachable!("a flag step"),
+        }
+    }
+}
+
+/// Whether the condition rooted at `at` of `program` holds for `element`
+/// at `position` (of `len`); expanded at compile time into straight-line
+/// code.
+#[cube]
+pub(crate) fn evaluate<T: Numeric>(
+    element: T,
+    position: u32,
+    scalars: &[T],
+    flags: &[u32],
+    len: u32,
+    #[comptime] program: &Program,
+    #[comptime] at: usize,
+) -> bool {
+    if comptime!(program.is_compare(at)) {
+        let (compare, scalar) = comptime!(program.comparison(at));
+        holds::<T>(element, scalars[scalar], compare)
+    } else if comptime!(program.is_flag(at)) {
+        let row = comptime!(program.row(at)) as u32;
+        flags[(row * len + position) as usize] != 0
+    } else if comptime!(program.is_not(at)) {
+        let inner = comptime!(program.operands(at).1);
+        !evaluate::<T>(element, position, scalars, flags, len, program, inner)
+    } else {
+        let (left, right) = comptime!(program.operands(at));
+        let left = evaluate::<T>(element, position, scalars, flags, len, program, left);
+        let right = evaluate::<T>(element, position, scalars, flags, len, program, right);
+        if comptime!(program.is(at, Step::And)) {
+            left && right
+        } else if comptime!(program.is(at, Step::Or)) {
+            left || right
+        } else {
+            left != right
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operands_are_found_in_postfix_order() {
+        // (a & !f) | b
+        let a = Step::Compare {
+            compare: Predicate::Gt,
+            scalar: 0,
+        };
+        let b = Step::Compare {
+            compare: Predicate::Lt,
+            scalar: 1,
+        };
+        let program = Program::new(vec![a, Step::Flag { row: 0 }, Step::Not, Step::And, b, Step::Or]);
+        assert_eq!(program.root(), 5);
+        assert_eq!(program.operands(5), (3, 4));
+        assert_eq!(program.operands(3), (0, 2));
+        assert_eq!(program.operands(2).1, 1);
+        assert_eq!(program.start(3), 0);
+        assert!(program.reads_element());
+        assert!(!Program::new(vec![Step::Flag { row: 0 }]).reads_element());
+    }
+}

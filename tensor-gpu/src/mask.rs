@@ -1,0 +1,354 @@
+//! Masks computed on the device: `g[h > 0.0]` with `h` a GPU tensor, and
+//! `& | ^ !` of such comparisons (`g[(h > a) & !(k == 0)]`). The macros
+//! build a [`DeviceMask`] from each comparison on a GPU tensor, as they
+//! build a boolean array from one on an ndarray; nothing is evaluated until
+//! the mask indexes.
+//!
+//! Evaluating one marks each comparison (one pass over its tensor, one flag
+//! per position), then a kernel compiled for the mask's expression combines
+//! the flags: in the write's own pass for a scalar value (`g[m] op= s`),
+//! and into a compaction (the selected positions' coordinates, their count
+//! read back) for reads, array values and masks beside other index
+//! elements, which then index as `nd(coordinates)`. Comparisons on the
+//! target itself in a mask of nothing else (`g[(g > a) & (g < b)]`) are not
+//! masks at all: the macros pass them as a predicate, evaluated in the
+//! write's pass ([`Condition`]).
+
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+use std::sync::Arc;
+
+use tensor_core::{Compare, DeviceArray, DeviceForm, IndexElem, IntoIndexElem, MaskOperand, Shape, Shapes, Step};
+
+use crate::buffer::Buffer;
+use crate::device::Gpu;
+use crate::device_index::broadcast_to;
+use crate::element::GpuElement;
+use crate::error::GpuError;
+use crate::kernels::compact;
+use crate::kernels::condition::{self, Condition, Program};
+use crate::kernels::masked::{self, Predicate};
+use crate::layout::Region;
+use crate::tensor::GpuTensor;
+
+/// A boolean mask computed on the device from GPU tensors: what the macros
+/// build for `h > 0.0` (a comparison on a GPU tensor) inside the brackets,
+/// and for `&`, `|`, `^` and `!` of such masks. Its operands broadcast
+/// together, as NumPy's do; it indexes GPU tensors as a boolean array does
+/// (an ndarray target refuses it with
+/// [`IndexError::OnDevice`](tensor_core::IndexError::OnDevice)).
+///
+/// ```
+/// use ndarray::array;
+/// use tensor_at::at;
+/// use tensor_gpu::{Gpu, GpuTensor};
+///
+/// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
+/// let gpu = Gpu::vulkan()?;
+/// let mut g = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0, 3.0, 4.0])?;
+/// let h = GpuTensor::from_array(&gpu, &array![0, 1, 1, 0])?;
+/// at!(g[(h == 1) & (g > 2.0)] += 10.0);
+/// assert_eq!(g.to_array()?, array![1.0, 2.0, 13.0, 4.0].into_dyn());
+/// # Ok::<(), tensor_gpu::GpuError>(())
+/// ```
+#[derive(Clone)]
+pub struct DeviceMask {
+    /// The broadcast shape of the comparisons' tensors, or the error of
+    /// tensors that do not broadcast (reported when the mask indexes).
+    shape: Result<Vec<usize>, Vec<Vec<usize>>>,
+    comparisons: Vec<Arc<dyn Comparison>>,
+    /// The mask in postfix order.
+    steps: Vec<MaskStep>,
+}
+
+/// One step of a [`DeviceMask`].
+#[derive(Clone, Copy, Debug)]
+enum MaskStep {
+    /// Comparison `k`.
+    Compare(usize),
+    And,
+    Or,
+    Xor,
+    Not,
+}
+
+/// One comparison of a mask, on a tensor of any element type.
+trait Comparison: Send + Sync {
+    /// The tensor's shape.
+    fn shape(&self) -> &[usize];
+    /// Writes row `row` of `flags`: whether the comparison holds at each
+    /// position of `shape`, to which the tensor broadcasts.
+    fn mark(&self, shape: &[usize], flags: &Buffer<u32>, row: usize) -> Result<(), GpuError>;
+    /// The comparison on the tensor's view at batch position `at` of a
+    /// mask of `ndim` axes (the tensor's own batch axes are those of its
+    /// axes among the mask's leading `at.len()`).
+    fn at_batch(&self, at: &[usize], ndim: usize) -> Arc<dyn Comparison>;
+}
+
+/// `tensor compare threshold`.
+struct Compared<E> {
+    tensor: GpuTensor<E>,
+    compare: Compare,
+    threshold: E,
+}
+
+impl<E: GpuElement> Comparison for Compared<E> {
+    fn shape(&self) -> &[usize] {
+        &self.tensor.shape
+    }
+
+    fn mark(&self, shape: &[usize], flags: &Buffer<u32>, row: usize) -> Result<(), GpuError> {
+        let tensor = &self.tensor;
+        let strides = broadcast_to(&tensor.shape, &tensor.strides, shape);
+        let region = Region::of_layout(tensor.offset, shape, &strides).upload(&tensor.gpu)?;
+        let compare = Predicate::try_from(self.compare)?;
+        masked::mark_row(&tensor.gpu, &tensor.buffer, &region, (compare, self.threshold), flags, row);
+        Ok(())
+    }
+
+    fn at_batch(&self, at: &[usize], ndim: usize) -> Arc<dyn Comparison> {
+        // Aligned at the last axis: the tensor's axis `a` is the mask's
+        // axis `a + missing`.
+        let missing = ndim - self.tensor.ndim();
+        let own = at.get(missing..).unwrap_or(&[]);
+        Arc::new(Compared {
+            tensor: self.tensor.batch_at(own),
+            compare: self.compare,
+            threshold: self.threshold,
+        })
+    }
+}
+
+impl DeviceMask {
+    /// `tensor compare threshold`.
+    fn compare<E: GpuElement>(tensor: &GpuTensor<E>, compare: Compare, threshold: E) -> Self {
+        DeviceMask {
+            shape: Ok(tensor.shape.clone()),
+            comparisons: vec![Arc::new(Compared {
+                tensor: tensor.shared(),
+                compare,
+                threshold,
+            })],
+            steps: vec![MaskStep::Compare(0)],
+        }
+    }
+
+    /// `self op other`.
+    fn combine(&self, other: &DeviceMask, op: MaskStep) -> DeviceMask {
+        let shift = self.comparisons.len();
+        let shifted = other.steps.iter().map(|&step| match step {
+            MaskStep::Compare(k) => MaskStep::Compare(k + shift),
+            step => step,
+        });
+        let steps = self.steps.iter().copied().chain(shifted).chain([op]).collect();
+        let comparisons = self.comparisons.iter().chain(&other.comparisons).cloned().collect();
+        let shapes = || {
+            self.comparisons
+                .iter()
+                .chain(&other.comparisons)
+                .map(|c| c.shape().to_vec())
+                .collect()
+        };
+        let shape = match (&self.shape, &other.shape) {
+            (Ok(a), Ok(b)) => broadcast(a, b).ok_or_else(shapes),
+            _ => Err(shapes()),
+        };
+        DeviceMask { shape, comparisons, steps }
+    }
+
+    /// The mask's shape, or why it has none.
+    pub(crate) fn shape(&self) -> Result<&[usize], GpuError> {
+        self.shape.as_deref().map_err(|shapes| GpuError::MaskBroadcast {
+            shapes: Shapes(shapes.iter().cloned().map(Shape).collect()),
+        })
+    }
+
+    /// The mask at batch position `at` (its leading `at.len()` axes).
+    pub(crate) fn at_batch(&self, at: &[usize]) -> Result<DeviceMask, GpuError> {
+        let ndim = self.shape()?.len();
+        Ok(DeviceMask {
+            shape: Ok(self.shape()?[at.len()..].to_vec()),
+            comparisons: self.comparisons.iter().map(|c| c.at_batch(at, ndim)).collect(),
+            steps: self.steps.clone(),
+        })
+    }
+
+    /// The mask as a condition of the positions of its shape: each
+    /// comparison marked in a row of flags, combined by the program.
+    pub(crate) fn condition<T: GpuElement>(&self, gpu: &Gpu) -> Result<Condition<T>, GpuError> {
+        let shape = self.shape()?;
+        let len: usize = shape.iter().product();
+        let flags = Buffer::<u32>::empty(gpu.client(), self.comparisons.len() * len);
+        for (row, comparison) in self.comparisons.iter().enumerate() {
+            comparison.mark(shape, &flags, row)?;
+        }
+        let steps = self.steps.iter().map(|&step| match step {
+            MaskStep::Compare(row) => condition::Step::Flag { row },
+            MaskStep::And => condition::Step::And,
+            MaskStep::Or => condition::Step::Or,
+            MaskStep::Xor => condition::Step::Xor,
+            MaskStep::Not => condition::Step::Not,
+        });
+        Ok(Condition::new(gpu, Program::new(steps.collect()), &[], Some(flags)))
+    }
+
+    /// The coordinates of the positions where the mask holds, in C order,
+    /// as a tensor of `count` rows of one coordinate per axis (`x[m]` is
+    /// `x[nd(coordinates)]`).
+    pub(crate) fn coordinates(&self, gpu: &Gpu) -> Result<GpuTensor<i32>, GpuError> {
+        let shape = self.shape()?.to_vec();
+        let condition = self.condition::<i32>(gpu)?;
+        // The flags are the whole condition: no element is read.
+        let region = Region::of_layout(0, &shape, &standard_strides(&shape)).upload(gpu)?;
+        let unread = gpu.constant(&[0i32]);
+        let selected = compact::select_where(gpu, &unread, &region, &condition)?;
+        let coordinates = compact::coordinates_where(gpu, &unread, &region, &condition, &selected, &shape);
+        Ok(GpuTensor::contiguous(gpu, coordinates, vec![selected.count, shape.len()]))
+    }
+}
+
+/// The shape `a` and `b` broadcast to, as NumPy broadcasts; `None` when
+/// they do not.
+fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
+    let ndim = a.len().max(b.len());
+    let at = |shape: &[usize], k: usize| {
+        if k < ndim - shape.len() {
+            1
+        } else {
+            shape[k - (ndim - shape.len())]
+        }
+    };
+    (0..ndim)
+        .map(|k| match (at(a, k), at(b, k)) {
+            (x, y) if x == y || y == 1 => Some(x),
+            (1, y) => Some(y),
+            _ => None,
+        })
+        .collect()
+}
+
+/// C-order strides of `shape`.
+fn standard_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0; shape.len()];
+    let mut stride = 1;
+    for (slot, &len) in strides.iter_mut().zip(shape).rev() {
+        *slot = stride as isize;
+        stride *= len.max(1);
+    }
+    strides
+}
+
+/// A combined mask on the target itself (`g[(g > a) & (g < b)]`) as a
+/// condition evaluated on the target's element.
+pub(crate) fn target_condition<T: GpuElement>(gpu: &Gpu, steps: &[Step<'_, T>]) -> Result<Condition<T>, GpuError> {
+    let mut scalars = Vec::new();
+    let mut program = Vec::with_capacity(steps.len());
+    for step in steps {
+        program.push(match step {
+            Step::Compare(compare, scalar) => {
+                scalars.push(**scalar);
+                condition::Step::Compare {
+                    compare: Predicate::try_from(*compare)?,
+                    scalar: scalars.len() - 1,
+                }
+            }
+            Step::And => condition::Step::And,
+            Step::Or => condition::Step::Or,
+            Step::Xor => condition::Step::Xor,
+            Step::Not => condition::Step::Not,
+            _ => return Err(GpuError::newer_core("this mask operator")),
+        });
+    }
+    Ok(Condition::new(gpu, Program::new(program), &scalars, None))
+}
+
+/// `h > s` inside the brackets, `h` a GPU tensor: a [`DeviceMask`].
+impl<E: GpuElement> MaskOperand for GpuTensor<E> {
+    type Elem = E;
+    type Mask = DeviceMask;
+    fn mask(&self, compare: Compare, scalar: &E, _: impl FnMut(&E) -> bool) -> DeviceMask {
+        DeviceMask::compare(self, compare, *scalar)
+    }
+}
+
+/// References to a GPU tensor, as the macros borrow a `&GpuTensor` or
+/// `&mut GpuTensor` binding.
+macro_rules! forward_mask_operand {
+    ($($reference:ty),*) => {$(
+        impl<E: GpuElement> MaskOperand for $reference {
+            type Elem = E;
+            type Mask = DeviceMask;
+            fn mask(&self, compare: Compare, scalar: &E, _: impl FnMut(&E) -> bool) -> DeviceMask {
+                DeviceMask::compare(self, compare, *scalar)
+            }
+        }
+    )*};
+}
+forward_mask_operand!(&GpuTensor<E>, &mut GpuTensor<E>);
+
+macro_rules! mask_operator {
+    ($($trait:ident::$method:ident => $step:ident),*) => {$(
+        /// Combines two device masks element by element.
+        impl $trait<&DeviceMask> for &DeviceMask {
+            type Output = DeviceMask;
+            fn $method(self, other: &DeviceMask) -> DeviceMask {
+                self.combine(other, MaskStep::$step)
+            }
+        }
+    )*};
+}
+mask_operator!(BitAnd::bitand => And, BitOr::bitor => Or, BitXor::bitxor => Xor);
+
+/// The elements where the mask does not hold.
+impl Not for &DeviceMask {
+    type Output = DeviceMask;
+    fn not(self) -> DeviceMask {
+        let mut steps = self.steps.clone();
+        steps.push(MaskStep::Not);
+        DeviceMask {
+            shape: self.shape.clone(),
+            comparisons: self.comparisons.clone(),
+            steps,
+        }
+    }
+}
+
+/// `g[m]`: a device mask indexes as a boolean array does.
+#[diagnostic::do_not_recommend]
+impl<'a> IntoIndexElem<'a> for DeviceMask {
+    type Consumed = ndarray::IxDyn;
+    type Produced = ndarray::Ix0;
+    type Broadcast = ndarray::Ix1;
+    type Kind = tensor_core::rank::Advanced;
+    type Role = tensor_core::rank::BatchedMask;
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
+        // A mask whose tensors do not broadcast reports it when it indexes.
+        let shape = self.shape.clone().unwrap_or_default();
+        IndexElem::Device {
+            array: DeviceArray::shared(shape, Arc::new(self)),
+            form: DeviceForm::Mask,
+        }
+    }
+}
+
+/// The device mask `array` stands for.
+pub(crate) fn device_mask<'t>(array: &'t DeviceArray<'_>) -> Result<&'t DeviceMask, GpuError> {
+    array.downcast::<DeviceMask>().ok_or(GpuError::Unsupported {
+        operation: "a device mask",
+        reason: "device masks are built by comparisons on GPU tensors",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_broadcast_as_numpy_broadcasts() {
+        assert_eq!(broadcast(&[3, 1], &[4]), Some(vec![3, 4]));
+        assert_eq!(broadcast(&[2, 3], &[2, 3]), Some(vec![2, 3]));
+        assert_eq!(broadcast(&[], &[5]), Some(vec![5]));
+        assert_eq!(broadcast(&[3], &[4]), None);
+        assert_eq!(standard_strides(&[2, 3, 4]), vec![12, 4, 1]);
+    }
+}
