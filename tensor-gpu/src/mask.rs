@@ -60,6 +60,16 @@ pub struct DeviceMask {
     steps: Vec<MaskStep>,
 }
 
+impl std::fmt::Debug for DeviceMask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceMask")
+            .field("shape", &self.shape)
+            .field("comparisons", &self.comparisons.len())
+            .field("steps", &self.steps)
+            .finish()
+    }
+}
+
 /// One step of a [`DeviceMask`].
 #[derive(Clone, Copy, Debug)]
 enum MaskStep {
