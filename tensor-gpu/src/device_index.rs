@@ -12,7 +12,7 @@
 //! write runs only once everything is checked, so on error the tensor is
 //! unchanged.
 
-use ndarray::{ArrayViewD, CowArray, IxDyn, ShapeBuilder};
+use ndarray::{ArrayD, ArrayViewD, CowArray, IxDyn, ShapeBuilder};
 use tensor_core::plan::IndexedPlan;
 use tensor_core::prepare::{self, Batch, Layout, Update};
 use tensor_core::{
@@ -229,6 +229,16 @@ pub(crate) struct OnDevice<'t> {
     /// The first target axis of each element of `planned`.
     axes: Vec<usize>,
     arrays: Vec<Placed<'t>>,
+    /// Each device mask's first target axis and shape, checked against the
+    /// target's axes.
+    masks: Vec<(usize, Vec<usize>)>,
+    /// The count a device mask selects when it is the whole index and
+    /// covers every axis (NumPy then reports a value of the wrong length as
+    /// a count).
+    whole_mask: Option<usize>,
+    /// Whether an advanced element selects nothing (then no bounds are
+    /// checked, as on the CPU).
+    selects_nothing: bool,
 }
 
 /// The zero every stand-in array reads.
@@ -287,9 +297,12 @@ impl<'t> OnDevice<'t> {
         }
         let ndim = shape.len();
         let axes = prepare::first_axes(&planned, ndim)?;
-        for (element, mask) in masks {
-            check_mask_shape(&mask, &shape[axes[element]..], axes[element])?;
-        }
+        let whole_mask = match (index, planned.as_slice(), masks.as_slice()) {
+            ([_], [IndexElem::Nd(coordinates)], [(_, mask)]) if mask.len() == ndim => Some(coordinates.shape()[0]),
+            _ => None,
+        };
+        let masks = masks.into_iter().map(|(element, mask)| (axes[element], mask)).collect();
+        let selects_nothing = planned.iter().any(selects_nothing);
         let mut arrays = Vec::new();
         for (element, array, form) in devices {
             match form {
@@ -320,7 +333,14 @@ impl<'t> OnDevice<'t> {
                 }),
             }
         }
-        Ok(Some(OnDevice { planned, axes, arrays }))
+        Ok(Some(OnDevice {
+            planned,
+            axes,
+            arrays,
+            masks,
+            whole_mask,
+            selects_nothing,
+        }))
     }
 
     /// The index the host plans.
@@ -331,7 +351,8 @@ impl<'t> OnDevice<'t> {
     /// What the host's preparation `host` becomes once the device arrays'
     /// bounds are known: checked on the device in mode `error`, and where
     /// the host failed (a stand-in zero out of bounds of an empty axis, or
-    /// a later rule), so that the error is the CPU's.
+    /// a later rule), so that the error is the CPU's. The masks' shapes are
+    /// checked after the operation and the mode, before everything else.
     pub(crate) fn checked<P: Prepared>(
         &self,
         gpu: &Gpu,
@@ -339,11 +360,32 @@ impl<'t> OnDevice<'t> {
         bounds: Bounds,
         shape: &[usize],
     ) -> Result<P, GpuError> {
-        // Indices are checked only where they select something, as on the CPU.
-        let unchecked = match &host {
-            Ok(prepared) => bounds != Bounds::Error || prepared.selects_nothing(),
-            Err(_) => false,
+        if let Err(IndexError::UnsupportedMode { .. } | IndexError::UnsupportedOperation { .. }) = &host {
+            return host.map_err(GpuError::from);
+        }
+        for (first, mask) in &self.masks {
+            check_mask_shape(mask, &shape[*first..], *first)?;
+        }
+        let host = match (host, self.whole_mask) {
+            (Err(IndexError::ShapeMismatch { value, target }), Some(count)) => {
+                let shape = value.0.clone();
+                Err(prepare::whole_mask_count_error(
+                    &shape,
+                    count,
+                    IndexError::ShapeMismatch { value, target },
+                ))
+            }
+            (host, _) => host,
         };
+        // Indices are checked only where they select something, in mode
+        // `error` (or on an empty axis, which no mode resolves into), as on
+        // the CPU.
+        let empty_axis = matches!(host, Err(IndexError::OutOfBounds { len: 0, .. }));
+        let unchecked = (bounds != Bounds::Error && !empty_axis)
+            || match &host {
+                Ok(prepared) => prepared.selects_nothing(),
+                Err(_) => self.selects_nothing,
+            };
         if unchecked || self.arrays.is_empty() {
             return host.map_err(GpuError::from);
         }
@@ -552,6 +594,57 @@ fn array_depth(elem: &IndexElem<'_>) -> usize {
     match elem {
         IndexElem::Nd(array) => array.shape().last().copied().unwrap_or(0),
         _ => unreachable!("an nd stand-in"),
+    }
+}
+
+/// `index` with its device arrays and masks read back to the host: for the
+/// rare call whose answer depends on which positions a device index holds
+/// (operands that mode `drop` skips).
+pub(crate) fn on_host<'i>(gpu: &Gpu, index: &'i [IndexElem<'_>]) -> Result<Vec<IndexElem<'i>>, GpuError> {
+    let read_back = |array: &DeviceArray<'_>, form: DeviceForm| -> Result<IndexElem<'i>, GpuError> {
+        if form == DeviceForm::Mask {
+            let mask = device_mask(array)?;
+            let coordinates = mask.coordinates(gpu)?.to_array()?;
+            let mut host = ArrayD::from_elem(IxDyn(mask.shape()?), false);
+            for point in coordinates.rows() {
+                let at: Vec<usize> = point.iter().map(|&c| c as usize).collect();
+                host[IxDyn(&at)] = true;
+            }
+            return Ok(IndexElem::Mask(CowArray::from(host)));
+        }
+        // A `u64` beyond `i64` is out of bounds of every axis, as `i64::MAX` is.
+        let values = index_array(array)?
+            .values()?
+            .into_iter()
+            .map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+        let ints = ArrayD::from_shape_vec(IxDyn(array.shape()), values.collect()).expect("one value per element");
+        let ints = IntArray::I64(CowArray::from(ints));
+        Ok(match form {
+            DeviceForm::Array => IndexElem::Array(ints),
+            DeviceForm::Nd => IndexElem::Nd(ints),
+            DeviceForm::Along(axis) => IndexElem::Along { index: ints, axis },
+            _ => return Err(GpuError::newer_core("this form of device index")),
+        })
+    };
+    index
+        .iter()
+        .map(|elem| match elem {
+            IndexElem::Device { array, form } => read_back(array, *form),
+            elem => reborrow(elem),
+        })
+        .collect()
+}
+
+/// Whether the advanced element `elem` (a stand-in or a host array)
+/// selects nothing: an array with an empty axis (every advanced index
+/// broadcasts with it, so the selection is empty too), or a mask of no
+/// `true`.
+fn selects_nothing(elem: &IndexElem<'_>) -> bool {
+    match elem {
+        IndexElem::Array(array) | IndexElem::Along { index: array, .. } => array.shape().contains(&0),
+        IndexElem::Nd(array) => array.shape().split_last().is_some_and(|(_, batch)| batch.contains(&0)),
+        IndexElem::Mask(mask) => !mask.iter().any(|&b| b),
+        _ => false,
     }
 }
 

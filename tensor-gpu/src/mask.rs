@@ -187,7 +187,12 @@ impl DeviceMask {
     pub(crate) fn condition<T: GpuElement>(&self, gpu: &Gpu) -> Result<Condition<T>, GpuError> {
         let shape = self.shape()?;
         let len: usize = shape.iter().product();
-        let flags = Buffer::<u32>::empty(gpu.client(), self.comparisons.len() * len);
+        // One row of flags per comparison, addressed by 32-bit positions.
+        let flags_len = self.comparisons.len() * len;
+        if flags_len > i32::MAX as usize {
+            return Err(GpuError::TooLarge { elements: flags_len });
+        }
+        let flags = Buffer::<u32>::empty(gpu.client(), flags_len);
         for (row, comparison) in self.comparisons.iter().enumerate() {
             comparison.mark(shape, &flags, row)?;
         }
@@ -211,6 +216,11 @@ impl DeviceMask {
         let region = Region::of_layout(0, &shape, &standard_strides(&shape)).upload(gpu)?;
         let unread = gpu.constant(&[0i32]);
         let selected = compact::select_where(gpu, &unread, &region, &condition)?;
+        // A tensor the index kernels address with 32-bit positions.
+        let elements = selected.count * shape.len();
+        if elements > i32::MAX as usize {
+            return Err(GpuError::TooLarge { elements });
+        }
         let coordinates = compact::coordinates_where(gpu, &unread, &region, &condition, &selected, &shape);
         Ok(GpuTensor::contiguous(gpu, coordinates, vec![selected.count, shape.len()]))
     }

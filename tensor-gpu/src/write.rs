@@ -9,7 +9,7 @@ use tensor_core::{Arith, Bounds, Broadcast, Compare, DeviceForm, IndexElem, Inde
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
-use crate::device_index::{OnDevice, device_value};
+use crate::device_index::{self, OnDevice, device_value};
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
@@ -109,7 +109,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// array, or a GPU tensor (`&g`).
     pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         let value = value.into_value();
-        if let Some(mask) = self.whole_mask(index)? {
+        if let Some(mask) = self.whole_mask(index, &mode)? {
             return self.set_condition(mask.condition(&self.gpu)?, value);
         }
         self.write_index(index, mode.bounds(), &value, Combine::Set, |index, layout, value| {
@@ -128,7 +128,7 @@ impl<T: GpuElement> GpuTensor<T> {
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
         refuse_unchecked_operands::<T>(op, &value)?;
-        if let Some(mask) = self.whole_mask(index)? {
+        if let Some(mask) = self.whole_mask(index, &mode)? {
             return self.update_condition(mask.condition(&self.gpu)?, op, value);
         }
         self.write_index(index, mode.bounds(), &value, combine, |index, layout, value| {
@@ -201,9 +201,10 @@ impl<T: GpuElement> GpuTensor<T> {
     }
 
     /// The device mask that is the whole `index`, when it has this tensor's
-    /// shape: a write of the mask sugar's passes. (Other masks on the
-    /// device index as the coordinates they select.)
-    fn whole_mask<'i>(&self, index: &'i [IndexElem<'_>]) -> Result<Option<&'i DeviceMask>, GpuError> {
+    /// shape: a write of the mask sugar's passes, once `mode` is known to
+    /// apply to updates. (Other masks on the device index as the
+    /// coordinates they select.)
+    fn whole_mask<'i>(&self, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Option<&'i DeviceMask>, GpuError> {
         let [
             IndexElem::Device {
                 array,
@@ -213,6 +214,7 @@ impl<T: GpuElement> GpuTensor<T> {
         else {
             return Ok(None);
         };
+        prepare::update_mode(mode)?;
         let mask = device_mask(array)?;
         Ok((mask.shape()? == self.shape.as_slice()).then_some(mask))
     }
@@ -250,7 +252,17 @@ impl<T: GpuElement> GpuTensor<T> {
         let device = OnDevice::split(&self.gpu, index, &self.shape)?;
         let update = match &device {
             None => prepare(index, self.layout(), &host)?,
-            Some(device) => device.checked(&self.gpu, prepare(device.index(), self.layout(), &host), bounds, &self.shape)?,
+            Some(device) => {
+                let planned = prepare(device.index(), self.layout(), &host);
+                if bounds == Bounds::Skip && matches!(planned, Err(IndexError::DivisionByZero | IndexError::NegativeIntegerPower)) {
+                    // The stand-ins keep every position, so the host vetted
+                    // operands that mode `drop` may skip: the CPU's answer
+                    // needs the indices themselves (read back, this once).
+                    let on_host = device_index::on_host(&self.gpu, index)?;
+                    return self.stage_index(&on_host, bounds, value, op, prepare);
+                }
+                device.checked(&self.gpu, planned, bounds, &self.shape)?
+            }
         };
         let mut region = Region::of_plan(&update.plan, self.offset, &self.strides);
         if let Some(device) = &device {
@@ -313,6 +325,8 @@ impl<T: GpuElement> GpuTensor<T> {
     {
         let region = Region::of_layout(self.offset, &self.shape, &self.strides);
         if region.len() == 0 {
+            // Nothing is selected; the value is checked all the same.
+            prepare(&mut || Ok(0))?;
             return Ok(());
         }
         let device = region.upload(&self.gpu)?;

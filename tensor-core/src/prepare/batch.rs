@@ -71,7 +71,17 @@ impl Batch {
         if let Some(value @ (Value::Array(_) | Value::Device(_))) = value {
             pairs(BatchPart::Value, value.shape())?;
         }
-        if read && index.iter().any(|elem| matches!(elem, IndexElem::Mask(_))) {
+        let is_mask = |elem: &IndexElem<'_>| {
+            matches!(
+                elem,
+                IndexElem::Mask(_)
+                    | IndexElem::Device {
+                        form: DeviceForm::Mask,
+                        ..
+                    }
+            )
+        };
+        if read && index.iter().any(is_mask) {
             return Err(IndexError::BatchedMaskRead);
         }
         Ok(Batch {

@@ -62,6 +62,12 @@ pub(crate) enum Access {
 }
 
 /// Step 1: refuses the modes that do not apply to `access`.
+/// Step 0 of an update: the mode applies to updates (not `fill`), for a
+/// backend that runs a mask over a whole target without preparing an index.
+pub fn update_mode<T>(mode: &Mode<T>) -> Result<(), IndexError> {
+    check_mode(mode, Access::Update)
+}
+
 fn check_mode<T>(mode: &Mode<T>, access: Access) -> Result<(), IndexError> {
     match (mode, access) {
         (Mode::Drop, Access::Read) => Err(IndexError::UnsupportedMode {
@@ -395,7 +401,12 @@ fn broadcast<'v, T>(value: &'v Value<'_, T>, shape: &[usize]) -> Result<Broadcas
 /// wrong-length one-dimensional value (after leading length-1 axes) is a
 /// [`IndexError::ValueCount`].
 fn whole_mask_error<T>(value: &Value<'_, T>, selected: usize, error: IndexError) -> IndexError {
-    let shape = value.shape();
+    whole_mask_count_error(value.shape(), selected, error)
+}
+
+/// [`whole_mask_error`] for a value of shape `shape`: for a target on
+/// another device, whose mask stands in as the coordinates it selects.
+pub fn whole_mask_count_error(shape: &[usize], selected: usize, error: IndexError) -> IndexError {
     let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
     match shape[leading_ones..] {
         [given] if given != selected => IndexError::ValueCount { given, expected: selected },

@@ -234,3 +234,86 @@ fn random_combined_masks_are_the_cpus() {
         };
     }
 }
+
+/// A device mask built through the runtime API, as the macros build one.
+fn device_mask(gpu: &Gpu, host: &ArrayD<f32>) -> tensor_gpu::DeviceMask {
+    tensor_core::MaskOperand::mask(&upload(gpu, host), tensor_core::Compare::Gt, &0.0, |_| {
+        unreachable!("not run on the device")
+    })
+}
+
+/// The corners where planning by shape alone could answer otherwise than
+/// the CPU: each call's outcome and elements are the CPU's.
+#[test]
+fn corner_cases_answer_as_the_cpu() {
+    use tensor_core::{Mode, Op, ix};
+    let gpu = device!();
+    let same = |gpu_result: Result<(), GpuError>, cpu_result: Result<(), IndexError>, what: &str| {
+        assert_eq!(gpu_result, cpu_result.map_err(GpuError::Index), "{what}");
+    };
+    // Mode `fill` refused for a write through a whole-tensor device mask.
+    let x = floats(&[3, 2], 30);
+    let h = floats(&[3, 2], 31);
+    let mut g = upload(&gpu, &x);
+    let cpu = tensor_core::set(&mut x.clone(), &[ix(h.mapv(|v| v > 0.0))], 1.0, Mode::Fill(0.0));
+    same(g.set(&[ix(device_mask(&gpu, &h))], 1.0, Mode::Fill(0.0)), cpu, "fill");
+    // The mode before the mask's shape.
+    let short = floats(&[2, 2], 32);
+    let cpu = tensor_core::get(&x, &[ix(short.mapv(|v| v > 0.0))], Mode::Drop).map(|_| ());
+    same(g.get(&[ix(device_mask(&gpu, &short))], Mode::Drop).map(|_| ()), cpu, "drop read");
+    assert_same(&g.to_array().unwrap(), &x, "unchanged");
+
+    // Modes that resolve out-of-bounds indices report the value's shape.
+    let row = ndarray::array![1.0f32, 2.0, 3.0].into_dyn();
+    let wild = ndarray::array![5, 0].into_dyn();
+    let gi = upload(&gpu, &wild);
+    for mode in [Mode::Clip, Mode::Wrap, Mode::Drop] {
+        let cpu = tensor_core::set(&mut row.clone(), &[ix(&wild)], &row, mode);
+        same(upload(&gpu, &row).set(&[ix(&gi)], &row, mode), cpu, "a value of the wrong shape");
+    }
+    // An empty selection checks no bounds.
+    let plane = floats(&[3, 4], 33);
+    let column = ndarray::array![[9], [9]].into_dyn();
+    let (gc, none) = (upload(&gpu, &column), ndarray::Array1::<i32>::zeros(0));
+    let five = Array::from_elem(5, 1.0f32);
+    let cpu = tensor_core::set(&mut plane.clone(), &[ix(&column), ix(&none)], &five, Mode::Error);
+    same(
+        upload(&gpu, &plane).set(&[ix(&gc), ix(&none)], &five, Mode::Error),
+        cpu,
+        "empty selection",
+    );
+    // Mode `drop` skips the operands of the positions it drops.
+    let ints = ndarray::array![6, 8, 9].into_dyn();
+    let divisors = ndarray::array![0, 2].into_dyn();
+    let mut cpu = ints.clone();
+    let cpu_result = tensor_core::update(&mut cpu, &[ix(&wild)], Op::Div, &divisors, Mode::Drop);
+    let mut on_gpu = upload(&gpu, &ints);
+    same(
+        on_gpu.update(&[ix(&gi)], Op::Div, &divisors, Mode::Drop),
+        cpu_result,
+        "dropped operands",
+    );
+    assert_eq!(on_gpu.to_array().unwrap(), cpu);
+
+    // A batched read through a mask is refused; a batched write through a
+    // whole mask counts its values.
+    let batched = floats(&[2, 3], 34);
+    let picks = ndarray::array![[1.0f32, 1.0, -1.0], [-1.0, 1.0, 1.0]].into_dyn();
+    let cpu = tensor_core::get_batched(&batched, &[ix(picks.mapv(|v| v > 0.0))], 1, Mode::Error).map(|_| ());
+    let read = upload(&gpu, &batched).get_batched(&[ix(device_mask(&gpu, &picks))], 1, Mode::Error);
+    same(read.map(|_| ()), cpu, "batched read");
+    let cpu = tensor_core::set_batched(&mut batched.clone(), &[ix(picks.mapv(|v| v > 0.0))], 1, &batched, Mode::Error);
+    let mut g = upload(&gpu, &batched);
+    same(
+        g.set_batched(&[ix(device_mask(&gpu, &picks))], 1, &batched, Mode::Error),
+        cpu,
+        "batched count",
+    );
+    assert_same(&g.to_array().unwrap(), &batched, "unchanged");
+    // An empty tensor still checks the value of the mask sugar.
+    let empty = Array::<f32, _>::zeros(IxDyn(&[0]));
+    let two = ndarray::array![1.0f32, 2.0];
+    let (cpu, on_gpu) = both!(gpu, empty, [], |t| try_at!(t[t < 0.0] = two));
+    assert!(cpu.is_err(), "the CPU counts the values");
+    same(on_gpu, cpu, "empty target");
+}
