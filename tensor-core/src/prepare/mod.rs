@@ -396,16 +396,17 @@ fn broadcast<'v, T>(value: &'v Value<'_, T>, shape: &[usize]) -> Result<Broadcas
     Ok(Broadcast::Array { view, shape: IxDyn(shape) })
 }
 
-/// `error` (a failed broadcast) as NumPy reports it for `x[mask] = value`
-/// with a single mask over every axis selecting `selected` elements: a
-/// wrong-length one-dimensional value (after leading length-1 axes) is a
-/// [`IndexError::ValueCount`].
+/// [`whole_mask_count_error`] for `value`.
 fn whole_mask_error<T>(value: &Value<'_, T>, selected: usize, error: IndexError) -> IndexError {
     whole_mask_count_error(value.shape(), selected, error)
 }
 
-/// [`whole_mask_error`] for a value of shape `shape`: for a target on
-/// another device, whose mask stands in as the coordinates it selects.
+/// `error` (a failed broadcast) as NumPy reports it for `x[mask] = value`
+/// with a single mask over every axis selecting `selected` elements and a
+/// value of shape `shape`: a wrong-length one-dimensional value (after
+/// leading length-1 axes) is a [`IndexError::ValueCount`]. Public for a
+/// target on another device, whose mask stands in as the coordinates it
+/// selects.
 pub fn whole_mask_count_error(shape: &[usize], selected: usize, error: IndexError) -> IndexError {
     let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
     match shape[leading_ones..] {
