@@ -364,7 +364,7 @@ impl<'t> OnDevice<'t> {
             return host.map_err(GpuError::from);
         }
         for (first, mask) in &self.masks {
-            check_mask_shape(mask, &shape[*first..], *first)?;
+            prepare::mask_shape(mask, &shape[*first..], *first)?;
         }
         let host = match (host, self.whole_mask) {
             (Err(IndexError::ShapeMismatch { value, target }), Some(count)) => {
@@ -645,19 +645,6 @@ fn selects_nothing(elem: &IndexElem<'_>) -> bool {
         IndexElem::Nd(array) => array.shape().split_last().is_some_and(|(_, batch)| batch.contains(&0)),
         IndexElem::Mask(mask) => !mask.iter().any(|&b| b),
         _ => false,
-    }
-}
-
-/// NumPy's check of a mask of shape `mask` on the target axes `axes`
-/// (from `first_axis` on): each of its lengths is the axis's.
-fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
-    match mask.iter().zip(axes).position(|(m, a)| m != a) {
-        None => Ok(()),
-        Some(k) => Err(IndexError::MaskShape {
-            axis: first_axis + k,
-            len: axes[k],
-            mask_len: mask[k],
-        }),
     }
 }
 

@@ -41,6 +41,7 @@ mod slice;
 pub use along::AlongIndex;
 pub(crate) use along::AlongRows;
 pub use passes::{IndexPasses, Serial};
+pub(crate) use resolve::check_mask_shape;
 pub use resolve::{resolve, resolve_with};
 
 /// What an index selects.

@@ -343,7 +343,7 @@ fn components<'a>(items: &[Item<'a>]) -> (Vec<Component<'a>>, Vec<Vec<usize>>) {
     (components, element_shapes)
 }
 
-fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
+pub(crate) fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
     match mask.iter().zip(axes).position(|(m, a)| m != a) {
         None => Ok(()),
         Some(k) => Err(IndexError::MaskShape {

@@ -62,6 +62,13 @@ pub(crate) enum Access {
 }
 
 /// Step 1: refuses the modes that do not apply to `access`.
+/// NumPy's check of a boolean mask of shape `mask` on the target axes
+/// `axes` (the first of them `first_axis`): each of its lengths is the
+/// axis's. For a target on another device, which places its masks itself.
+pub fn mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {
+    crate::plan::check_mask_shape(mask, axes, first_axis)
+}
+
 /// Step 0 of an update: the mode applies to updates (not `fill`), for a
 /// backend that runs a mask over a whole target without preparing an index.
 pub fn update_mode<T>(mode: &Mode<T>) -> Result<(), IndexError> {

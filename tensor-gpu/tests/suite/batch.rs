@@ -3,7 +3,7 @@
 //! equal, and on error the GPU tensor unchanged. Shapes exceed one cube
 //! (256 units) where it matters.
 
-use crate::common::{Lcg, assert_same, assert_same_outcome, upload};
+use crate::common::{Lcg, assert_same, assert_same_outcome, floats, upload};
 use ndarray::{Array, Array1, ArrayD, IxDyn, array, s};
 use tensor_at::{at, try_at};
 use tensor_core::{BatchPart, IndexElem, IndexError, IntoValue, Mode, Op, PySlice, Value, along, ix, nd};
@@ -75,32 +75,6 @@ fn update_both<T: GpuElement>(
         assert_same(&after, x, &format!("{what}: unchanged on error"));
     }
     written
-}
-
-/// Runs `$body`, a macro call on `$t`, once with `$t` a `&mut` of a copy of
-/// the ndarray `$x`, once with `$t` a `&mut` of a GPU tensor uploaded from
-/// it; then checks that both targets hold the same elements. Evaluates to
-/// both results, CPU first.
-macro_rules! both {
-    ($gpu:expr, $x:expr, |$t:ident| $body:expr) => {{
-        let mut cpu = $x.clone();
-        let cpu_result = {
-            let $t = &mut cpu;
-            $body
-        };
-        let mut on_gpu = upload(&$gpu, &$x);
-        let gpu_result = {
-            let $t = &mut on_gpu;
-            $body
-        };
-        assert_same(&on_gpu.to_array().unwrap(), &cpu, stringify!($body));
-        (cpu_result, gpu_result)
-    }};
-}
-
-fn floats(shape: &[usize], seed: u64) -> ArrayD<f32> {
-    let mut rng = Lcg(seed);
-    Array::from_shape_simple_fn(IxDyn(shape), || rng.float())
 }
 
 fn ints(shape: &[usize], seed: u64) -> ArrayD<i32> {

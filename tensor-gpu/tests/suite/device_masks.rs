@@ -3,40 +3,11 @@
 //! on ndarrays: elements bit for bit, the CPU's errors with the tensor
 //! unchanged, and what crosses between host and device counted.
 
-use crate::common::{Lcg, assert_same, upload};
+use crate::common::{Lcg, assert_same, floats, upload};
 use ndarray::{Array, ArrayD, IxDyn};
 use tensor_at::{at, set, try_at};
 use tensor_core::IndexError;
 use tensor_gpu::{Gpu, GpuError, GpuTensor};
-
-/// Runs `$body` once on the host (`$t` a `&mut` copy of `$x`, each `$m` the
-/// host array) and once on the device (`$t` a `&mut` GPU tensor of `$x`,
-/// each `$m` a GPU tensor of the host array, kept on the device); checks
-/// that both targets hold the same elements. Evaluates to both results,
-/// CPU first.
-macro_rules! both {
-    ($gpu:expr, $x:expr, [$($m:ident),*], |$t:ident| $body:expr) => {{
-        let mut cpu = $x.clone();
-        let cpu_result = {
-            $(let $m = &$m;)*
-            let $t = &mut cpu;
-            $body
-        };
-        let mut on_gpu = upload(&$gpu, &$x);
-        let gpu_result = {
-            $(let $m = &upload(&$gpu, &$m);)*
-            let $t = &mut on_gpu;
-            $body
-        };
-        assert_same(&on_gpu.to_array().unwrap(), &cpu, stringify!($body));
-        (cpu_result, gpu_result)
-    }};
-}
-
-fn floats(shape: &[usize], seed: u64) -> ArrayD<f32> {
-    let mut rng = Lcg(seed);
-    Array::from_shape_simple_fn(IxDyn(shape), || rng.float())
-}
 
 fn labels(shape: &[usize], classes: u64, seed: u64) -> ArrayD<i32> {
     let mut rng = Lcg(seed);

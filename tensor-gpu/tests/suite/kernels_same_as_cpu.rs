@@ -2,7 +2,7 @@
 //! implementation of the same rules): results bit for bit, errors equal,
 //! and on error the GPU tensor unchanged. Shapes exceed one cube (256 units).
 
-use crate::common::{Lcg, assert_same, assert_same_outcome, upload};
+use crate::common::{Lcg, assert_same, assert_same_outcome, floats, upload};
 use ndarray::{Array, ArrayD, IxDyn, array};
 use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, PySlice, Value, ix};
 use tensor_gpu::{Compare, Gpu, GpuElement, GpuError};
@@ -45,11 +45,6 @@ fn ramp<T: GpuElement>(shape: &[usize]) -> ArrayD<T> {
         next += 1;
         T::from_int(next % 97 + 1)
     })
-}
-
-fn floats(shape: &[usize], seed: u64) -> ArrayD<f32> {
-    let mut rng = Lcg(seed);
-    Array::from_shape_simple_fn(IxDyn(shape), || rng.float())
 }
 
 fn indices(count: usize, bound: i64, seed: u64) -> ndarray::Array1<i64> {

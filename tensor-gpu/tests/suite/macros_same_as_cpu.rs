@@ -3,37 +3,11 @@
 //! `GpuTensor` holding the same elements give the same elements, bit for
 //! bit, and the same errors.
 
-use crate::common::{Lcg, assert_same, upload};
-use ndarray::{Array, ArrayD, IxDyn, array};
+use crate::common::{Lcg, assert_same, floats, upload};
+use ndarray::{Array, array};
 use tensor_at::{at, set, try_at, try_set};
 use tensor_core::IndexError;
 use tensor_gpu::{GpuError, GpuTensor};
-
-/// Runs `$body`, a macro call on `$t`, once with `$t` a `&mut` of a copy of
-/// the ndarray `$x`, once with `$t` a `&mut` of a GPU tensor uploaded from
-/// it; then checks that both targets hold the same elements. Evaluates to
-/// both results, CPU first.
-macro_rules! both {
-    ($gpu:expr, $x:expr, |$t:ident| $body:expr) => {{
-        let mut cpu = $x.clone();
-        let cpu_result = {
-            let $t = &mut cpu;
-            $body
-        };
-        let mut on_gpu = upload(&$gpu, &$x);
-        let gpu_result = {
-            let $t = &mut on_gpu;
-            $body
-        };
-        assert_same(&on_gpu.to_array().unwrap(), &cpu, stringify!($body));
-        (cpu_result, gpu_result)
-    }};
-}
-
-fn floats(shape: &[usize], seed: u64) -> ArrayD<f32> {
-    let mut rng = Lcg(seed);
-    Array::from_shape_simple_fn(IxDyn(shape), || rng.float())
-}
 
 /// `count` indices in `0..bound`, with duplicates.
 fn indices(count: usize, bound: u64, seed: u64) -> ndarray::Array1<i64> {

@@ -33,6 +33,40 @@ macro_rules! device {
     };
 }
 
+/// Runs `$body`, a macro call on `$t`, once on the host (`$t` a `&mut` of
+/// a copy of the ndarray `$x`, each `$m` the host array of that name) and
+/// once on the device (`$t` a `&mut` of a GPU tensor uploaded from `$x`,
+/// each `$m` a GPU tensor of it); then checks that both targets hold the
+/// same elements. Evaluates to both results, CPU first.
+#[macro_export]
+macro_rules! both {
+    ($gpu:expr, $x:expr, |$t:ident| $body:expr) => {
+        $crate::both!($gpu, $x, [], |$t| $body)
+    };
+    ($gpu:expr, $x:expr, [$($m:ident),*], |$t:ident| $body:expr) => {{
+        let mut cpu = $x.clone();
+        let cpu_result = {
+            $(let $m = &$m;)*
+            let $t = &mut cpu;
+            $body
+        };
+        let mut on_gpu = $crate::common::upload(&$gpu, &$x);
+        let gpu_result = {
+            $(let $m = &$crate::common::upload(&$gpu, &$m);)*
+            let $t = &mut on_gpu;
+            $body
+        };
+        $crate::common::assert_same(&on_gpu.to_array().unwrap(), &cpu, stringify!($body));
+        (cpu_result, gpu_result)
+    }};
+}
+
+/// Floats of `shape` drawn from [`Lcg`] seeded with `seed`.
+pub fn floats(shape: &[usize], seed: u64) -> ArrayD<f32> {
+    let mut rng = Lcg(seed);
+    ndarray::Array::from_shape_simple_fn(ndarray::IxDyn(shape), || rng.float())
+}
+
 /// The bytes of an array in C order: floats compare bit for bit (NaN and
 /// the sign of zero included).
 pub fn bits<T: GpuElement>(array: &ArrayD<T>) -> Vec<u8> {
