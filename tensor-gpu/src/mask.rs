@@ -14,6 +14,7 @@
 //! masks at all: the macros pass them as a predicate, evaluated in the
 //! write's pass ([`Condition`]).
 
+use std::any::Any;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 use std::sync::Arc;
 
@@ -88,6 +89,8 @@ trait Comparison: Send + Sync {
     /// Writes row `row` of `flags`: whether the comparison holds at each
     /// position of `shape`, to which the tensor broadcasts.
     fn mark(&self, shape: &[usize], flags: &Buffer<u32>, row: usize) -> Result<(), GpuError>;
+    /// The comparison, for a downcast to its element type.
+    fn as_any(&self) -> &dyn Any;
     /// The comparison on the tensor's view at batch position `at` of a
     /// mask of `ndim` axes (the tensor's own batch axes are those of its
     /// axes among the mask's leading `at.len()`).
@@ -113,6 +116,10 @@ impl<E: GpuElement> Comparison for Compared<E> {
         let compare = Predicate::try_from(self.compare)?;
         masked::mark_row(&tensor.gpu, &tensor.buffer, &region, (compare, self.threshold), flags, row);
         Ok(())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 
     fn at_batch(&self, at: &[usize], ndim: usize) -> Arc<dyn Comparison> {
@@ -182,28 +189,50 @@ impl DeviceMask {
         })
     }
 
-    /// The mask as a condition of the positions of its shape: each
-    /// comparison marked in a row of flags, combined by the program.
-    pub(crate) fn condition<T: GpuElement>(&self, gpu: &Gpu) -> Result<Condition<T>, GpuError> {
+    /// The mask as a condition of the positions of its shape, for a kernel
+    /// over elements of `T` that writes `target` (if any): a comparison on
+    /// a tensor of `T` in C order and of the mask's shape, not `target`'s
+    /// memory, is read in the kernel's own pass; every other comparison is
+    /// marked first, in a row of flags.
+    pub(crate) fn condition<T: GpuElement>(&self, gpu: &Gpu, target: Option<&Buffer<T>>) -> Result<Condition<T>, GpuError> {
         let shape = self.shape()?;
         let len: usize = shape.iter().product();
-        // One row of flags per comparison, addressed by 32-bit positions.
-        let flags_len = self.comparisons.len() * len;
+        let fused = |comparison| read_in_pass(comparison, shape, target);
+        let marked = self.comparisons.iter().filter(|c| fused(c).is_none()).count();
+        // One row of flags per marked comparison, addressed by 32-bit positions.
+        let flags_len = marked * len;
         if flags_len > i32::MAX as usize {
             return Err(GpuError::TooLarge { elements: flags_len });
         }
-        let flags = Buffer::<u32>::empty(gpu.client(), flags_len);
-        for (row, comparison) in self.comparisons.iter().enumerate() {
-            comparison.mark(shape, &flags, row)?;
+        let flags = (marked > 0).then(|| Buffer::<u32>::empty(gpu.client(), flags_len));
+        let (mut scalars, mut operands, mut leaves) = (Vec::new(), Vec::new(), Vec::new());
+        for comparison in &self.comparisons {
+            leaves.push(match (fused(comparison), &flags) {
+                (Some(compared), _) => {
+                    scalars.push(compared.threshold);
+                    operands.push((compared.tensor.buffer.clone(), compared.tensor.offset as u32));
+                    condition::Step::Operand {
+                        compare: Predicate::try_from(compared.compare)?,
+                        scalar: scalars.len() - 1,
+                        operand: operands.len() - 1,
+                    }
+                }
+                (None, Some(flags)) => {
+                    let row = leaves.iter().filter(|leaf| matches!(leaf, condition::Step::Flag { .. })).count();
+                    comparison.mark(shape, flags, row)?;
+                    condition::Step::Flag { row }
+                }
+                (None, None) => unreachable!("a marked comparison has its row"),
+            });
         }
         let steps = self.steps.iter().map(|&step| match step {
-            MaskStep::Compare(row) => condition::Step::Flag { row },
+            MaskStep::Compare(k) => leaves[k],
             MaskStep::And => condition::Step::And,
             MaskStep::Or => condition::Step::Or,
             MaskStep::Xor => condition::Step::Xor,
             MaskStep::Not => condition::Step::Not,
         });
-        Ok(Condition::new(gpu, Program::new(steps.collect()), &[], Some(flags)))
+        Ok(Condition::with_operands(gpu, Program::new(steps.collect()), &scalars, flags, operands))
     }
 
     /// The coordinates of the positions where the mask holds, in C order,
@@ -211,7 +240,7 @@ impl DeviceMask {
     /// `x[nd(coordinates)]`).
     pub(crate) fn coordinates(&self, gpu: &Gpu) -> Result<GpuTensor<i32>, GpuError> {
         let shape = self.shape()?.to_vec();
-        let condition = self.condition::<i32>(gpu)?;
+        let condition = self.condition::<i32>(gpu, None)?;
         // The flags are the whole condition: no element is read.
         let region = Region::of_layout(0, &shape, &standard_strides(&shape)).upload(gpu)?;
         let unread = gpu.constant(&[0i32]);
@@ -244,6 +273,22 @@ fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
             _ => None,
         })
         .collect()
+}
+
+/// `comparison` when a kernel over elements of `T` of shape `shape`,
+/// writing `target`, reads its tensor in its own pass: of `T`, in C order,
+/// of that shape, and apart from `target`.
+fn read_in_pass<'c, T: GpuElement>(comparison: &'c Arc<dyn Comparison>, shape: &[usize], target: Option<&Buffer<T>>) -> Option<&'c Compared<T>> {
+    let compared = comparison.as_any().downcast_ref::<Compared<T>>()?;
+    let tensor = &compared.tensor;
+    let apart = target.is_none_or(|target| !tensor.buffer.same_memory(target));
+    (apart && tensor.shape == shape && in_c_order(tensor)).then_some(compared)
+}
+
+/// Whether `tensor`'s elements lie in C order from its origin.
+fn in_c_order<E>(tensor: &GpuTensor<E>) -> bool {
+    let standard = standard_strides(&tensor.shape);
+    tensor.shape.iter().zip(&tensor.strides).zip(standard).all(|((&len, &stride), c)| len <= 1 || stride == c)
 }
 
 /// C-order strides of `shape`.

@@ -110,7 +110,7 @@ impl<T: GpuElement> GpuTensor<T> {
     pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
         let value = value.into_value();
         if let Some(mask) = self.whole_mask(index, &mode)? {
-            return self.set_condition(mask.condition(&self.gpu)?, value);
+            return self.set_condition(mask.condition(&self.gpu, Some(&self.buffer))?, value);
         }
         self.write_index(index, mode.bounds(), &value, Combine::Set, |index, layout, value| {
             prepare::set(index, layout, &mode, value)
@@ -129,7 +129,7 @@ impl<T: GpuElement> GpuTensor<T> {
         let value = value.into_value();
         refuse_unchecked_operands::<T>(op, &value)?;
         if let Some(mask) = self.whole_mask(index, &mode)? {
-            return self.update_condition(mask.condition(&self.gpu)?, op, value);
+            return self.update_condition(mask.condition(&self.gpu, Some(&self.buffer))?, op, value);
         }
         self.write_index(index, mode.bounds(), &value, combine, |index, layout, value| {
             prepare::update(index, layout, op, &mode, value)

@@ -25,6 +25,8 @@ fn write_selected<T: Numeric>(
     ranks: &[u32],
     scalars: &[T],
     flags: &[u32],
+    operands: &Sequence<Box<[T]>>,
+    offsets: &[u32],
     values: &[T],
     meta: &[i32],
     base: i32,
@@ -38,7 +40,7 @@ fn write_selected<T: Numeric>(
     if position < len {
         let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
         let element = target[at];
-        if evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
             let value = values[(ranks[position as usize] * value_stride) as usize];
             target[at] = combine::<T>(element, value, op);
         }
@@ -52,6 +54,8 @@ fn gather_selected<T: Numeric>(
     ranks: &[u32],
     scalars: &[T],
     flags: &[u32],
+    operands: &Sequence<Box<[T]>>,
+    offsets: &[u32],
     out: &mut [T],
     meta: &[i32],
     base: i32,
@@ -62,7 +66,7 @@ fn gather_selected<T: Numeric>(
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let element = source[(base + axis_sum(position, meta, ndim, TARGET)) as usize];
-        if evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
             out[ranks[position as usize] as usize] = element;
         }
     }
@@ -76,6 +80,8 @@ fn coordinates_selected<T: Numeric>(
     ranks: &[u32],
     scalars: &[T],
     flags: &[u32],
+    operands: &Sequence<Box<[T]>>,
+    offsets: &[u32],
     out: &mut [i32],
     dims: &[u32],
     meta: &[i32],
@@ -87,7 +93,7 @@ fn coordinates_selected<T: Numeric>(
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let element = element_at::<T>(source, position, meta, base, ndim, &program);
-        if evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
             let row = ranks[position as usize] * ndim;
             let mut rest = position;
             for k in 0..ndim {
@@ -142,6 +148,8 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
         selected.ranks.arg(),
         condition.scalars.arg(),
         condition.flags.arg(),
+        condition.operand_args(),
+        condition.offsets.arg(),
         values.arg(),
         region.meta.arg(),
         region.base,
@@ -172,6 +180,8 @@ pub(crate) fn gather_where<T: Numeric + CubeElement>(
         selected.ranks.arg(),
         condition.scalars.arg(),
         condition.flags.arg(),
+        condition.operand_args(),
+        condition.offsets.arg(),
         out.arg(),
         region.meta.arg(),
         region.base,
@@ -206,6 +216,8 @@ pub(crate) fn coordinates_where<T: Numeric + CubeElement>(
         selected.ranks.arg(),
         condition.scalars.arg(),
         condition.flags.arg(),
+        condition.operand_args(),
+        condition.offsets.arg(),
         out.arg(),
         dims.arg(),
         region.meta.arg(),

@@ -17,18 +17,53 @@ pub(crate) struct Condition<T> {
     pub(crate) program: Program,
     pub(crate) scalars: Buffer<T>,
     pub(crate) flags: Buffer<u32>,
+    /// The tensors its [`Step::Operand`]s read (in C order from their
+    /// origin), and those origins.
+    operands: Vec<Buffer<T>>,
+    pub(crate) offsets: Buffer<u32>,
 }
 
 impl<T: Numeric + CubeElement> Condition<T> {
     /// `program` reading `scalars` and the rows of `flags`.
     pub(crate) fn new(gpu: &Gpu, program: Program, scalars: &[T], flags: Option<Buffer<u32>>) -> Self {
+        Condition::with_operands(gpu, program, scalars, flags, Vec::new())
+    }
+
+    /// `program` reading `scalars`, the rows of `flags`, and `operands`
+    /// (each a buffer and the origin its elements are read from).
+    pub(crate) fn with_operands(
+        gpu: &Gpu,
+        program: Program,
+        scalars: &[T],
+        flags: Option<Buffer<u32>>,
+        operands: Vec<(Buffer<T>, u32)>,
+    ) -> Self {
         // A kernel's array argument is never empty.
         let scalars = match scalars {
             [] => gpu.constant(&[T::from_int(0)]),
             scalars => gpu.constant(scalars),
         };
         let flags = flags.unwrap_or_else(|| gpu.constant(&[0u32]));
-        Condition { program, scalars, flags }
+        let mut offsets: Vec<u32> = operands.iter().map(|(_, offset)| *offset).collect();
+        if offsets.is_empty() {
+            offsets.push(0);
+        }
+        Condition {
+            program,
+            scalars,
+            flags,
+            operands: operands.into_iter().map(|(buffer, _)| buffer).collect(),
+            offsets: gpu.constant(&offsets),
+        }
+    }
+
+    /// The operands as a kernel's argument.
+    pub(crate) fn operand_args(&self) -> SequenceArg<Box<[T]>> {
+        let mut args = SequenceArg::new();
+        for operand in &self.operands {
+            args.push(operand.arg());
+        }
+        args
     }
 
     /// `element compare threshold`.
@@ -44,6 +79,10 @@ pub(crate) enum Step {
     Compare { compare: Predicate, scalar: usize },
     /// `flags[row * len + position] != 0`.
     Flag { row: usize },
+    /// `operands[operand][offsets[operand] + position] compare scalars[scalar]`:
+    /// a comparison on another tensor of the element's type, read in the
+    /// same pass.
+    Operand { compare: Predicate, scalar: usize, operand: usize },
     /// Both of the two conditions before it.
     And,
     /// Either.
@@ -93,7 +132,7 @@ impl Program {
     /// The first step of the condition whose root is at `at`.
     fn start(&self, at: usize) -> usize {
         match self.steps[at] {
-            Step::Compare { .. } | Step::Flag { .. } => at,
+            Step::Compare { .. } | Step::Flag { .. } | Step::Operand { .. } => at,
             Step::Not => self.start(at - 1),
             Step::And | Step::Or | Step::Xor => self.start(self.start(at - 1) - 1),
         }
@@ -111,6 +150,15 @@ impl Program {
 
     fn is_compare(&self, at: usize) -> bool {
         matches!(self.step(at), Step::Compare { .. })
+    }
+    fn is_operand(&self, at: usize) -> bool {
+        matches!(self.step(at), Step::Operand { .. })
+    }
+    fn operand(&self, at: usize) -> (Predicate, usize, usize) {
+        match self.step(at) {
+            Step::Operand { compare, scalar, operand } => (compare, scalar, operand),
+            _ => unreachable!("an operand step"),
+        }
     }
     fn is_flag(&self, at: usize) -> bool {
         matches!(self.step(at), Step::Flag { .. })
@@ -144,6 +192,8 @@ pub(crate) fn evaluate<T: Numeric>(
     position: u32,
     scalars: &[T],
     flags: &[u32],
+    operands: &Sequence<Box<[T]>>,
+    offsets: &[u32],
     len: u32,
     #[comptime] program: &Program,
     #[comptime] at: usize,
@@ -151,16 +201,20 @@ pub(crate) fn evaluate<T: Numeric>(
     if comptime!(program.is_compare(at)) {
         let (compare, scalar) = comptime!(program.comparison(at));
         holds::<T>(element, scalars[scalar], compare)
+    } else if comptime!(program.is_operand(at)) {
+        let (compare, scalar, operand) = comptime!(program.operand(at));
+        let value = operands[operand][(offsets[operand] + position) as usize];
+        holds::<T>(value, scalars[scalar], compare)
     } else if comptime!(program.is_flag(at)) {
         let row = comptime!(program.row(at)) as u32;
         flags[(row * len + position) as usize] != 0
     } else if comptime!(program.is_not(at)) {
         let inner = comptime!(program.operands(at).1);
-        !evaluate::<T>(element, position, scalars, flags, len, program, inner)
+        !evaluate::<T>(element, position, scalars, flags, operands, offsets, len, program, inner)
     } else {
         let (left, right) = comptime!(program.operands(at));
-        let left = evaluate::<T>(element, position, scalars, flags, len, program, left);
-        let right = evaluate::<T>(element, position, scalars, flags, len, program, right);
+        let left = evaluate::<T>(element, position, scalars, flags, operands, offsets, len, program, left);
+        let right = evaluate::<T>(element, position, scalars, flags, operands, offsets, len, program, right);
         if comptime!(program.is(at, Step::And)) {
             left && right
         } else if comptime!(program.is(at, Step::Or)) {

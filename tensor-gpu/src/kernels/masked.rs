@@ -64,6 +64,8 @@ fn update_where<T: Numeric>(
     target: &mut [T],
     scalars: &[T],
     flags: &[u32],
+    operands: &Sequence<Box<[T]>>,
+    offsets: &[u32],
     value: &[T],
     meta: &[i32],
     base: i32,
@@ -76,7 +78,7 @@ fn update_where<T: Numeric>(
     if position < len {
         let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
         let element = target[at];
-        if evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
             target[at] = combine::<T>(element, value[0], op);
         }
     }
@@ -88,6 +90,8 @@ fn mark_where<T: Numeric>(
     target: &[T],
     scalars: &[T],
     flags: &[u32],
+    operands: &Sequence<Box<[T]>>,
+    offsets: &[u32],
     out: &mut [u32],
     meta: &[i32],
     base: i32,
@@ -98,7 +102,7 @@ fn mark_where<T: Numeric>(
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let element = element_at::<T>(target, position, meta, base, ndim, &program);
-        let holds = evaluate::<T>(element, position, scalars, flags, len, &program, comptime!(program.root()));
+        let holds = evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root()));
         out[position as usize] = select(holds, 1u32, 0u32);
     }
 }
@@ -155,6 +159,8 @@ pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
         target.arg(),
         condition.scalars.arg(),
         condition.flags.arg(),
+        condition.operand_args(),
+        condition.offsets.arg(),
         value.arg(),
         region.meta.arg(),
         region.base,
@@ -182,6 +188,8 @@ pub(crate) fn mark<T: Numeric + CubeElement>(
         target.arg(),
         condition.scalars.arg(),
         condition.flags.arg(),
+        condition.operand_args(),
+        condition.offsets.arg(),
         out.arg(),
         region.meta.arg(),
         region.base,
