@@ -120,9 +120,13 @@
 //! Inside the brackets, a comparison on a GPU tensor (`g[h > 0.0]`, `h` of
 //! any element type) builds a [`DeviceMask`] where one on an ndarray builds
 //! a boolean array, and `&`, `|`, `^`, `!` combine them (their tensors
-//! broadcast together, as in NumPy). A mask whose comparisons are all on
-//! the target itself (`g[(g > a) & (g < b)]`) is evaluated inside the
-//! write's own pass. Nothing of a mask crosses to the host but, where the
+//! broadcast together, as in NumPy). Each expression shape compiles into
+//! one kernel, which evaluates the mask inside the write's own pass: the
+//! comparisons on the target itself, and those on other tensors of its
+//! element type, in C order and of its shape. A comparison on any other
+//! tensor (another element type, broadcast, strided, or sharing the
+//! target's memory) is marked first, one flag per element, in a pass of
+//! its own. Nothing of a mask crosses to the host but, where the
 //! selection's size matters (a read, an array value, a mask beside other
 //! index elements), its count: 4 bytes.
 //!
@@ -136,7 +140,7 @@
 //! let mut g = GpuTensor::from_array(&gpu, &array![[-1.0f32, 2.0], [3.0, -4.0]])?;
 //! let labels = GpuTensor::from_array(&gpu, &array![[0, 1], [1, 1]])?;
 //! at!(g[(g > 0.0) & (g < 2.5)] *= 10.0); //      one pass: predicate and write
-//! at!(g[(labels == 1) & !(g > 0.0)] = 0.0); //    the comparison on `labels` marked first
+//! at!(g[(labels == 1) & !(g > 0.0)] = 0.0); //    `labels` (i32) marked first, then one pass
 //! let big = at!(g[g > 5.0]); //                   compaction, then a gather
 //! assert_eq!(g.to_array()?, array![[-1.0, 20.0], [3.0, 0.0]].into_dyn());
 //! assert_eq!(big.to_array()?, array![20.0].into_dyn());
@@ -162,7 +166,7 @@
 //! | `x[idx] op= v` | stable sort by destination, then one unit per destination applies its occurrences in index order |
 //! | `x[x < s] op= v`, `x[(x > a) & (x < b)] op= v`, scalar `v` | one fused pass (the mask's kernel, compiled per expression shape, and the write) |
 //! | `x[x < s] = array`, `x[x < s]` read | prefix sum of the mask (compaction), then a write or a gather |
-//! | `x[h > s]`, `h` another GPU tensor | each comparison on another tensor marked (one flag per position), then as above |
+//! | `x[h > s]`, `h` another GPU tensor | as above, `h` read in the same pass (when of `x`'s type and shape, in C order; else marked first, one flag per position) |
 //! | `x[h > s, 1:3]`: a device mask beside other elements | compaction into the selected coordinates, which index as `nd(coordinates)` |
 //! | `x[idx]; batch = k` read | every batch's region stacked into one, then one gather |
 //! | `x[idx] op= v; batch = k` | every batch prepared and staged, then each batch's write as above |

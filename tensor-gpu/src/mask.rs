@@ -4,12 +4,14 @@
 //! build a boolean array from one on an ndarray; nothing is evaluated until
 //! the mask indexes.
 //!
-//! Evaluating one marks each comparison (one pass over its tensor, one flag
-//! per position), then a kernel compiled for the mask's expression combines
-//! the flags: in the write's own pass for a scalar value (`g[m] op= s`),
-//! and into a compaction (the selected positions' coordinates, their count
-//! read back) for reads, array values and masks beside other index
-//! elements, which then index as `nd(coordinates)`. Comparisons on the
+//! A kernel compiled for the mask's expression evaluates it: in the write's
+//! own pass for a scalar value (`g[m] op= s`), and into a compaction (the
+//! selected positions' coordinates, their count read back) for reads,
+//! array values and masks beside other index elements, which then index as
+//! `nd(coordinates)`. It reads the tensors
+//! of comparisons of the kernel's element type, in C order and of the
+//! mask's shape, in that pass; every other comparison is marked first (one
+//! pass over its tensor, one flag per position). Comparisons on the
 //! target itself in a mask of nothing else (`g[(g > a) & (g < b)]`) are not
 //! masks at all: the macros pass them as a predicate, evaluated in the
 //! write's pass ([`Condition`]).
@@ -232,7 +234,13 @@ impl DeviceMask {
             MaskStep::Xor => condition::Step::Xor,
             MaskStep::Not => condition::Step::Not,
         });
-        Ok(Condition::with_operands(gpu, Program::new(steps.collect()), &scalars, flags, operands))
+        Ok(Condition::with_operands(
+            gpu,
+            Program::new(steps.collect()),
+            &scalars,
+            flags,
+            operands,
+        ))
     }
 
     /// The coordinates of the positions where the mask holds, in C order,
@@ -278,7 +286,11 @@ fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
 /// `comparison` when a kernel over elements of `T` of shape `shape`,
 /// writing `target`, reads its tensor in its own pass: of `T`, in C order,
 /// of that shape, and apart from `target`.
-fn read_in_pass<'c, T: GpuElement>(comparison: &'c Arc<dyn Comparison>, shape: &[usize], target: Option<&Buffer<T>>) -> Option<&'c Compared<T>> {
+fn read_in_pass<'c, T: GpuElement>(
+    comparison: &'c Arc<dyn Comparison>,
+    shape: &[usize],
+    target: Option<&Buffer<T>>,
+) -> Option<&'c Compared<T>> {
     let compared = comparison.as_any().downcast_ref::<Compared<T>>()?;
     let tensor = &compared.tensor;
     let apart = target.is_none_or(|target| !tensor.buffer.same_memory(target));
@@ -288,7 +300,12 @@ fn read_in_pass<'c, T: GpuElement>(comparison: &'c Arc<dyn Comparison>, shape: &
 /// Whether `tensor`'s elements lie in C order from its origin.
 fn in_c_order<E>(tensor: &GpuTensor<E>) -> bool {
     let standard = standard_strides(&tensor.shape);
-    tensor.shape.iter().zip(&tensor.strides).zip(standard).all(|((&len, &stride), c)| len <= 1 || stride == c)
+    tensor
+        .shape
+        .iter()
+        .zip(&tensor.strides)
+        .zip(standard)
+        .all(|((&len, &stride), c)| len <= 1 || stride == c)
 }
 
 /// C-order strides of `shape`.
@@ -415,5 +432,32 @@ mod tests {
         assert_eq!(broadcast(&[], &[5]), Some(vec![5]));
         assert_eq!(broadcast(&[3], &[4]), None);
         assert_eq!(standard_strides(&[2, 3, 4]), vec![12, 4, 1]);
+    }
+
+    /// A comparison is read in the write's pass only on a tensor of the
+    /// target's type and shape, in C order, and apart from the target
+    /// (whose elements other units may be writing).
+    #[test]
+    fn only_tensors_apart_from_the_target_are_read_in_its_pass() {
+        let Ok(gpu) = Gpu::vulkan() else {
+            eprintln!("skipped: no Vulkan device");
+            return;
+        };
+        let host = ndarray::Array2::<f32>::zeros((2, 3));
+        let target = GpuTensor::from_array(&gpu, &host).unwrap();
+        let other = GpuTensor::from_array(&gpu, &host).unwrap();
+        let on = |tensor: &GpuTensor<f32>| DeviceMask::compare(tensor, Compare::Gt, 0.0);
+        let (apart, aliased) = (on(&other), on(&target));
+        assert!(read_in_pass(&apart.comparisons[0], &[2, 3], Some(&target.buffer)).is_some());
+        assert!(read_in_pass(&aliased.comparisons[0], &[2, 3], Some(&target.buffer)).is_none());
+        assert!(read_in_pass::<f32>(&aliased.comparisons[0], &[2, 3], None).is_some());
+        assert!(read_in_pass(&apart.comparisons[0], &[3, 2], Some(&target.buffer)).is_none());
+        assert!(read_in_pass::<i32>(&apart.comparisons[0], &[2, 3], None).is_none());
+        let transposed = GpuTensor {
+            shape: vec![3, 2],
+            strides: vec![1, 3],
+            ..other.shared()
+        };
+        assert!(read_in_pass::<f32>(&on(&transposed).comparisons[0], &[3, 2], None).is_none());
     }
 }

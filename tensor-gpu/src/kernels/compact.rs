@@ -40,7 +40,17 @@ fn write_selected<T: Numeric>(
     if position < len {
         let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
         let element = target[at];
-        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(
+            element,
+            position,
+            scalars,
+            flags,
+            operands,
+            offsets,
+            len,
+            &program,
+            comptime!(program.root()),
+        ) {
             let value = values[(ranks[position as usize] * value_stride) as usize];
             target[at] = combine::<T>(element, value, op);
         }
@@ -66,7 +76,17 @@ fn gather_selected<T: Numeric>(
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let element = source[(base + axis_sum(position, meta, ndim, TARGET)) as usize];
-        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(
+            element,
+            position,
+            scalars,
+            flags,
+            operands,
+            offsets,
+            len,
+            &program,
+            comptime!(program.root()),
+        ) {
             out[ranks[position as usize] as usize] = element;
         }
     }
@@ -93,7 +113,17 @@ fn coordinates_selected<T: Numeric>(
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let element = element_at::<T>(source, position, meta, base, ndim, &program);
-        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(
+            element,
+            position,
+            scalars,
+            flags,
+            operands,
+            offsets,
+            len,
+            &program,
+            comptime!(program.root()),
+        ) {
             let row = ranks[position as usize] * ndim;
             let mut rest = position;
             for k in 0..ndim {

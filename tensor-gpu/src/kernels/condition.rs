@@ -1,8 +1,10 @@
 //! A mask's condition as a kernel evaluates it at one position: comparisons
-//! of the element there with scalars, flags marked by an earlier pass (a
-//! comparison on another tensor), and `& | ^ !`. The condition is a
-//! compile-time parameter, so each expression shape is its own kernel, and
-//! the element's comparisons run in the pass that writes or gathers it.
+//! of the element there with scalars, of another tensor's element there
+//! (its buffer one of a sequence of operands), of flags marked by an
+//! earlier pass (a comparison the kernel cannot read in place), and
+//! `& | ^ !`. The condition is a compile-time parameter, so each
+//! expression shape is its own kernel, and the comparisons run in the pass
+//! that writes or gathers the element.
 
 use cubecl::prelude::*;
 

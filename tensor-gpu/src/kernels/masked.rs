@@ -2,7 +2,8 @@
 //! with a scalar `v`, the condition evaluated and the element written by
 //! the same unit in one pass, with no mask in memory. (Array values need
 //! each selected element's rank: [`compact`](super::compact).) A
-//! comparison on another tensor is marked first, one flag per position.
+//! comparison on another tensor is read in the same pass, or, when the pass
+//! cannot read it in place, marked first, one flag per position.
 
 use cubecl::prelude::*;
 
@@ -78,7 +79,17 @@ fn update_where<T: Numeric>(
     if position < len {
         let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
         let element = target[at];
-        if evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root())) {
+        if evaluate::<T>(
+            element,
+            position,
+            scalars,
+            flags,
+            operands,
+            offsets,
+            len,
+            &program,
+            comptime!(program.root()),
+        ) {
             target[at] = combine::<T>(element, value[0], op);
         }
     }
@@ -102,7 +113,17 @@ fn mark_where<T: Numeric>(
     let position = ABSOLUTE_POS as u32;
     if position < len {
         let element = element_at::<T>(target, position, meta, base, ndim, &program);
-        let holds = evaluate::<T>(element, position, scalars, flags, operands, offsets, len, &program, comptime!(program.root()));
+        let holds = evaluate::<T>(
+            element,
+            position,
+            scalars,
+            flags,
+            operands,
+            offsets,
+            len,
+            &program,
+            comptime!(program.root()),
+        );
         out[position as usize] = select(holds, 1u32, 0u32);
     }
 }
