@@ -31,7 +31,7 @@ use crate::kernels::compact;
 use crate::kernels::condition::{self, Condition, Program};
 use crate::kernels::masked::{self, Predicate};
 use crate::layout::Region;
-use crate::tensor::GpuTensor;
+use crate::tensor::{GpuTensor, c_strides};
 
 /// A boolean mask computed on the device from GPU tensors: what the macros
 /// build for `h > 0.0` (a comparison on a GPU tensor) inside the brackets,
@@ -207,7 +207,7 @@ impl DeviceMask {
             return Err(GpuError::TooLarge { elements: flags_len });
         }
         let flags = (marked > 0).then(|| Buffer::<u32>::empty(gpu.client(), flags_len));
-        let (mut scalars, mut operands, mut leaves) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut scalars, mut operands, mut leaves, mut rows) = (Vec::new(), Vec::new(), Vec::new(), 0);
         for comparison in &self.comparisons {
             leaves.push(match (fused(comparison), &flags) {
                 (Some(compared), _) => {
@@ -220,9 +220,9 @@ impl DeviceMask {
                     }
                 }
                 (None, Some(flags)) => {
-                    let row = leaves.iter().filter(|leaf| matches!(leaf, condition::Step::Flag { .. })).count();
-                    comparison.mark(shape, flags, row)?;
-                    condition::Step::Flag { row }
+                    comparison.mark(shape, flags, rows)?;
+                    rows += 1;
+                    condition::Step::Flag { row: rows - 1 }
                 }
                 (None, None) => unreachable!("a marked comparison has its row"),
             });
@@ -250,7 +250,7 @@ impl DeviceMask {
         let shape = self.shape()?.to_vec();
         let condition = self.condition::<i32>(gpu, None)?;
         // The flags are the whole condition: no element is read.
-        let region = Region::of_layout(0, &shape, &standard_strides(&shape)).upload(gpu)?;
+        let region = Region::of_layout(0, &shape, &c_strides(&shape)).upload(gpu)?;
         let unread = gpu.constant(&[0i32]);
         let selected = compact::select_where(gpu, &unread, &region, &condition)?;
         // A tensor the index kernels address with 32-bit positions.
@@ -299,24 +299,13 @@ fn read_in_pass<'c, T: GpuElement>(
 
 /// Whether `tensor`'s elements lie in C order from its origin.
 fn in_c_order<E>(tensor: &GpuTensor<E>) -> bool {
-    let standard = standard_strides(&tensor.shape);
+    let standard = c_strides(&tensor.shape);
     tensor
         .shape
         .iter()
         .zip(&tensor.strides)
         .zip(standard)
         .all(|((&len, &stride), c)| len <= 1 || stride == c)
-}
-
-/// C-order strides of `shape`.
-fn standard_strides(shape: &[usize]) -> Vec<isize> {
-    let mut strides = vec![0; shape.len()];
-    let mut stride = 1;
-    for (slot, &len) in strides.iter_mut().zip(shape).rev() {
-        *slot = stride as isize;
-        stride *= len.max(1);
-    }
-    strides
 }
 
 /// A combined mask on the target itself (`g[(g > a) & (g < b)]`) as a
@@ -431,7 +420,7 @@ mod tests {
         assert_eq!(broadcast(&[2, 3], &[2, 3]), Some(vec![2, 3]));
         assert_eq!(broadcast(&[], &[5]), Some(vec![5]));
         assert_eq!(broadcast(&[3], &[4]), None);
-        assert_eq!(standard_strides(&[2, 3, 4]), vec![12, 4, 1]);
+        assert_eq!(c_strides(&[2, 3, 4]), vec![12, 4, 1]);
     }
 
     /// A comparison is read in the write's pass only on a tensor of the

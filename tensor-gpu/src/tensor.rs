@@ -53,7 +53,7 @@ impl<T> std::fmt::Debug for GpuTensor<T> {
 }
 
 /// The strides of a C-contiguous array of `shape`.
-fn c_strides(shape: &[usize]) -> Vec<isize> {
+pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
     let mut stride = 1isize;
     for (slot, &len) in strides.iter_mut().zip(shape).rev() {
