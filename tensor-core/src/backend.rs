@@ -198,6 +198,10 @@ pub trait Indexable {
     note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray`, a `GpuTensor` or a `&mut` of one; an `ArrayView` is read-only: `set!` returns an updated copy instead"
 )]
 pub trait IndexableMut: Indexable {
+    /// Nothing: naming it is the macros' check (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_target: std::marker::PhantomData<Self>) {}
     /// `self[list] = value` for a typed list of integers alone, all in
     /// bounds, in mode `error`, where the backend writes the element
     /// inline: whether it did (`false`, the default, to take the other

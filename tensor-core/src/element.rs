@@ -475,7 +475,12 @@ fn complex_div<F: num_traits::Float>(a: Complex<F>, b: Complex<F>) -> Complex<F>
     label = "a `min` or `max` update of `{Self}` elements",
     note = "complex numbers have no order in Rust; compare their `norm()` or their real parts in an `.apply(..)` instead"
 )]
-pub trait Ordered: Arith + PartialOrd {}
+pub trait Ordered: Arith + PartialOrd {
+    /// Nothing: naming `<_ as Ordered>::check` is the macros' check of a
+    /// target's elements (see [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_elems: std::marker::PhantomData<Self>) {}
+}
 macro_rules! ordered {
     ($($t:ty),*) => {$(
         #[diagnostic::do_not_recommend]
@@ -495,7 +500,12 @@ ordered!(half::f16, half::bf16);
     label = "a bitwise update of `{Self}` elements",
     note = "floats have no bitwise updates, as in NumPy"
 )]
-pub trait Bitwise: Arith {}
+pub trait Bitwise: Arith {
+    /// Nothing: naming `<_ as Bitwise>::check` is the macros' check of a
+    /// target's elements (see [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_elems: std::marker::PhantomData<Self>) {}
+}
 macro_rules! bitwise {
     ($($t:ty),*) => {$(
         #[diagnostic::do_not_recommend]

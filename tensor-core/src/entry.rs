@@ -10,24 +10,30 @@
 //! path there returns no `Result` at all.
 
 use std::fmt::Display;
+use std::marker::PhantomData;
 
 use ndarray::{ArrayViewMut, Dimension};
 
 pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-use crate::backend::{Indexable, IndexableMut, IntoUpdatable, MaskOperand};
+pub use crate::backend::IndexableMut;
+use crate::backend::{Indexable, IntoUpdatable, MaskOperand};
 pub use crate::backend::{Predicate, Step};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
+pub use crate::element::{Bitwise, Ordered};
 use crate::error::{IndexError, SetError};
 use crate::index::IndexElem;
+pub use crate::index::IntoIndexElem;
 use crate::mode::Mode;
-use crate::rank::{Advanced, FitsIn, HasView, Holds, Kind, TargetCheck};
-pub use crate::rank::{AlongAxis, BatchAxes, BitwiseElems, OrderedElems};
+use crate::rank::{Advanced, Kind};
+pub use crate::rank::{AxisFits, BatchFits, FitsIn, HasView, Holds};
 use crate::target::{Target, TargetMut};
+use crate::typed::IndexList;
+pub use crate::typed::IndexedBy;
 pub use crate::typed::batch;
-use crate::typed::{IndexList, IndexedBy, RankedOf};
-use crate::value::{InOrder, IntoValue, Value};
+pub use crate::value::IntoValue;
+use crate::value::{InOrder, Value};
 
 /// The rank of the region `L` selects from a target of rank `D`.
 type Region<'i, D, L> = <D as IndexedBy<'i, L>>::Rank;
@@ -471,29 +477,52 @@ fn kept<A, E>(array: A, done: Result<(), E>) -> Result<A, SetError<A, E>> {
     }
 }
 
-/// The target, checked by `C` (its batch axes, a literal `along` axis, its
-/// elements for a bitwise update) where the macros found what to check.
-pub fn checked<C, X: Indexable + ?Sized>(target: &X) -> &X
-where
-    C: TargetCheck<X::Dim, X::Elem>,
-{
+/// The target, unchanged. `checks` is never called: type-checking it is
+/// the check. The macros pass a closure naming traits on the types of the
+/// call (the target's rank and elements from its `PhantomData`, the value,
+/// the index list): `<_ as BatchFits<Ix2>>::check(rank_of(target))`. A
+/// failed one is that trait's own message at the user's token, with no
+/// note about a bound of this function; an entry point's bound that fails
+/// the same way at the same place is then reported once.
+pub fn checked<X: Indexable + ?Sized>(target: &X, checks: impl FnOnce(PhantomData<X>)) -> &X {
+    let _ = checks;
     target
 }
 
 /// [`checked`] for a target written.
-pub fn checked_mut<C, X: Indexable + ?Sized>(target: &mut X) -> &mut X
-where
-    C: TargetCheck<X::Dim, X::Elem>,
-{
+pub fn checked_mut<X: Indexable + ?Sized>(target: &mut X, checks: impl FnOnce(PhantomData<X>)) -> &mut X {
+    let _ = checks;
     target
 }
 
 /// [`checked`] for what `set!` consumes.
-pub fn checked_source<C, X: IntoUpdatable>(source: X) -> X
-where
-    C: TargetCheck<DimOf<X>, ElemOf<X>>,
-{
+pub fn checked_source<X: IntoUpdatable>(source: X, checks: impl FnOnce(PhantomData<Updatable<X>>)) -> X {
+    let _ = checks;
     source
+}
+
+/// The type of `value`, for [`checked`]'s tests.
+pub fn witness<T: ?Sized>(value: &T) -> PhantomData<T> {
+    let _ = value;
+    PhantomData
+}
+
+/// The rank of the target `X`, for [`checked`]'s tests.
+pub fn rank_of<X: Indexable + ?Sized>(target: PhantomData<X>) -> PhantomData<X::Dim> {
+    let _ = target;
+    PhantomData
+}
+
+/// The element type of the target `X`, for [`checked`]'s tests.
+pub fn elems_of<X: Indexable + ?Sized>(target: PhantomData<X>) -> PhantomData<X::Elem> {
+    let _ = target;
+    PhantomData
+}
+
+/// What kind of index the list `L` is, for [`checked`]'s tests.
+pub fn kind_of<'i, L: IndexList<'i>>(list: PhantomData<L>) -> PhantomData<L::Kind> {
+    let _ = list;
+    PhantomData
 }
 
 /// The mask `array compare scalar`, `predicate(e)` for each element `e`
@@ -622,15 +651,6 @@ pub trait AsTarget {
 }
 
 impl<T: ?Sized> AsTarget for T {}
-
-/// An index element, converted where the user wrote it: a type error
-/// about it points at the element, and the ranks it carries on are then
-/// error types, which keeps the rest of the expansion from repeating it.
-/// Every element of a typed list passes through here.
-#[inline(always)]
-pub fn index_elem<'i, E: crate::IntoIndexElem<'i>>(elem: E) -> RankedOf<'i, E> {
-    crate::typed::ranked(elem)
-}
 
 /// `a..b;step`.
 pub fn stepped(range: impl crate::index::IntoRangeSlice, step: impl SliceBound) -> crate::RangeSlice {

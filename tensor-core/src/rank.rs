@@ -187,7 +187,12 @@ impl<C: RankSub<B>, Br: RankSub<B>, B> BatchRanks<C, Br, B> for BatchedAlong {
     label = "more batch axes than the target has",
     note = "`batch = k` pairs the leading k axes of the target with those of every index array and of the value"
 )]
-pub trait BatchFits<B> {}
+pub trait BatchFits<B> {
+    /// Nothing: naming `<_ as BatchFits<B>>::check` is the check (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_rank: std::marker::PhantomData<Self>) {}
+}
 
 macro_rules! batch_fits {
     ($($rank:ty => [$($batch:ty),*]),*) => {$($( #[diagnostic::do_not_recommend] impl BatchFits<$batch> for $rank {} )*)*};
@@ -211,33 +216,12 @@ batch_fits!(
     label = "no such axis in the target (after its batch axes)",
     note = "an axis counts from 0, or from the end when negative: -1 is the last"
 )]
-pub trait AxisFits<N> {}
-
-/// A check of the macros on a target of rank `D` and elements `E`, beyond
-/// what the index list's ranks check: its batch axes, a literal `along`
-/// axis, elements that have bits for `&= |= ^=`, or an order for `min`
-/// and `max`.
-pub trait TargetCheck<D, E> {}
-
-/// `; batch = k`, `B` being `k` as a rank.
-pub struct BatchAxes<B>(std::marker::PhantomData<B>);
-
-/// A literal `along` axis, `N` being the axes it needs as a rank.
-pub struct AlongAxis<N>(std::marker::PhantomData<N>);
-
-/// A bitwise update (`&= |= ^=`): integer or `bool` elements.
-pub struct BitwiseElems;
-
-/// A `min` or `max` update: elements with an order (not complex).
-pub struct OrderedElems;
-
-impl<D: BatchFits<B>, B, E> TargetCheck<D, E> for BatchAxes<B> {}
-
-impl<D: AxisFits<N>, N, E> TargetCheck<D, E> for AlongAxis<N> {}
-
-impl<D, E: crate::element::Bitwise> TargetCheck<D, E> for BitwiseElems {}
-
-impl<D, E: crate::element::Ordered> TargetCheck<D, E> for OrderedElems {}
+pub trait AxisFits<N> {
+    /// Nothing: naming `<_ as AxisFits<N>>::check` is the check (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_rank: std::marker::PhantomData<Self>) {}
+}
 
 macro_rules! axis_fits {
     ($($rank:ty => [$($axes:ty),*]),*) => {$($( #[diagnostic::do_not_recommend] impl AxisFits<$axes> for $rank {} )*)*};
@@ -369,7 +353,12 @@ pub struct Dynamic;
     label = "an advanced index has no view",
     note = "update in place with `at!(x[...] = v)` or `at!(x[...] += v)`, or read a copy with `at!(x[...])`"
 )]
-pub trait HasView {}
+pub trait HasView {
+    /// Nothing: naming it is the macros' check (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_kind: std::marker::PhantomData<Self>) {}
+}
 // Not listed in the error: its message says which indices have a view.
 #[diagnostic::do_not_recommend]
 impl HasView for Integers {}
@@ -460,7 +449,12 @@ impl Kind for Dynamic {
     label = "this value has more axes than the region it is written to",
     note = "values broadcast to the indexed region: they may have fewer axes, never more"
 )]
-pub trait FitsIn<R> {}
+pub trait FitsIn<R> {
+    /// Nothing: naming it is the macros' check (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_value: std::marker::PhantomData<Self>, _region: std::marker::PhantomData<R>) {}
+}
 
 macro_rules! fits_in {
     ($($region:ty => [$($value:ty),*]);* $(;)?) => {$($(
@@ -486,7 +480,12 @@ fits_in! {
     label = "this array has another number of axes than the read's result",
     note = "`out = array` takes an array of the result's shape"
 )]
-pub trait Holds<R> {}
+pub trait Holds<R> {
+    /// Nothing: naming it is the macros' check (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_out: std::marker::PhantomData<Self>, _region: std::marker::PhantomData<R>) {}
+}
 
 // Not recommended in errors: the message above says what fits.
 macro_rules! holds {

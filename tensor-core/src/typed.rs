@@ -91,33 +91,7 @@ impl<'a, C, P, B, K, R, F: KeptElem<'a>, T: crate::index::BasicList> crate::inde
     }
 }
 
-/// An index element of a typed list: what the list keeps of it (`F`, see
-/// [`KeptElem`]) with its static ranks and batch role (see
-/// [`IntoIndexElem`](crate::IntoIndexElem)).
-pub struct Ranked<'a, C, P, B, K, R, F> {
-    elem: F,
-    ranks: PhantomData<(&'a (), C, P, B, K, R)>,
-}
-
-/// The ranked element `E` converts into.
-pub type RankedOf<'a, E> = Ranked<
-    'a,
-    <E as crate::IntoIndexElem<'a>>::Consumed,
-    <E as crate::IntoIndexElem<'a>>::Produced,
-    <E as crate::IntoIndexElem<'a>>::Broadcast,
-    <E as crate::IntoIndexElem<'a>>::Kind,
-    <E as crate::IntoIndexElem<'a>>::Role,
-    <E as crate::IntoIndexElem<'a>>::Kept,
->;
-
-/// `elem` kept, with its ranks.
-#[inline(always)]
-pub(crate) fn ranked<'a, E: crate::IntoIndexElem<'a>>(elem: E) -> RankedOf<'a, E> {
-    Ranked {
-        elem: elem.keep(),
-        ranks: PhantomData,
-    }
-}
+pub use crate::index::{Ranked, RankedOf};
 
 #[diagnostic::do_not_recommend]
 impl<'a, C: Dimension, P: Dimension, B: Dimension, K: Kind, R, F: KeptElem<'a>> crate::IntoIndexElem<'a> for Ranked<'a, C, P, B, K, R, F> {
@@ -233,6 +207,12 @@ impl<'a, D, B, L: ElemsFit<'a, D>, const K: usize> ElemsFit<'a, D> for Batch<B, 
 pub trait IndexedBy<'i, L: IndexList<'i>>: Dimension {
     /// The rank of `target[list]`.
     type Rank: Rank;
+    /// The rank of `target[list]`, for the macros' checks (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn region(_rank: PhantomData<Self>, _list: PhantomData<L>) -> PhantomData<Self::Rank> {
+        PhantomData
+    }
 }
 
 impl<'i, D, L> IndexedBy<'i, L> for D

@@ -42,6 +42,14 @@ pub trait IntoValue<'a, T> {
     type Dim: Dimension;
     /// The value.
     fn into_value(self) -> Value<'a, T>;
+    /// Nothing: the macros name `<_ as IntoValue<_>>::check(elems, value)`
+    /// with the target's element type known first, so a value of another
+    /// type is this trait's own message at the value (see
+    /// [`checked`](crate::entry::checked)).
+    #[doc(hidden)]
+    fn check(_elems: std::marker::PhantomData<T>, _value: std::marker::PhantomData<Self>) -> std::marker::PhantomData<Self::Dim> {
+        std::marker::PhantomData
+    }
     /// The value as the fast loops read it, where it is a scalar or a
     /// contiguous vector; `None` for any other.
     #[doc(hidden)]

@@ -51,7 +51,7 @@ fn expand_call(lowered: &Lowered) -> TokenStream {
         }
         None => index,
     };
-    let list = Names::index();
+    let list = Names::index(at);
     let result = entry(&lowered.entry, at, &list, &lowered.checks, &lowered.outcome);
     let result = match lowered.outcome {
         Outcome::Result | Outcome::UnwrapInside => result,
@@ -64,9 +64,11 @@ fn expand_call(lowered: &Lowered) -> TokenStream {
 struct Names;
 
 impl Names {
-    /// The index list.
-    fn index() -> Ident {
-        Ident::new("__tensor_at_index", Span::mixed_site())
+    /// The index list, placed on the index with the user's hygiene, as the
+    /// value is (see [`Names::value`]): an entry point's bound on it is
+    /// then reported at the index, where the checks' are (see [`Checks`]).
+    fn index(at: Span) -> Ident {
+        Ident::new("__tensor_at_index", at)
     }
     /// The value, placed on the user's value with the user's hygiene:
     /// rustc points an error about the argument (its element type, its
@@ -75,6 +77,11 @@ impl Names {
     /// user's named `__tensor_at_value` in the target or index expressions.)
     fn value(span: Span) -> Ident {
         Ident::new("__tensor_at_value", span)
+    }
+    /// The array a read goes into, placed on it with the user's hygiene
+    /// (see [`Names::value`]).
+    fn out(span: Span) -> Ident {
+        Ident::new("__tensor_at_out", span)
     }
     /// The result of a read used as a value.
     fn read() -> Ident {
@@ -113,7 +120,8 @@ fn rank(axes: usize, span: Span) -> TokenStream {
 }
 
 /// The entry point's call; entry points carry the index's span `at`. The
-/// target passes through its `checks`, each placed on what it checks.
+/// target passes through the checks of [`Checks`], each placed on what it
+/// checks.
 fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome: &Outcome) -> TokenStream {
     let p = private(at);
     // The entry points of reads and writes in place, in their panicking
@@ -129,35 +137,37 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
         Outcome::Unwrap | Outcome::Result => ["read", "set", "update", "set_copy", "update_copy"],
     };
     let [read, set, update, set_copy, update_copy] = names.map(|name| Ident::new(name, at));
-    let target_ref = |target: &Place| checked(target_ref(target), checks, "checked");
-    let target_mut = |target: &Place| checked(target_mut(target), checks, "checked_mut");
-    let batched_source = |source: &Source| match source {
-        Source::Borrowed(_) => checked(self::source(source), checks, "checked"),
-        Source::Consumed(_) => checked(self::source(source), checks, "checked_source"),
-    };
+    let checks = Checks { at, list, target: checks };
+    let read_target = |target: &Place, tests: &[TokenStream]| checks.read(target, tests);
+    let written = |target: &Place, value: Option<&Value>| checks.written(target, value);
+    let source = |source: &Source, value: Option<&Value>| checks.source(source, value);
     match entry {
         Entry::Read { target, mode } => {
-            let (target, mode) = (target_ref(target), self::mode(mode));
+            let (target, mode) = (read_target(target, &[]), self::mode(mode));
             quote_spanned!(at=> #p::#read(#target, #list, #mode))
         }
         Entry::ViewMut { target } => {
-            let target = target_mut(target);
+            let target = checks.viewed(target);
             quote_spanned!(at=> #p::view_mut(#target, #list))
         }
         Entry::ReadInto { target, mode, out } => {
-            let (target, mode, out) = (target_ref(target), self::mode(mode), self::target_mut(out));
-            quote_spanned!(at=> #p::read_into(#target, #list, #mode, #out))
+            // The array read into is bound first, for the target's checks
+            // to name its rank.
+            let name = Names::out(out.span);
+            let (target, mode) = (read_target(target, &[checks.holds(&name)]), self::mode(mode));
+            let out = self::target_mut(out);
+            quote_spanned!(at=> match #out { #name => #p::read_into(#target, #list, #mode, #name) })
         }
         Entry::ReadFilled { target, fill } => {
-            let target = target_ref(target);
+            let target = read_target(target, &[]);
             quote_spanned!(at=> #p::read_filled(#target, #list, #fill))
         }
         Entry::Set { target, value, mode } => {
-            let (target, mode) = (target_mut(target), self::mode(mode));
+            let (target, mode) = (written(target, Some(value)), self::mode(mode));
             bind_value(value, outcome, |value| quote_spanned!(at=> #p::#set(#target, #list, #value, #mode)))
         }
         Entry::Update { target, op, value, mode } => {
-            let (target, mode) = (target_mut(target), self::mode(mode));
+            let (target, mode) = (written(target, Some(value)), self::mode(mode));
             bind_value(
                 value,
                 outcome,
@@ -165,35 +175,40 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             )
         }
         Entry::Apply { target, f, mode } => {
-            let (target, mode) = (target_mut(target), self::mode(mode));
+            let (target, mode) = (written(target, None), self::mode(mode));
             quote_spanned!(at=> #p::apply(#target, #list, #f, #mode))
         }
-        Entry::SetCopy { source, value, mode } => {
-            let (source, mode) = (batched_source(source), self::mode(mode));
+        Entry::SetCopy { source: from, value, mode } => {
+            let (from, mode) = (source(from, Some(value)), self::mode(mode));
             bind_value(
                 value,
                 outcome,
-                |value| quote_spanned!(at=> #p::#set_copy(#source, #list, #value, #mode)),
+                |value| quote_spanned!(at=> #p::#set_copy(#from, #list, #value, #mode)),
             )
         }
-        Entry::UpdateCopy { source, op, value, mode } => {
-            let (source, mode) = (batched_source(source), self::mode(mode));
+        Entry::UpdateCopy {
+            source: from,
+            op,
+            value,
+            mode,
+        } => {
+            let (from, mode) = (source(from, Some(value)), self::mode(mode));
             bind_value(
                 value,
                 outcome,
-                |value| quote_spanned!(at=> #p::#update_copy(#source, #list, #p::Op::#op, #value, #mode)),
+                |value| quote_spanned!(at=> #p::#update_copy(#from, #list, #p::Op::#op, #value, #mode)),
             )
         }
-        Entry::ApplyCopy { source, f, mode } => {
-            let (source, mode) = (batched_source(source), self::mode(mode));
-            quote_spanned!(at=> #p::apply_copy(#source, #list, #f, #mode))
+        Entry::ApplyCopy { source: from, f, mode } => {
+            let (from, mode) = (source(from, None), self::mode(mode));
+            quote_spanned!(at=> #p::apply_copy(#from, #list, #f, #mode))
         }
         Entry::ReadWhere { target, predicate } => {
-            let target = target_ref(target);
+            let target = read_target(target, &[]);
             fused(predicate, at, |predicate| quote_spanned!(at=> #p::read_where(#target, #predicate)))
         }
         Entry::SetWhere { target, predicate, value } => {
-            let target = target_mut(target);
+            let target = checks.written_where(target, value);
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
@@ -202,13 +217,17 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
                 )
             })
         }
-        Entry::SetWhereCopy { source, predicate, value } => {
-            let source = batched_source(source);
+        Entry::SetWhereCopy {
+            source: from,
+            predicate,
+            value,
+        } => {
+            let from = checks.source_where(from, value);
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
                     outcome,
-                    |value| quote_spanned!(at=> #p::set_where_copy(#source, #predicate, #value)),
+                    |value| quote_spanned!(at=> #p::set_where_copy(#from, #predicate, #value)),
                 )
             })
         }
@@ -218,7 +237,7 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             op,
             value,
         } => {
-            let target = target_mut(target);
+            let target = checks.written_where(target, value);
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
@@ -228,48 +247,160 @@ fn entry(entry: &Entry, at: Span, list: &Ident, checks: &[TargetCheck], outcome:
             })
         }
         Entry::UpdateWhereCopy {
-            source,
+            source: from,
             predicate,
             op,
             value,
         } => {
-            let source = batched_source(source);
+            let from = checks.source_where(from, value);
             fused(predicate, at, |predicate| {
                 bind_value(
                     value,
                     outcome,
-                    |value| quote_spanned!(at=> #p::update_where_copy(#source, #predicate, #p::Op::#op, #value)),
+                    |value| quote_spanned!(at=> #p::update_where_copy(#from, #predicate, #p::Op::#op, #value)),
                 )
             })
         }
     }
 }
 
-/// `target` passed through each of `checks` by the entry point `through`
-/// (`checked`, `checked_mut` or `checked_source`).
-fn checked(target: TokenStream, checks: &[TargetCheck], through: &str) -> TokenStream {
-    checks.iter().fold(target, |target, check| {
-        let (span, check) = match check {
+/// The compile-time checks of one call, beyond what the entry point's own
+/// bounds check. The target passes through `checked`, `checked_mut` or
+/// `checked_source` with a closure that is never called: type-checking it
+/// is the check. Each test in it names a trait on a type of the call
+/// (`<_ as IntoValue<'_, _>>::check(elems, value)`), so that a failed one
+/// is that trait's own message at the user's token, with no note about the
+/// entry point's bounds. Where an entry point bound fails on the same
+/// types at the same place, rustc reports it once: the tests repeat those
+/// bounds (the target written, the value's type and rank, a view's index)
+/// to take the error from them.
+struct Checks<'a> {
+    /// The index's span, where the entry point's bounds on the index list
+    /// are reported.
+    at: Span,
+    /// The index list's name.
+    list: &'a Ident,
+    /// The target's own checks.
+    target: &'a [TargetCheck],
+}
+
+impl Checks<'_> {
+    /// A target read, with `tests` beyond the target's own.
+    fn read(&self, target: &Place, tests: &[TokenStream]) -> TokenStream {
+        self.through(target_ref(target), "checked", target.span, tests)
+    }
+
+    /// A target lent as a view: its index has a view.
+    fn viewed(&self, target: &Place) -> TokenStream {
+        let (at, p, list) = (self.at, private(self.at), self.list);
+        let has_view = quote_spanned!(at=> <_ as #p::HasView>::check(#p::kind_of(#p::witness(&#list))););
+        let writable = self.writable(target.span);
+        self.through(target_mut(target), "checked_mut", target.span, &[writable, has_view])
+    }
+
+    /// A target written, with `value`, written into the index's region.
+    fn written(&self, target: &Place, value: Option<&Value>) -> TokenStream {
+        let mut tests = vec![self.writable(target.span)];
+        tests.extend(value.map(|value| self.value(value, Some(self.region()))));
+        self.through(target_mut(target), "checked_mut", target.span, &tests)
+    }
+
+    /// A target written through a mask on itself with `value`.
+    fn written_where(&self, target: &Place, value: &Value) -> TokenStream {
+        let tests = [self.writable(target.span), self.value(value, None)];
+        self.through(target_mut(target), "checked_mut", target.span, &tests)
+    }
+
+    /// What `set!` copies from or consumes, with `value`, written into the
+    /// index's region.
+    fn source(&self, source: &Source, value: Option<&Value>) -> TokenStream {
+        let tests: Vec<_> = value.map(|value| self.value(value, Some(self.region()))).into_iter().collect();
+        self.source_with(source, &tests)
+    }
+
+    /// What `set!` copies from or consumes, written through a mask on
+    /// itself with `value`.
+    fn source_where(&self, source: &Source, value: &Value) -> TokenStream {
+        self.source_with(source, &[self.value(value, None)])
+    }
+
+    fn source_with(&self, source: &Source, tests: &[TokenStream]) -> TokenStream {
+        match source {
+            Source::Borrowed(place) => self.read(place, tests),
+            Source::Consumed(_) => self.through(self::source(source), "checked_source", self.at, tests),
+        }
+    }
+
+    /// The target's type, as the tests name it.
+    fn target_type(&self) -> Ident {
+        Ident::new("__tensor_at_target", Span::mixed_site())
+    }
+
+    /// The target can be written, placed on it.
+    fn writable(&self, span: Span) -> TokenStream {
+        let (p, target) = (private(span), self.target_type());
+        quote_spanned!(span=> <_ as #p::IndexableMut>::check(#target);)
+    }
+
+    /// The index's region, as a rank (placed on the index).
+    fn region(&self) -> TokenStream {
+        let (at, p, list, target) = (self.at, private(self.at), self.list, self.target_type());
+        quote_spanned!(at=> <_ as #p::IndexedBy<'_, _>>::region(#p::rank_of(#target), #p::witness(&#list)))
+    }
+
+    /// The array bound as `out` holds a read of the index's region, placed
+    /// on it.
+    fn holds(&self, out: &Ident) -> TokenStream {
+        let (span, region) = (out.span(), self.region());
+        let p = private(span);
+        quote_spanned!(span=> <_ as #p::Holds<_>>::check(#p::rank_of(#p::witness(&*#out)), #region);)
+    }
+
+    /// The value's type and its rank (against `region`, the index's, or
+    /// the one axis a mask on the target selects), placed on the value.
+    fn value(&self, value: &Value, region: Option<TokenStream>) -> TokenStream {
+        let span = value.span;
+        let (p, name, target) = (private(span), Names::value(span), self.target_type());
+        let region = region.unwrap_or_else(|| quote_spanned!(span=> ::core::marker::PhantomData::<#p::Ix1Region>));
+        quote_spanned!(span=>
+            <_ as #p::FitsIn<_>>::check(<_ as #p::IntoValue<'_, _>>::check(#p::elems_of(#target), #p::witness(&#name)), #region);
+        )
+    }
+
+    /// `target` through the entry point `through` (`checked`, `checked_mut`
+    /// or `checked_source`), placed at `span`, with the target's checks and
+    /// `tests`; the target itself where there is nothing to check.
+    fn through(&self, target: TokenStream, through: &str, span: Span, tests: &[TokenStream]) -> TokenStream {
+        if self.target.is_empty() && tests.is_empty() {
+            return target;
+        }
+        let own = self.target.iter().map(|check| self.target_check(check));
+        let (p, through, witness) = (private(span), Ident::new(through, span), self.target_type());
+        quote_spanned!(span=> #p::#through(#target, |#witness| { #(#own)* #(#tests)* }))
+    }
+
+    /// One of the target's own checks, placed on what it checks.
+    fn target_check(&self, check: &TargetCheck) -> TokenStream {
+        let target = self.target_type();
+        match check {
             TargetCheck::Batch(batch) => {
-                let (p, rank) = (private(batch.span), batch_rank(*batch));
-                (batch.span, quote_spanned!(batch.span=> #p::BatchAxes<#rank>))
+                let (p, batch_rank) = (private(batch.span), batch_rank(*batch));
+                quote_spanned!(batch.span=> <_ as #p::BatchFits<#batch_rank>>::check(#p::rank_of(#target));)
             }
             TargetCheck::AlongAxis { axes, span } => {
-                let (p, rank) = (private(*span), rank(*axes, *span));
-                (*span, quote_spanned!(*span=> #p::AlongAxis<#rank>))
+                let (p, axes) = (private(*span), rank(*axes, *span));
+                quote_spanned!(*span=> <_ as #p::AxisFits<#axes>>::check(#p::rank_of(#target));)
             }
             TargetCheck::Bitwise(span) => {
                 let p = private(*span);
-                (*span, quote_spanned!(*span=> #p::BitwiseElems))
+                quote_spanned!(*span=> <_ as #p::Bitwise>::check(#p::elems_of(#target));)
             }
             TargetCheck::Ordered(span) => {
                 let p = private(*span);
-                (*span, quote_spanned!(*span=> #p::OrderedElems))
+                quote_spanned!(*span=> <_ as #p::Ordered>::check(#p::elems_of(#target));)
             }
-        };
-        let (p, through) = (private(span), Ident::new(through, span));
-        quote_spanned!(span=> #p::#through::<#check, _>(#target))
-    })
+        }
+    }
 }
 
 /// The target, read.
@@ -374,7 +505,7 @@ fn index_elem(elem: &IndexElem) -> TokenStream {
         IndexElem::NewAxis(span) => (*span, quote_spanned!(*span=> #p::NewAxis)),
         IndexElem::Mask { span, mask } => (*span, mask_array(mask)),
     };
-    quote_spanned!(span=> #p::index_elem(#elem))
+    quote_spanned!(span=> <_ as #p::IntoIndexElem<'_>>::ranked(#elem))
 }
 
 /// A mask built as a boolean array.

@@ -1,5 +1,5 @@
 use ndarray::{Array2, array};
-use tensor_at::{along, at};
+use tensor_at::at;
 
 fn main() {
     let mut x = Array2::<f64>::zeros((2, 3));

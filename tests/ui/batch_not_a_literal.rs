@@ -6,6 +6,4 @@ fn main() {
     let idx = array![[0usize], [2]];
     let k = 1;
     at!(x[idx] = 1.0; batch = k);
-    at!(x[idx] = 1.0; batch = -1);
-    at!(x[idx] = 1.0; mode = clip, batch = 1.5);
 }

@@ -2,6 +2,8 @@
 //! the static ranks the macros check: integers, ranges, `...`, new axes,
 //! integer arrays and masks in any container, `nd(idx)`.
 
+use std::marker::PhantomData;
+
 use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
@@ -43,6 +45,19 @@ pub trait IntoIndexElem<'a> {
     /// It, kept.
     #[doc(hidden)]
     fn keep(self) -> Self::Kept;
+    /// It, converted where the user wrote it: the macros name
+    /// `<_ as IntoIndexElem>::ranked(elem)`, so a type error about it is
+    /// the trait's own message at the element, and the ranks it carries
+    /// on are then error types, which keeps the rest of the expansion from
+    /// repeating it. Every element of a typed list passes through here.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn ranked(self) -> RankedOf<'a, Self>
+    where
+        Self: Sized,
+    {
+        ranked(self)
+    }
     /// The index element this value stands for.
     #[inline]
     fn into_index_elem(self) -> IndexElem<'a>
@@ -684,5 +699,33 @@ impl<'a, T: IntoIntIndex<'a>> IntoIndexElem<'a> for Along<T> {
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
         self.index.into_int_index().index_elem(DeviceForm::Along(self.axis))
+    }
+}
+
+/// An index element of a typed list: what the list keeps of it (`F`, see
+/// [`KeptElem`]) with its static ranks and batch role (see
+/// [`IntoIndexElem`]).
+pub struct Ranked<'a, C, P, B, K, R, F> {
+    pub(crate) elem: F,
+    ranks: PhantomData<(&'a (), C, P, B, K, R)>,
+}
+
+/// The ranked element `E` converts into.
+pub type RankedOf<'a, E> = Ranked<
+    'a,
+    <E as IntoIndexElem<'a>>::Consumed,
+    <E as IntoIndexElem<'a>>::Produced,
+    <E as IntoIndexElem<'a>>::Broadcast,
+    <E as IntoIndexElem<'a>>::Kind,
+    <E as IntoIndexElem<'a>>::Role,
+    <E as IntoIndexElem<'a>>::Kept,
+>;
+
+/// `elem` kept, with its ranks.
+#[inline(always)]
+fn ranked<'a, E: IntoIndexElem<'a>>(elem: E) -> RankedOf<'a, E> {
+    Ranked {
+        elem: elem.keep(),
+        ranks: PhantomData,
     }
 }

@@ -11,7 +11,9 @@ mod convert;
 mod device;
 mod int;
 
-pub use convert::{IndexArrayElement, IndexArrayInt, IntIndex, IntoCowArray, IntoIndexElem, IntoIntIndex, IntoRangeSlice};
+pub use convert::{
+    IndexArrayElement, IndexArrayInt, IntIndex, IntoCowArray, IntoIndexElem, IntoIntIndex, IntoRangeSlice, Ranked, RankedOf,
+};
 pub use device::{DeviceArray, DeviceForm};
 pub use int::IndexInt;
 pub(crate) use int::position_of;

@@ -4,6 +4,4 @@ use tensor_at::at;
 fn main() {
     let mut x = Array1::<f64>::zeros(8);
     at!(x[[0, 9]] = 1.0; mode = fill(0.0));
-    let _ = at!(x[[0, 9]]; mode = drop);
-    at!(x[[0, 9]] = 1.0; mode = nearest);
 }

@@ -1,0 +1,8 @@
+use ndarray::{Array2, array};
+use tensor_at::at;
+
+fn main() {
+    let mut x = Array2::<f64>::zeros((2, 3));
+    let idx = array![[0usize], [2]];
+    at!(x[idx] = 1.0; batch = -1);
+}
