@@ -290,7 +290,7 @@ pub(crate) fn read_few<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'
 }
 
 /// A read's selection as the macros return it: of kind `K` in rank `R`.
-pub(crate) fn ranked<'a, K: Kind, T: Clone, R: Rank>(selection: Selection<'a, T>) -> K::Read<'a, T, R> {
+pub(crate) fn ranked<'a, K: Kind, T: Clone + 'a, R: Rank>(selection: Selection<'a, T>) -> K::Read<'a, T, R> {
     const RANKED: &str = "the static rank of a read matches its run-time rank";
     // The rank is right by construction of the static rank rules, which
     // mirror the resolver's.
