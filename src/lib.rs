@@ -193,6 +193,9 @@ pub mod __private {
     // The procedural macros, which `at!` and the others call with `$crate`,
     // so that their expansions reach this module under any dependency name.
     pub use tensor_core::entry::*;
+    // The public traits whose checks the expansions name (re-exported here
+    // rather than from `entry`, so that each keeps its one public path).
+    pub use tensor_core::{Bitwise, IndexableMut, IntoIndexElem, IntoValue, Ordered};
     pub use tensor_core::{Ellipsis, Mode, NewAxis, Op, PySlice, nd};
     pub use tensor_macros::{at, set, try_at, try_set};
 }

@@ -16,15 +16,12 @@ use ndarray::{ArrayViewMut, Dimension};
 
 pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-pub use crate::backend::IndexableMut;
-use crate::backend::{Indexable, IntoUpdatable, MaskOperand};
+use crate::backend::{Indexable, IndexableMut, IntoUpdatable, MaskOperand};
 pub use crate::backend::{Predicate, Step};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
-pub use crate::element::{Bitwise, Ordered};
 use crate::error::{IndexError, SetError};
 use crate::index::IndexElem;
-pub use crate::index::IntoIndexElem;
 use crate::mode::Mode;
 use crate::rank::{Advanced, Kind};
 pub use crate::rank::{AxisFits, BatchFits, FitsIn, HasView, Holds};
@@ -32,7 +29,7 @@ use crate::target::{Target, TargetMut};
 use crate::typed::IndexList;
 pub use crate::typed::IndexedBy;
 pub use crate::typed::batch;
-pub use crate::value::IntoValue;
+use crate::value::IntoValue;
 use crate::value::{InOrder, Value};
 
 /// The rank of the region `L` selects from a target of rank `D`.

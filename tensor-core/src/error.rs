@@ -165,15 +165,6 @@ pub enum IndexError {
         /// The element type's name.
         element: &'static str,
     },
-    /// An index array or a value that lives on another device (a GPU
-    /// tensor) used with a target that cannot read it, such as an ndarray.
-    #[error("the {what} of shape {shape} lives on a device, which this target cannot read: copy it to the host first (`to_array`)")]
-    OnDevice {
-        /// `"index array"` or `"value"`.
-        what: &'static str,
-        /// Its shape.
-        shape: Shape,
-    },
     /// An integer raised to a negative integer power in `pow`.
     #[error("integers to negative integer powers are not allowed")]
     NegativeIntegerPower,
@@ -255,6 +246,15 @@ pub enum IndexError {
         out: Shape,
         /// The shape of the result.
         result: Shape,
+    },
+    /// An index array or a value that lives on another device (a GPU
+    /// tensor) used with a target that cannot read it, such as an ndarray.
+    #[error("the {what} of shape {shape} lives on a device, which this target cannot read: copy it to the host first (`to_array`)")]
+    OnDevice {
+        /// `"index array"` or `"value"`.
+        what: &'static str,
+        /// Its shape.
+        shape: Shape,
     },
 }
 

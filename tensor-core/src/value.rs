@@ -47,7 +47,10 @@ pub trait IntoValue<'a, T> {
     /// type is this trait's own message at the value (see
     /// [`checked`](crate::entry::checked)).
     #[doc(hidden)]
-    fn check(_elems: std::marker::PhantomData<T>, _value: std::marker::PhantomData<Self>) -> std::marker::PhantomData<Self::Dim> {
+    fn check(_elems: std::marker::PhantomData<T>, _value: std::marker::PhantomData<Self>) -> std::marker::PhantomData<Self::Dim>
+    where
+        Self: Sized,
+    {
         std::marker::PhantomData
     }
     /// The value as the fast loops read it, where it is a scalar or a

@@ -20,6 +20,12 @@ pub struct DeviceArray<'a> {
     array: Held<'a>,
 }
 
+// A device array is only read while an index or a value holds it, so a
+// panic during an update leaves nothing half-changed to observe through
+// it: unwind-safe, whatever the device's own handle type says.
+impl std::panic::UnwindSafe for DeviceArray<'_> {}
+impl std::panic::RefUnwindSafe for DeviceArray<'_> {}
+
 /// The device's array, borrowed from the caller or owned with the index (a
 /// mask the index computed).
 #[derive(Clone)]
