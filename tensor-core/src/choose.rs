@@ -88,6 +88,8 @@ pub(crate) struct Machine {
     threads: usize,
     isa: Isa,
     caches: Option<Caches>,
+    /// Whether a row scatter streams its rows (see `streams_set`).
+    streams_scattered_rows: bool,
 }
 
 impl Machine {
@@ -101,6 +103,7 @@ impl Machine {
             threads,
             isa: Isa::detect(),
             caches: caches(),
+            streams_scattered_rows: crate::exec::sys::cpu::streams_scattered_rows(),
         }
     }
 
@@ -388,9 +391,13 @@ unsafe fn gather_bits_into<T, B: Bits>(
     // writes only elements into it (its contract), so `out` stays
     // initialized; `B` is `Copy`, so nothing overwritten needed dropping.
     let out = unsafe { &mut *(out as *mut [B] as *mut [std::mem::MaybeUninit<B>]) };
+    let source = (
+        view.as_ptr().cast::<B>(),
+        crate::exec::sys::prefetch::picks_beyond_cache(view.len() * size_of::<T>()),
+    );
     // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
     // `B`'s width, and the plan was resolved from its layout.
-    unsafe { crate::exec::parallel::gather::gather_into(view.as_ptr().cast::<B>(), plan, fill, threads, stream, out) }
+    unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, threads, stream, out) }
 }
 
 /// The parallel gather of `plan` from `view` (`run`: on how many threads,
@@ -416,11 +423,15 @@ unsafe fn gather_bits<T, B: Bits>(
     let Ok(out) = plain.bits_of::<B>(out) else {
         unreachable!("B has T's width (checked above)")
     };
+    let source = (
+        view.as_ptr().cast::<B>(),
+        crate::exec::sys::prefetch::picks_beyond_cache(view.len() * size_of::<T>()),
+    );
     // SAFETY: the view's elements are plain numbers of `B`'s width (checked
     // above), so each is a valid `B`; the plan was resolved from the view's
     // layout (the caller's guarantee), so every offset from the view's
     // origin reaches one of its elements.
-    let gathered = unsafe { crate::exec::parallel::gather::gather(view.as_ptr().cast::<B>(), plan, fill, run, out) };
+    let gathered = unsafe { crate::exec::parallel::gather::gather(source, plan, fill, run, out) };
     let numbers = |bits| plain.numbers_of::<B>(bits).unwrap_or_else(|_| unreachable!("B has T's width"));
     gathered.map(numbers).map_err(numbers)
 }
@@ -760,7 +771,8 @@ pub(crate) fn where_splits<T: Arith>(elements: &mut [T], compare: Compare, scala
 /// Whether a `set` of `region` bytes streams past the cache. Streaming
 /// stores must not reach a destination twice unordered: the positions of
 /// a view are distinct, and the row scatter orders a row it meets again;
-/// other indexed plans store plainly. A fill (no source of values in C
+/// other indexed plans store plainly, and the row scatter only where such
+/// rows stream faster (`cpu::streams_scattered_rows`). A fill (no source of values in C
 /// order) streams only into a target beyond the last-level cache: within
 /// it, plain stores find the lines in the cache and beat a trip to memory,
 /// while a copy streams its destination whatever the target's size
@@ -769,7 +781,7 @@ fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, tar
     let from_source = matches!(values.in_order(), Some(InOrder::Slice(_)));
     let distinct_or_ordered = match plan {
         Plan::View(_) => true,
-        Plan::Indexed(plan) => matches!(plan.form(), Form::IndexRows { .. }) && from_source,
+        Plan::Indexed(plan) => matches!(plan.form(), Form::IndexRows { .. }) && from_source && machine.streams_scattered_rows,
     };
     region >= STREAM_FROM && distinct_or_ordered && (from_source || machine.beyond_cache(target_bytes))
 }
@@ -1537,6 +1549,7 @@ mod tests {
             threads: 1,
             isa: Isa::baseline(),
             caches: None,
+            streams_scattered_rows: true,
         };
         assert_eq!(accumulation::<f32>(1000, 1000, None, &machine), Accumulation::Serial);
         let two = Machine { threads: 2, ..machine };

@@ -86,6 +86,9 @@ struct AlongGather<'o, T, S> {
     origin: *const T,
     base: isize,
     out: &'o mut S,
+    /// Whether it asks for each row's picks [`prefetch::pick_rows_ahead`]
+    /// rows early (out of a target beyond the last-level cache).
+    prefetches: bool,
 }
 
 impl<'o, T, S> AlongGather<'o, T, S> {
@@ -93,8 +96,13 @@ impl<'o, T, S> AlongGather<'o, T, S> {
     ///
     /// Every offset the rows will hold, plus `base`, reaches an element
     /// from `origin` that lives while the gather runs.
-    unsafe fn new(origin: *const T, base: isize, out: &'o mut S) -> Self {
-        AlongGather { origin, base, out }
+    unsafe fn new(origin: *const T, base: isize, out: &'o mut S, prefetches: bool) -> Self {
+        AlongGather {
+            origin,
+            base,
+            out,
+            prefetches,
+        }
     }
 }
 
@@ -105,6 +113,18 @@ impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
         // SAFETY: the contract of `new`.
         self.out
             .extend(offsets.map(move |offset| unsafe { &*origin.offset(base + offset) }));
+    }
+
+    #[inline(always)]
+    fn rows_ahead(&self, row_len: usize) -> usize {
+        if self.prefetches { prefetch::pick_rows_ahead(row_len) } else { 0 }
+    }
+
+    #[inline(always)]
+    fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
+        for offset in offsets {
+            prefetch::element(self.origin.wrapping_offset(self.base + offset));
+        }
     }
 }
 
@@ -222,7 +242,10 @@ unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fi
             // SAFETY: every index was checked in bounds of its axis, so each
             // offset is a position of the plan, an element of `target` (the
             // caller's guarantee).
-            along.walk(region, 0..region[0], &mut unsafe { AlongGather::new(origin, plan.base, out) });
+            let prefetches = prefetch::picks_beyond_cache(target.len() * std::mem::size_of::<T>());
+            along.walk(region, 0..region[0], &mut unsafe {
+                AlongGather::new(origin, plan.base, out, prefetches)
+            });
         }
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value");

@@ -74,13 +74,25 @@ impl AlongIndex<'_> {
             // case): its rows are slices.
             Some(all) if row_len > 0 => {
                 let index_rows = all.chunks_exact(row_len);
-                match bases.step() {
+                match (bases.step(), rows.rows_ahead(row_len)) {
                     // Rows one stride apart (a matrix, say): no odometer.
-                    Some(step) => {
+                    (Some(step), 0) => {
                         let first = bases.base;
                         picks.hand(index_rows.enumerate().map(|(r, row)| (first + r as isize * step, row)), rows);
                     }
-                    None => picks.hand(index_rows.map(|row| (bases.next_row(), row)), rows),
+                    // The same, each row's offsets handed `ahead` rows early too.
+                    (Some(step), ahead) => {
+                        let (first, count) = (bases.base, index_rows.len());
+                        let at = |r: usize| (first + r as isize * step, &all[r * row_len..(r + 1) * row_len]);
+                        for r in 0..count {
+                            if r + ahead < count {
+                                let (base, upcoming) = at(r + ahead);
+                                rows.upcoming(picks.offsets(base, upcoming));
+                            }
+                            picks.hand(std::iter::once(at(r)), rows);
+                        }
+                    }
+                    (None, _) => picks.hand(index_rows.map(|row| (bases.next_row(), row)), rows),
                 }
             }
             _ => {
@@ -108,6 +120,12 @@ impl Picks {
         base + k as isize * self.row_stride + i.position(self.len) as isize * self.stride
     }
 
+    /// The offsets of the row `row` of the index, starting at `base`.
+    #[inline(always)]
+    fn offsets<I: IndexInt>(self, base: isize, row: &[I]) -> impl Iterator<Item = isize> {
+        row.iter().enumerate().map(move |(k, &i)| self.offset(base, k, i))
+    }
+
     /// Hands each row, given with its start, to `rows`.
     #[inline(always)]
     fn hand<'r, I: IndexInt>(self, index_rows: impl Iterator<Item = (isize, &'r [I])>, rows: &mut impl AlongRows) {
@@ -127,6 +145,21 @@ impl Picks {
 pub(crate) trait AlongRows {
     /// One row's offsets, in order.
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>);
+    /// How many rows of `row_len` picks ahead of the one it is handed it
+    /// wants a row's offsets early, in [`upcoming`](Self::upcoming): none
+    /// (0) unless it asks for the elements early.
+    #[inline(always)]
+    fn rows_ahead(&self, row_len: usize) -> usize {
+        let _ = row_len;
+        0
+    }
+    /// The offsets of the row it will be handed [`rows_ahead`](Self::rows_ahead)
+    /// rows later (only in the walk's usual case: an index in C order whose
+    /// rows are one stride apart).
+    #[inline(always)]
+    fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
+        let _ = offsets;
+    }
 }
 
 /// Each row's offsets, collected, to one function.
@@ -336,7 +369,7 @@ mod tests {
 mod rows {
     use ndarray::{Array, ArrayD, IxDyn};
 
-    use super::resolve;
+    use super::{AlongRows, resolve};
     use crate::index::IndexInt;
     use crate::mode::Bounds;
     use crate::plan::{Entries, Plan, Serial};
@@ -349,6 +382,7 @@ mod rows {
     fn rows_read_in_place_equal_the_built_table() {
         // Target shape and strides, index shape, axis.
         type Case = (&'static [usize], &'static [isize], &'static [usize], isize);
+        let mut handed_early = false;
         let cases: [Case; 5] = [
             (&[4, 9], &[9, 1], &[4, 3], 1),
             (&[4, 9], &[-9, 2], &[1, 5], -1),
@@ -393,7 +427,48 @@ mod rows {
                     region[region.len() - 1]
                 };
                 assert_eq!(row_lens, vec![row_len; got.len() / row_len], "{shape:?} from {first}");
+                // A consumer that asks for rows early gets the same rows,
+                // and, where the walk hands them early, each one `ahead`
+                // rows before it.
+                for ahead in [1, 2, 5] {
+                    let mut early = Early { ahead, ..Early::default() };
+                    along.walk(region, first..region[0], &mut early);
+                    assert_eq!(
+                        early.rows.concat(),
+                        expected[first * per_first..],
+                        "{shape:?} from {first}, {ahead} ahead"
+                    );
+                    let later = &early.rows[ahead.min(early.rows.len())..];
+                    assert!(
+                        early.upcoming.is_empty() || early.upcoming == later,
+                        "{shape:?} from {first}, {ahead} ahead"
+                    );
+                    handed_early |= !early.upcoming.is_empty();
+                }
             }
+        }
+        assert!(handed_early, "some case takes the walk that hands rows early");
+    }
+
+    /// Records each row, and each row handed early.
+    #[derive(Default)]
+    struct Early {
+        ahead: usize,
+        rows: Vec<Vec<isize>>,
+        upcoming: Vec<Vec<isize>>,
+    }
+
+    impl AlongRows for Early {
+        fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
+            self.rows.push(offsets.collect());
+        }
+
+        fn rows_ahead(&self, _row_len: usize) -> usize {
+            self.ahead
+        }
+
+        fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
+            self.upcoming.push(offsets.collect());
         }
     }
 }

@@ -48,6 +48,9 @@ struct AlongChunk<'o, T> {
     origin: Shared<T>,
     base: isize,
     slots: &'o mut [MaybeUninit<T>],
+    /// Whether it asks for each row's picks early (see the serial gather's
+    /// `AlongGather`).
+    prefetches: bool,
 }
 
 impl<'o, T> AlongChunk<'o, T> {
@@ -55,8 +58,13 @@ impl<'o, T> AlongChunk<'o, T> {
     ///
     /// Every offset the rows will hold, plus `base`, reaches an element
     /// from `origin` that lives while the gather runs.
-    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>]) -> Self {
-        AlongChunk { origin, base, slots }
+    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>], prefetches: bool) -> Self {
+        AlongChunk {
+            origin,
+            base,
+            slots,
+            prefetches,
+        }
     }
 }
 
@@ -69,6 +77,18 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
             slot.write(unsafe { *self.origin.wrapping_offset(self.base + offset) });
         }
         self.slots = rest;
+    }
+
+    #[inline(always)]
+    fn rows_ahead(&self, row_len: usize) -> usize {
+        if self.prefetches { prefetch::pick_rows_ahead(row_len) } else { 0 }
+    }
+
+    #[inline(always)]
+    fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
+        for offset in offsets {
+            prefetch::element(self.origin.wrapping_offset(self.base + offset));
+        }
     }
 }
 
@@ -84,7 +104,7 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
 ///
 /// When `out` is not empty or has no room for the plan's elements.
 pub(crate) unsafe fn gather<T: Bits>(
-    origin: *const T,
+    (origin, prefetches): (*const T, bool),
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     (threads, stream): (usize, Option<Isa>),
@@ -94,7 +114,16 @@ pub(crate) unsafe fn gather<T: Bits>(
     assert!(out.is_empty() && out.capacity() >= len, "an empty output with room for the plan");
     // SAFETY: the caller's guarantee; `out` has room for the plan's `len`
     // elements.
-    let written = unsafe { gather_into(origin, plan, fill, threads, stream, &mut out.spare_capacity_mut()[..len]) };
+    let written = unsafe {
+        gather_into(
+            (origin, prefetches),
+            plan,
+            fill,
+            threads,
+            stream,
+            &mut out.spare_capacity_mut()[..len],
+        )
+    };
     if !written {
         return Err(out);
     }
@@ -119,7 +148,7 @@ pub(crate) unsafe fn gather<T: Bits>(
 /// (the plan's table has one entry for each block of its region, as every
 /// resolved plan has).
 pub(crate) unsafe fn gather_into<T: Bits>(
-    origin: *const T,
+    (origin, prefetches): (*const T, bool),
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     threads: usize,
@@ -193,7 +222,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
                 // SAFETY: every index was checked in bounds when planned, so
                 // each offset plus the plan's base is an element of the
                 // target (the caller's guarantee).
-                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out) };
+                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out, prefetches) };
                 along.walk(region, positions, &mut rows);
                 assert!(rows.slots.is_empty(), "the chunk's rows fill it");
             })

@@ -56,9 +56,38 @@ impl Isa {
     }
 }
 
+/// Whether streaming stores of rows scattered at random beat plain stores
+/// here. They did on an Intel Xeon (W7, 512-byte rows into 51 MB: 0.74 ms
+/// streamed, 1.08 plain with the rows prefetched) and lost on an AMD EPYC
+/// (0.87 streamed, 0.39 plain; docs/performance.md, 2026-11-27), so AMD's
+/// processors (`vendor_id` of Linux's `/proc/cpuinfo`) store them plainly.
+/// Read once.
+pub(crate) fn streams_scattered_rows() -> bool {
+    static STREAMS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STREAMS.get_or_init(|| {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        !is_amd(&cpuinfo)
+    })
+}
+
+/// Whether `/proc/cpuinfo`'s first `vendor_id` is AMD's.
+fn is_amd(cpuinfo: &str) -> bool {
+    let vendor = cpuinfo.lines().find_map(|line| line.strip_prefix("vendor_id")?.split(':').nth(1));
+    vendor.is_some_and(|vendor| vendor.trim() == "AuthenticAMD")
+}
+
 #[cfg(test)]
 mod tests {
     use super::Isa;
+
+    #[test]
+    fn the_vendor_is_read_off_cpuinfo() {
+        let amd = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n";
+        let intel = "processor\t: 0\nvendor_id\t: GenuineIntel\n";
+        assert!(super::is_amd(amd));
+        assert!(!super::is_amd(intel));
+        assert!(!super::is_amd(""));
+    }
 
     #[test]
     fn detection_claims_nothing_the_processor_lacks() {

@@ -25,6 +25,24 @@ pub(crate) const UPDATES_AHEAD: usize = 128;
 /// `i64` indices, to 4096 equally fast).
 pub(crate) const STREAM_AHEAD: usize = 512;
 
+/// How many picks ahead of the one being gathered an `along` gather asks
+/// for, out of a target larger than the last-level cache: 16 rows of 8
+/// (W14's shape) ran 16 rows ahead a third faster than with none, 8 rows
+/// ahead a sixth, 2 rows slower (docs/performance.md).
+const PICKS_AHEAD: usize = 128;
+
+/// How many rows of `row_len` picks ahead an `along` gather asks for:
+/// [`PICKS_AHEAD`] picks' worth, at least one row.
+pub(crate) fn pick_rows_ahead(row_len: usize) -> usize {
+    (PICKS_AHEAD / row_len.max(1)).max(1)
+}
+
+/// Whether a loop picking single elements of a target of `bytes` prefetches
+/// them: only beyond the last-level cache, where it pays.
+pub(crate) fn picks_beyond_cache(bytes: usize) -> bool {
+    super::caches::caches().is_some_and(|caches| bytes > caches.l3)
+}
+
 /// How many rows ahead of the one being copied to prefetch, for rows of
 /// `row_bytes`: [`AHEAD`] bytes' worth, at least one and at most 16.
 pub(crate) fn rows_ahead(row_bytes: usize) -> usize {
@@ -66,5 +84,12 @@ mod tests {
         assert_eq!(super::rows_ahead(4), 16);
         assert_eq!(super::rows_ahead(0), 16);
         assert_eq!(super::rows_ahead(1 << 20), 1);
+    }
+
+    #[test]
+    fn an_along_gather_keeps_128_picks_in_flight() {
+        assert_eq!(super::pick_rows_ahead(8), 16);
+        assert_eq!(super::pick_rows_ahead(1000), 1);
+        assert_eq!(super::pick_rows_ahead(0), 128);
     }
 }
