@@ -88,8 +88,9 @@ pub(crate) struct Machine {
     threads: usize,
     isa: Isa,
     caches: Option<Caches>,
-    /// Whether a row scatter streams its rows (see `streams_set`).
-    streams_scattered_rows: bool,
+    /// Whether a row gather or a row scatter streams its rows (see
+    /// `streams_gather`, `streams_set`).
+    streams_rows: bool,
 }
 
 impl Machine {
@@ -103,7 +104,7 @@ impl Machine {
             threads,
             isa: Isa::detect(),
             caches: caches(),
-            streams_scattered_rows: crate::exec::sys::cpu::streams_scattered_rows(),
+            streams_rows: crate::exec::sys::cpu::streams_rows(),
         }
     }
 
@@ -157,13 +158,17 @@ enum GatherStrategy {
 /// array, long enough to stream, stored a whole cache line at a time
 /// (AVX-512F; 16-byte streaming stores lost to plain ones on a Xeon), into
 /// an output larger than the core's L2, which would not stay near the core
-/// anyway (docs/performance.md, "Streamed gather rows").
+/// anyway (docs/performance.md, "Streamed gather rows"), where rows stream
+/// faster (`cpu::streams_rows`).
 fn streams_gather<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
     let Form::IndexRows { row, .. } = plan.form() else {
         return false;
     };
     let output = plan.len() * size_of::<T>();
-    machine.isa.avx512f() && row * size_of::<T>() >= STREAM_ROWS_FROM && machine.caches.is_some_and(|caches| output > caches.l2)
+    machine.streams_rows
+        && machine.isa.avx512f()
+        && row * size_of::<T>() >= STREAM_ROWS_FROM
+        && machine.caches.is_some_and(|caches| output > caches.l2)
 }
 
 fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine: &Machine) -> GatherStrategy {
@@ -771,8 +776,8 @@ pub(crate) fn where_splits<T: Arith>(elements: &mut [T], compare: Compare, scala
 /// Whether a `set` of `region` bytes streams past the cache. Streaming
 /// stores must not reach a destination twice unordered: the positions of
 /// a view are distinct, and the row scatter orders a row it meets again;
-/// other indexed plans store plainly, and the row scatter only where such
-/// rows stream faster (`cpu::streams_scattered_rows`). A fill (no source of values in C
+/// other indexed plans store plainly, and the row scatter only where rows
+/// stream faster (`cpu::streams_rows`). A fill (no source of values in C
 /// order) streams only into a target beyond the last-level cache: within
 /// it, plain stores find the lines in the cache and beat a trip to memory,
 /// while a copy streams its destination whatever the target's size
@@ -781,7 +786,7 @@ fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, tar
     let from_source = matches!(values.in_order(), Some(InOrder::Slice(_)));
     let distinct_or_ordered = match plan {
         Plan::View(_) => true,
-        Plan::Indexed(plan) => matches!(plan.form(), Form::IndexRows { .. }) && from_source && machine.streams_scattered_rows,
+        Plan::Indexed(plan) => matches!(plan.form(), Form::IndexRows { .. }) && from_source && machine.streams_rows,
     };
     region >= STREAM_FROM && distinct_or_ordered && (from_source || machine.beyond_cache(target_bytes))
 }
@@ -1549,7 +1554,7 @@ mod tests {
             threads: 1,
             isa: Isa::baseline(),
             caches: None,
-            streams_scattered_rows: true,
+            streams_rows: true,
         };
         assert_eq!(accumulation::<f32>(1000, 1000, None, &machine), Accumulation::Serial);
         let two = Machine { threads: 2, ..machine };

@@ -81,14 +81,12 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
 
     #[inline(always)]
     fn rows_ahead(&self, row_len: usize) -> usize {
-        if self.prefetches { prefetch::pick_rows_ahead(row_len) } else { 0 }
+        prefetch::pick_rows_ahead_if(self.prefetches, row_len)
     }
 
     #[inline(always)]
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
-        for offset in offsets {
-            prefetch::element(self.origin.wrapping_offset(self.base + offset));
-        }
+        prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
     }
 }
 

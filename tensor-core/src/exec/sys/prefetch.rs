@@ -37,6 +37,21 @@ pub(crate) fn pick_rows_ahead(row_len: usize) -> usize {
     (PICKS_AHEAD / row_len.max(1)).max(1)
 }
 
+/// How many rows ahead an `along` gather that `prefetches` wants a row of
+/// `row_len` picks: [`pick_rows_ahead`], or none.
+pub(crate) fn pick_rows_ahead_if(prefetches: bool, row_len: usize) -> usize {
+    if prefetches { pick_rows_ahead(row_len) } else { 0 }
+}
+
+/// Asks for the element at each of `offsets` from `origin`: addresses
+/// only, which need not be valid.
+#[inline(always)]
+pub(crate) fn picks<T>(origin: *const T, offsets: impl Iterator<Item = isize>) {
+    for offset in offsets {
+        element(origin.wrapping_offset(offset));
+    }
+}
+
 /// Whether a loop picking single elements of a target of `bytes` prefetches
 /// them: only beyond the last-level cache, where it pays.
 pub(crate) fn picks_beyond_cache(bytes: usize) -> bool {
