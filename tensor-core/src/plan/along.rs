@@ -73,40 +73,46 @@ impl AlongIndex<'_> {
             // An index of the region's own shape in C order (the usual
             // case): its rows are slices.
             Some(all) if row_len > 0 => {
-                let index_rows = all.chunks_exact(row_len);
+                let count = all.len() / row_len;
                 match (bases.step(), rows.rows_ahead(row_len)) {
                     // Rows one stride apart (a matrix, say): no odometer.
                     (Some(step), 0) => {
-                        let first = bases.base;
-                        picks.hand(index_rows.enumerate().map(|(r, row)| (first + r as isize * step, row)), rows);
+                        let mut base = bases.base;
+                        for row in all.chunks_exact(row_len) {
+                            picks.hand(base, row.iter(), rows);
+                            base += step;
+                        }
                     }
                     // The same, each row's offsets handed `ahead` rows early too.
                     (Some(step), ahead) => {
-                        let (first, count) = (bases.base, index_rows.len());
-                        let at = |r: usize| (first + r as isize * step, &all[r * row_len..(r + 1) * row_len]);
-                        for r in 0..count {
-                            if r + ahead < count {
-                                let (base, upcoming) = at(r + ahead);
-                                rows.upcoming(picks.offsets(base, upcoming));
+                        let first = bases.base;
+                        for (r, row) in all.chunks_exact(row_len).enumerate() {
+                            let later = r + ahead;
+                            if later < count {
+                                let upcoming = &all[later * row_len..(later + 1) * row_len];
+                                rows.upcoming(picks.offsets(first + later as isize * step, upcoming.iter()));
                             }
-                            picks.hand(std::iter::once(at(r)), rows);
+                            picks.hand(first + r as isize * step, row.iter(), rows);
                         }
                     }
-                    (None, _) => picks.hand(index_rows.map(|row| (bases.next_row(), row)), rows),
+                    (None, _) => {
+                        for row in all.chunks_exact(row_len) {
+                            picks.hand(bases.next_row(), row.iter(), rows);
+                        }
+                    }
                 }
             }
             _ => {
                 for row in index.rows() {
-                    let base = bases.next_row();
-                    rows.row(row.iter().enumerate().map(move |(k, &i)| picks.offset(base, k, i)));
+                    picks.hand(bases.next_row(), row.into_iter(), rows);
                 }
             }
         }
     }
 }
 
-/// The offset of a pick: its row's start, its place in the row, and the
-/// position it picks.
+/// What places a pick: the axis' length and stride, and the target's
+/// stride along a row.
 #[derive(Clone, Copy)]
 struct Picks {
     len: usize,
@@ -120,24 +126,31 @@ impl Picks {
         base + k as isize * self.row_stride + i.position(self.len) as isize * self.stride
     }
 
-    /// The offsets of the row `row` of the index, starting at `base`.
+    /// Hands `rows` the offsets of a row of the index, `picks`, starting
+    /// at `base`. The iterators are made by closures generic over the row
+    /// alone, not over the walk's consumer: one copy of each serves every
+    /// consumer, and their names stay short in the debug information.
     #[inline(always)]
-    fn offsets<I: IndexInt>(self, base: isize, row: &[I]) -> impl Iterator<Item = isize> {
-        row.iter().enumerate().map(move |(k, &i)| self.offset(base, k, i))
+    fn hand<'r, I: IndexInt, P: ExactSizeIterator<Item = &'r I>>(self, base: isize, picks: P, rows: &mut impl AlongRows) {
+        match self.row_stride {
+            // Picking along the rows themselves (the last axis): the row's
+            // start plus the pick's, with no multiply by a zero stride (a
+            // tenth of a gather's time).
+            0 => rows.row(self.along_row(base, picks)),
+            _ => rows.row(self.offsets(base, picks)),
+        }
     }
 
-    /// Hands each row, given with its start, to `rows`.
+    /// The offsets of a row of picks from `base`, the row's own stride zero.
     #[inline(always)]
-    fn hand<'r, I: IndexInt>(self, index_rows: impl Iterator<Item = (isize, &'r [I])>, rows: &mut impl AlongRows) {
-        for (base, row) in index_rows {
-            match self.row_stride {
-                // Picking along the rows themselves (the last axis): the
-                // row's start plus the pick's, with no multiply by a zero
-                // stride (a tenth of a gather's time).
-                0 => rows.row(row.iter().map(move |&i| base + i.position(self.len) as isize * self.stride)),
-                _ => rows.row(row.iter().enumerate().map(move |(k, &i)| self.offset(base, k, i))),
-            }
-        }
+    fn along_row<'r, I: IndexInt, P: ExactSizeIterator<Item = &'r I>>(self, base: isize, picks: P) -> impl ExactSizeIterator<Item = isize> {
+        picks.map(move |&i| base + i.position(self.len) as isize * self.stride)
+    }
+
+    /// The offsets of a row of picks from `base`.
+    #[inline(always)]
+    fn offsets<'r, I: IndexInt, P: ExactSizeIterator<Item = &'r I>>(self, base: isize, picks: P) -> impl ExactSizeIterator<Item = isize> {
+        picks.enumerate().map(move |(k, &i)| self.offset(base, k, i))
     }
 }
 

@@ -6,8 +6,7 @@
 
 use std::mem::MaybeUninit;
 
-use rayon::prelude::*;
-
+use super::for_each_piece;
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::prefetch;
@@ -179,7 +178,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             let base = |i| plan.base + axis.offset(i);
             // Contiguous rows, streamed when asked.
             let streamed = matches!(rest, [Dim::Strided { stride: 1, .. }]).then_some(stream).flatten();
-            out.par_chunks_mut(chunk).zip(index.par_chunks(chunk / block)).for_each(|(out, index)| {
+            for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk / block)).collect(), &|(out, index)| {
                 // Dropped at the end of the chunk, on the thread that streamed it.
                 let fence = streamed.map(|_| Fence);
                 for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
@@ -201,7 +200,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
         }),
         Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
             assert!(a.len() * block == len && b.len() == a.len(), "one pair per block");
-            out.par_chunks_mut(chunk).zip(a.par_chunks(chunk / block).zip(b.par_chunks(chunk / block))).for_each(|(out, (a, b))| {
+            for_each_piece(out.chunks_mut(chunk).zip(a.chunks(chunk / block).zip(b.chunks(chunk / block))).collect(), &|(out, (a, b))| {
                 for (block_out, (&i, &j)) in out.chunks_mut(block).zip(a.iter().zip(b)) {
                     copy_block(plan.base + first.offset(i) + second.offset(j), block_out);
                 }
@@ -214,7 +213,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             let region = &plan.table.shape;
             let per_first = region[1..].iter().product::<usize>();
             let chunk = len.div_ceil(threads * 4).next_multiple_of(per_first);
-            out.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| {
+            for_each_piece(out.chunks_mut(chunk).enumerate().collect(), &|(c, out)| {
                 let first = c * chunk / per_first;
                 let positions = first..first + out.len() / per_first;
                 // SAFETY: every index was checked in bounds when planned, so
@@ -228,21 +227,22 @@ pub(crate) unsafe fn gather_into<T: Bits>(
         Entries::Offsets(_) | Entries::Mask(_) => {
             let offsets = plan.table.offsets();
             assert_eq!(offsets.len() * block, len, "one offset per block");
-            out.par_chunks_mut(chunk)
-                .zip(offsets.par_chunks(chunk / block))
-                .for_each(|(out, offsets)| {
-                    for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
-                        match offset {
-                            SKIP => {
-                                let fill = fill.expect("skipped positions in a read come with a fill value");
-                                block_out.iter_mut().for_each(|slot| {
-                                    slot.write(fill);
-                                });
-                            }
-                            offset => copy_block(plan.base + offset, block_out),
+            for_each_piece(out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect(), &|(
+                out,
+                offsets,
+            )| {
+                for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
+                    match offset {
+                        SKIP => {
+                            let fill = fill.expect("skipped positions in a read come with a fill value");
+                            block_out.iter_mut().for_each(|slot| {
+                                slot.write(fill);
+                            });
                         }
+                        offset => copy_block(plan.base + offset, block_out),
                     }
-                })
+                }
+            })
         }
     }
     // The chunks cover all of `out` (one entry per block, asserted above),

@@ -5,6 +5,7 @@
 
 use rayon::prelude::*;
 
+use super::for_each_piece;
 use crate::element::{Arith, Compare};
 use crate::exec::kernel::Kernel;
 use crate::exec::masked;
@@ -32,9 +33,8 @@ pub(crate) fn write_scalar_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     isa: Isa,
 ) {
     let predicate = |e: &T| e.satisfies(compare, scalar);
-    elements
-        .par_chunks_mut(piece_len(elements.len(), parts))
-        .for_each(|piece| masked::write_slice_where(piece, predicate, &value, kernel, isa));
+    let pieces = elements.chunks_mut(piece_len(elements.len(), parts)).collect();
+    for_each_piece(pieces, &|piece| masked::write_slice_where(piece, predicate, &value, kernel, isa));
 }
 
 /// How a slice is cut into pieces, and how many elements each selects:
@@ -109,10 +109,8 @@ pub(crate) fn write_values_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         Compare::Eq => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Eq, scalar), values, kernel, isa),
         Compare::Ne => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Ne, scalar), values, kernel, isa),
     };
-    elements
-        .par_chunks_mut(counts.piece)
-        .zip(shares)
-        .for_each(|(piece, values)| write(piece, values));
+    let pieces = elements.chunks_mut(counts.piece).zip(shares).collect();
+    for_each_piece(pieces, &|(piece, values)| write(piece, values));
 }
 
 #[cfg(test)]

@@ -14,3 +14,14 @@ pub(crate) mod partitioned;
 pub(crate) mod pieces;
 pub(crate) mod split;
 pub(crate) mod view;
+
+use rayon::prelude::*;
+
+/// Runs `work` on each of `pieces` on the pool's threads. `work` is a trait
+/// object, so that rayon's plumbing (its jobs, their unwinding) is compiled
+/// once per piece type, not once per caller's closure and every generic
+/// parameter that closure carries: a dyn call per piece, of which there are
+/// a few per thread.
+pub(crate) fn for_each_piece<P: Send>(pieces: Vec<P>, work: &(dyn Fn(P) + Sync)) {
+    pieces.into_par_iter().for_each(work);
+}

@@ -10,8 +10,8 @@ use std::iter;
 use std::ops::Range;
 
 use ndarray::Axis;
-use rayon::prelude::*;
 
+use super::for_each_piece;
 use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
 use crate::plan::{AlongIndex, Form, IndexedPlan};
@@ -64,7 +64,7 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         return false;
     };
     let origin = Origin(origin);
-    ranges(len, parts).into_par_iter().for_each(|range| {
+    for_each_piece(ranges(len, parts), &|range| {
         let narrowed = plan.narrowed(place, range.clone());
         let values = match values {
             Broadcast::Scalar(value) => Broadcast::Scalar(*value),
@@ -109,7 +109,7 @@ pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sy
     let rows = plan.table.shape[0];
     let inner: usize = plan.table.shape[1..].iter().product();
     let origin = Origin(origin);
-    ranges(rows, parts).into_par_iter().for_each(|first| {
+    for_each_piece(ranges(rows, parts), &|first| {
         let mut kernel = kernel;
         match values {
             // SAFETY: the caller's guarantee; this piece's positions are its

@@ -3,10 +3,9 @@
 //! it, gives each thread its own elements, and the result is the serial
 //! write's whatever the number of threads.
 
-use ndarray::{ArrayViewMutD, Axis};
-use rayon::prelude::*;
-
+use super::for_each_piece;
 use crate::value::Broadcast;
+use ndarray::{ArrayViewMutD, Axis};
 
 /// `write(piece, values)` for each of up to `parts` pieces of `view`, cut
 /// along its first axis of more than one position, the value cut with it;
@@ -23,11 +22,11 @@ pub(crate) fn split_write<T: Send + Sync>(
     let chunk = view.len_of(Axis(axis)).div_ceil(parts.max(1));
     let pieces: Vec<ArrayViewMutD<'_, T>> = view.axis_chunks_iter_mut(Axis(axis), chunk).collect();
     match values {
-        Broadcast::Scalar(_) => pieces.into_par_iter().for_each(|piece| write(piece, values)),
+        Broadcast::Scalar(_) => for_each_piece(pieces, &|piece| write(piece, values)),
         Broadcast::Array { view: source, shape } => {
             let whole = source.broadcast(shape.clone()).expect("checked when built");
             let sources: Vec<_> = whole.axis_chunks_iter(Axis(axis), chunk).collect();
-            pieces.into_par_iter().zip(sources).for_each(|(piece, source)| {
+            for_each_piece(pieces.into_iter().zip(sources).collect(), &|(piece, source)| {
                 let shape = piece.raw_dim();
                 write(piece, &Broadcast::Array { view: source, shape });
             });
