@@ -49,15 +49,25 @@ const ALONG_AHEAD: usize = 32;
 /// # Safety
 ///
 /// As [`write_indexed_at`], with `along` the plan's index.
-pub(crate) unsafe fn scatter_along<'v, T: 'v, K: Kernel<T>>(
+pub(crate) unsafe fn scatter_along<T, K: Kernel<T>>(
     origin: *mut T,
     plan: &IndexedPlan,
     along: &AlongIndex,
     kernel: &mut K,
-    values: impl Iterator<Item = &'v T>,
+    values: InOrder<'_, T>,
     first: Range<usize>,
 ) {
     let region = &plan.table.shape;
+    // A scalar is a slice of one value, cycled; a slice holds one value per
+    // position and is never cycled through twice. One iterator type for
+    // both keeps one copy of the walk per kernel, for a predicted branch
+    // per value.
+    let values = match values {
+        InOrder::Scalar(value) => std::slice::from_ref(value),
+        InOrder::Slice(values) => values,
+    }
+    .iter()
+    .cycle();
     let mut rows = AlongScatter {
         origin,
         base: plan.base,
@@ -194,16 +204,9 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
                 Broadcast::Array { view, shape } if view.shape() == shape.slice() => view.as_slice().map(InOrder::Slice),
                 Broadcast::Array { .. } => None,
             };
-            match in_order {
-                Some(InOrder::Scalar(value)) => {
-                    // SAFETY: the caller's guarantee, passed on.
-                    return unsafe { scatter_along(origin, plan, along, kernel, iter::repeat(value), 0..plan.table.shape[0]) };
-                }
-                Some(InOrder::Slice(values)) => {
-                    // SAFETY: the caller's guarantee, passed on.
-                    return unsafe { scatter_along(origin, plan, along, kernel, values.iter(), 0..plan.table.shape[0]) };
-                }
-                None => {}
+            if let Some(values) = in_order {
+                // SAFETY: the caller's guarantee, passed on.
+                return unsafe { scatter_along(origin, plan, along, kernel, values, 0..plan.table.shape[0]) };
             }
         }
         _ => {}

@@ -79,7 +79,7 @@ impl AlongIndex<'_> {
                     (Some(step), 0) => {
                         let mut base = bases.base;
                         for row in all.chunks_exact(row_len) {
-                            picks.hand(base, row.iter(), rows);
+                            picks.hand(base, row, rows);
                             base += step;
                         }
                     }
@@ -90,21 +90,33 @@ impl AlongIndex<'_> {
                             let later = r + ahead;
                             if later < count {
                                 let upcoming = &all[later * row_len..(later + 1) * row_len];
-                                rows.upcoming(picks.offsets(first + later as isize * step, upcoming.iter()));
+                                rows.upcoming(picks.offsets(first + later as isize * step, upcoming));
                             }
-                            picks.hand(first + r as isize * step, row.iter(), rows);
+                            picks.hand(first + r as isize * step, row, rows);
                         }
                     }
                     (None, _) => {
                         for row in all.chunks_exact(row_len) {
-                            picks.hand(bases.next_row(), row.iter(), rows);
+                            picks.hand(bases.next_row(), row, rows);
                         }
                     }
                 }
             }
             _ => {
+                // A row the index broadcasts along is copied out first, so
+                // that every row reaches the consumer as a slice: one copy
+                // of the consumer's loop per index type, not two.
+                let mut copied = Vec::new();
                 for row in index.rows() {
-                    picks.hand(bases.next_row(), row.into_iter(), rows);
+                    let row = match row.to_slice() {
+                        Some(row) => row,
+                        None => {
+                            copied.clear();
+                            copied.extend(row.iter().copied());
+                            &copied
+                        }
+                    };
+                    picks.hand(bases.next_row(), row, rows);
                 }
             }
         }
@@ -127,11 +139,11 @@ impl Picks {
     }
 
     /// Hands `rows` the offsets of a row of the index, `picks`, starting
-    /// at `base`. The iterators are made by closures generic over the row
-    /// alone, not over the walk's consumer: one copy of each serves every
+    /// at `base`. The iterators are made by closures generic over the index
+    /// type alone, not over the walk's consumer: one copy of each serves every
     /// consumer, and their names stay short in the debug information.
     #[inline(always)]
-    fn hand<'r, I: IndexInt, P: ExactSizeIterator<Item = &'r I>>(self, base: isize, picks: P, rows: &mut impl AlongRows) {
+    fn hand<I: IndexInt>(self, base: isize, picks: &[I], rows: &mut impl AlongRows) {
         match self.row_stride {
             // Picking along the rows themselves (the last axis): the row's
             // start plus the pick's, with no multiply by a zero stride (a
@@ -143,14 +155,14 @@ impl Picks {
 
     /// The offsets of a row of picks from `base`, the row's own stride zero.
     #[inline(always)]
-    fn along_row<'r, I: IndexInt, P: ExactSizeIterator<Item = &'r I>>(self, base: isize, picks: P) -> impl ExactSizeIterator<Item = isize> {
-        picks.map(move |&i| base + i.position(self.len) as isize * self.stride)
+    fn along_row<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
+        picks.iter().map(move |&i| base + i.position(self.len) as isize * self.stride)
     }
 
     /// The offsets of a row of picks from `base`.
     #[inline(always)]
-    fn offsets<'r, I: IndexInt, P: ExactSizeIterator<Item = &'r I>>(self, base: isize, picks: P) -> impl ExactSizeIterator<Item = isize> {
-        picks.enumerate().map(move |(k, &i)| self.offset(base, k, i))
+    fn offsets<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
+        picks.iter().enumerate().map(move |(k, &i)| self.offset(base, k, i))
     }
 }
 
@@ -396,8 +408,10 @@ mod rows {
         // Target shape and strides, index shape, axis.
         type Case = (&'static [usize], &'static [isize], &'static [usize], isize);
         let mut handed_early = false;
-        let cases: [Case; 5] = [
+        let cases: [Case; 6] = [
             (&[4, 9], &[9, 1], &[4, 3], 1),
+            // The index broadcast along the region's rows.
+            (&[4, 9], &[9, 1], &[3, 1], 0),
             (&[4, 9], &[-9, 2], &[1, 5], -1),
             (&[3, 1, 5], &[5, 5, 1], &[3, 4, 2], 2),
             (&[2, 3, 5], &[1, 2, 6], &[2, 1, 7], 2),

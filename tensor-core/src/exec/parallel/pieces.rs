@@ -6,7 +6,6 @@
 //! result is the serial write's bit for bit, duplicates included, whatever
 //! the number of threads.
 
-use std::iter;
 use std::ops::Range;
 
 use ndarray::Axis;
@@ -111,16 +110,13 @@ pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sy
     let origin = Origin(origin);
     for_each_piece(ranges(rows, parts), &|first| {
         let mut kernel = kernel;
-        match values {
-            // SAFETY: the caller's guarantee; this piece's positions are its
-            // own (they differ from the others' in the first coordinate),
-            // and its values start at its first position's.
-            InOrder::Scalar(value) => unsafe { scatter::scatter_along(origin.get(), plan, along, &mut kernel, iter::repeat(value), first) },
-            InOrder::Slice(values) => {
-                let values = values[first.start * inner..first.end * inner].iter();
-                // SAFETY: as above.
-                unsafe { scatter::scatter_along(origin.get(), plan, along, &mut kernel, values, first) }
-            }
-        }
+        let values = match values {
+            InOrder::Scalar(value) => InOrder::Scalar(value),
+            InOrder::Slice(values) => InOrder::Slice(&values[first.start * inner..first.end * inner]),
+        };
+        // SAFETY: the caller's guarantee; this piece's positions are its own
+        // (they differ from the others' in the first coordinate), and its
+        // values start at its first position's.
+        unsafe { scatter::scatter_along(origin.get(), plan, along, &mut kernel, values, first) }
     });
 }
