@@ -210,7 +210,7 @@ def main(argv):
             print(f"  tensor-at {b['what']} [{o['settings']['threads']}t run]: {b['gbps']:.1f}")
     memcpy = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memcpy")), None)
     memset = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memset")), None)
-    copies = [b for b in ours_list[0].get("bandwidth", []) if b.get("kind") == "copy"]
+    references = [b for b in ours_list[0].get("bandwidth", []) if b.get("kind") in ("copy", "fill")]
     shown = False
     for name, r in ours_by[0].items():
         if not r.get("memory_bytes"):
@@ -220,7 +220,7 @@ def main(argv):
                   " (the least bytes memory must move / median):")
             shown = True
         gbps = r["memory_bytes"] / r["median_ms"] / 1e6
-        shares = [f"{100 * gbps / b['gbps']:.0f}% of {b['what']}" for b in copies]
+        shares = [f"{100 * gbps / b['gbps']:.0f}% of {b['what']}" for b in references]
         if memcpy:
             shares.append(f"{100 * gbps / memcpy:.0f}% of anchors' C memcpy")
         if memset:

@@ -59,10 +59,11 @@ impl Bandwidth {
 }
 
 /// The references the basic-indexing targets are measured against, on one
-/// thread: a 256 MiB `f32` copy (`copy_from_slice`, a `memcpy`) and a
-/// 256 MiB fill (a `memset`), each on ordinary pages (what an ndarray array
-/// gets) and on transparent huge pages (what NumPy, which advises them for
-/// every array of 4 MiB or more, gets; anchors.py's memcpy runs on those).
+/// thread: a 256 MiB `f32` copy (`copy_from_slice`, a `memcpy`) and
+/// 256 MiB `memset`s of zero bytes and of other bytes, each on ordinary
+/// pages (what an ndarray array gets) and on transparent huge pages (what
+/// NumPy, which advises them for every array of 4 MiB or more, gets;
+/// anchors.py's memcpy runs on those).
 pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
     const BYTES: usize = 256 << 20;
     let mut refs = Vec::new();
@@ -89,22 +90,31 @@ pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
             timing: copy,
             bytes: 2 * BYTES as u64,
         });
-        let fill = time_runs(
-            warmup,
-            repeat,
-            || {
-                black_box(&mut b).fill(0.0);
-                black_box(&mut b);
-            },
-            None,
-        );
-        refs.push(Bandwidth {
-            what: format!("fill 256 MiB f32, {pages} (1 thread, write only)"),
-            kind: "fill",
-            huge_pages,
-            timing: fill,
-            bytes: BYTES as u64,
-        });
+        // `memset` (streaming stores, for this size) of zero bytes and of
+        // other bytes: some machines (a 2-vCPU EPYC VM here) write zeros
+        // twice as fast as other bits, so a write of other values is held
+        // to the second.
+        for byte in [0u8, 0x3f] {
+            let fill = time_runs(
+                warmup,
+                repeat,
+                || {
+                    let b = black_box(&mut b);
+                    // SAFETY: `b` is `b.len()` initialized `f32`s, and any
+                    // bytes are a valid `f32`.
+                    unsafe { std::ptr::write_bytes(b.as_mut_ptr(), byte, b.len()) };
+                    black_box(b);
+                },
+                None,
+            );
+            refs.push(Bandwidth {
+                what: format!("memset 256 MiB to {byte:#04x}, {pages} (1 thread, write only)"),
+                kind: "fill",
+                huge_pages,
+                timing: fill,
+                bytes: BYTES as u64,
+            });
+        }
     }
     refs
 }
