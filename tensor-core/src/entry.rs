@@ -270,6 +270,7 @@ where
     }
     let value = value.into_value();
     if inline && target.set_basic(&list, &value) {
+        value.dispose();
         return Ok(());
     }
     set_general(target, list, value, mode)
@@ -354,6 +355,7 @@ where
     }
     let value = value.into_value();
     if inline && target.update_basic(&list, op, &value) {
+        value.dispose();
         return Ok(());
     }
     update_general(target, list, op, value, mode)

@@ -15,6 +15,20 @@ pub enum Value<'a, T> {
     Device(crate::index::DeviceArray<'a>),
 }
 
+impl<T> Value<'_, T> {
+    /// Drops the value. A scalar drops its element alone: on the inline
+    /// paths, where the value is known to be a scalar, no call to the drop
+    /// of the array variants is left (it is not inlined, and was a third
+    /// of a small region's write).
+    #[inline(always)]
+    pub(crate) fn dispose(self) {
+        match self {
+            Value::Scalar(element) => drop(element),
+            other => drop(other),
+        }
+    }
+}
+
 /// Element types that can be written as a scalar value (`x[i] = 0.0`).
 ///
 /// Implemented for the primitive numbers, `bool` and `num_complex::Complex`; implement it for your own
