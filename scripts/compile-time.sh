@@ -28,9 +28,10 @@
 # The crates are written under ${TENSOR_AT_CACHE:-$HOME/.cache/tensor-at}/compile-time
 # (never in the repo), each with its own CARGO_TARGET_DIR there. They depend on
 # a snapshot of this working tree copied there at the start (`tensor-at = {
-# path = ".../compile-time/tensor-at" }`, mtimes kept), so edits made to the
+# path = ".../compile-time/tensor-at" }`), so edits made to the
 # repo while the script runs neither trigger rebuilds of tensor-core in the
-# middle of a measurement nor mix two versions in one table.
+# middle of a measurement nor mix two versions in one table; the copy is
+# touched once, so that tensor-core is always rebuilt from it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -57,6 +58,10 @@ echo "== snapshot of $repo -> $snapshot"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
 tar -C "$repo" --exclude=./target --exclude=./.git --exclude=./fuzz -cf - . | tar -C "$snapshot" -xf -
+# Newer than any earlier build: cargo judges a path dependency fresh by
+# mtimes, and the tree copied may be older than the last snapshot built
+# (another checkout measured before this one).
+find "$snapshot" -type f -exec touch {} +
 
 python3 scripts/compile-time/gen.py "$work" "$snapshot" "$repo/Cargo.lock"
 calls=$(cat "$work/calls.txt")
