@@ -64,7 +64,11 @@ pub(crate) unsafe fn scatter_along<T, K: Kernel<T>>(
     // per value.
     let values = match values {
         InOrder::Scalar(value) => std::slice::from_ref(value),
-        InOrder::Slice(values) => values,
+        InOrder::Slice(values) => {
+            let positions = first.len() * region[1..].iter().product::<usize>();
+            assert_eq!(values.len(), positions, "a value for each position of the region");
+            values
+        }
     }
     .iter()
     .cycle();
