@@ -227,10 +227,8 @@ pub(crate) unsafe fn gather_into<T: Bits>(
         Entries::Offsets(_) | Entries::Mask(_) => {
             let offsets = plan.table.offsets();
             assert_eq!(offsets.len() * block, len, "one offset per block");
-            for_each_piece(out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect(), &|(
-                out,
-                offsets,
-            )| {
+            let pieces = out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect();
+            for_each_piece(pieces, &|(out, offsets)| {
                 for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
                     match offset {
                         SKIP => {

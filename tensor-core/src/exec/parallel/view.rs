@@ -3,9 +3,10 @@
 //! it, gives each thread its own elements, and the result is the serial
 //! write's whatever the number of threads.
 
+use ndarray::{ArrayViewMutD, Axis};
+
 use super::for_each_piece;
 use crate::value::Broadcast;
-use ndarray::{ArrayViewMutD, Axis};
 
 /// `write(piece, values)` for each of up to `parts` pieces of `view`, cut
 /// along its first axis of more than one position, the value cut with it;
