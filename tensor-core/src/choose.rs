@@ -887,10 +887,7 @@ pub(crate) fn run_update_batches<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
 ) {
     #[cfg(feature = "rayon")]
     if splits_batches(&batches, machine) {
-        use rayon::prelude::*;
-        batches
-            .into_par_iter()
-            .for_each(|(target, update)| run_update(target, update, op, kernel, machine));
+        crate::exec::parallel::for_each_piece(batches, &|(target, update)| run_update(target, update, op, kernel, machine));
         return;
     }
     for (target, update) in batches {
@@ -913,7 +910,6 @@ fn splits_batches<T>(batches: &[(ArrayViewMutD<'_, T>, Update<'_, '_, T>)], mach
 /// elements (which cross threads whatever bounds `T` carries).
 #[cfg(feature = "rayon")]
 fn set_batches_on_threads<T, B: Bits>(plain: Plain<T>, batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
-    use rayon::prelude::*;
     let batches: Vec<_> = batches
         .into_iter()
         .map(|(target, Update { plan, values })| {
@@ -922,9 +918,7 @@ fn set_batches_on_threads<T, B: Bits>(plain: Plain<T>, batches: Vec<(ArrayViewMu
             (target, Update { plan, values })
         })
         .collect();
-    batches
-        .into_par_iter()
-        .for_each(|(target, update)| run_set(target, update, machine));
+    crate::exec::parallel::for_each_piece(batches, &|(target, update)| run_set(target, update, machine));
 }
 
 /// Writes a prepared `set` into `target`, the view it was prepared on.

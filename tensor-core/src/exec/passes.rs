@@ -60,8 +60,8 @@ impl CpuPasses {
         let chunk_ok = |chunk: &[I]| chunk_in_bounds(chunk, len, self.isa);
         #[cfg(feature = "rayon")]
         if self.parallel(indices.len()) {
-            use rayon::prelude::*;
-            return indices.par_chunks(self.min_parallel).all(chunk_ok);
+            let oks = crate::exec::parallel::map_pieces(indices.chunks(self.min_parallel).collect(), &chunk_ok);
+            return oks.into_iter().all(|ok| ok);
         }
         indices.chunks(1024).all(chunk_ok)
     }
@@ -76,9 +76,9 @@ impl CpuPasses {
         };
         #[cfg(feature = "rayon")]
         if self.parallel(indices.len()) {
-            use rayon::prelude::*;
             let chunk = self.min_parallel;
-            return offsets.par_chunks_mut(chunk).zip(indices.par_chunks(chunk)).for_each(add);
+            let pieces = offsets.chunks_mut(chunk).zip(indices.chunks(chunk)).collect();
+            return crate::exec::parallel::for_each_piece(pieces, &add);
         }
         add((offsets, indices));
     }

@@ -5,8 +5,7 @@
 
 use std::mem::MaybeUninit;
 
-use rayon::prelude::*;
-
+use super::{for_each_piece, map_pieces};
 use crate::exec::mask_gather::{copy_selected, count_true};
 use crate::exec::sys::pages;
 
@@ -21,7 +20,7 @@ pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], 
     // meets its chunk of the source.
     assert_eq!(source.len(), mask.len() * block, "one block of the source per mask position");
     let chunk = mask.len().div_ceil(threads * 8).max(1);
-    let counts: Vec<usize> = mask.par_chunks(chunk).map(count_true).collect();
+    let counts = map_pieces(mask.chunks(chunk).collect(), &count_true);
     let len = counts.iter().sum::<usize>() * block;
     let mut out = pages::output::<T>(len);
     let mut spare = &mut out.spare_capacity_mut()[..len];
@@ -33,10 +32,8 @@ pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], 
             part
         })
         .collect();
-    parts
-        .into_par_iter()
-        .zip(mask.par_chunks(chunk).zip(source.par_chunks(chunk * block.max(1))))
-        .for_each(|(part, (mask, source))| copy_selected(source, mask, block, part));
+    let pieces = parts.into_iter().zip(mask.chunks(chunk).zip(source.chunks(chunk * block.max(1))));
+    for_each_piece(pieces.collect(), &|(part, (mask, source))| copy_selected(source, mask, block, part));
     // SAFETY: the parts cover `spare[..len]` (their lengths are the chunks'
     // counts, which sum to `len / block`); each met its chunks of the mask
     // and the source (their lengths agree, asserted above), and

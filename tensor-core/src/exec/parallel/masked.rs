@@ -3,9 +3,7 @@
 //! elements before it are selected: its value's position), so pieces of the
 //! target are independent and the result is the serial pass's.
 
-use rayon::prelude::*;
-
-use super::for_each_piece;
+use super::{for_each_piece, map_pieces};
 use crate::element::{Arith, Compare};
 use crate::exec::kernel::Kernel;
 use crate::exec::masked;
@@ -67,7 +65,7 @@ pub(crate) fn count_where<T: Arith>(elements: &[T], compare: Compare, scalar: T,
         Compare::Eq => masked::count_slice_where(piece, |e| e.satisfies(Compare::Eq, scalar), isa),
         Compare::Ne => masked::count_slice_where(piece, |e| e.satisfies(Compare::Ne, scalar), isa),
     };
-    let counts = elements.par_chunks(piece).map(count).collect();
+    let counts = map_pieces(elements.chunks(piece).collect(), &count);
     Counts {
         len: elements.len(),
         piece,

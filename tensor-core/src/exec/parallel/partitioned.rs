@@ -11,8 +11,7 @@
 //! Float sums and products would round differently regrouped: they are
 //! split by destination instead (`exec::split`), when the target is large.
 
-use rayon::prelude::*;
-
+use super::{for_each_piece, join, map_pieces};
 use crate::exec::indexed::{apply_checked, apply_in_bounds};
 use crate::exec::kernel::Kernel;
 use crate::exec::sys::cpu::Isa;
@@ -119,24 +118,21 @@ fn regrouped<T: Copy + Send + Sync>(
     fold: &(dyn Fn(&mut [T], &[T]) + Sync),
 ) -> Result<(), usize> {
     let len = axis.len();
-    let (first_part, partials) = rayon::join(
+    let (first_part, partials) = join(
         || apply(axis, 0),
         || {
             // Each partial is filled by the thread that updates it.
-            (1..parts)
-                .into_par_iter()
-                .map(|part| {
-                    let mut partial = vec![identity; len];
-                    apply(&mut partial, part).map(|()| partial)
-                })
-                .collect::<Vec<_>>()
+            map_pieces((1..parts).collect(), &|part| {
+                let mut partial = vec![identity; len];
+                apply(&mut partial, part).map(|()| partial)
+            })
         },
     );
     first_part?;
     let partials = partials.into_iter().collect::<Result<Vec<Vec<T>>, usize>>()?;
     // Fold the partials in part order, destinations split among the threads.
     let block = len.div_ceil(parts).max(1);
-    axis.par_chunks_mut(block).enumerate().for_each(|(b, targets)| {
+    for_each_piece(axis.chunks_mut(block).enumerate().collect(), &|(b, targets)| {
         for partial in &partials {
             fold(targets, &partial[b * block..]);
         }

@@ -18,7 +18,7 @@ use std::iter;
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
-use rayon::prelude::*;
+use super::map_pieces;
 
 use crate::exec::kernel::Kernel;
 use crate::exec::passes::chunk_in_bounds;
@@ -179,11 +179,8 @@ where
 /// are compiled per operation, index and value type; these threads'
 /// plumbing once per element type.
 fn in_ranges<T: Send>(target: &mut [T], part: usize, scan: &(dyn Fn(usize, &mut [T]) -> Option<usize> + Sync)) -> Option<usize> {
-    target
-        .par_chunks_mut(part)
-        .enumerate()
-        .filter_map(|(p, range)| scan(p, range))
-        .min()
+    let ranges = target.chunks_mut(part).enumerate().collect();
+    map_pieces(ranges, &|(p, range)| scan(p, range)).into_iter().flatten().min()
 }
 
 /// One thread's share: the destinations `range`, starting at `base` of the
