@@ -1,12 +1,21 @@
-//! Sets `cfg(share_generics)` when the build is unoptimized (opt-level 0
-//! or 1, `s`, `z`): rustc then shares generic code between crates, and
-//! `src/common.rs` compiles the general paths here for dependents to
-//! link. Optimized builds would only compile them twice.
+//! Sets two cfgs from the opt-level:
+//! - `share_generics` when rustc shares generic code between crates
+//!   (opt-level 0 or 1, `s`, `z`): `src/common.rs` then compiles the
+//!   general paths here for dependents to link. Optimized builds would only
+//!   compile them twice.
+//! - `unoptimized` at opt-level 0: the hot paths' `#[inline(always)]` is
+//!   then left out (`#[cfg_attr(not(unoptimized), inline(always))]`). A
+//!   debug build gains nothing from it, and every forced inlining is
+//!   another copy of the callee, with its debug info, in each caller: more
+//!   to compile and to link in every dependent's edit-build cycle.
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(share_generics)");
+    println!("cargo::rustc-check-cfg=cfg(share_generics, unoptimized)");
     println!("cargo::rerun-if-changed=build.rs");
     let opt_level = std::env::var("OPT_LEVEL").unwrap_or_default();
     if matches!(opt_level.as_str(), "0" | "1" | "s" | "z") {
         println!("cargo::rustc-cfg=share_generics");
+    }
+    if opt_level == "0" {
+        println!("cargo::rustc-cfg=unoptimized");
     }
 }

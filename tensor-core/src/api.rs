@@ -119,7 +119,7 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
 
 /// `target[list] = value` for a typed list of integers alone, all in
 /// bounds: whether it wrote (see [`prepare::element_at`]).
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn set_element<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &T) -> bool {
     let Some(at) = prepare::element_at::<D>(list, target.shape()) else {
         return false;
@@ -130,7 +130,7 @@ pub(crate) fn set_element<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>
 
 /// `target[list] op= value` as [`set_element`] takes it, where `op` needs
 /// no check of its operand.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn update_element<T: Arith, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, op: Op, value: &T) -> bool {
     if T::checks_operands(op) {
         return false;
@@ -145,7 +145,7 @@ pub(crate) fn update_element<T: Arith, D: Dimension>(target: ArrayViewMut<'_, T,
 
 /// `target[list]` for a typed list of integers alone, all in bounds, as a
 /// view of no axes in rank `R`; `None` for any other list.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
     target: ArrayView<'a, T, D>,
     list: &impl BasicList,
@@ -161,7 +161,7 @@ pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
 /// value, written in place (see [`choose::small_region_in_place`]): whether
 /// it wrote (not for other values or indices, nor for an index that fails:
 /// [`set`] takes those, and names the error).
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &Value<'_, T>) -> bool {
     let Value::Scalar(scalar) = value else { return false };
     choose::small_region_in_place(
@@ -174,7 +174,7 @@ pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, 
 /// `target[list] op= value` for a typed list in mode `error` and a scalar
 /// whose operand needs no check, written in place: whether it wrote, as
 /// [`set_basic`] tells it, for [`update`] to take the rest.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn update_basic<T: Arith, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
     list: &impl BasicList,
@@ -199,7 +199,7 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
 /// no index list built; `None` when an element is not basic, the index
 /// fails (the general path names the error), or the view does not fit
 /// inline, for [`read_as`] to take.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(target: ArrayView<'a, T, D>, list: &impl BasicList) -> Option<ArrayView<'a, T, R>> {
     let mut region = Region::new();
     match prepare::each_basic_view_axis(list, target.shape(), |axis| region.push(axis, target.strides()))? {
@@ -231,7 +231,7 @@ fn view_axes<T>(
 /// into a contiguous vector, in mode `error`, one value per index or a
 /// scalar: checked in the loop that applies them (see
 /// [`choose::update_few`]); `None` for any other, for [`update`].
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn update_few<T: Arith, D: Dimension>(
     mut target: ArrayViewMut<'_, T, D>,
     index: IndexSlice<'_>,
@@ -246,7 +246,7 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
 }
 
 /// `target[index] = values` as [`update_few`] takes it.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn set_few<T: Clone, D: Dimension>(
     mut target: ArrayViewMut<'_, T, D>,
     index: IndexSlice<'_>,
@@ -260,7 +260,7 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
 }
 
 /// What a few-index write did, as its caller returns it.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn few_result(few: Few, index: IndexSlice<'_>, len: usize) -> Option<Result<(), IndexError>> {
     match few {
         Few::Written => Some(Ok(())),

@@ -134,7 +134,7 @@ pub trait Indexable {
     /// mode `error`, where the backend reads the element inline; `None`
     /// (the default) to take the other paths.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Self::Read<'t, K, R>>
     where
         Self::Elem: Clone,
@@ -148,7 +148,7 @@ pub trait Indexable {
     /// that fails, whose error the general path names) to take
     /// [`read_index`](Self::read_index) with the list built.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Self::Read<'t, K, R>>
     where
         Self::Elem: Clone,
@@ -161,7 +161,7 @@ pub trait Indexable {
     /// backend reads a few inline; `None` (the default) to take
     /// [`read_index`](Self::read_index).
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn read_few<'t, K: Kind, R: Rank>(&'t self, index: IndexSlice<'_>) -> Option<Result<Self::Read<'t, K, R>, Self::Error>>
     where
         Self::Elem: Clone,
@@ -207,7 +207,7 @@ pub trait IndexableMut: Indexable {
     /// inline: whether it did (`false`, the default, to take the other
     /// paths).
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn set_element(&mut self, list: &impl BasicList, value: &Self::Elem) -> bool
     where
         Self::Elem: Clone,
@@ -219,7 +219,7 @@ pub trait IndexableMut: Indexable {
     /// `self[list] op= value` as [`set_element`](Self::set_element) takes
     /// it, where `op` needs no check of its operand.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn update_element(&mut self, list: &impl BasicList, op: Op, value: &Self::Elem) -> bool
     where
         Self::Elem: Arith,
@@ -234,7 +234,7 @@ pub trait IndexableMut: Indexable {
     /// path names, to take [`set_index`](Self::set_index) with the list
     /// built).
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, Self::Elem>) -> bool
     where
         Self::Elem: Clone,
@@ -247,7 +247,7 @@ pub trait IndexableMut: Indexable {
     /// backend writes basic elements in place: whether it wrote, as
     /// [`set_basic`](Self::set_basic) tells it.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, Self::Elem>) -> bool
     where
         Self::Elem: Arith,
@@ -260,7 +260,7 @@ pub trait IndexableMut: Indexable {
     /// where the backend writes a few inline; `None` (the default) to take
     /// [`set_index`](Self::set_index).
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn set_few(&mut self, index: IndexSlice<'_>, values: InOrder<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
     where
         Self::Elem: Clone,
@@ -271,7 +271,7 @@ pub trait IndexableMut: Indexable {
 
     /// `self[index] op= values` as [`set_few`](Self::set_few) takes it.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn update_few(&mut self, index: IndexSlice<'_>, op: Op, values: InOrder<'_, Self::Elem>) -> Option<Result<(), Self::Error>>
     where
         Self::Elem: Arith,
@@ -345,7 +345,7 @@ impl<X: Target + ?Sized> Indexable for X {
     where
         Self: 't;
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<K::Read<'t, X::Elem, R>>
     where
         X::Elem: Clone,
@@ -353,7 +353,7 @@ impl<X: Target + ?Sized> Indexable for X {
         api::read_element::<_, _, R>(self.target_view(), list).map(K::view)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn read_basic<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<K::Read<'t, X::Elem, R>>
     where
         X::Elem: Clone,
@@ -361,7 +361,7 @@ impl<X: Target + ?Sized> Indexable for X {
         api::read_basic::<_, _, R>(self.target_view(), list).map(K::view)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn read_few<'t, K: Kind, R: Rank>(&'t self, index: IndexSlice<'_>) -> Option<Result<K::Read<'t, X::Elem, R>, IndexError>>
     where
         X::Elem: Clone,
@@ -397,7 +397,7 @@ impl<X: Target + ?Sized> Indexable for X {
 }
 
 impl<X: TargetMut + ?Sized> IndexableMut for X {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn set_element(&mut self, list: &impl BasicList, value: &X::Elem) -> bool
     where
         X::Elem: Clone,
@@ -405,7 +405,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::set_element(self.target_view_mut(), list, value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn update_element(&mut self, list: &impl BasicList, op: Op, value: &X::Elem) -> bool
     where
         X::Elem: Arith,
@@ -413,7 +413,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::update_element(self.target_view_mut(), list, op, value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, X::Elem>) -> bool
     where
         X::Elem: Clone,
@@ -421,7 +421,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::set_basic(self.target_view_mut(), list, value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, X::Elem>) -> bool
     where
         X::Elem: Arith,
@@ -429,7 +429,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::update_basic(self.target_view_mut(), list, op, value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn set_few(&mut self, index: IndexSlice<'_>, values: InOrder<'_, X::Elem>) -> Option<Result<(), IndexError>>
     where
         X::Elem: Clone,
@@ -437,7 +437,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::set_few(self.target_view_mut(), index, values)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn update_few(&mut self, index: IndexSlice<'_>, op: Op, values: InOrder<'_, X::Elem>) -> Option<Result<(), IndexError>>
     where
         X::Elem: Arith,

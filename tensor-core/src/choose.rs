@@ -1376,7 +1376,7 @@ pub(crate) enum Few {
 }
 
 impl Few {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn of<E>(done: Option<Result<(), E>>) -> Few {
         match done {
             Some(Ok(())) => Few::Written,

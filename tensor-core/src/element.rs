@@ -237,7 +237,7 @@ macro_rules! float_arith {
             fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
                 (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
             }
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn satisfies(self, compare: Compare, threshold: Self) -> bool {
                 compare.holds(&self, &threshold)
             }
@@ -308,7 +308,7 @@ macro_rules! int_arith {
                     _ => None,
                 }
             }
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn satisfies(self, compare: Compare, threshold: Self) -> bool {
                 compare.holds(&self, &threshold)
             }
@@ -355,7 +355,7 @@ macro_rules! half_arith {
             fn operand_fault(op: Op, value: Self) -> Option<OperandFault> {
                 f32::operand_fault(op, value.to_f32())
             }
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn satisfies(self, compare: Compare, threshold: Self) -> bool {
                 compare.holds(&self, &threshold)
             }
@@ -390,7 +390,7 @@ impl Arith for bool {
     fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
         (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn satisfies(self, compare: Compare, threshold: Self) -> bool {
         compare.holds(&self, &threshold)
     }
@@ -428,7 +428,7 @@ macro_rules! complex_arith {
             fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
                 (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
             }
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn satisfies(self, compare: Compare, threshold: Self) -> bool {
                 match compare {
                     Compare::Eq => self == threshold,

@@ -106,7 +106,7 @@ where
 }
 
 /// An element in bounds, for integers alone in mode `error`.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn read_element<'t, 'i, X, L>(target: &'t X, list: &L, mode: &Mode<X::Elem>) -> Option<ReadOf<'t, 'i, X, L>>
 where
     X: Indexable + ?Sized,
@@ -236,7 +236,7 @@ where
 
 /// Writes an element in bounds, for integers alone, a scalar and mode
 /// `error`: whether it did.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn set_element<'i, 'v, X, L, V>(target: &mut X, list: &L, value: &V, mode: &Mode<X::Elem>) -> bool
 where
     X: IndexableMut + ?Sized,
@@ -325,7 +325,7 @@ where
 }
 
 /// Updates an element in bounds as [`set_element`] writes one.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn update_element<'i, 'v, X, L, V>(target: &mut X, list: &L, op: Op, value: &V, mode: &Mode<X::Elem>) -> bool
 where
     X: IndexableMut + ?Sized,

@@ -34,7 +34,7 @@ pub trait IndexList<'a>: crate::index::BasicList {
     fn push_into(self, out: &mut Vec<crate::IndexElem<'a>>);
     /// The list's indices when it is one borrowed vector of them.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
         None
     }
@@ -71,19 +71,19 @@ where
         out.push(self.0.elem.into_index_elem());
         self.1.push_into(out);
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
         if T::LEN == 0 { self.0.elem.index_slice() } else { None }
     }
 }
 
 impl crate::index::BasicList for () {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn each_basic(&self, _: &mut impl crate::index::VisitBasic) {}
 }
 
 impl<'a, C, P, B, K, R, F: KeptElem<'a>, T: crate::index::BasicList> crate::index::BasicList for (Ranked<'a, C, P, B, K, R, F>, T) {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn each_basic(&self, f: &mut impl crate::index::VisitBasic) {
         if f.visit(self.0.elem.basic()) {
             self.1.each_basic(f);
@@ -101,7 +101,7 @@ impl<'a, C: Dimension, P: Dimension, B: Dimension, K: Kind, R, F: KeptElem<'a>> 
     type Kind = K;
     type Role = R;
     type Kept = F;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> F {
         self.elem
     }

@@ -20,7 +20,7 @@ impl<T> Value<'_, T> {
     /// paths, where the value is known to be a scalar, no call to the drop
     /// of the array variants is left (it is not inlined, and was a third
     /// of a small region's write).
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn dispose(self) {
         match self {
             Value::Scalar(element) => drop(element),
@@ -70,7 +70,7 @@ pub trait IntoValue<'a, T> {
     /// The value as the fast loops read it, where it is a scalar or a
     /// contiguous vector; `None` for any other.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         None
     }
@@ -83,7 +83,7 @@ impl<'a, T: Scalar> IntoValue<'a, T> for T {
     fn into_value(self) -> Value<'a, T> {
         Value::Scalar(self)
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         Some(InOrder::Scalar(self))
     }
@@ -95,7 +95,7 @@ impl<'a, T: Scalar> IntoValue<'a, T> for &T {
     fn into_value(self) -> Value<'a, T> {
         Value::Scalar(self.clone())
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         Some(InOrder::Scalar(self))
     }
@@ -115,7 +115,7 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_view((**self).view().into_dyn())))
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }
@@ -127,14 +127,14 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_view(self.view().into_dyn())))
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }
 }
 
 /// An array's elements in order where it is a contiguous vector.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn vector<T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension>(array: &ArrayBase<S, D>) -> Option<InOrder<'_, T>> {
     let elements = if array.ndim() == 1 { array.as_slice()? } else { return None };
     Some(InOrder::Slice(A::same_slice(elements)))
@@ -146,7 +146,7 @@ impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_array(self.into_dyn())))
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }
@@ -158,7 +158,7 @@ impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array
     fn into_value(self) -> Value<'a, T> {
         Value::Array(CowArray::from(A::same_view(self.into_dyn())))
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }

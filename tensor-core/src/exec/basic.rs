@@ -62,7 +62,7 @@ const INLINE: usize = 8;
 
 impl Region {
     /// No axis visited yet.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn new() -> Self {
         Region {
             offset: 0,
@@ -75,7 +75,7 @@ impl Region {
 
     /// Applies `view_axis` to the next target axis, of the target whose
     /// strides are `target_strides`.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn push(&mut self, view_axis: ViewAxis, target_strides: &[isize]) {
         match view_axis {
             ViewAxis::NewAxis => return self.push_axis(1, 0),
@@ -92,7 +92,7 @@ impl Region {
         self.axis += 1;
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn push_axis(&mut self, len: usize, stride: isize) {
         if let (Some(slot), Some(slot_stride)) = (self.shape.get_mut(self.ndim), self.strides.get_mut(self.ndim)) {
             (*slot, *slot_stride) = (len, stride);
@@ -102,7 +102,7 @@ impl Region {
 
     /// Takes the target axes not visited whole; `false` when the region
     /// then has more than [`INLINE`] axes.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn complete(&mut self, target_shape: &[usize], target_strides: &[isize]) -> bool {
         for axis in self.axis..target_shape.len() {
             self.push_axis(target_shape[axis], target_strides[axis]);
@@ -114,7 +114,7 @@ impl Region {
     /// The region as a view of `target` (whose strides it was made with)
     /// in rank `R`, the target axes not visited taken whole; `None` when it
     /// has more than [`INLINE`] axes or `R` is not its rank.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn view<'a, T, D: Dimension, R: Dimension>(&mut self, target: ArrayView<'a, T, D>) -> Option<ArrayView<'a, T, R>> {
         if !self.complete(target.shape(), target.strides()) || R::NDIM.is_some_and(|ndim| ndim != self.ndim) {
             return None;
@@ -155,7 +155,7 @@ impl Region {
     /// A loop of its own rather than a view's `map_inplace`: a view's
     /// dimension, built axis by axis, is then copied whole, and that copy
     /// waits on the stores it reads (a store-forwarding stall).
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn write<T, D: Dimension>(
         &mut self,
         mut target: ArrayViewMut<'_, T, D>,
@@ -210,7 +210,7 @@ impl Region {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn is_empty(&self) -> bool {
         self.shape[..self.ndim].contains(&0)
     }

@@ -107,7 +107,7 @@ impl<'o, T, S> AlongGather<'o, T, S> {
 }
 
 impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
         let (origin, base) = (self.origin, self.base);
         // SAFETY: the contract of `new`.
@@ -115,12 +115,12 @@ impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
             .extend(offsets.map(move |offset| unsafe { &*origin.offset(base + offset) }));
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn rows_ahead(&self, row_len: usize) -> usize {
         prefetch::pick_rows_ahead_if(self.prefetches, row_len)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
         prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
     }
@@ -139,7 +139,7 @@ trait Sink<T> {
 }
 
 impl<T: Clone> Sink<T> for Vec<T> {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
     where
         T: 'e,

@@ -95,23 +95,23 @@ trait Values<'v, T> {
 struct Repeated<'v, T>(&'v T);
 
 impl<'v, T> Values<'v, T> for Repeated<'v, T> {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     unsafe fn at(&self, _: usize) -> &'v T {
         self.0
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn prefetch_block(&self, _: usize) {}
 }
 
 impl<'v, T> Values<'v, T> for &'v [T] {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     unsafe fn at(&self, k: usize) -> &'v T {
         // SAFETY: the caller's: `apply_each` has as many values as indices.
         unsafe { self.get_unchecked(k) }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn prefetch_block(&self, k: usize) {
         prefetch::row(self.as_ptr().wrapping_add(k), BLOCK);
     }
@@ -174,7 +174,7 @@ unsafe fn apply_blocks_avx2<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kern
 /// # Safety
 ///
 /// As [`apply_each`].
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 unsafe fn apply_blocks<'v, const CHECKED: bool, T: 'v, I: IndexInt, K: Kernel<T>, V: Values<'v, T>>(
     targets: &mut [T],
     indices: &[I],

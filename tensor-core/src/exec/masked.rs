@@ -60,7 +60,7 @@ unsafe fn count_slice_avx2<T>(elements: &[T], predicate: impl FnMut(&T) -> bool)
 }
 
 /// The loop of [`count_slice_where`].
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn count_slice<T>(elements: &[T], mut predicate: impl FnMut(&T) -> bool) -> usize {
     elements.iter().map(|e| usize::from(predicate(e))).sum()
 }
@@ -127,7 +127,7 @@ unsafe fn write_slice_where_avx2<T, K: Kernel<T>>(elements: &mut [T], predicate:
 
 /// The loop over contiguous elements, inlined into each build of
 /// [`write_slice_where`] and into [`write_scalar_where`].
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn write_slice<T, K: Kernel<T>>(elements: &mut [T], mut predicate: impl FnMut(&T) -> bool, value: &T, mut kernel: K) {
     for e in elements {
         kernel.apply_where(predicate(e), e, value);
@@ -208,7 +208,7 @@ unsafe fn write_values_slice_avx2<T, K: Kernel<T>>(elements: &mut [T], predicate
 
 /// The loop of [`write_values_slice_where`]: 64 tests at a time into a bit
 /// set, then one write per set bit (no branch per element to mispredict).
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn write_values_slice<T, K: Kernel<T>>(elements: &mut [T], mut predicate: impl FnMut(&T) -> bool, values: &[T], mut kernel: K) {
     let mut next = values.iter();
     for chunk in elements.chunks_mut(64) {

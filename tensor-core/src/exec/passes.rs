@@ -109,7 +109,7 @@ unsafe fn chunk_in_bounds_avx2<I: IndexInt>(chunk: &[I], len: usize) -> bool {
 }
 
 /// The check itself.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
     chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
 }

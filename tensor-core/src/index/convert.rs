@@ -51,7 +51,7 @@ pub trait IntoIndexElem<'a> {
     /// on are then error types, which keeps the rest of the expansion from
     /// repeating it. Every element of a typed list passes through here.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn ranked(self) -> RankedOf<'a, Self>
     where
         Self: Sized,
@@ -94,7 +94,7 @@ impl<'a> IntoIndexElem<'a> for IndexElem<'a> {
 impl<'a> IntoIndexElem<'a> for PySlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
     type Kept = PySlice;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> PySlice {
         self
     }
@@ -104,7 +104,7 @@ impl<'a> IntoIndexElem<'a> for PySlice {
 impl<'a> IntoIndexElem<'a> for RangeSlice {
     static_index!(Ix1, Ix1, Ix0, Basic);
     type Kept = RangeSlice;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> RangeSlice {
         self
     }
@@ -114,7 +114,7 @@ impl<'a> IntoIndexElem<'a> for RangeSlice {
 impl<'a> IntoIndexElem<'a> for Ellipsis {
     static_index!(Ix0, Ix0, Ix0, Basic);
     type Kept = Ellipsis;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> Ellipsis {
         self
     }
@@ -124,7 +124,7 @@ impl<'a> IntoIndexElem<'a> for Ellipsis {
 impl<'a> IntoIndexElem<'a> for NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
     type Kept = NewAxis;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> NewAxis {
         self
     }
@@ -136,7 +136,7 @@ impl<'a> IntoIndexElem<'a> for std::ops::RangeFull {
     // Kept as itself (nothing to store): its range is a constant where the
     // list is read, not a value reloaded from the list in memory.
     type Kept = std::ops::RangeFull;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> std::ops::RangeFull {
         self
     }
@@ -160,7 +160,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for $t {
             static_index!(Ix1, Ix0, Ix0, Integers);
             type Kept = i128;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> i128 {
                 self as i128
             }
@@ -169,7 +169,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for &$t {
             static_index!(Ix1, Ix0, Ix0, Integers);
             type Kept = i128;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> i128 {
                 *self as i128
             }
@@ -178,7 +178,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for &&$t {
             static_index!(Ix1, Ix0, Ix0, Integers);
             type Kept = i128;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> i128 {
                 **self as i128
             }
@@ -212,7 +212,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> RangeSlice {
                 self.into_range_slice()
             }
@@ -221,7 +221,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> RangeSlice {
                 self.into_range_slice()
             }
@@ -230,7 +230,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> RangeSlice {
                 self.into_range_slice()
             }
@@ -239,7 +239,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> RangeSlice {
                 self.into_range_slice()
             }
@@ -248,7 +248,7 @@ macro_rules! scalar_and_range_index {
         impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = RangeSlice;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> RangeSlice {
                 self.into_range_slice()
             }
@@ -265,7 +265,7 @@ macro_rules! borrowed_slices {
         impl<'a> IntoIndexElem<'a> for &$t {
             static_index!(Ix1, Ix1, Ix0, Basic);
             type Kept = <$t as IntoIndexElem<'a>>::Kept;
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn keep(self) -> Self::Kept {
                 self.clone().keep()
             }
@@ -278,7 +278,7 @@ borrowed_slices!(std::ops::RangeFull, PySlice, RangeSlice);
 impl<'a> IntoIndexElem<'a> for &Ellipsis {
     static_index!(Ix0, Ix0, Ix0, Basic);
     type Kept = Ellipsis;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> Ellipsis {
         Ellipsis
     }
@@ -288,7 +288,7 @@ impl<'a> IntoIndexElem<'a> for &Ellipsis {
 impl<'a> IntoIndexElem<'a> for &NewAxis {
     static_index!(Ix0, Ix1, Ix0, Basic);
     type Kept = NewAxis;
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> NewAxis {
         NewAxis
     }
@@ -327,7 +327,7 @@ pub trait IntoCowArray<'a> {
     fn into_cow_array(self) -> CowArray<'a, Self::Elem, IxDyn>;
     /// Its elements, when it borrows a contiguous vector for `'a`.
     #[doc(hidden)]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [Self::Elem]> {
         None
     }
@@ -340,7 +340,7 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayB
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.view().into_dyn())
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         let array: &'a ArrayBase<S, D> = self;
         if array.ndim() == 1 { array.as_slice() } else { None }
@@ -372,7 +372,7 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a &Array
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from((**self).view().into_dyn())
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         let array: &'a ArrayBase<S, D> = self;
         array.as_vector()
@@ -386,7 +386,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &[A] {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         (&**self).into_cow_array()
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         Some(&self[..])
     }
@@ -399,7 +399,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a &Vec<A> {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         Some(&self[..])
     }
@@ -412,7 +412,7 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a &[A
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         Some(&self[..])
     }
@@ -425,7 +425,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a [A] {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(ndarray::aview1(self).into_dyn())
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         Some(&self[..])
     }
@@ -438,7 +438,7 @@ impl<'a, A: 'a> IntoCowArray<'a> for &'a Vec<A> {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         Some(&self[..])
     }
@@ -451,7 +451,7 @@ impl<'a, A: IndexArrayElement + 'a, const N: usize> IntoCowArray<'a> for &'a [A;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         self.as_slice().into_cow_array()
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn as_vector(&self) -> Option<&'a [A]> {
         Some(&self[..])
     }
@@ -553,7 +553,7 @@ impl<A: IndexInt> IndexArrayInt for A {
     fn int_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
         A::wrap_array(array)
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn indices(vector: &[A]) -> Option<IndexSlice<'_>> {
         Some(A::wrap_slice(vector))
     }
@@ -567,7 +567,7 @@ macro_rules! narrow_index_int {
             fn int_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
                 IntArray::I32(array.mapv(i32::from).into())
             }
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn indices(_: &[$t]) -> Option<IndexSlice<'_>> {
                 None
             }
@@ -584,7 +584,7 @@ impl<A: IndexArrayInt> IndexArrayElement for A {
     fn index_elem(array: CowArray<'_, Self, IxDyn>) -> IndexElem<'_> {
         IndexElem::Array(A::int_array(array))
     }
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn index_slice(vector: &[A]) -> Option<IndexSlice<'_>> {
         A::indices(vector)
     }
@@ -603,7 +603,7 @@ where
     type Kept = KeptArray<'a>;
     // A borrowed vector of indices stays one for the inline path of a few
     // indices; anything else is converted.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn keep(self) -> KeptArray<'a> {
         match self.as_vector().and_then(T::Elem::index_slice) {
             Some(indices) => KeptArray::Indices(indices),
@@ -722,7 +722,7 @@ pub type RankedOf<'a, E> = Ranked<
 >;
 
 /// `elem` kept, with its ranks.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn ranked<'a, E: IntoIndexElem<'a>>(elem: E) -> RankedOf<'a, E> {
     Ranked {
         elem: elem.keep(),

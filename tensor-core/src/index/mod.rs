@@ -101,13 +101,13 @@ pub enum BasicElem {
 #[doc(hidden)]
 pub trait KeptElem<'a> {
     /// Its basic form, when it is basic (the inline basic path).
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn basic(&self) -> Option<BasicElem> {
         None
     }
     /// Its indices, when it is a borrowed contiguous vector of integers
     /// (the inline path of a few indices).
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn index_slice(&self) -> Option<IndexSlice<'a>> {
         None
     }
@@ -121,7 +121,7 @@ pub trait KeptElem<'a> {
 macro_rules! kept_basic {
     ($t:ty => $variant:ident) => {
         impl<'a> KeptElem<'a> for $t {
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn basic(&self) -> Option<BasicElem> {
                 Some(BasicElem::$variant(*self))
             }
@@ -132,7 +132,7 @@ macro_rules! kept_basic {
     };
     ($t:ty => $variant:ident, unit) => {
         impl<'a> KeptElem<'a> for $t {
-            #[inline(always)]
+            #[cfg_attr(not(unoptimized), inline(always))]
             fn basic(&self) -> Option<BasicElem> {
                 Some(BasicElem::$variant)
             }
@@ -150,7 +150,7 @@ kept_basic!(NewAxis => NewAxis, unit);
 
 /// `..` (and the macros' `:`), the whole axis.
 impl<'a> KeptElem<'a> for std::ops::RangeFull {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn basic(&self) -> Option<BasicElem> {
         Some(BasicElem::Range(RangeSlice::new(0, None)))
     }
@@ -176,7 +176,7 @@ pub enum KeptArray<'a> {
 }
 
 impl<'a> KeptElem<'a> for KeptArray<'a> {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn index_slice(&self) -> Option<IndexSlice<'a>> {
         match self {
             KeptArray::Indices(indices) => Some(*indices),
@@ -212,7 +212,7 @@ pub trait VisitBasic {
 }
 
 impl<F: FnMut(Option<BasicElem>) -> bool> VisitBasic for F {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn visit(&mut self, elem: Option<BasicElem>) -> bool {
         self(elem)
     }

@@ -50,7 +50,7 @@ impl AlongIndex<'_> {
     /// from the positions `first` of the region's first axis on, to `rows`
     /// as an iterator: no table, and no offsets stored, so that the
     /// executor's loop over a row is as tight as a hand-written one.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
         // One call per index type, so that the integer types read as one
         // (`with_loop_array!`) share one copy of the walk.
@@ -58,7 +58,7 @@ impl AlongIndex<'_> {
     }
 
     /// [`walk`](Self::walk) over the index array's own integer type.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn walk_index<I: IndexInt>(&self, index: ArrayViewD<'_, I>, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
         let last = region.len() - 1;
         // Copied in, so that the loops keep them in registers.
@@ -133,7 +133,7 @@ struct Picks {
 }
 
 impl Picks {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn offset<I: IndexInt>(self, base: isize, k: usize, i: I) -> isize {
         base + k as isize * self.row_stride + i.position(self.len) as isize * self.stride
     }
@@ -142,7 +142,7 @@ impl Picks {
     /// at `base`. The iterators are made by closures generic over the index
     /// type alone, not over the walk's consumer: one copy of each serves every
     /// consumer, and their names stay short in the debug information.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn hand<I: IndexInt>(self, base: isize, picks: &[I], rows: &mut impl AlongRows) {
         match self.row_stride {
             // Picking along the rows themselves (the last axis): the row's
@@ -154,13 +154,13 @@ impl Picks {
     }
 
     /// The offsets of a row of picks from `base`, the row's own stride zero.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn along_row<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
         picks.iter().map(move |&i| base + i.position(self.len) as isize * self.stride)
     }
 
     /// The offsets of a row of picks from `base`.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn offsets<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
         picks.iter().enumerate().map(move |(k, &i)| self.offset(base, k, i))
     }
@@ -173,7 +173,7 @@ pub(crate) trait AlongRows {
     /// How many rows of `row_len` picks ahead of the one it is handed it
     /// wants a row's offsets early, in [`upcoming`](Self::upcoming): none
     /// (0) unless it asks for the elements early.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn rows_ahead(&self, row_len: usize) -> usize {
         let _ = row_len;
         0
@@ -181,7 +181,7 @@ pub(crate) trait AlongRows {
     /// The offsets of the row it will be handed [`rows_ahead`](Self::rows_ahead)
     /// rows later (only in the walk's usual case: an index in C order whose
     /// rows are one stride apart).
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
         let _ = offsets;
     }

@@ -50,7 +50,7 @@ pub(crate) fn each_view_axis(
 /// one in bounds for each axis of `shape`, as a `D` index; `None` for any
 /// other list (an integer out of bounds included: the general path reports
 /// it).
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn element_at<D: Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<D> {
     let (mut at, mut axis) = (D::zeros(shape.len()), 0);
     let mut picks = true;
@@ -72,7 +72,7 @@ pub(crate) fn element_at<D: Dimension>(list: &impl BasicList, shape: &[usize]) -
 /// [`each_view_axis`] of a typed list in mode `error`, read element by
 /// element where it stands (no [`IndexElem`] built): the macros' inline
 /// path. `None` when an element is not basic.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn each_basic_view_axis(
     list: &impl BasicList,
     shape: &[usize],
@@ -118,7 +118,7 @@ struct ViewAxes<'s, V> {
 }
 
 impl<V: FnMut(ViewAxis)> VisitBasic for ViewAxes<'_, V> {
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn visit(&mut self, elem: Option<BasicElem>) -> bool {
         let Some(elem) = elem else { return false };
         match view_axes(elem, self.axis, self.shape, self.ellipsis_width, Bounds::Error, &mut self.visit) {
@@ -133,7 +133,7 @@ impl<V: FnMut(ViewAxis)> VisitBasic for ViewAxes<'_, V> {
 /// axis is `axis` (`...` covering `ellipsis_width` axes), and returns how
 /// many target axes it consumes; `None` for an integer that `bounds`
 /// skips.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 fn view_axes(
     elem: BasicElem,
     axis: usize,

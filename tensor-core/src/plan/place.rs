@@ -23,7 +23,7 @@ pub(crate) struct Placement {
 impl Placement {
     /// Checks the structure of `index` on a target of `ndim` axes: one
     /// pass, errors in NumPy's order.
-    #[inline(always)] // the path of every small read and update
+    #[cfg_attr(not(unoptimized), inline(always))] // the path of every small read and update
     pub(crate) fn new(index: &[IndexElem<'_>], ndim: usize) -> Result<Self, IndexError> {
         let is_along = |elem: &&IndexElem<'_>| {
             matches!(
@@ -60,7 +60,7 @@ impl Placement {
     /// NumPy's order: at most one `...`, an `nd` index with a coordinate
     /// axis, no more axes indexed than the target has. Returns how many
     /// axes `...` covers.
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn ellipsis_width_of(ellipses: usize, nd_without_axes: bool, indexed: usize, ndim: usize) -> Result<usize, IndexError> {
         if ellipses > 1 {
             return Err(IndexError::MultipleEllipsis);

@@ -267,7 +267,7 @@ pub(crate) fn each_view_axis<T>(
 /// element where it stands (see
 /// [`plan::basic::each_basic_view_axis`](crate::plan::basic::each_basic_view_axis)):
 /// the macros' inline basic path.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn each_basic_view_axis(
     list: &impl BasicList,
     shape: &[usize],
@@ -278,7 +278,7 @@ pub(crate) fn each_basic_view_axis(
 
 /// The element a typed list of integers alone picks, when every integer is
 /// in bounds (see [`plan::basic::element_at`](crate::plan::basic::element_at)).
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn element_at<D: ndarray::Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<D> {
     basic::element_at(list, shape)
 }
@@ -339,7 +339,7 @@ pub fn update_where<'v, T: Arith, E: From<IndexError>>(
 ///
 /// The CPU checks each index in the loop that applies it, and restores the
 /// target at the first bad one, which [`out_of_bounds`] reports.
-#[inline(always)] // on the path of the smallest scatters, where a call costs
+#[cfg_attr(not(unoptimized), inline(always))] // on the path of the smallest scatters, where a call costs
 pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
     index: &'i [IndexElem<'a>],
     shape: &[usize],

@@ -78,12 +78,12 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
         self.slots = rest;
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn rows_ahead(&self, row_len: usize) -> usize {
         prefetch::pick_rows_ahead_if(self.prefetches, row_len)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
         prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
     }

@@ -45,7 +45,7 @@ pub(crate) fn pick_rows_ahead_if(prefetches: bool, row_len: usize) -> usize {
 
 /// Asks for the element at each of `offsets` from `origin`: addresses
 /// only, which need not be valid.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn picks<T>(origin: *const T, offsets: impl Iterator<Item = isize>) {
     for offset in offsets {
         element(origin.wrapping_offset(offset));
@@ -67,7 +67,7 @@ pub(crate) fn rows_ahead(row_bytes: usize) -> usize {
 /// Asks for the cache lines of the first [`ROW_PREFIX`] bytes of the `len`
 /// elements from `start`. A hint only: it never faults and changes nothing
 /// a program can read.
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn row<T>(start: *const T, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
@@ -86,7 +86,7 @@ pub(crate) fn row<T>(start: *const T, len: usize) {
 
 /// Asks for the cache line holding the element at `at`: an address only,
 /// which need not be valid (the prefetch cannot fault).
-#[inline(always)]
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn element<T>(at: *const T) {
     row(at, 1);
 }
