@@ -13,7 +13,9 @@
 #   - a no-op build (nothing changed: cargo's own overhead, part of both),
 # in the dev profile (what users iterate with; `--release` adds release clean
 # builds), each --repeat times (3), reported as median (min-max) and the ratio
-# macros / by hand; then `cargo llvm-lines` (installed with `cargo install` if
+# macros / by hand; in dev, the macros crate also as `macros-tuned`: the same
+# crate with the profile setting the README suggests for tensor-core
+# (`debug = "line-tables-only"`); then `cargo llvm-lines` (installed with `cargo install` if
 # missing, skipped if that fails): total LLVM lines, lines per call, the top
 # functions. Ends with Markdown tables (also in $work/report.md).
 #
@@ -69,12 +71,15 @@ calls=$(cat "$work/calls.txt")
 for crate in macros by-hand; do
     cp rust-toolchain.toml "$work/$crate/"
 done
+rm -rf "$work/macros-tuned"
+cp -r "$work/macros" "$work/macros-tuned"
+printf '\n[profile.dev.package.tensor-core]\ndebug = "line-tables-only"\n' >> "$work/macros-tuned/Cargo.toml"
 
 : > "$work/times.tsv"
 : > "$work/sizes.tsv"
 rm -f "$work"/llvm-lines-*.txt
 
-package() { echo "ct-$1"; }
+package() { echo "ct-${1%-tuned}"; }
 target_dir() { echo "$work/target-$1"; }
 # cargo's name for the profile's output directory and its flag.
 profile_dir() { if [ "$1" = dev ]; then echo debug; else echo release; fi; }
@@ -132,25 +137,31 @@ check_checksums() { # profile
         echo "the two crates do not compute the same thing (their checksums differ)" >&2
         exit 1
     fi
+    if [ "$1" = dev ] && [ "$(run_crate macros-tuned dev)" != "$b" ]; then
+        echo "the tuned macros crate does not compute what the others do" >&2
+        exit 1
+    fi
 }
 
 profiles=(dev)
 [ "$release" = 1 ] && profiles+=(release)
 
 for profile in "${profiles[@]}"; do
-    echo "== $profile: dependencies and a first build of both crates"
-    for crate in macros by-hand; do
+    crates=(macros by-hand)
+    [ "$profile" = dev ] && crates+=(macros-tuned)
+    echo "== $profile: dependencies and a first build of each crate"
+    for crate in "${crates[@]}"; do
         cargo_in "$crate" build --quiet "$(profile_flag "$profile")"
     done
     check_checksums "$profile"
-    for crate in macros by-hand; do
+    for crate in "${crates[@]}"; do
         stat -c %s "$(target_dir "$crate")/$(profile_dir "$profile")/$(package "$crate")" |
             xargs printf '%s\t%s\t%s\n' "$crate" "$profile" >> "$work/sizes.tsv"
     done
 
     echo "== $profile: $repeat x (no-op build, clean build, then an edit and a rebuild), each crate in turn"
     for rep in $(seq 1 "$repeat"); do
-        for crate in macros by-hand; do
+        for crate in "${crates[@]}"; do
             # Nothing to do: cargo's own overhead, included in every figure.
             timed_build "$crate" "$profile" noop "$rep"
             clean_crate "$crate" "$profile"

@@ -9,7 +9,8 @@
 //!   another copy of the callee, with its debug info, in each caller: more
 //!   to compile and to link in every dependent's edit-build cycle.
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(share_generics, unoptimized)");
+    println!("cargo::rustc-check-cfg=cfg(share_generics)");
+    println!("cargo::rustc-check-cfg=cfg(unoptimized)");
     println!("cargo::rerun-if-changed=build.rs");
     let opt_level = std::env::var("OPT_LEVEL").unwrap_or_default();
     if matches!(opt_level.as_str(), "0" | "1" | "s" | "z") {
