@@ -30,12 +30,14 @@ fn for_each_index(count: usize, work: &(dyn Fn(usize) + Sync)) {
 /// Runs `work` on each of `pieces` on the pool's threads: a dyn call per
 /// piece, of which there are a few per thread.
 pub(crate) fn for_each_piece<P: Send>(pieces: Vec<P>, work: &(dyn Fn(P) + Sync)) {
-    // Each index is run once, so each slot is taken once; the lock is
-    // never contended, and is released before `work` runs.
-    let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|piece| Mutex::new(Some(piece))).collect();
-    for_each_index(slots.len(), &|i| {
-        let piece = slots[i].lock().unwrap_or_else(PoisonError::into_inner).take();
-        work(piece.expect("each piece is run once"));
+    // Each index takes the next piece: pieces are independent, so which
+    // thread takes which does not matter. The lock is held for the take
+    // alone, a few times per thread.
+    let count = pieces.len();
+    let pieces = Mutex::new(pieces.into_iter());
+    for_each_index(count, &|_| {
+        let piece = pieces.lock().unwrap_or_else(PoisonError::into_inner).next();
+        work(piece.expect("a piece for each index"));
     });
 }
 

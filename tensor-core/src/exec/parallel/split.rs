@@ -14,7 +14,6 @@
 //! core's cache is faster updated by one thread than scanned twice.
 
 use std::convert::Infallible;
-use std::iter;
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
@@ -131,27 +130,21 @@ where
     D: Destinations,
     K: Kernel<T> + Copy + Send + Sync,
 {
-    match values {
-        InOrder::Scalar(value) => {
-            scan_all::<CHECKED, _, _, _, _>(target, updates, |range| iter::repeat_n(value, range.len()), kernel, (threads, far))
-        }
-        InOrder::Slice(values) => scan_all::<CHECKED, _, _, _, _>(target, updates, |range| values[range].iter(), kernel, (threads, far)),
-    }
+    scan_all::<CHECKED, _, _, _>(target, updates, &Blocks::new(values), kernel, (threads, far))
 }
 
-/// `accumulate` with `values(range)` yielding the values of the updates `range`.
-fn scan_all<'v, const CHECKED: bool, T, D, K, V>(
+/// `accumulate`, the values read a block at a time.
+fn scan_all<const CHECKED: bool, T, D, K>(
     target: &mut [T],
     updates: &D,
-    values: impl Fn(Range<usize>) -> V + Sync,
+    values: &Blocks<'_, T, BLOCK>,
     kernel: K,
     (parts, far): (usize, bool),
 ) -> Result<(), D::Bad>
 where
-    T: Copy + Send + Sync + 'v,
+    T: Copy + Send + Sync,
     D: Destinations,
     K: Kernel<T> + Copy + Send + Sync,
-    V: Iterator<Item = &'v T>,
 {
     let part = target.len().div_ceil(parts.max(1)).max(1);
     assert!(part <= u32::MAX as usize, "offsets within a range fit in u32");
@@ -166,7 +159,7 @@ where
             parts: ranges,
             far,
         };
-        scan.apply::<CHECKED, _, _, _>(updates, &values, kernel).err()
+        scan.apply::<CHECKED, _, _>(updates, values, kernel).err()
     };
     match in_ranges(target, part, &scan) {
         None => Ok(()),
@@ -181,6 +174,41 @@ where
 fn in_ranges<T: Send>(target: &mut [T], part: usize, scan: &(dyn Fn(usize, &mut [T]) -> Option<usize> + Sync)) -> Option<usize> {
     let ranges = target.chunks_mut(part).enumerate().collect();
     map_pieces(ranges, &|(p, range)| scan(p, range)).into_iter().flatten().min()
+}
+
+/// Values read a block of updates at a time, as one type whichever
+/// [`InOrder`] they come from: a scalar is a block of `N` copies of itself.
+/// The loops that read them are compiled once for both kinds of value, and
+/// read a slice either way.
+enum Blocks<'v, T, const N: usize> {
+    /// A scalar, `N` times.
+    Copies([T; N]),
+    /// One value per update.
+    Slice(&'v [T]),
+}
+
+impl<'v, T: Copy, const N: usize> Blocks<'v, T, N> {
+    /// The blocks of `values`.
+    fn new(values: InOrder<'v, T>) -> Self {
+        match values {
+            InOrder::Scalar(value) => Blocks::Copies([*value; N]),
+            InOrder::Slice(values) => Blocks::Slice(values),
+        }
+    }
+
+    /// The values of the updates `range`.
+    ///
+    /// # Panics
+    ///
+    /// When `range` holds more than `N` updates, or a slice has no value
+    /// for some of them.
+    #[inline]
+    fn block(&self, range: Range<usize>) -> &[T] {
+        match self {
+            Blocks::Copies(copies) => &copies[..range.len()],
+            Blocks::Slice(values) => &values[range],
+        }
+    }
 }
 
 /// One thread's share: the destinations `range`, starting at `base` of the
@@ -199,15 +227,12 @@ impl<T: Copy> Scan<'_, T> {
     /// The updates that land in the range, in index order; with `CHECKED`,
     /// stops at the first bad index of this thread's blocks and returns its
     /// place among all updates.
-    fn apply<'v, const CHECKED: bool, D: Destinations, K: Kernel<T>, V: Iterator<Item = &'v T>>(
+    fn apply<const CHECKED: bool, D: Destinations, K: Kernel<T>>(
         self,
         updates: &D,
-        values: &impl Fn(Range<usize>) -> V,
+        values: &Blocks<'_, T, BLOCK>,
         mut kernel: K,
-    ) -> Result<(), usize>
-    where
-        T: 'v,
-    {
+    ) -> Result<(), usize> {
         let mut offsets = [0u32; BLOCK];
         let mut picked = [MaybeUninit::<T>::uninit(); BLOCK];
         let count = updates.count();
@@ -221,7 +246,7 @@ impl<T: Copy> Scan<'_, T> {
             }
             // Every position is written; `taken` advances for this range's only.
             let mut taken = 0;
-            for (position, &value) in updates.positions(block.clone()).zip(values(block)) {
+            for (position, &value) in updates.positions(block.clone()).zip(values.block(block)) {
                 let offset = position.wrapping_sub(self.base);
                 offsets[taken] = offset as u32;
                 picked[taken] = MaybeUninit::new(value);
@@ -258,36 +283,43 @@ mod tests {
         let index: Vec<i64> = (0..5000i64).map(|k| (k * 7919 % 1999) - 999).collect();
         let values: Vec<f32> = (0..index.len()).map(|k| k as f32 * 0.5 - 3.0).collect();
         let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
-        let (mut set, mut sum) = (vec![0.25f32; len], vec![0.25f32; len]);
-        for (&i, &value) in index.iter().zip(&values) {
-            set[position(i)] = value;
-            sum[position(i)] += value;
-        }
         let updates = Along {
             index: &index,
             len,
             isa: Isa::detect(),
         };
-        let values = |range: Range<usize>| values[range].iter();
-        for far in [false, true] {
-            let (mut by_set, mut by_sum) = (vec![0.25f32; len], vec![0.25f32; len]);
-            for (part, (set_range, sum_range)) in by_set.chunks_mut(500).zip(by_sum.chunks_mut(500)).enumerate() {
-                let scan = |range| Scan {
-                    range,
-                    base: part * 500,
-                    part,
-                    parts: 2,
-                    far,
+        // A slice of values, and a scalar (read as blocks of its copies).
+        for in_order in [InOrder::Slice(&values), InOrder::Scalar(&1.5)] {
+            let (mut set, mut sum) = (vec![0.25f32; len], vec![0.25f32; len]);
+            for (k, &i) in index.iter().enumerate() {
+                let value = match in_order {
+                    InOrder::Slice(values) => values[k],
+                    InOrder::Scalar(&value) => value,
                 };
-                assert!(scan(set_range).apply::<false, _, _, _>(&updates, &values, SetKernel::new()).is_ok());
-                assert!(
-                    scan(sum_range)
-                        .apply::<false, _, _, _>(&updates, &values, OpKernel::<AddOp>::new())
-                        .is_ok()
-                );
+                set[position(i)] = value;
+                sum[position(i)] += value;
             }
-            assert_eq!(by_set, set, "set, far: {far}");
-            assert_eq!(by_sum, sum, "add, far: {far}");
+            let values = Blocks::new(in_order);
+            for far in [false, true] {
+                let (mut by_set, mut by_sum) = (vec![0.25f32; len], vec![0.25f32; len]);
+                for (part, (set_range, sum_range)) in by_set.chunks_mut(500).zip(by_sum.chunks_mut(500)).enumerate() {
+                    let scan = |range| Scan {
+                        range,
+                        base: part * 500,
+                        part,
+                        parts: 2,
+                        far,
+                    };
+                    assert!(scan(set_range).apply::<false, _, _>(&updates, &values, SetKernel::new()).is_ok());
+                    assert!(
+                        scan(sum_range)
+                            .apply::<false, _, _>(&updates, &values, OpKernel::<AddOp>::new())
+                            .is_ok()
+                    );
+                }
+                assert_eq!(by_set, set, "set, far: {far}");
+                assert_eq!(by_sum, sum, "add, far: {far}");
+            }
         }
     }
 
