@@ -21,10 +21,11 @@
 #
 #   bash scripts/compile-time.sh [--repeat N] [--release] [--no-llvm-lines]
 #
-# Takes about 10 minutes on 2 cores (the first run: about 5 more, for the
-# dependencies); `--release` adds about 35 minutes (one release build of the
-# macros crate alone took 8 minutes here). Almost all of it is the macros
-# crate's clean builds. Memory: a clean build of the macros crate peaks near
+# Takes about 2 minutes on 2 cores with dependencies built (the first run:
+# about 5 more, for the dependencies of each of the three crates);
+# `--release` adds much more (one release build of the macros crate alone
+# took 8 minutes on another machine). Most of it is the macros crates'
+# clean builds and `cargo llvm-lines`. Memory: a clean build of the macros crate peaks near
 # 2 GB, `cargo llvm-lines` on it near 6 GB.
 #
 # The crates are written under ${TENSOR_AT_CACHE:-$HOME/.cache/tensor-at}/compile-time

@@ -13,7 +13,10 @@ pub(crate) trait Kernel<T> {
     /// a kernel cannot take is not compiled for it.
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
     const REGROUPS: bool = false;
-    /// Whether the operands need checking first (`Arith::checks_operands`).
+    /// Whether the operands need checking first (`Arith::checks_operands`),
+    /// so that `apply_where` must not compute on unselected elements.
+    /// Only the form of `apply_where` reads it: the checks themselves run
+    /// in `prepare`, for any kernel, from the operation.
     const CHECKS_OPERANDS: bool = false;
 
     /// `target op= value`.
@@ -226,7 +229,7 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
     #[inline]
     fn apply_where(&mut self, selected: bool, target: &mut T, value: &T) {
         if <Self as Kernel<T>>::CHECKS_OPERANDS {
-            // Integer division and powers must not run on unselected
+            // Integer division must not run on unselected
             // elements: their operand was only checked for selected ones.
             if selected {
                 self.apply(target, value);

@@ -19,10 +19,11 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-/// Runs `work(i)` for each `i` in `0..count` on the pool's threads. The one
-/// place this crate hands work to rayon: not generic, so rayon's plumbing
-/// (its jobs, their splitting and unwinding) is compiled once, here, and
-/// not in every crate and for every piece type that runs on threads.
+/// Runs `work(i)` for each `i` in `0..count` on the pool's threads. With
+/// [`join_once`], the only places this crate hands work to rayon: not
+/// generic, so rayon's plumbing (its jobs, their splitting and unwinding)
+/// is compiled once, here, and not in every crate and for every piece type
+/// that runs on threads.
 fn for_each_index(count: usize, work: &(dyn Fn(usize) + Sync)) {
     (0..count).into_par_iter().for_each(work);
 }
@@ -32,7 +33,7 @@ fn for_each_index(count: usize, work: &(dyn Fn(usize) + Sync)) {
 pub(crate) fn for_each_piece<P: Send>(pieces: Vec<P>, work: &(dyn Fn(P) + Sync)) {
     // Each index takes the next piece: pieces are independent, so which
     // thread takes which does not matter. The lock is held for the take
-    // alone, a few times per thread.
+    // alone, once per piece (a piece is many elements' work).
     let count = pieces.len();
     let pieces = Mutex::new(pieces.into_iter());
     for_each_index(count, &|_| {
@@ -87,6 +88,21 @@ mod tests {
 
             let (left, right) = join(|| (0..10u32).sum::<u32>(), || String::from("b"));
             assert_eq!((left, right.as_str()), (45, "b"));
+
+            assert!(map_pieces(Vec::<u32>::new(), &|piece| piece).is_empty());
         });
+    }
+
+    /// A piece that panics takes the call down with it, as rayon's
+    /// `for_each` does; the other pieces do not wait on the lock for it.
+    #[test]
+    fn a_panicking_piece_panics_the_call() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let outcome = pool.install(|| {
+            std::panic::catch_unwind(|| {
+                for_each_piece((0..16u32).collect(), &|piece| assert_ne!(piece, 7, "piece 7 fails"));
+            })
+        });
+        assert!(outcome.is_err());
     }
 }

@@ -137,7 +137,7 @@ where
 fn scan_all<const CHECKED: bool, T, D, K>(
     target: &mut [T],
     updates: &D,
-    values: &Blocks<'_, T, BLOCK>,
+    values: &Blocks<'_, T>,
     kernel: K,
     (parts, far): (usize, bool),
 ) -> Result<(), D::Bad>
@@ -177,21 +177,22 @@ fn in_ranges<T: Send>(target: &mut [T], part: usize, scan: &(dyn Fn(usize, &mut 
 }
 
 /// Values read a block of updates at a time, as one type whichever
-/// [`InOrder`] they come from: a scalar is a block of `N` copies of itself.
-/// The loops that read them are compiled once for both kinds of value, and
-/// read a slice either way.
-enum Blocks<'v, T, const N: usize> {
-    /// A scalar, `N` times.
-    Copies([T; N]),
+/// [`InOrder`] they come from: a scalar is a block of [`BLOCK`] copies of
+/// itself (on the heap: this path runs on large targets only). The scans
+/// that read them are compiled once for both kinds of value, and read a
+/// slice either way.
+enum Blocks<'v, T> {
+    /// A scalar, [`BLOCK`] times.
+    Copies(Vec<T>),
     /// One value per update.
     Slice(&'v [T]),
 }
 
-impl<'v, T: Copy, const N: usize> Blocks<'v, T, N> {
+impl<'v, T: Copy> Blocks<'v, T> {
     /// The blocks of `values`.
     fn new(values: InOrder<'v, T>) -> Self {
         match values {
-            InOrder::Scalar(value) => Blocks::Copies([*value; N]),
+            InOrder::Scalar(value) => Blocks::Copies(vec![*value; BLOCK]),
             InOrder::Slice(values) => Blocks::Slice(values),
         }
     }
@@ -200,8 +201,8 @@ impl<'v, T: Copy, const N: usize> Blocks<'v, T, N> {
     ///
     /// # Panics
     ///
-    /// When `range` holds more than `N` updates, or a slice has no value
-    /// for some of them.
+    /// When `range` holds more than [`BLOCK`] updates, or a slice has no
+    /// value for some of them.
     #[inline]
     fn block(&self, range: Range<usize>) -> &[T] {
         match self {
@@ -230,7 +231,7 @@ impl<T: Copy> Scan<'_, T> {
     fn apply<const CHECKED: bool, D: Destinations, K: Kernel<T>>(
         self,
         updates: &D,
-        values: &Blocks<'_, T, BLOCK>,
+        values: &Blocks<'_, T>,
         mut kernel: K,
     ) -> Result<(), usize> {
         let mut offsets = [0u32; BLOCK];
