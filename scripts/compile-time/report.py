@@ -36,6 +36,12 @@ def fmt_s(xs):
     return f"{statistics.median(xs):.2f} s ({min(xs):.2f}–{max(xs):.2f})"
 
 
+def time_row(label, macros, by_hand):
+    """A table row: both crates' times and the ratio of their medians."""
+    ratio = statistics.median(macros) / statistics.median(by_hand)
+    return f"| {label} | {fmt_s(macros)} | {fmt_s(by_hand)} | {ratio:.1f}x |"
+
+
 def parse_llvm_lines(path):
     """(total lines, total copies, [(lines, copies, name)])."""
     rows, total = [], None
@@ -93,28 +99,24 @@ def main():
             m, b = times.get(("macros", profile, kind)), times.get(("by-hand", profile, kind))
             if not m or not b:
                 continue
-            ratio = statistics.median(m) / statistics.median(b)
-            print(f"| {profile}, {label} | {fmt_s(m)} | {fmt_s(b)} | {ratio:.1f}x |")
+            print(time_row(f"{profile}, {label}", m, b))
     # The macros crate again, with the README's profile setting for tensor-core.
     for kind, label in KINDS[:2]:
         m, b = times.get(("macros-tuned", "dev", kind)), times.get(("by-hand", "dev", kind))
         if m and b:
-            ratio = statistics.median(m) / statistics.median(b)
-            print(f"| dev, {label}, tensor-core `debug = \"line-tables-only\"` | {fmt_s(m)} | {fmt_s(b)} "
-                  f"| {ratio:.1f}x |")
+            print(time_row(f"dev, {label}, tensor-core `debug = \"line-tables-only\"`", m, b))
     for profile in profiles:
         m, b = peak.get(("macros", profile, "clean")), peak.get(("by-hand", profile, "clean"))
         if m and b:
             m, b = max(m), max(b)
             print(f"| {profile}, peak memory of a clean build | {m / 2**20:.1f} GiB | {b / 2**20:.2f} GiB "
                   f"| {m / b:.1f}x |")
-    for profile in profiles:
-        m, b = sizes.get(("macros", profile)), sizes.get(("by-hand", profile))
+    size_rows = [(f"{profile} binary size", "macros", profile) for profile in profiles]
+    size_rows.append(("dev binary size, tensor-core line tables only", "macros-tuned", "dev"))
+    for label, crate, profile in size_rows:
+        m, b = sizes.get((crate, profile)), sizes.get(("by-hand", profile))
         if m and b:
-            print(f"| {profile} binary size | {m / 1e6:.1f} MB | {b / 1e6:.1f} MB | {m / b:.1f}x |")
-    m, b = sizes.get(("macros-tuned", "dev")), sizes.get(("by-hand", "dev"))
-    if m and b:
-        print(f"| dev binary size, tensor-core line tables only | {m / 1e6:.1f} MB | {b / 1e6:.1f} MB | {m / b:.1f}x |")
+            print(f"| {label} | {m / 1e6:.1f} MB | {b / 1e6:.1f} MB | {m / b:.1f}x |")
 
     parsed = {}
     for crate in CRATES:

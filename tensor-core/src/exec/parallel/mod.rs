@@ -45,7 +45,8 @@ pub(crate) fn for_each_piece<P: Send>(pieces: Vec<P>, work: &(dyn Fn(P) + Sync))
 /// `work` on each of `pieces` on the pool's threads, the results in the
 /// pieces' order.
 pub(crate) fn map_pieces<P: Send, R: Send>(pieces: Vec<P>, work: &(dyn Fn(P) -> R + Sync)) -> Vec<R> {
-    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(pieces.len()).collect();
+    let mut results: Vec<Option<R>> = Vec::new();
+    results.resize_with(pieces.len(), || None);
     let pieces = pieces.into_iter().zip(results.iter_mut()).collect();
     for_each_piece(pieces, &|(piece, result)| *result = Some(work(piece)));
     results.into_iter().map(|result| result.expect("each piece ran")).collect()

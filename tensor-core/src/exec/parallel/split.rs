@@ -18,7 +18,6 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use super::map_pieces;
-
 use crate::exec::kernel::Kernel;
 use crate::exec::passes::chunk_in_bounds;
 use crate::exec::sys::cpu::Isa;
