@@ -109,7 +109,8 @@ macro_rules! at {
 
 /// Copy-and-update returning the new array (JAX `x.at[...].set(v)`).
 ///
-/// A place (`set!(x[i] = v)`) is borrowed and copied; any other expression
+/// A place (`set!(x[i] = v)`) is borrowed and copied, into a new array in C
+/// order (JAX's result, whatever the source's strides); any other expression
 /// (`set!({x}[i] = v)`, `set!(x.clone()[i] = v)`) is consumed and updated in
 /// its own buffer, with no copy.
 ///

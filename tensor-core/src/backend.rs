@@ -445,14 +445,15 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         api::update_few(self.target_view_mut(), index, op, values)
     }
 
+    #[inline]
     fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
     where
         X::Elem: Clone,
     {
-        // On a dynamic rank: one copy per element type (see `common`).
-        crate::batched::set_batched(&mut self.target_view_mut().into_dyn(), index, batch, value, mode)
+        set_index_in(self.target_view_mut(), index, batch, value, mode)
     }
 
+    #[inline]
     fn update_index(
         &mut self,
         index: &[IndexElem<'_>],
@@ -464,7 +465,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     where
         X::Elem: Arith,
     {
-        crate::batched::update_batched(&mut self.target_view_mut().into_dyn(), index, batch, op, value, mode)
+        update_index_in(self.target_view_mut(), index, batch, op, value, mode)
     }
 
     fn apply_index<F: FnMut(X::Elem) -> X::Elem>(
@@ -585,19 +586,52 @@ where
     }
 }
 
-/// A copy of `view`: its elements copied as one slice, with its shape,
-/// when it is in C order (as `Array::clone` does), else `to_owned`. Both
-/// `to_owned` and a checked `from_shape_vec` work out the layout again, a
-/// third of a small `set!`'s time.
+/// [`IndexableMut::set_index`] on an ndarray, a call of its own that takes
+/// the target as a view, by its parts: the target's own address is never
+/// taken, so `set!`'s fresh copy stays in registers on the inline paths
+/// (in memory, its fields are stored one by one and then moved as wider
+/// words, which stalls on every call). One copy per element type and rank,
+/// over the dynamic rank's one per element type (see `common`).
+#[inline(never)]
+fn set_index_in<T: Clone, D: Dimension>(
+    target: ArrayViewMut<'_, T, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    value: Value<'_, T>,
+    mode: Mode<T>,
+) -> Result<(), IndexError> {
+    crate::batched::set_batched(&mut target.into_dyn(), index, batch, value, mode)
+}
+
+/// [`IndexableMut::update_index`] on an ndarray, as [`set_index_in`] is.
+#[inline(never)]
+fn update_index_in<T: Arith, D: Dimension>(
+    target: ArrayViewMut<'_, T, D>,
+    index: &[IndexElem<'_>],
+    batch: usize,
+    op: Op,
+    value: Value<'_, T>,
+    mode: Mode<T>,
+) -> Result<(), IndexError> {
+    crate::batched::update_batched(&mut target.into_dyn(), index, batch, op, value, mode)
+}
+
+/// A copy of `view`, in C order: its elements copied as one slice when it
+/// is in C order (as `Array::clone` does), else read in logical order.
+/// Both `to_owned` and a checked `from_shape_vec` work out the layout
+/// again, a third of a small `set!`'s time; and both branches end in one
+/// construction, so that the copy is built in registers (an array returned
+/// by a call on one branch is merged through memory, and `set!` then
+/// stalls on its fields).
 #[inline]
 fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
-    match view.as_slice() {
-        // SAFETY: `as_slice` is `Some` only for a view in standard (C)
-        // layout, whose elements are that slice in order: as many as its
-        // shape holds, which is all `from_shape_vec_unchecked` asks.
-        Some(elements) => unsafe { Array::from_shape_vec_unchecked(view.raw_dim(), elements.to_vec()) },
-        None => view.to_owned(),
-    }
+    let elements = match view.as_slice() {
+        Some(elements) => elements.to_vec(),
+        None => view.iter().cloned().collect(),
+    };
+    // SAFETY: `elements` are the view's in logical (C) order, as many as
+    // its shape holds, which is all `from_shape_vec_unchecked` asks.
+    unsafe { Array::from_shape_vec_unchecked(view.raw_dim(), elements) }
 }
 
 #[cfg(test)]
@@ -608,8 +642,7 @@ mod tests {
 
     /// Copies of views in C order (whole, a leading slice, empty) and not
     /// (stepped, reversed, transposed) hold the view's elements in its
-    /// shape, as ndarray's `to_owned` does; a copy of a view in C order is
-    /// in C order (the case copied as one slice).
+    /// shape, as ndarray's `to_owned` does, and are in C order.
     #[test]
     fn owned_copies_equal_to_owned() {
         let a = Array3::from_shape_fn((3, 4, 5), |(i, j, k)| (100 * i + 10 * j + k) as i64);
@@ -626,7 +659,7 @@ mod tests {
             let copy = owned_copy(view);
             assert_eq!(copy, view.to_owned());
             assert_eq!(copy.shape(), view.shape());
-            assert!(!c_order || copy.is_standard_layout());
+            assert!(copy.is_standard_layout());
         }
         let zero_dimensional = ArrayD::from_elem(IxDyn(&[]), 7u8);
         assert_eq!(owned_copy(zero_dimensional.view()), zero_dimensional);

@@ -80,7 +80,9 @@ impl Op {
     /// and `max` always, wrapping integer `+` and `*` too (float sums round
     /// differently in another order). A constant, so that the parallel
     /// paths an operation cannot take are not compiled for it.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
+    // The parallel paths ask, through a kernel fixed at compile time (none
+    // in unoptimized builds).
+    #[cfg_attr(any(not(feature = "rayon"), unoptimized), allow(dead_code))]
     pub(crate) const fn regroups(self, integer: bool) -> bool {
         matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor)
     }

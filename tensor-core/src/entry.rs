@@ -276,8 +276,9 @@ where
     set_general(target, list, value, mode)
 }
 
-/// [`set`]'s general path.
-#[inline(never)]
+/// [`set`]'s general path: inlined, since the backend's own entry is the
+/// call (see [`IndexableMut::set_index`]).
+#[inline]
 fn set_general<'i, X, L>(target: &mut X, list: L, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
@@ -361,8 +362,8 @@ where
     update_general(target, list, op, value, mode)
 }
 
-/// [`update`]'s general path.
-#[inline(never)]
+/// [`update`]'s general path, inlined as [`set_general`] is.
+#[inline]
 fn update_general<'i, X, L>(target: &mut X, list: L, op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,

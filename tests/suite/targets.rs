@@ -73,6 +73,20 @@ fn copy_and_update_of_a_borrowed_array_leaves_it_alone() {
 }
 
 #[test]
+fn copy_and_update_of_a_strided_view_is_a_new_array_in_c_order() {
+    let numbered = |(i, j)| (10 * i + j) as i32;
+    let x = Array2::from_shape_fn((3, 4), numbered);
+    for view in [x.t(), x.slice(s![..;-1, ..;2]), x.slice(s![1.., ..])] {
+        let y = set!(view[0, 1] = -1);
+        let mut expected = view.to_owned();
+        expected[[0, 1]] = -1;
+        assert_eq!(y, expected);
+        assert!(y.is_standard_layout(), "{:?}", view.strides());
+    }
+    assert_eq!(x, Array2::from_shape_fn((3, 4), numbered));
+}
+
+#[test]
 fn basic_reads_are_views_and_advanced_reads_are_owned() {
     let x = Array3::<i64>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 100 + j * 10 + k) as i64);
     let basic = x.at(&[ix(1), ix(Ellipsis), ix(NewAxis), ix(1..).step_by(-1)]).get().unwrap();

@@ -1,5 +1,6 @@
-//! What an update does to one element, as a type: the loops are
-//! monomorphized per operation, so no `match op` runs per element.
+//! What an update does to one element, as a type: in optimized builds the
+//! loops are monomorphized per common operation, so no `match op` runs per
+//! element.
 
 use crate::element::{Arith, Bits, Op, Plain, Width};
 use crate::exec::sys::cpu::Isa;
@@ -17,6 +18,10 @@ pub(crate) trait Kernel<T> {
     /// so that `apply_where` must not compute on unselected elements.
     /// Only the form of `apply_where` reads it: the checks themselves run
     /// in `prepare`, for any kernel, from the operation.
+    #[cfg_attr(
+        unoptimized,
+        allow(dead_code, reason = "only `OpKernel` sets it, and unoptimized builds have none")
+    )]
     const CHECKS_OPERANDS: bool = false;
 
     /// `target op= value`.
@@ -202,16 +207,19 @@ impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
 }
 
 /// An operation fixed at compile time (see [`with_op!`]).
+#[cfg_attr(unoptimized, allow(dead_code, reason = "`with_op!` names it in optimized builds only"))]
 pub(crate) trait ConstOp {
     /// The operation.
     const OP: Op;
 }
 
 /// `x[i] op= v`, `op` known at compile time.
+#[cfg_attr(unoptimized, allow(dead_code, reason = "`with_op!` names it in optimized builds only"))]
 #[derive(Clone, Copy)]
 pub(crate) struct OpKernel<O>(std::marker::PhantomData<O>);
 
 impl<O> OpKernel<O> {
+    #[cfg_attr(unoptimized, allow(dead_code, reason = "`with_op!` names it in optimized builds only"))]
     pub(crate) fn new() -> Self {
         OpKernel(std::marker::PhantomData)
     }
@@ -241,7 +249,8 @@ impl<T: Arith, O: ConstOp> Kernel<T> for OpKernel<O> {
 }
 
 /// The kernel of `pow`, `%=`, `&=`, `|=` and `^=` (and of any operation
-/// the others do not name), told its operation at run time.
+/// the others do not name; of every operation in unoptimized builds), told
+/// its operation at run time.
 #[derive(Clone, Copy)]
 pub(crate) struct RareOpKernel(Op);
 
@@ -261,6 +270,7 @@ impl<T: Arith> Kernel<T> for RareOpKernel {
 
 macro_rules! const_ops {
     ($($name:ident => $op:ident),*) => {$(
+        #[cfg_attr(unoptimized, allow(dead_code, reason = "`with_op!` names it in optimized builds only"))]
         #[derive(Clone, Copy)]
         pub(crate) struct $name;
         impl ConstOp for $name {
@@ -270,31 +280,39 @@ macro_rules! const_ops {
 }
 const_ops!(AddOp => Add, SubOp => Sub, MulOp => Mul, DivOp => Div, MinOp => Min, MaxOp => Max);
 
-/// Runs `$body` with `$kernel` bound to the [`OpKernel`] of the run-time `$op`.
+/// Runs `$body` with `$kernel` bound to the [`OpKernel`] of the run-time `$op`
+/// ([`RareOpKernel`] for the rest, and for every operation in unoptimized
+/// builds).
 macro_rules! with_op {
     ($op:expr, $kernel:ident => $body:expr) => {{
         use $crate::exec::kernel::*;
         match $op {
+            #[cfg(not(unoptimized))]
             $crate::Op::Add => {
                 let $kernel = OpKernel::<AddOp>::new();
                 $body
             }
+            #[cfg(not(unoptimized))]
             $crate::Op::Sub => {
                 let $kernel = OpKernel::<SubOp>::new();
                 $body
             }
+            #[cfg(not(unoptimized))]
             $crate::Op::Mul => {
                 let $kernel = OpKernel::<MulOp>::new();
                 $body
             }
+            #[cfg(not(unoptimized))]
             $crate::Op::Div => {
                 let $kernel = OpKernel::<DivOp>::new();
                 $body
             }
+            #[cfg(not(unoptimized))]
             $crate::Op::Min => {
                 let $kernel = OpKernel::<MinOp>::new();
                 $body
             }
+            #[cfg(not(unoptimized))]
             $crate::Op::Max => {
                 let $kernel = OpKernel::<MaxOp>::new();
                 $body
@@ -302,6 +320,9 @@ macro_rules! with_op {
             // The operations NumPy users write least share one kernel, told
             // the operation at run time: one more body for each call, not five.
             // `pow` is among them: a power costs far more than the match.
+            // Unoptimized, every operation does: a build that inlines nothing
+            // gains nothing from a body per operation, and each one is
+            // thousands of functions more to compile and link.
             op => {
                 let $kernel = RareOpKernel::new(op);
                 $body
