@@ -109,8 +109,9 @@ macro_rules! at {
 
 /// Copy-and-update returning the new array (JAX `x.at[...].set(v)`).
 ///
-/// A place (`set!(x[i] = v)`) is borrowed and copied, into a new array in C
-/// order (JAX's result, whatever the source's strides); any other expression
+/// A place (`set!(x[i] = v)`) is borrowed and copied (into C order, or into
+/// Fortran order when the source's elements lie in that order, as a
+/// transpose's do); any other expression
 /// (`set!({x}[i] = v)`, `set!(x.clone()[i] = v)`) is consumed and updated in
 /// its own buffer, with no copy.
 ///

@@ -4,10 +4,12 @@
 //!   general paths here for dependents to link. Optimized builds would only
 //!   compile them twice.
 //! - `unoptimized` at opt-level 0: the hot paths' `#[inline(always)]` is
-//!   then left out (`#[cfg_attr(not(unoptimized), inline(always))]`). A
-//!   debug build gains nothing from it, and every forced inlining is
-//!   another copy of the callee, with its debug info, in each caller: more
-//!   to compile and to link in every dependent's edit-build cycle.
+//!   then left out (`#[cfg_attr(not(unoptimized), inline(always))]`), and
+//!   every operation runs on the one kernel told its operation at run time
+//!   (`exec/kernel.rs`, `with_op!`). A debug build gains little from
+//!   either, and every forced inlining or kernel per operation is more
+//!   code, with its debug info: more to compile and to link in every
+//!   dependent's edit-build cycle.
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(share_generics)");
     println!("cargo::rustc-check-cfg=cfg(unoptimized)");

@@ -8,7 +8,7 @@
 
 use std::fmt::Display;
 
-use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimension};
+use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimension, ShapeBuilder};
 
 use crate::api;
 use crate::element::{Arith, Compare, Op};
@@ -281,6 +281,11 @@ pub trait IndexableMut: Indexable {
     }
 
     /// `self[index] = value`, with the leading `batch` axes paired.
+    ///
+    /// The macros' entry points inline their call of it: an implementation
+    /// with much to do makes a call of its own that does not take `self`'s
+    /// address (as the ndarray one does, on a view), so that a target made
+    /// by `set!` can stay in registers.
     fn set_index(
         &mut self,
         index: &[IndexElem<'_>],
@@ -587,11 +592,12 @@ where
 }
 
 /// [`IndexableMut::set_index`] on an ndarray, a call of its own that takes
-/// the target as a view, by its parts: the target's own address is never
+/// the target as a view, by value: the target's own address is never
 /// taken, so `set!`'s fresh copy stays in registers on the inline paths
 /// (in memory, its fields are stored one by one and then moved as wider
-/// words, which stalls on every call). One copy per element type and rank,
-/// over the dynamic rank's one per element type (see `common`).
+/// words, which stalls on every call). A small wrapper per element type
+/// and rank; `set_batched` itself is compiled once per element type (see
+/// `common`).
 #[inline(never)]
 fn set_index_in<T: Clone, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
@@ -616,22 +622,34 @@ fn update_index_in<T: Arith, D: Dimension>(
     crate::batched::update_batched(&mut target.into_dyn(), index, batch, op, value, mode)
 }
 
-/// A copy of `view`, in C order: its elements copied as one slice when it
-/// is in C order (as `Array::clone` does), else read in logical order.
-/// Both `to_owned` and a checked `from_shape_vec` work out the layout
-/// again, a third of a small `set!`'s time; and both branches end in one
-/// construction, so that the copy is built in registers (an array returned
-/// by a call on one branch is merged through memory, and `set!` then
-/// stalls on its fields).
+/// A copy of `view`: in Fortran order when the view's elements lie in that
+/// order, else in C order. A view in either order is copied as one slice,
+/// with its shape (as `Array::clone` does; `to_owned` and a checked
+/// `from_shape_vec` work out the layout again, a third of a small `set!`'s
+/// time); any other is read in logical order, by ndarray's own loop. Every
+/// branch gives a `Vec` and ends in one constructor, so that the copy is
+/// built in registers: an array returned by a call on one branch is merged
+/// through memory, and `set!` then stalls on its fields.
 #[inline]
-fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
-    let elements = match view.as_slice() {
-        Some(elements) => elements.to_vec(),
-        None => view.iter().cloned().collect(),
+pub(crate) fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
+    let (elements, fortran) = if let Some(elements) = view.to_slice() {
+        (elements.to_vec(), false)
+    } else if let Some(elements) = view.view().reversed_axes().to_slice() {
+        (elements.to_vec(), true)
+    } else {
+        let (elements, offset) = view.as_standard_layout().into_owned().into_raw_vec_and_offset();
+        debug_assert_eq!(offset.unwrap_or(0), 0);
+        (elements, false)
     };
-    // SAFETY: `elements` are the view's in logical (C) order, as many as
-    // its shape holds, which is all `from_shape_vec_unchecked` asks.
-    unsafe { Array::from_shape_vec_unchecked(view.raw_dim(), elements) }
+    debug_assert_eq!(elements.len(), view.len());
+    // SAFETY: `elements` holds `view.len()` elements (a view in C order as
+    // one slice; one in Fortran order as the slice of its reversed axes,
+    // which are in C order; any other as the buffer of its copy in C order,
+    // from its start), as many as the shape `view.raw_dim()` holds in either
+    // order, which fits `isize` since the view's does: all
+    // `from_shape_vec_unchecked` asks. (That they are in the order named
+    // makes the copy right, not sound.)
+    unsafe { Array::from_shape_vec_unchecked(view.raw_dim().set_f(fortran), elements) }
 }
 
 #[cfg(test)]
@@ -640,28 +658,51 @@ mod tests {
 
     use super::owned_copy;
 
-    /// Copies of views in C order (whole, a leading slice, empty) and not
-    /// (stepped, reversed, transposed) hold the view's elements in its
-    /// shape, as ndarray's `to_owned` does, and are in C order.
+    /// The order a copy is in.
+    #[derive(Debug, PartialEq)]
+    enum Order {
+        C,
+        Fortran,
+    }
+
+    fn order_of<D: ndarray::Dimension>(copy: &ndarray::Array<i64, D>) -> Option<Order> {
+        if copy.is_standard_layout() {
+            Some(Order::C)
+        } else if copy.view().reversed_axes().is_standard_layout() {
+            Some(Order::Fortran)
+        } else {
+            None
+        }
+    }
+
+    /// Copies hold the view's elements in its shape, as ndarray's
+    /// `to_owned` does: in Fortran order for a view whose elements lie in
+    /// that order (transposed), in C order for any other (whole, a leading
+    /// slice, empty, stepped, reversed, broadcast, permuted, of static or
+    /// dynamic rank, of no axes).
     #[test]
     fn owned_copies_equal_to_owned() {
         let a = Array3::from_shape_fn((3, 4, 5), |(i, j, k)| (100 * i + 10 * j + k) as i64);
+        let dynamic = a.clone().into_dyn();
+        let row = ndarray::arr1(&[1i64, 2, 3]);
+        let scalar = ArrayD::from_elem(IxDyn(&[]), 7i64);
         let views = [
-            (a.view(), true),
-            (a.slice(s![1.., .., ..]), true),
-            (a.slice(s![..0, .., ..]), true),
-            (a.slice(s![.., ..;2, ..]), false),
-            (a.slice(s![..;-1, .., ..]), false),
-            (a.view().reversed_axes(), false),
+            (a.view().into_dyn(), Order::C),
+            (a.slice(s![1.., .., ..]).into_dyn(), Order::C),
+            (a.slice(s![..0, .., ..]).into_dyn(), Order::C),
+            (a.slice(s![.., ..;2, ..]).into_dyn(), Order::C),
+            (a.slice(s![..;-1, .., ..]).into_dyn(), Order::C),
+            (a.view().reversed_axes().into_dyn(), Order::Fortran),
+            (a.slice(s![.., 1.., ..]).reversed_axes().into_dyn(), Order::C),
+            (row.broadcast((4, 3)).unwrap().into_dyn(), Order::C),
+            (dynamic.view().permuted_axes(IxDyn(&[2, 0, 1])), Order::C),
+            (scalar.view(), Order::C),
         ];
-        for (view, c_order) in views {
-            assert_eq!(view.as_slice().is_some(), c_order, "{:?}", view.strides());
-            let copy = owned_copy(view);
-            assert_eq!(copy, view.to_owned());
+        for (view, order) in views {
+            let copy = owned_copy(view.view());
+            assert_eq!(copy, view.to_owned(), "{:?}", view.strides());
             assert_eq!(copy.shape(), view.shape());
-            assert!(copy.is_standard_layout());
+            assert_eq!(order_of(&copy), Some(order), "{:?}", view.strides());
         }
-        let zero_dimensional = ArrayD::from_elem(IxDyn(&[]), 7u8);
-        assert_eq!(owned_copy(zero_dimensional.view()), zero_dimensional);
     }
 }

@@ -17,6 +17,7 @@
 
 use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IxDyn};
 
+use crate::backend::owned_copy;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IntoIndexElem, RangeSlice};
@@ -182,13 +183,13 @@ impl<T: Clone, D: Dimension> IntoUpdated<T, D> for CowArray<'_, T, D> {
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ndarray::ArrayViewMut<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        self.to_owned()
+        owned_copy(self.view())
     }
 }
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayView<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        self.to_owned()
+        owned_copy(self)
     }
 }
 
@@ -197,7 +198,7 @@ where
     X::Elem: Clone,
 {
     fn into_owned_array(self) -> Array<X::Elem, X::Dim> {
-        self.target_view().to_owned()
+        owned_copy(self.target_view())
     }
 }
 

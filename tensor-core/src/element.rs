@@ -80,9 +80,13 @@ impl Op {
     /// and `max` always, wrapping integer `+` and `*` too (float sums round
     /// differently in another order). A constant, so that the parallel
     /// paths an operation cannot take are not compiled for it.
-    // The parallel paths ask, through a kernel fixed at compile time (none
-    // in unoptimized builds).
-    #[cfg_attr(any(not(feature = "rayon"), unoptimized), allow(dead_code))]
+    #[cfg_attr(
+        any(not(feature = "rayon"), unoptimized),
+        allow(
+            dead_code,
+            reason = "the parallel paths ask, through a kernel fixed at compile time (none in unoptimized builds)"
+        )
+    )]
     pub(crate) const fn regroups(self, integer: bool) -> bool {
         matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor)
     }

@@ -198,7 +198,8 @@ where
 }
 
 /// `target[list] = value`. Inlined into the call: an element in bounds is
-/// written there; everything else is `set_rest`, a call of its own.
+/// written there, then the rest of the inline paths (`set_rest`), then the
+/// backend's general path, a call of its own.
 #[inline]
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
 where
@@ -249,7 +250,7 @@ where
 
 /// [`set`] past an element: a few indices and a basic region, inlined
 /// (where the compiler sees the index the macro wrote), then the general
-/// path, a call of its own. The error comes boxed: a `Result` of a word,
+/// path, the backend's call of its own. The error comes boxed: a `Result` of a word,
 /// which the paths' results merge into in registers (merging the whole
 /// error costs a small write a copy, and a stall on it).
 #[inline]

@@ -73,15 +73,26 @@ fn copy_and_update_of_a_borrowed_array_leaves_it_alone() {
 }
 
 #[test]
-fn copy_and_update_of_a_strided_view_is_a_new_array_in_c_order() {
+fn copy_and_update_of_a_strided_view_is_a_new_array_in_c_or_fortran_order() {
     let numbered = |(i, j)| (10 * i + j) as i32;
     let x = Array2::from_shape_fn((3, 4), numbered);
-    for view in [x.t(), x.slice(s![..;-1, ..;2]), x.slice(s![1.., ..])] {
+    let views = [
+        (x.t(), true),
+        (x.slice(s![..;-1, ..;2]), false),
+        (x.slice(s![1.., ..]), false),
+        (x.slice(s![.., 1..]).reversed_axes(), false),
+    ];
+    for (view, fortran) in views {
         let y = set!(view[0, 1] = -1);
         let mut expected = view.to_owned();
         expected[[0, 1]] = -1;
         assert_eq!(y, expected);
-        assert!(y.is_standard_layout(), "{:?}", view.strides());
+        let in_order = if fortran {
+            y.t().is_standard_layout()
+        } else {
+            y.is_standard_layout()
+        };
+        assert!(in_order, "{:?} gave {:?}", view.strides(), y.strides());
     }
     assert_eq!(x, Array2::from_shape_fn((3, 4), numbered));
 }

@@ -12,7 +12,7 @@ pub(crate) trait Kernel<T> {
     /// identity and folded in order (`exec::partitioned`); else they are
     /// split by destination (`exec::split`). A constant, so that the path
     /// a kernel cannot take is not compiled for it.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths ask
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code, reason = "the parallel paths ask"))]
     const REGROUPS: bool = false;
     /// Whether the operands need checking first (`Arith::checks_operands`),
     /// so that `apply_where` must not compute on unselected elements.
@@ -281,38 +281,32 @@ macro_rules! const_ops {
 const_ops!(AddOp => Add, SubOp => Sub, MulOp => Mul, DivOp => Div, MinOp => Min, MaxOp => Max);
 
 /// Runs `$body` with `$kernel` bound to the [`OpKernel`] of the run-time `$op`
-/// ([`RareOpKernel`] for the rest, and for every operation in unoptimized
-/// builds).
+/// ([`RareOpKernel`] for the rest).
+#[cfg(not(unoptimized))]
 macro_rules! with_op {
     ($op:expr, $kernel:ident => $body:expr) => {{
         use $crate::exec::kernel::*;
         match $op {
-            #[cfg(not(unoptimized))]
             $crate::Op::Add => {
                 let $kernel = OpKernel::<AddOp>::new();
                 $body
             }
-            #[cfg(not(unoptimized))]
             $crate::Op::Sub => {
                 let $kernel = OpKernel::<SubOp>::new();
                 $body
             }
-            #[cfg(not(unoptimized))]
             $crate::Op::Mul => {
                 let $kernel = OpKernel::<MulOp>::new();
                 $body
             }
-            #[cfg(not(unoptimized))]
             $crate::Op::Div => {
                 let $kernel = OpKernel::<DivOp>::new();
                 $body
             }
-            #[cfg(not(unoptimized))]
             $crate::Op::Min => {
                 let $kernel = OpKernel::<MinOp>::new();
                 $body
             }
-            #[cfg(not(unoptimized))]
             $crate::Op::Max => {
                 let $kernel = OpKernel::<MaxOp>::new();
                 $body
@@ -320,14 +314,24 @@ macro_rules! with_op {
             // The operations NumPy users write least share one kernel, told
             // the operation at run time: one more body for each call, not five.
             // `pow` is among them: a power costs far more than the match.
-            // Unoptimized, every operation does: a build that inlines nothing
-            // gains nothing from a body per operation, and each one is
-            // thousands of functions more to compile and link.
             op => {
                 let $kernel = RareOpKernel::new(op);
                 $body
             }
         }
+    }};
+}
+/// Runs `$body` with `$kernel` bound to the [`RareOpKernel`] of `$op`: in
+/// unoptimized builds, every operation's. A build that inlines nothing
+/// gains little from a body per operation (it loses the threaded
+/// accumulation of regroupable operations, `Kernel::REGROUPS`, which a
+/// debug build does not need), and each one is thousands of functions more
+/// to compile and link in every dependent.
+#[cfg(unoptimized)]
+macro_rules! with_op {
+    ($op:expr, $kernel:ident => $body:expr) => {{
+        let $kernel = $crate::exec::kernel::RareOpKernel::new($op);
+        $body
     }};
 }
 pub(crate) use with_op;
