@@ -637,9 +637,7 @@ pub(crate) fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> A
     } else if let Some(elements) = view.view().reversed_axes().to_slice() {
         (elements.to_vec(), true)
     } else {
-        let (elements, offset) = view.as_standard_layout().into_owned().into_raw_vec_and_offset();
-        debug_assert_eq!(offset.unwrap_or(0), 0);
-        (elements, false)
+        (view.as_standard_layout().into_owned().into_raw_vec_and_offset().0, false)
     };
     debug_assert_eq!(elements.len(), view.len());
     // SAFETY: `elements` holds `view.len()` elements (a view in C order as

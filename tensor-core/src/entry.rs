@@ -250,9 +250,9 @@ where
 
 /// [`set`] past an element: a few indices and a basic region, inlined
 /// (where the compiler sees the index the macro wrote), then the general
-/// path, the backend's call of its own. The error comes boxed: a `Result` of a word,
-/// which the paths' results merge into in registers (merging the whole
-/// error costs a small write a copy, and a stall on it).
+/// path, the backend's call of its own. The error comes boxed: a `Result`
+/// of a word, which the paths' results merge into in registers (merging
+/// the whole error costs a small write a copy, and a stall on it).
 #[inline]
 fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
 where
