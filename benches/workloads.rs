@@ -257,16 +257,17 @@ fn print_tables(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) {
         .iter()
         .filter_map(|r| Some((r, cases::memory_bytes(r.workload, r.useful_bytes)?)))
         .collect();
+    let rates: Vec<&Bandwidth> = bandwidth.iter().filter(|b| b.kind != "new").collect();
     if !bound.is_empty() {
         println!("\nShare of the memory bandwidth (target: at least 85% of the copy's), from the least bytes memory must move:\n");
         println!(
             "| wl | MB moved | GB/s | {} |",
-            bandwidth.iter().map(|b| b.what.as_str()).collect::<Vec<_>>().join(" | ")
+            rates.iter().map(|b| b.what.as_str()).collect::<Vec<_>>().join(" | ")
         );
-        println!("|---|---:|---:|{}", "---:|".repeat(bandwidth.len()));
+        println!("|---|---:|---:|{}", "---:|".repeat(rates.len()));
         for (r, bytes) in bound {
             let gbps = bytes as f64 / r.timing.median_ms / 1e6;
-            let shares: Vec<String> = bandwidth.iter().map(|b| format!("{:.0}%", 100.0 * gbps / b.gbps())).collect();
+            let shares: Vec<String> = rates.iter().map(|b| format!("{:.0}%", 100.0 * gbps / b.gbps())).collect();
             println!(
                 "| {} | {:.0} | {:.2} | {} |",
                 r.workload,

@@ -159,6 +159,23 @@ def threads_check(path):
         print("  more than one core: " + "; ".join(over))
 
 
+def new_array_cost(ours, records):
+    """What a new output costs over an existing one, in the same run: the
+    bench's new-array reference against its `memset` of the same bytes, set
+    beside W11a into a new array against W11a into an existing one."""
+    refs = ours.get("bandwidth", [])
+    new = next((b for b in refs if b.get("kind") == "new"), None)
+    fill = next((b for b in refs if b.get("kind") == "fill" and b.get("huge_pages") and "0x3f" in b["what"]), None)
+    fresh, into = records.get("W11a"), records.get("W11a/out")
+    if not (new and fill and fresh and into):
+        return
+    written_ms = new["bytes"] / fill["gbps"] / 1e6
+    print(f"\nA new array, {ours['settings']['threads']}t run: `{new['what']}` took {new['median_ms']:.2f} ms, "
+          f"{new['median_ms'] - written_ms:.2f} ms more than its bytes take at `{fill['what']}`'s rate; "
+          f"W11a into a new array took {fresh['median_ms'] - into['median_ms']:.2f} ms more than into an "
+          "existing one (W11a/out)")
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--peers-1t", required=True)
@@ -226,6 +243,8 @@ def main(argv):
         if memset:
             shares.append(f"{100 * gbps / memset:.0f}% of anchors' C memset")
         print(f"  {name}: {r['memory_bytes'] / 1e6:.0f} MB in {r['median_ms']:.3f} ms = {gbps:.2f} GB/s = " + "; ".join(shares))
+
+    new_array_cost(ours_list[0], ours_by[0])
 
     notes = {o.get("threads_note") for o in ours_list} - {None}
     if any(o["settings"].get("huge_pages") for o in ours_list):

@@ -43,7 +43,7 @@ pub fn time_runs(warmup: usize, repeat: usize, mut run: impl FnMut(), mut restor
 /// One memory bandwidth reference: `bytes` read plus written per run.
 pub struct Bandwidth {
     pub what: String,
-    /// `"copy"` or `"fill"`.
+    /// `"copy"`, `"fill"`, or `"new"` (a new array written and freed).
     pub kind: &'static str,
     /// Whether the buffers were advised to use transparent huge pages.
     pub huge_pages: bool,
@@ -116,7 +116,45 @@ pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
             });
         }
     }
+    refs.extend(new_array_ref(warmup, repeat));
     refs
+}
+
+/// W11a's output: 200000 rows of 128 `f32`.
+const NEW_ARRAY_BYTES: usize = 200_000 * 128 * 4;
+
+/// What a gather into a new array pays that one into an existing array does
+/// not: a new `Vec` of W11a's output size on huge pages (as tensor-core's
+/// outputs of 4 MiB or more are), written with `0x3f` bytes and freed, each
+/// run. Set against the `memset` to `0x3f` on huge pages, the difference is
+/// the kernel's work on new pages (faults, zeroing, unmapping), which a
+/// peer whose allocator hands back an earlier result's buffer skips.
+/// `None` where the kernel refuses huge pages.
+fn new_array_ref(warmup: usize, repeat: usize) -> Option<Bandwidth> {
+    vec_on_pages::<f32>(NEW_ARRAY_BYTES / 4, true)?;
+    let timing = time_runs(
+        warmup,
+        repeat,
+        || {
+            let mut v: Vec<f32> = vec_on_pages(NEW_ARRAY_BYTES / 4, true).expect("advice that worked once works again");
+            let spare = black_box(v.spare_capacity_mut());
+            // SAFETY: `spare` is the `Vec`'s allocated memory; any bytes
+            // are a valid `f32`, and the `Vec` is dropped without reading it.
+            unsafe { std::ptr::write_bytes(spare.as_mut_ptr(), 0x3f, spare.len()) };
+            black_box(v);
+        },
+        None,
+    );
+    Some(Bandwidth {
+        what: format!(
+            "new {} MB array, huge pages, written with 0x3f then freed (1 thread, write only)",
+            NEW_ARRAY_BYTES / 1_000_000
+        ),
+        kind: "new",
+        huge_pages: true,
+        timing,
+        bytes: NEW_ARRAY_BYTES as u64,
+    })
 }
 
 /// `len` copies of `value`, on huge pages when `huge_pages`; `None` if

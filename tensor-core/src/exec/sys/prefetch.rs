@@ -6,9 +6,10 @@
 //! larger than the last-level cache, where it pays. The distances below
 //! were measured; see docs/performance.md.)
 
-/// Bytes of upcoming rows to have in flight (4 and 8 KB ahead were equally
-/// fast, 1 KB slower).
-const AHEAD: usize = 4 << 10;
+/// Bytes of upcoming rows to have in flight: gathers ran as fast 4 and 8 KB
+/// ahead (1 KB slower), a row scatter of 512-byte rows faster 8 KB ahead
+/// than 4 (docs/performance.md).
+const AHEAD: usize = 8 << 10;
 
 /// Bytes of each row to ask for; the hardware's stream prefetcher follows
 /// a longer row once it is being read.
@@ -95,7 +96,8 @@ pub(crate) fn element<T>(at: *const T) {
 mod tests {
     #[test]
     fn rows_ahead_keeps_a_few_kilobytes_in_flight() {
-        assert_eq!(super::rows_ahead(512), 8);
+        assert_eq!(super::rows_ahead(512), 16);
+        assert_eq!(super::rows_ahead(1024), 8);
         assert_eq!(super::rows_ahead(4), 16);
         assert_eq!(super::rows_ahead(0), 16);
         assert_eq!(super::rows_ahead(1 << 20), 1);
