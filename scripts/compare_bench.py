@@ -8,7 +8,9 @@
 A1.json/A2.json are `anchors.py --threads 1/2 --json`; T1.json is
 `peer_threads.py --threads 1 --json` (how many cores each peer used when
 told one); each TENSOR_AT.json is `cargo bench --bench workloads --
---threads N --json`, the first one on one thread. Prints, for one thread
+--threads N --json`, the first one on one thread, or those files joined
+workload by workload (scripts/merge_bench.py), each workload then with the
+memory references measured beside it. Prints, for one thread
 and for two: median ms per column, the best peer and our ratio to it; then
 whether every input fingerprint equals anchors.py's (shape, dtype, float64
 sum, first values; exactly) and whether the result checksum equals NumPy's
@@ -18,6 +20,7 @@ for bit across thread counts). Standard library only.
 import argparse
 import json
 import math
+import statistics
 import sys
 
 # Add workloads: NumPy's order of accumulation may differ from ours.
@@ -159,11 +162,34 @@ def threads_check(path):
         print("  more than one core: " + "; ".join(over))
 
 
+def references_of(record, whole):
+    """The memory references measured beside a workload (scripts/bench runs
+    them with each), else those of the whole file."""
+    return record.get("bandwidth") or whole.get("bandwidth", [])
+
+
+def print_references(label, measured):
+    """Each reference's GB/s: one figure, or the median and range of several."""
+    by_what, seen = {}, set()
+    for refs in measured:
+        key = json.dumps(refs, sort_keys=True)  # the workloads of one part share its references
+        if key in seen:
+            continue
+        seen.add(key)
+        for b in refs:
+            by_what.setdefault(b["what"], []).append(b["gbps"])
+    for what, values in by_what.items():
+        values.sort()
+        median = statistics.median(values)
+        spread = f" ({values[0]:.1f}-{values[-1]:.1f}, {len(values)} runs)" if len(values) > 1 else ""
+        print(f"  {label} {what}: {median:.1f}{spread}")
+
+
 def new_array_cost(ours, records):
     """What a new output costs over an existing one, in the same run: the
     bench's new-array reference against its `memset` of the same bytes, set
     beside W11a into a new array against W11a into an existing one."""
-    refs = ours.get("bandwidth", [])
+    refs = references_of(records.get("W11a", {}), ours)
     new = next((b for b in refs if b.get("kind") == "new"), None)
     fill = next((b for b in refs if b.get("kind") == "fill" and b.get("huge_pages") and "0x3f" in b["what"]), None)
     fresh, into = records.get("W11a"), records.get("W11a/out")
@@ -219,23 +245,23 @@ def main(argv):
         if not fp.startswith("yes") or cs.startswith("NO") or cs == "no NumPy sum":
             failures.append(name)
 
-    print("\nMemory bandwidth (GB/s, bytes read+written / median):")
-    for b in anchors.get("bandwidth", []):
-        print(f"  anchors   {b['what']}: {b['gbps']:.1f}")
+    print("\nMemory bandwidth (GB/s, bytes read+written / median; with the median and range over the"
+          " workloads' own measurements where scripts/bench took one beside each):")
+    print_references("anchors  ", [references_of(w, anchors) for w in anchors["workloads"]])
     for o in ours_list:
-        for b in o.get("bandwidth", []):
-            print(f"  tensor-at {b['what']} [{o['settings']['threads']}t run]: {b['gbps']:.1f}")
-    memcpy = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memcpy")), None)
-    memset = next((b["gbps"] for b in anchors.get("bandwidth", []) if b["what"].startswith("C memset")), None)
-    references = [b for b in ours_list[0].get("bandwidth", []) if b.get("kind") in ("copy", "fill")]
+        print_references(f"tensor-at [{o['settings']['threads']}t run]", [references_of(r, o) for r in o["records"]])
     shown = False
     for name, r in ours_by[0].items():
         if not r.get("memory_bytes"):
             continue
         if not shown:
             print(f"\nMemory-bound workloads, tensor-at {thread_counts[0]}t, share of the bandwidth in the same run"
-                  " (the least bytes memory must move / median):")
+                  " (the least bytes memory must move / median; the references measured beside the workload):")
             shown = True
+        peer_refs = references_of(entries.get(workload(name), {}), anchors)
+        memcpy = next((b["gbps"] for b in peer_refs if b["what"].startswith("C memcpy")), None)
+        memset = next((b["gbps"] for b in peer_refs if b["what"].startswith("C memset")), None)
+        references = [b for b in references_of(r, ours_list[0]) if b.get("kind") in ("copy", "fill")]
         gbps = r["memory_bytes"] / r["median_ms"] / 1e6
         shares = [f"{100 * gbps / b['gbps']:.0f}% of {b['what']}" for b in references]
         if memcpy:
