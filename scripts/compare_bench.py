@@ -19,7 +19,6 @@ for bit across thread counts). Standard library only.
 """
 import argparse
 import json
-import math
 import statistics
 import sys
 
