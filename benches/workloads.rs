@@ -10,10 +10,12 @@
 //! fingerprinted, one validated run from the pristine inputs whose result's
 //! `float64` sum is the checksum, then `warmup` untimed and `repeat` timed
 //! runs (median and min ms), restoring `x` before every run for W8 and W9
-//! only. A 256 MiB copy and fill, timed in the same run, give the memory
+//! only. A 256 MiB copy and fills, timed in the same run, give the memory
 //! bandwidth the basic-indexing workloads are measured against, on ordinary
-//! and on transparent huge pages; `--huge-pages` puts the inputs of 4 MiB or
-//! more on huge pages too, as NumPy does with its arrays (see `pages.rs`).
+//! and on transparent huge pages, and a new array of W11a's output size
+//! what a read into a new array pays on top; `--huge-pages` puts the inputs
+//! of 4 MiB or more on huge pages too, as NumPy does with its arrays (see
+//! `pages.rs`).
 //! `scripts/bench` runs this beside anchors.py and prints the ratios.
 //!
 //! Without `--bench` (as `cargo test --all-targets` runs it) it only checks
@@ -257,6 +259,7 @@ fn print_tables(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) {
         .iter()
         .filter_map(|r| Some((r, cases::memory_bytes(r.workload, r.useful_bytes)?)))
         .collect();
+    // The new array's time includes its page faults: no rate a workload could reach.
     let rates: Vec<&Bandwidth> = bandwidth.iter().filter(|b| b.kind != "new").collect();
     if !bound.is_empty() {
         println!("\nShare of the memory bandwidth (target: at least 85% of the copy's), from the least bytes memory must move:\n");

@@ -63,7 +63,7 @@ impl Bandwidth {
 /// 256 MiB `memset`s of zero bytes and of other bytes, each on ordinary
 /// pages (what an ndarray array gets) and on transparent huge pages (what
 /// NumPy, which advises them for every array of 4 MiB or more, gets;
-/// anchors.py's memcpy runs on those).
+/// anchors.py's memcpy runs on those); then [`new_array_ref`].
 pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
     const BYTES: usize = 256 << 20;
     let mut refs = Vec::new();
@@ -138,8 +138,9 @@ fn new_array_ref(warmup: usize, repeat: usize) -> Option<Bandwidth> {
         || {
             let mut v: Vec<f32> = vec_on_pages(NEW_ARRAY_BYTES / 4, true).expect("advice that worked once works again");
             let spare = black_box(v.spare_capacity_mut());
-            // SAFETY: `spare` is the `Vec`'s allocated memory; any bytes
-            // are a valid `f32`, and the `Vec` is dropped without reading it.
+            // SAFETY: `spare` is a live `&mut [MaybeUninit<f32>]`, aligned
+            // and valid for writes of `spare.len()` elements; `MaybeUninit`
+            // takes any bytes, and the `Vec`'s length stays 0.
             unsafe { std::ptr::write_bytes(spare.as_mut_ptr(), 0x3f, spare.len()) };
             black_box(v);
         },
@@ -166,7 +167,7 @@ fn buffer(len: usize, value: f32, huge_pages: bool) -> Option<Vec<f32>> {
 }
 
 /// What `--threads` does.
-pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks) and large accumulations whose operation regroups exactly (integer + * min max, float min max), and, split by destination, float sums and products into targets of 4 MB or more when each thread's share then fits half its L2 or the target exceeds the L3, large sets of primitive numbers by a pair of index arrays, or by one into a target that fits the L3 (beyond it, one thread prefetching runs at memory speed), the mask sugar's pass over a large target, and indexed writes cut along a coordinate no index picks; results are bitwise identical for every N";
+pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks) and large accumulations whose operation regroups exactly (integer + * min max, float min max), and, split by destination, float sums and products into targets of 4 MB or more when each thread's share then fits half its L2 or the target exceeds the L3, large sets of primitive numbers by a pair of index arrays, by one into a one-dimensional target that fits the L3 (beyond it, one thread prefetching runs at memory speed), or of rows of 512 bytes and more stored plainly, the mask sugar's pass over a large target, and indexed writes cut along a coordinate no index picks; results are bitwise identical for every N";
 
 /// Runs `f` inside a rayon pool of `threads` worker threads, where
 /// tensor-at's parallel paths run.

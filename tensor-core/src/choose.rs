@@ -77,6 +77,11 @@ const STREAM_ROWS_FROM: usize = 1 << 9;
 /// least this many positions of it.
 const PIECE_FROM: usize = 16;
 
+/// Rows shorter than this (bytes) stay on one thread in a row scatter: each
+/// thread scans every index, which the copy of a long row hides (W7's rows
+/// of 512 bytes were measured).
+const SPLIT_ROWS_FROM: usize = 512;
+
 /// Targets smaller than this stay on one thread when split by destination:
 /// each thread scans every index, which pays only when the random updates
 /// miss the cache.
@@ -839,6 +844,17 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
         {
             SetStrategy::ByDestination
         }
+        // Rows stored plainly, one after another from the target's first
+        // element.
+        Form::IndexRows { index: axis, row }
+            if !stream
+                && target.is_standard_layout()
+                && plan.base == 0
+                && axis.stride == row as isize
+                && row * size_of::<T>() >= SPLIT_ROWS_FROM =>
+        {
+            SetStrategy::ByDestination
+        }
         _ => serial,
     }
 }
@@ -1109,8 +1125,9 @@ unsafe fn write<T, K: Kernel<T>>(mut target: ArrayViewMutD<'_, T>, plan: Plan<'_
 
 /// The `set` of `plan` on every thread, split by destination, on the bits
 /// `B` of the plain elements; `false` (nothing done) when `B` is not their
-/// width, or the plan is neither one index array along an axis of stride 1
-/// nor a pair into a target in standard layout.
+/// width, or the plan is neither one index array along an axis of stride 1,
+/// nor one picking the rows of a target in standard layout from its first
+/// element, nor a pair into a target in standard layout.
 ///
 /// # Safety
 ///
@@ -1146,6 +1163,15 @@ unsafe fn set_by_destination<T, B: Bits>(
                     unreachable!("an unchecked scan reports no index");
                 };
             });
+        }
+        Form::IndexRows { index: axis, row } if plan.base == 0 && axis.stride == row as isize => {
+            let Some(elements) = target.as_slice_mut() else {
+                return false;
+            };
+            // The plan was resolved from `target`: its rows are the first
+            // `len * row` elements of a standard-layout target.
+            let bits = plain.bits_mut::<B>(&mut elements[..axis.len * row]).expect("one width");
+            with_index_slice!(&axis.index, index => split::set_rows(bits, index, row, values, machine.threads));
         }
         Form::Pair(first, second) if plan.base >= 0 && first.stride >= 0 && second.stride >= 0 => {
             let Some(elements) = target.as_slice_mut() else {

@@ -471,6 +471,66 @@ fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Large row `set`s (`x[rows] = values`, split by destination rows on two
+/// or more threads where the rows are long and the target in standard
+/// layout): the last occurrence wins, as in the plain loop, with negative
+/// indices, 32- and 64-bit elements, array and scalar values, rows too
+/// short to split, and a target whose rows are not one after another.
+#[test]
+fn large_row_sets_equal_a_plain_loop_for_every_thread_count() {
+    let len = 20_011;
+    let idx = Array1::from_iter(
+        indices(30_000, len, 23)
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| if k % 4 == 1 { i - len as i64 } else { i }),
+    );
+    let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
+    for row in [128, 16] {
+        let values = Array2::from_shape_fn((idx.len(), row), |(k, j)| (k * row + j) as f64 * 0.25 - 9.0);
+        let narrow = values.mapv(|v| v as f32);
+        let start = || Array2::from_shape_fn((len, row + 3), |(i, j)| (i + j) as f64);
+        let (mut wide, mut single, mut marked, mut strided) = (
+            Array2::<f64>::zeros((len, row)),
+            Array2::<f32>::zeros((len, row)),
+            Array2::<i64>::ones((len, row)),
+            start(),
+        );
+        for (k, &i) in idx.iter().enumerate() {
+            wide.row_mut(position(i)).assign(&values.row(k));
+            single.row_mut(position(i)).assign(&narrow.row(k));
+            marked.row_mut(position(i)).fill(-3);
+            strided.slice_mut(s![position(i), ..row]).assign(&values.row(k));
+        }
+        for threads in [1, 2, 3, 8] {
+            let got = in_pool(threads, || {
+                let (mut wide, mut single, mut marked, mut strided) = (
+                    Array2::<f64>::zeros((len, row)),
+                    Array2::<f32>::zeros((len, row)),
+                    Array2::<i64>::ones((len, row)),
+                    start(),
+                );
+                at!(wide[idx] = values);
+                at!(single[idx] = narrow);
+                at!(marked[idx] = -3);
+                let mut view = strided.slice_mut(s![.., ..row]);
+                at!(view[idx] = values);
+                (wide, single, marked, strided)
+            });
+            assert!(
+                got.0.iter().zip(&wide).all(|(a, b)| a.to_bits() == b.to_bits()),
+                "f64, rows of {row}, {threads} threads"
+            );
+            assert!(
+                got.1.iter().zip(&single).all(|(a, b)| a.to_bits() == b.to_bits()),
+                "f32, rows of {row}, {threads} threads"
+            );
+            assert_eq!(got.2, marked, "i64, rows of {row}, {threads} threads");
+            assert_eq!(got.3, strided, "strided rows of {row}, {threads} threads");
+        }
+    }
+}
+
 /// Large `set`s through a pair of index arrays (`x[i, j] = v`, split by
 /// destination rows on two or more threads): the last occurrence wins, as
 /// in the plain loop, with negative indices, `i32` and `i64` pairs, array

@@ -1,6 +1,6 @@
 //! Both cores for large accumulations whose operation may not be regrouped
-//! (float `add.at`, ...) and for large `set`s (one index array, or a pair
-//! into a matrix), by destination: the target is cut into one range
+//! (float `add.at`, ...) and for large `set`s (one index array, its rows,
+//! or a pair into a matrix), by destination: the target is cut into one range
 //! per thread, and each thread scans every index and applies, in index
 //! order, the updates that land in its range. Each destination sees its
 //! updates in index order, so the result is the serial loop's bit for bit.
@@ -269,10 +269,86 @@ impl<T: Copy> Scan<'_, T> {
     }
 }
 
+/// `x[rows] = values` on `threads` threads, split by destination: `target`
+/// holds the `len` rows of `row` elements of the indexed axis one after
+/// another, and is cut into one block of rows per thread; each thread scans
+/// every index and copies, in index order, the value rows (or the scalar)
+/// of the indices that land in its block, so the last one wins, as on one
+/// thread. It asks for its upcoming destination rows as the serial scatter
+/// does.
+///
+/// # Panics
+///
+/// When an index is out of bounds (the planner has checked them), or
+/// `values` is a slice without a row for each index.
+pub(crate) fn set_rows<T: Copy + Send + Sync, I: IndexInt>(
+    target: &mut [T],
+    index: &[I],
+    row: usize,
+    values: InOrder<'_, T>,
+    threads: usize,
+) {
+    let row = row.max(1);
+    let len = target.len() / row;
+    let part = len.div_ceil(threads.max(1)).max(1);
+    let ahead = prefetch::rows_ahead(row * size_of::<T>());
+    let blocks: Vec<(usize, &mut [T])> = target.chunks_mut(part * row).enumerate().collect();
+    super::for_each_piece(blocks, &|(b, block): (usize, &mut [T])| {
+        let (first, rows) = (b * part, block.len() / row);
+        // A position outside this block wraps past `rows`.
+        let place = |i: I| i.position(len).wrapping_sub(first);
+        for (k, &i) in index.iter().enumerate() {
+            if let Some(&next) = index.get(k + ahead)
+                && place(next) < rows
+            {
+                prefetch::row(block.as_ptr().wrapping_add(place(next) * row), row);
+            }
+            let at = place(i);
+            if at >= rows {
+                continue;
+            }
+            let destination = &mut block[at * row..(at + 1) * row];
+            match values {
+                InOrder::Slice(values) => destination.copy_from_slice(&values[k * row..(k + 1) * row]),
+                InOrder::Scalar(&value) => destination.fill(value),
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::exec::kernel::{AddOp, OpKernel, SetKernel};
+
+    /// Rows set by destination on 1 to 4 threads equal the serial loop's,
+    /// with repeated and negative indices (the last value wins) and more
+    /// threads than a short target has rows.
+    #[test]
+    fn rows_set_by_destination_equal_a_plain_loop() {
+        let (row, len) = (3, 37);
+        let index: Vec<i64> = (0..500i64).map(|k| (k * 7919 % 73) - 36).collect();
+        let values: Vec<u32> = (0..index.len() as u32 * row as u32).collect();
+        for in_order in [InOrder::Slice(&values), InOrder::Scalar(&9)] {
+            let mut expected = vec![1u32; len * row];
+            for (k, &i) in index.iter().enumerate() {
+                let at = if i < 0 { i + len as i64 } else { i } as usize;
+                let destination = &mut expected[at * row..(at + 1) * row];
+                match in_order {
+                    InOrder::Slice(values) => destination.copy_from_slice(&values[k * row..(k + 1) * row]),
+                    InOrder::Scalar(&value) => destination.fill(value),
+                }
+            }
+            for threads in 1..=4 {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                for parts in [threads, 64] {
+                    let mut target = vec![1u32; len * row];
+                    pool.install(|| set_rows(&mut target, &index, row, in_order, parts));
+                    assert_eq!(target, expected, "{threads} threads, {parts} parts");
+                }
+            }
+        }
+    }
 
     #[test]
     fn prefetching_scans_equal_a_plain_loop() {

@@ -6,9 +6,9 @@
 //! larger than the last-level cache, where it pays. The distances below
 //! were measured; see docs/performance.md.)
 
-/// Bytes of upcoming rows to have in flight: gathers ran as fast 4 and 8 KB
-/// ahead (1 KB slower), a row scatter of 512-byte rows faster 8 KB ahead
-/// than 4 (docs/performance.md).
+/// Bytes of upcoming rows to have in flight: the fastest distance measured
+/// for gathers and row scatters on the EPYC of the bench tables (a Xeon
+/// preferred 4 KB for row scatters; docs/performance.md).
 const AHEAD: usize = 8 << 10;
 
 /// Bytes of each row to ask for; the hardware's stream prefetcher follows
