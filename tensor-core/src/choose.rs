@@ -844,18 +844,26 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
         {
             SetStrategy::ByDestination
         }
-        // Rows stored plainly, one after another from the target's first
-        // element.
-        Form::IndexRows { index: axis, row }
+        // Rows stored plainly.
+        Form::IndexRows { row, .. }
             if !stream
                 && target.is_standard_layout()
-                && plan.base == 0
-                && axis.stride == row as isize
+                && rows_from_first_element(plan).is_some()
                 && row * size_of::<T>() >= SPLIT_ROWS_FROM =>
         {
             SetStrategy::ByDestination
         }
         _ => serial,
+    }
+}
+
+/// The index and row length of a row scatter whose rows lie one after
+/// another from the target's first element (`x[rows]` on a matrix in C
+/// order): the rows a split by destination cuts into blocks.
+fn rows_from_first_element<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
+    match plan.form() {
+        Form::IndexRows { index, row } if plan.base == 0 && index.stride == row as isize => Some((index, row)),
+        _ => None,
     }
 }
 
@@ -1164,8 +1172,8 @@ unsafe fn set_by_destination<T, B: Bits>(
                 };
             });
         }
-        Form::IndexRows { index: axis, row } if plan.base == 0 && axis.stride == row as isize => {
-            let Some(elements) = target.as_slice_mut() else {
+        Form::IndexRows { .. } => {
+            let (Some((axis, row)), Some(elements)) = (rows_from_first_element(plan), target.as_slice_mut()) else {
                 return false;
             };
             // The plan was resolved from `target`: its rows are the first

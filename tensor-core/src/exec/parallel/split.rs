@@ -298,10 +298,10 @@ pub(crate) fn set_rows<T: Copy + Send + Sync, I: IndexInt>(
         // A position outside this block wraps past `rows`.
         let place = |i: I| i.position(len).wrapping_sub(first);
         for (k, &i) in index.iter().enumerate() {
-            if let Some(&next) = index.get(k + ahead)
-                && place(next) < rows
+            if let Some(next) = index.get(k + ahead).map(|&next| place(next))
+                && next < rows
             {
-                prefetch::row(block.as_ptr().wrapping_add(place(next) * row), row);
+                prefetch::row(block.as_ptr().wrapping_add(next * row), row);
             }
             let at = place(i);
             if at >= rows {
