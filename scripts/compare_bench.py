@@ -15,7 +15,9 @@ and for two: median ms per column, the best peer and our ratio to it; then
 whether every input fingerprint equals anchors.py's (shape, dtype, float64
 sum, first values; exactly) and whether the result checksum equals NumPy's
 (exactly for set workloads, relative 1e-4 for W6's add, and the same bit
-for bit across thread counts). Standard library only.
+for bit across thread counts). Where both sides were measured in rounds
+(`scripts/bench --rounds N`), the table adds the range of the ratios taken
+round by round, each against that round's best peer. Standard library only.
 """
 import argparse
 import json
@@ -53,6 +55,18 @@ def best_runs(entry):
         if fw not in best or med < best[fw][0]:
             best[fw] = (med, run["variant"])
     return best
+
+
+def round_ratios(entry, mine):
+    """Our time over the best peer's, round by round (scripts/bench
+    --rounds), or None where either side has no rounds."""
+    ours = (mine or {}).get("rounds_ms", [])
+    if len(ours) < 2:
+        return None
+    peers = [r["rounds_ms"] for r in entry.get("runs", []) if len(r.get("rounds_ms", [])) == len(ours)]
+    if not peers:
+        return None
+    return [t / min(p[i] for p in peers) for i, t in enumerate(ours)]
 
 
 def fingerprints_match(name, expected, ours_list):
@@ -117,7 +131,9 @@ def comparison(names, entries, ours, threads, label):
     """One thread count: our medians against each peer's best variant."""
     peers_seen = {fw for e in entries.values() for fw in best_runs(e)}
     peers = [p for p in PEER_ORDER if p in peers_seen] + sorted(peers_seen - set(PEER_ORDER))
-    header = ["workload", f"tensor-at {threads}t"] + peers + ["best peer", "ratio"]
+    by_round = {name: round_ratios(entries.get(workload(name), {}), ours.get(name)) for name in names}
+    rounds = any(by_round.values())
+    header = ["workload", f"tensor-at {threads}t"] + peers + ["best peer", "ratio"] + (["by round"] if rounds else [])
     rows, variants, behind = [], [], []
     for name in names:
         best = best_runs(entries.get(workload(name), {}))
@@ -133,11 +149,14 @@ def comparison(names, entries, ours, threads, label):
         else:
             row.append("-")
         row.append(f"{ratio:.2f}" if ratio is not None else "-")
+        if rounds:
+            paired = by_round[name]
+            row.append(f"{min(paired):.2f}-{max(paired):.2f}" if paired else "-")
         if ratio is not None and ratio >= 1.0:
             behind.append(name)
         rows.append(row)
     print(f"\n### {label}\n")
-    table(rows, header, set(range(1, len(header) - 2)) | {len(header) - 1})
+    table(rows, header, set(range(1, len(header))) - {header.index("best peer")})
     print("\npeers at their fastest variant:")
     for v in variants:
         print("  " + v)
