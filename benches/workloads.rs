@@ -39,7 +39,7 @@ use std::process::ExitCode;
 use serde_json::{Map, Value, json};
 
 use cases::WORKLOADS;
-use timing::{Bandwidth, Timing};
+use timing::{Bandwidth, Reference, Timing};
 
 const USAGE: &str = "usage: cargo bench [--features gpu] --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages] [--gpu]";
 
@@ -259,8 +259,7 @@ fn print_tables(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) {
         .iter()
         .filter_map(|r| Some((r, cases::memory_bytes(r.workload, r.useful_bytes)?)))
         .collect();
-    // The new array's time includes its page faults: no rate a workload could reach.
-    let rates: Vec<&Bandwidth> = bandwidth.iter().filter(|b| b.kind != "new").collect();
+    let rates: Vec<&Bandwidth> = bandwidth.iter().filter(|b| b.kind != Reference::New).collect();
     if !bound.is_empty() {
         println!("\nShare of the memory bandwidth (target: at least 85% of the copy's), from the least bytes memory must move:\n");
         println!(
@@ -288,7 +287,7 @@ fn to_json(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) -> Value {
         .map(|b| {
             json!({
                 "what": b.what,
-                "kind": b.kind,
+                "kind": b.kind.name(),
                 "huge_pages": b.huge_pages,
                 "median_ms": b.timing.median_ms,
                 "min_ms": b.timing.min_ms,

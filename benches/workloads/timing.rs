@@ -40,11 +40,33 @@ pub fn time_runs(warmup: usize, repeat: usize, mut run: impl FnMut(), mut restor
     Timing { median_ms, min_ms: ms[0] }
 }
 
+/// What a bandwidth reference does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reference {
+    /// Copies one buffer into another.
+    Copy,
+    /// Writes bytes into an existing buffer.
+    Fill,
+    /// Writes a new array and frees it: its time includes the kernel's work
+    /// on new pages, so it is no rate a workload could reach.
+    New,
+}
+
+impl Reference {
+    /// The name the JSON output gives it (`scripts/compare_bench.py` reads it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reference::Copy => "copy",
+            Reference::Fill => "fill",
+            Reference::New => "new",
+        }
+    }
+}
+
 /// One memory bandwidth reference: `bytes` read plus written per run.
 pub struct Bandwidth {
     pub what: String,
-    /// `"copy"`, `"fill"`, or `"new"` (a new array written and freed).
-    pub kind: &'static str,
+    pub kind: Reference,
     /// Whether the buffers were advised to use transparent huge pages.
     pub huge_pages: bool,
     pub timing: Timing,
@@ -85,7 +107,7 @@ pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
         );
         refs.push(Bandwidth {
             what: format!("copy_from_slice 256 MiB f32, {pages} (1 thread)"),
-            kind: "copy",
+            kind: Reference::Copy,
             huge_pages,
             timing: copy,
             bytes: 2 * BYTES as u64,
@@ -109,7 +131,7 @@ pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
             );
             refs.push(Bandwidth {
                 what: format!("memset 256 MiB to {byte:#04x}, {pages} (1 thread, write only)"),
-                kind: "fill",
+                kind: Reference::Fill,
                 huge_pages,
                 timing: fill,
                 bytes: BYTES as u64,
@@ -151,7 +173,7 @@ fn new_array_ref(warmup: usize, repeat: usize) -> Option<Bandwidth> {
             "new {} MB array, huge pages, written with 0x3f then freed (1 thread, write only)",
             NEW_ARRAY_BYTES / 1_000_000
         ),
-        kind: "new",
+        kind: Reference::New,
         huge_pages: true,
         timing,
         bytes: NEW_ARRAY_BYTES as u64,
