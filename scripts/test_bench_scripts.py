@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Tests of scripts/merge_bench.py and scripts/compare_bench.py on small
+hand-made parts: rounds joined into medians, results that must agree,
+ratios paired round by round. Standard library only.
+
+    python3 scripts/test_bench_scripts.py
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import compare_bench  # noqa: E402
+import merge_bench  # noqa: E402
+
+
+def ours_part(workload, median_ms, checksum=1.5, gbps=40.0):
+    """A workloads-bench file with one record and one copy reference."""
+    return {
+        "settings": {"threads": 1},
+        "bandwidth": [{"what": "copy", "kind": "copy", "median_ms": 10.0, "min_ms": 9.0, "gbps": gbps, "bytes": 1}],
+        "records": [{"workload": workload, "median_ms": median_ms, "min_ms": median_ms - 0.1,
+                     "useful_bytes": 2_000_000, "checksum": checksum}],
+        "fingerprints": {workload: {}},
+    }
+
+
+def peers_part(workload, numpy_ms, jax_ms, result=7.0):
+    """An anchors.py file with one workload run by two peers."""
+    return {
+        "bandwidth": [{"what": "C memcpy", "median_ms": 10.0, "min_ms": 9.0, "gbps": 40.0, "bytes": 1}],
+        "workloads": [{
+            "name": workload, "useful_bytes": 2_000_000, "numpy_result_sum": result,
+            "runs": [
+                {"framework": "numpy", "variant": "x[i]=v", "median_ms": numpy_ms, "min_ms": numpy_ms, "check": "ok"},
+                {"framework": "jax", "variant": ".at[]", "median_ms": jax_ms, "min_ms": jax_ms, "check": "ok"},
+            ],
+        }],
+    }
+
+
+class MergeRounds(unittest.TestCase):
+    def test_one_part_a_workload_is_kept_as_it_was(self):
+        merged = merge_bench.merge([ours_part("W1", 2.0), ours_part("W2", 3.0)])
+        self.assertEqual([r["workload"] for r in merged["records"]], ["W1", "W2"])
+        self.assertEqual(merged["records"][0]["median_ms"], 2.0)
+        self.assertNotIn("rounds_ms", merged["records"][0])
+        self.assertEqual(merged["records"][1]["bandwidth"][0]["gbps"], 40.0)
+
+    def test_rounds_of_ours_become_medians(self):
+        merged = merge_bench.merge([ours_part("W1", 2.0, gbps=30.0), ours_part("W1", 5.0, gbps=50.0),
+                                    ours_part("W1", 3.0, gbps=35.0)])
+        (record,) = merged["records"]
+        self.assertEqual(record["rounds_ms"], [2.0, 5.0, 3.0])
+        self.assertEqual(record["median_ms"], 3.0)
+        self.assertAlmostEqual(record["min_ms"], 1.9)
+        self.assertAlmostEqual(record["gbps"], 2_000_000 / 3.0 / 1e6)
+        self.assertEqual(record["bandwidth"][0]["gbps"], 35.0)
+
+    def test_rounds_of_peers_become_medians_run_by_run(self):
+        merged = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 2.4, 1.0), peers_part("W1", 9.0, 4.0)])
+        (workload,) = merged["workloads"]
+        runs = {r["framework"]: r for r in workload["runs"]}
+        self.assertEqual(runs["numpy"]["rounds_ms"], [2.0, 2.4, 9.0])
+        self.assertEqual(runs["numpy"]["median_ms"], 2.4)
+        self.assertEqual(runs["jax"]["median_ms"], 4.0)
+        self.assertEqual(runs["jax"]["min_ms"], 1.0)
+
+    def test_rounds_that_disagree_are_refused(self):
+        with self.assertRaises(SystemExit):
+            merge_bench.merge([ours_part("W1", 2.0, checksum=1.5), ours_part("W1", 2.0, checksum=1.25)])
+        with self.assertRaises(SystemExit):
+            merge_bench.merge([peers_part("W1", 2.0, 3.0, result=7.0), peers_part("W1", 2.0, 3.0, result=8.0)])
+
+
+class PairedRatios(unittest.TestCase):
+    def test_each_round_is_set_against_that_rounds_best_peer(self):
+        peers = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 4.0, 1.0), peers_part("W1", 3.0, 6.0)])
+        ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0), ours_part("W1", 3.0)])
+        ratios = compare_bench.round_ratios(peers["workloads"][0], ours["records"][0])
+        self.assertEqual(ratios, [1.0 / 2.0, 2.0 / 1.0, 3.0 / 3.0])
+
+    def test_no_ratios_without_rounds_on_both_sides(self):
+        peers = merge_bench.merge([peers_part("W1", 2.0, 5.0)])
+        ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0)])
+        self.assertIsNone(compare_bench.round_ratios(peers["workloads"][0], ours["records"][0]))
+        self.assertIsNone(compare_bench.round_ratios(peers["workloads"][0], None))
+
+
+if __name__ == "__main__":
+    unittest.main()
