@@ -17,7 +17,8 @@ sum, first values; exactly) and whether the result checksum equals NumPy's
 (exactly for set workloads, relative 1e-4 for W6's add, and the same bit
 for bit across thread counts). Where both sides were measured in rounds
 (`scripts/bench --rounds N`), the table adds the range of the ratios taken
-round by round, each against that round's best peer. Standard library only.
+round by round, against the best peer's variant in each round. Standard
+library only.
 """
 import argparse
 import json
@@ -58,15 +59,18 @@ def best_runs(entry):
 
 
 def round_ratios(entry, mine):
-    """Our time over the best peer's, round by round (scripts/bench
-    --rounds), or None where either side has no rounds."""
+    """Our time over the best peer's (the variant fastest by median, as in
+    the ratio column), round by round (scripts/bench --rounds), or None
+    where either side has no rounds. With an odd number of rounds their
+    range holds the ratio of the medians."""
     ours = (mine or {}).get("rounds_ms", [])
-    if len(ours) < 2:
+    timed = [r for r in entry.get("runs", []) if r.get("median_ms") is not None]
+    if len(ours) < 2 or not timed:
         return None
-    peers = [r["rounds_ms"] for r in entry.get("runs", []) if len(r.get("rounds_ms", [])) == len(ours)]
-    if not peers:
+    best = min(timed, key=lambda r: r["median_ms"]).get("rounds_ms", [])
+    if len(best) != len(ours):
         return None
-    return [t / min(p[i] for p in peers) for i, t in enumerate(ours)]
+    return [t / p for t, p in zip(ours, best)]
 
 
 def fingerprints_match(name, expected, ours_list):

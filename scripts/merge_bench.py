@@ -10,9 +10,11 @@ own part, beside it in time; the top level keeps the first part's.
 
 A workload found in several parts was measured in rounds (`scripts/bench
 --rounds R`). It becomes one entry: each time is the median of the rounds'
-medians, each minimum the least of theirs, and `rounds_ms` lists the
-rounds' medians in order, so a comparison can pair the sides round by
-round. Results must agree across rounds. Standard library only.
+medians (of an even number, the mean of the middle two), each minimum the
+least of theirs, and `rounds_ms` lists the rounds' medians in order, so a
+comparison can pair the sides round by round. A peer's variant that failed
+in any round is reported failed. Results must agree across rounds.
+Standard library only.
 """
 import json
 import statistics
@@ -58,8 +60,9 @@ def merged_anchors(entries):
     runs = grouped([r for e in entries for r in e["runs"]], lambda r: (r["framework"], r["variant"]))
     combined = []
     for (framework, variant), timings in runs.items():
-        if any(t.get("median_ms") is None for t in timings):  # a variant that did not run
-            combined.append(timings[0])
+        failed = [t for t in timings if t.get("median_ms") is None]
+        if failed:  # failed in a round: reported as failed, with no time
+            combined.append(failed[0])
             continue
         run = combined_timing(timings, entries[0].get("useful_bytes"))
         run["check"] = next((t["check"] for t in timings if t.get("check") != "ok"), timings[0].get("check"))

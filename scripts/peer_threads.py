@@ -87,7 +87,10 @@ def main():
     args = parse_args()
     anchors = load_anchors(os.path.abspath(args.anchors), args.threads)
     names = [f.strip() for f in args.frameworks.split(",") if f.strip()]
-    selected = [w for w in anchors.WORKLOADS if w[0] in (args.only or DEFAULT)]
+    # `--only` as anchors.py takes it (W3 is W3a and W3b), and as scripts/bench
+    # passes it on (comma lists too).
+    only = [o.strip() for arg in args.only or [] for o in arg.split(",") if o.strip()] or DEFAULT
+    selected = [w for w in anchors.WORKLOADS if any(w[0] in (o, o + "a", o + "b") for o in only)]
     results = {"threads": args.threads, "peers": {}}
     for fw in frameworks(anchors, names, args.threads):
         per = results["peers"].setdefault(fw.name, {})

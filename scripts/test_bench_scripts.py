@@ -5,6 +5,8 @@ ratios paired round by round. Standard library only.
 
     python3 scripts/test_bench_scripts.py
 """
+import contextlib
+import io
 import os
 import sys
 import unittest
@@ -49,8 +51,8 @@ class MergeRounds(unittest.TestCase):
         self.assertEqual(merged["records"][1]["bandwidth"][0]["gbps"], 40.0)
 
     def test_rounds_of_ours_become_medians(self):
-        merged = merge_bench.merge([ours_part("W1", 2.0, gbps=30.0), ours_part("W1", 5.0, gbps=50.0),
-                                    ours_part("W1", 3.0, gbps=35.0)])
+        merged = merge_bench.merge([ours_part("W1", 2.0, gbps=35.0), ours_part("W1", 5.0, gbps=50.0),
+                                    ours_part("W1", 3.0, gbps=30.0)])
         (record,) = merged["records"]
         self.assertEqual(record["rounds_ms"], [2.0, 5.0, 3.0])
         self.assertEqual(record["median_ms"], 3.0)
@@ -67,6 +69,32 @@ class MergeRounds(unittest.TestCase):
         self.assertEqual(runs["jax"]["median_ms"], 4.0)
         self.assertEqual(runs["jax"]["min_ms"], 1.0)
 
+    def test_an_even_number_of_rounds_takes_the_mean_of_the_middle_two(self):
+        merged = merge_bench.merge([ours_part("W1", 2.0), ours_part("W1", 9.0), ours_part("W1", 3.0),
+                                    ours_part("W1", 4.0)])
+        self.assertEqual(merged["records"][0]["median_ms"], 3.5)
+
+    def test_a_workload_of_one_part_beside_one_of_rounds_is_kept_as_it_was(self):
+        merged = merge_bench.merge([ours_part("W1", 2.0), ours_part("W2", 3.0), ours_part("W2", 5.0),
+                                    ours_part("W2", 4.0)])
+        first, second = merged["records"]
+        self.assertEqual((first["workload"], first["median_ms"]), ("W1", 2.0))
+        self.assertNotIn("rounds_ms", first)
+        self.assertEqual((second["workload"], second["median_ms"], second["rounds_ms"]), ("W2", 4.0, [3.0, 5.0, 4.0]))
+
+    def test_a_variant_failed_in_any_round_is_reported_failed(self):
+        failed = peers_part("W1", 2.0, 1.0)
+        failed["workloads"][0]["runs"][1] = {"framework": "jax", "variant": ".at[]", "median_ms": None,
+                                             "error": "out of memory"}
+        mismatch = peers_part("W1", 2.0, 1.0)
+        mismatch["workloads"][0]["runs"][0]["check"] = "MISMATCH"
+        merged = merge_bench.merge([peers_part("W1", 2.0, 1.0), failed, mismatch])
+        runs = {r["framework"]: r for r in merged["workloads"][0]["runs"]}
+        self.assertIsNone(runs["jax"]["median_ms"])
+        self.assertEqual(runs["jax"]["error"], "out of memory")
+        self.assertEqual(runs["numpy"]["check"], "MISMATCH")
+        self.assertEqual(compare_bench.best_runs(merged["workloads"][0]), {"numpy": (2.0, "x[i]=v")})
+
     def test_rounds_that_disagree_are_refused(self):
         with self.assertRaises(SystemExit):
             merge_bench.merge([ours_part("W1", 2.0, checksum=1.5), ours_part("W1", 2.0, checksum=1.25)])
@@ -75,11 +103,25 @@ class MergeRounds(unittest.TestCase):
 
 
 class PairedRatios(unittest.TestCase):
-    def test_each_round_is_set_against_that_rounds_best_peer(self):
+    def test_each_round_is_set_against_the_best_variants_round(self):
+        # NumPy is best by median (3.0 against JAX's 5.0), though JAX won round 2.
         peers = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 4.0, 1.0), peers_part("W1", 3.0, 6.0)])
         ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0), ours_part("W1", 3.0)])
         ratios = compare_bench.round_ratios(peers["workloads"][0], ours["records"][0])
-        self.assertEqual(ratios, [1.0 / 2.0, 2.0 / 1.0, 3.0 / 3.0])
+        self.assertEqual(ratios, [1.0 / 2.0, 2.0 / 4.0, 3.0 / 3.0])
+        self.assertTrue(min(ratios) <= 2.0 / 3.0 <= max(ratios))
+
+    def test_the_table_shows_the_ratio_and_its_rounds(self):
+        peers = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 4.0, 1.0), peers_part("W1", 3.0, 6.0)])
+        ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0), ours_part("W1", 3.0)])
+        entries = {e["name"]: e for e in peers["workloads"]}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            compare_bench.comparison(["W1"], entries, {r["workload"]: r for r in ours["records"]}, 1, "1 thread")
+        (row,) = [line for line in out.getvalue().splitlines() if line.startswith("| W1")]
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        self.assertEqual(cells, ["W1", "2.000", "3.000", "5.000", "NumPy 3.000", "0.67", "0.50-1.00"])
+        self.assertIn("behind the best peer: none", out.getvalue())
 
     def test_no_ratios_without_rounds_on_both_sides(self):
         peers = merge_bench.merge([peers_part("W1", 2.0, 5.0)])
