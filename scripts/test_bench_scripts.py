@@ -21,7 +21,8 @@ def ours_part(workload, median_ms, checksum=1.5, gbps=40.0):
     """A workloads-bench file with one record and one copy reference."""
     return {
         "settings": {"threads": 1},
-        "bandwidth": [{"what": "copy", "kind": "copy", "median_ms": 10.0, "min_ms": 9.0, "gbps": gbps, "bytes": 1}],
+        "bandwidth": [{"what": "copy", "kind": "copy", "median_ms": 400 / gbps, "min_ms": 300 / gbps, "gbps": gbps,
+                       "bytes": 1}],
         "records": [{"workload": workload, "median_ms": median_ms, "min_ms": median_ms - 0.1,
                      "useful_bytes": 2_000_000, "checksum": checksum}],
         "fingerprints": {workload: {}},
@@ -51,14 +52,15 @@ class MergeRounds(unittest.TestCase):
         self.assertEqual(merged["records"][1]["bandwidth"][0]["gbps"], 40.0)
 
     def test_rounds_of_ours_become_medians(self):
-        merged = merge_bench.merge([ours_part("W1", 2.0, gbps=35.0), ours_part("W1", 5.0, gbps=50.0),
+        merged = merge_bench.merge([ours_part("W1", 2.0, gbps=50.0), ours_part("W1", 5.0, gbps=40.0),
                                     ours_part("W1", 3.0, gbps=30.0)])
         (record,) = merged["records"]
         self.assertEqual(record["rounds_ms"], [2.0, 5.0, 3.0])
         self.assertEqual(record["median_ms"], 3.0)
         self.assertAlmostEqual(record["min_ms"], 1.9)
         self.assertAlmostEqual(record["gbps"], 2_000_000 / 3.0 / 1e6)
-        self.assertEqual(record["bandwidth"][0]["gbps"], 35.0)
+        (reference,) = record["bandwidth"]
+        self.assertEqual((reference["gbps"], reference["median_ms"], reference["min_ms"]), (40.0, 10.0, 6.0))
 
     def test_rounds_of_peers_become_medians_run_by_run(self):
         merged = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 2.4, 1.0), peers_part("W1", 9.0, 4.0)])
