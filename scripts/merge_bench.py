@@ -47,19 +47,19 @@ def combined_references(parts_refs):
             for refs in by_what.values()]
 
 
-def agreeing(values, what):
+def check_agreeing(values, what):
+    """Stops the merge when rounds disagree on what must not change."""
     if any(v != values[0] for v in values):
         raise SystemExit(f"merge_bench.py: {what} differs between rounds: {values}")
-    return values[0]
 
 
 def merged_anchors(entries):
     """One anchors workload from its rounds: each run (framework, variant) combined."""
     name = entries[0]["name"]
-    agreeing([e.get("numpy_result_sum") for e in entries], f"{name}'s NumPy result")
+    check_agreeing([e.get("numpy_result_sum") for e in entries], f"{name}'s NumPy result")
     runs = grouped([r for e in entries for r in e["runs"]], lambda r: (r["framework"], r["variant"]))
     combined = []
-    for (framework, variant), timings in runs.items():
+    for timings in runs.values():
         failed = [t for t in timings if t.get("median_ms") is None]
         if failed:  # failed in a round: reported as failed, with no time
             combined.append(failed[0])
@@ -72,7 +72,7 @@ def merged_anchors(entries):
 
 def merged_record(records):
     """One tensor-at workload from its rounds."""
-    agreeing([r["checksum"] for r in records], f"{records[0]['workload']}'s checksum")
+    check_agreeing([r["checksum"] for r in records], f"{records[0]['workload']}'s checksum")
     record = combined_timing(records, records[0].get("useful_bytes"))
     record["bandwidth"] = combined_references([r["bandwidth"] for r in records])
     return record
