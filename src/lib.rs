@@ -96,7 +96,10 @@ pub use ndarray;
 /// A read with `; out = buf` writes its result over `buf`, which must have
 /// the result's shape (`IndexError::OutputShape` otherwise, `buf`
 /// unchanged): a loop that reads the same shape again and again reuses one
-/// buffer. It combines with a mode: `; mode = clip, out = buf`.
+/// buffer. A large new array is otherwise a fresh mapping from the system
+/// allocator, faulted in and zeroed by the kernel on every read; a global
+/// allocator that keeps freed memory (such as `mimalloc`) also avoids that.
+/// `out = buf` combines with a mode: `; mode = clip, out = buf`.
 ///
 /// # Panics
 ///
