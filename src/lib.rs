@@ -96,10 +96,12 @@ pub use ndarray;
 /// A read with `; out = buf` writes its result over `buf`, which must have
 /// the result's shape (`IndexError::OutputShape` otherwise, `buf`
 /// unchanged): a loop that reads the same shape again and again reuses one
-/// buffer. A large new array is otherwise a fresh mapping from the system
-/// allocator, faulted in and zeroed by the kernel on every read; a global
-/// allocator that keeps freed memory (such as `mimalloc`) also avoids that.
-/// `out = buf` combines with a mode: `; mode = clip, out = buf`.
+/// buffer. Otherwise, with glibc's allocator, a new array of more than 32
+/// MiB is always a fresh mapping, faulted in and zeroed by the kernel on
+/// every read; a global allocator that hands freed memory to the next
+/// allocation (such as `mimalloc`, for reads that follow each other
+/// closely) also avoids that. `out = buf` combines with a mode:
+/// `; mode = clip, out = buf`.
 ///
 /// # Panics
 ///
