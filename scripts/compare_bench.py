@@ -58,17 +58,20 @@ def best_runs(entry):
     return best
 
 
-def round_ratios(entry, mine):
-    """Our time over the best peer's (the variant fastest by median, as in
-    the ratio column), round by round (scripts/bench --rounds), or None
-    where either side has no rounds. With an odd number of rounds their
-    range holds the ratio of the medians."""
-    ours = (mine or {}).get("rounds_ms", [])
+def best_run(entry):
+    """The best peer's run: the variant of any framework fastest by median
+    (the first in file order on a tie), or None where none was timed."""
     timed = [r for r in entry.get("runs", []) if r.get("median_ms") is not None]
-    if len(ours) < 2 or not timed:
-        return None
-    best = min(timed, key=lambda r: r["median_ms"]).get("rounds_ms", [])
-    if len(best) != len(ours):
+    return min(timed, key=lambda r: r["median_ms"], default=None)
+
+
+def round_ratios(entry, mine):
+    """Our time over the best peer's run, round by round (scripts/bench
+    --rounds), or None where either side has no rounds. With an odd number
+    of rounds their range holds the ratio of the medians."""
+    ours = (mine or {}).get("rounds_ms", [])
+    best = (best_run(entry) or {}).get("rounds_ms", [])
+    if len(ours) < 2 or len(best) != len(ours):
         return None
     return [t / p for t, p in zip(ours, best)]
 
@@ -140,15 +143,16 @@ def comparison(names, entries, ours, threads, label):
     header = ["workload", f"tensor-at {threads}t"] + peers + ["best peer", "ratio"] + (["by round"] if rounds else [])
     rows, variants, behind = [], [], []
     for name in names:
-        best = best_runs(entries.get(workload(name), {}))
+        entry = entries.get(workload(name), {})
+        best, fastest = best_runs(entry), best_run(entry)
         mine = ours.get(name)
         row = [name, ms(mine["median_ms"]) if mine else "-"]
         row += [ms(best[p][0]) if p in best else "-" for p in peers]
         ratio = None
-        if best:
-            peer, (peer_ms, peer_variant) = min(best.items(), key=lambda kv: kv[1][0])
+        if fastest:
+            peer, peer_ms = fastest["framework"], fastest["median_ms"]
             row.append(f"{PEER_NAMES.get(peer, peer)} {ms(peer_ms)}")
-            variants.append(f"{name}: {peer} `{peer_variant}`")
+            variants.append(f"{name}: {peer} `{fastest['variant']}`")
             ratio = mine["median_ms"] / peer_ms if mine else None
         else:
             row.append("-")

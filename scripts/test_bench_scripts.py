@@ -104,18 +104,23 @@ class MergeRounds(unittest.TestCase):
             merge_bench.merge([peers_part("W1", 2.0, 3.0, result=7.0), peers_part("W1", 2.0, 3.0, result=8.0)])
 
 
+def three_rounds():
+    """Both sides of W1 in three rounds: NumPy is the best peer by median
+    (3.0 against JAX's 5.0), though JAX won round 2."""
+    peers = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 4.0, 1.0), peers_part("W1", 3.0, 6.0)])
+    ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0), ours_part("W1", 3.0)])
+    return peers, ours
+
+
 class PairedRatios(unittest.TestCase):
     def test_each_round_is_set_against_the_best_variants_round(self):
-        # NumPy is best by median (3.0 against JAX's 5.0), though JAX won round 2.
-        peers = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 4.0, 1.0), peers_part("W1", 3.0, 6.0)])
-        ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0), ours_part("W1", 3.0)])
+        peers, ours = three_rounds()
         ratios = compare_bench.round_ratios(peers["workloads"][0], ours["records"][0])
         self.assertEqual(ratios, [1.0 / 2.0, 2.0 / 4.0, 3.0 / 3.0])
         self.assertTrue(min(ratios) <= 2.0 / 3.0 <= max(ratios))
 
     def test_the_table_shows_the_ratio_and_its_rounds(self):
-        peers = merge_bench.merge([peers_part("W1", 2.0, 5.0), peers_part("W1", 4.0, 1.0), peers_part("W1", 3.0, 6.0)])
-        ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0), ours_part("W1", 3.0)])
+        peers, ours = three_rounds()
         entries = {e["name"]: e for e in peers["workloads"]}
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
