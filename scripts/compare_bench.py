@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Side by side: tensor-at's workloads bench against anchors.py's peers
-(NumPy, JAX, PyTorch, TensorFlow), on one thread and on two.
+"""Side by side: tensor-at's workloads bench against the peers of
+benches/peers.py (NumPy, JAX, PyTorch, TensorFlow), one table per thread
+count.
 
-    compare_bench.py --peers-1t A1.json [--peers-2t A2.json]
+    compare_bench.py --peers N=PEERS.json [--peers N=PEERS.json ...]
                      [--threads-check T1.json] TENSOR_AT.json [TENSOR_AT.json ...]
 
-A1.json/A2.json are `anchors.py --threads 1/2 --json`; T1.json is
-`peer_threads.py --threads 1 --json` (how many cores each peer used when
-told one); each TENSOR_AT.json is `cargo bench --bench workloads --
---threads N --json`, the first one on one thread, or those files joined
-workload by workload (scripts/merge_bench.py), each workload then with the
-memory references measured beside it. Prints, for one thread
-and for two: median ms per column, the best peer and our ratio to it; then
-whether every input fingerprint equals anchors.py's (shape, dtype, float64
-sum, first values; exactly) and whether the result checksum equals NumPy's
-(exactly for set workloads, relative 1e-4 for W6's add, and the same bit
-for bit across thread counts). Where both sides were measured in rounds
+Each PEERS.json is `benches/peers.py --threads N --json`, named with its
+thread count N; T1.json is `peer_threads.py --threads 1 --json` (how many
+cores each peer used when told one); each TENSOR_AT.json is `cargo bench
+--bench workloads -- --threads N --json` (its thread count is in the file),
+or those files joined workload by workload (scripts/merge_bench.py), each
+workload then with the memory references measured beside it. Prints, for
+each thread count given with --peers, fewest first, the tensor-at file of
+that count beside the peers: median ms per column, the best peer and our
+ratio to it; then whether every input fingerprint equals the peers' (shape,
+dtype, float64 sum, first values; exactly) and whether the result checksum
+equals NumPy's (exactly for set workloads, relative 1e-4 for W6's add, and
+the same bit for bit across thread counts). Where both sides were measured in rounds
 (`scripts/bench --rounds N`), the table adds the range of the ratios taken
 round by round, against the best peer's variant in each round. Standard
 library only.
@@ -27,8 +29,7 @@ import sys
 
 # Add workloads: NumPy's order of accumulation may differ from ours.
 ADD_TOLERANCE = {"W6": 1e-4}
-PEER_ORDER = ["numpy", "jax", "torch-1t", "torch-2t", "tf"]
-PEER_NAMES = {"numpy": "NumPy", "jax": "JAX", "torch-1t": "PyTorch", "torch-2t": "PyTorch", "tf": "TensorFlow"}
+PEER_NAMES = {"numpy": "NumPy", "jax": "JAX", "torch": "PyTorch", "tf": "TensorFlow"}
 # A peer told to use one thread that spends more CPU time than this per
 # second of wall time used more than one core.
 ONE_CORE = 1.1
@@ -39,8 +40,37 @@ def load(path):
         return json.load(f)
 
 
+def peer_family(framework):
+    """`torch-4t` -> `torch`: PyTorch runs once per thread count."""
+    return framework.split("-")[0]
+
+
+def peer_name(framework):
+    return PEER_NAMES.get(peer_family(framework), framework)
+
+
+def peer_order(frameworks):
+    """NumPy, JAX, PyTorch (fewest threads first), TensorFlow, then any other."""
+    families = list(PEER_NAMES)
+
+    def key(fw):
+        family = peer_family(fw)
+        threads = fw[len(family) + 1:].rstrip("t")
+        return (families.index(family) if family in families else len(families),
+                int(threads) if threads.isdigit() else 0, fw)
+    return sorted(frameworks, key=key)
+
+
+def peers_arg(text):
+    """`--peers N=FILE`: (N, FILE)."""
+    threads, sep, path = text.partition("=")
+    if not sep or not threads.isdigit() or int(threads) < 1 or not path:
+        raise argparse.ArgumentTypeError(f"{text!r}: want THREADS=FILE, e.g. 1=peers-1t.json")
+    return int(threads), path
+
+
 def workload(name):
-    """The anchors workload a row measures: `W11a/out` (a second form of
+    """The peers' workload a row measures: `W11a/out` (a second form of
     ours, here a read into an existing array) is compared with W11a's peers."""
     return name.split("/")[0]
 
@@ -77,7 +107,7 @@ def round_ratios(entry, mine):
 
 
 def fingerprints_match(name, expected, ours_list):
-    """'yes', or what differs: anchors' inputs vs each tensor-at file's."""
+    """'yes', or what differs: the peers' inputs vs each tensor-at file's."""
     problems = []
     for ours in ours_list:
         got = ours["fingerprints"].get(name)
@@ -136,8 +166,7 @@ def table(rows, header, numeric):
 
 def comparison(names, entries, ours, threads, label):
     """One thread count: our medians against each peer's best variant."""
-    peers_seen = {fw for e in entries.values() for fw in best_runs(e)}
-    peers = [p for p in PEER_ORDER if p in peers_seen] + sorted(peers_seen - set(PEER_ORDER))
+    peers = peer_order({fw for e in entries.values() for fw in best_runs(e)})
     by_round = {name: round_ratios(entries.get(workload(name), {}), ours.get(name)) for name in names}
     rounds = any(by_round.values())
     header = ["workload", f"tensor-at {threads}t"] + peers + ["best peer", "ratio"] + (["by round"] if rounds else [])
@@ -151,7 +180,7 @@ def comparison(names, entries, ours, threads, label):
         ratio = None
         if fastest:
             peer, peer_ms = fastest["framework"], fastest["median_ms"]
-            row.append(f"{PEER_NAMES.get(peer, peer)} {ms(peer_ms)}")
+            row.append(f"{peer_name(peer)} {ms(peer_ms)}")
             variants.append(f"{name}: {peer} `{fastest['variant']}`")
             ratio = mine["median_ms"] / peer_ms if mine else None
         else:
@@ -228,34 +257,59 @@ def new_array_cost(ours, records):
           "existing one (W11a/out)")
 
 
+def by_threads(pairs, what):
+    """{threads: item} in thread order; a thread count given twice is refused."""
+    out = {}
+    for threads, item in pairs:
+        if threads in out:
+            raise SystemExit(f"compare_bench.py: two {what} files at {threads} thread(s)")
+        out[threads] = item
+    return dict(sorted(out.items()))
+
+
+def threads_label(n):
+    return f"{n} thread" + ("s" if n != 1 else "")
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--peers-1t", required=True)
-    p.add_argument("--peers-2t")
+    p.add_argument("--peers", action="append", type=peers_arg, required=True, metavar="THREADS=FILE",
+                   help="benches/peers.py --json at that thread count; repeatable")
     p.add_argument("--threads-check", action="append", default=[])
     p.add_argument("ours", nargs="+")
     args = p.parse_args(argv[1:])
-    anchors = load(args.peers_1t)
-    ours_list = [load(path) for path in args.ours]
-    thread_counts = [o["settings"]["threads"] for o in ours_list]
+    peer_paths = by_threads(args.peers, "--peers")
+    peer_files = {n: load(path) for n, path in peer_paths.items()}
+    ours_files = by_threads([(o["settings"]["threads"], o) for o in map(load, args.ours)], "tensor-at")
+    ours_list = list(ours_files.values())
+    thread_counts = list(ours_files)
     ours_by = [{r["workload"]: r for r in o["records"]} for o in ours_list]
+    ours_at = dict(zip(thread_counts, ours_by))
 
-    entries = {e["name"]: e for e in anchors["workloads"]}
-    names = [e["name"] for e in anchors["workloads"]]
+    # The inputs, NumPy's results and the workload order are the same in
+    # every peers file: those of the fewest threads stand for all.
+    base = next(iter(peer_files.values()))
+    entries = {e["name"]: e for e in base["workloads"]}
+    names = [e["name"] for e in base["workloads"]]
     # Our other forms of a workload (`W11a/out`) follow it.
     extra = [n for o in ours_by for n in o if n not in names]
     names = [m for n in names for m in [n] + sorted({e for e in extra if workload(e) == n})]
     names += [n for n in dict.fromkeys(extra) if n not in names]
     names = [n for n in names if any(n in o for o in ours_by)]
-    print(f"machine: {anchors.get('machine', {}).get('processor', '?')}; peers: "
-          + ", ".join(f"{k} {v}" for k, v in anchors.get("versions", {}).items()))
-    comparison(names, entries, ours_by[0], thread_counts[0], f"{thread_counts[0]} thread (peers: {args.peers_1t})")
-    if args.peers_2t and len(ours_by) > 1:
-        two = {e["name"]: e for e in load(args.peers_2t)["workloads"]}
-        comparison(names, two, ours_by[1], thread_counts[1], f"{thread_counts[1]} threads (peers: {args.peers_2t})")
-        print("\ntensor-at, two threads over one: " + ", ".join(
-            f"{n} {ours_by[1][n]['median_ms'] / ours_by[0][n]['median_ms']:.2f}"
-            for n in names if n in ours_by[0] and n in ours_by[1]))
+    print(f"machine: {base.get('machine', {}).get('processor', '?')}; peers: "
+          + ", ".join(f"{k} {v}" for k, v in base.get("versions", {}).items()))
+    for threads, peers in peer_files.items():
+        if threads not in ours_at:
+            print(f"\n### {threads_label(threads)}: no tensor-at file at {threads_label(threads)} "
+                  f"(peers: {peer_paths[threads]})")
+            continue
+        comparison(names, {e["name"]: e for e in peers["workloads"]}, ours_at[threads], threads,
+                   f"{threads_label(threads)} (peers: {peer_paths[threads]})")
+    fewest = thread_counts[0]
+    for threads in thread_counts[1:]:
+        print(f"\ntensor-at, {threads_label(threads)} over {threads_label(fewest)}: " + ", ".join(
+            f"{n} {ours_at[threads][n]['median_ms'] / ours_at[fewest][n]['median_ms']:.2f}"
+            for n in names if n in ours_at[fewest] and n in ours_at[threads]))
     for path in args.threads_check:
         threads_check(path)
 
@@ -264,7 +318,7 @@ def main(argv):
     for name in names:
         entry = entries.get(workload(name))
         ours = [o.get(name) for o in ours_by]
-        fp = fingerprints_match(name, entry["inputs"], ours_list) if entry else "no anchors entry"
+        fp = fingerprints_match(name, entry["inputs"], ours_list) if entry else "no peers entry"
         cs = checksum_match(workload(name), entry.get("numpy_result_sum") if entry else None,
                             [r["checksum"] for r in ours if r])
         print(f"  {name}: fingerprints {fp}; checksum {cs}")
@@ -273,27 +327,30 @@ def main(argv):
 
     print("\nMemory bandwidth (GB/s, bytes read+written / median; with the median and range over the"
           " workloads' own measurements where scripts/bench took one beside each):")
-    print_references("anchors  ", [references_of(w, anchors) for w in anchors["workloads"]])
+    for threads, peers in peer_files.items():
+        print_references(f"peers     [{threads}t run]", [references_of(w, peers) for w in peers["workloads"]])
     for o in ours_list:
         print_references(f"tensor-at [{o['settings']['threads']}t run]", [references_of(r, o) for r in o["records"]])
     shown = False
+    peers_beside = peer_files.get(fewest, base)  # the peers run at our fewest threads, else the first
     for name, r in ours_by[0].items():
         if not r.get("memory_bytes"):
             continue
         if not shown:
-            print(f"\nMemory-bound workloads, tensor-at {thread_counts[0]}t, share of the bandwidth in the same run"
+            print(f"\nMemory-bound workloads, tensor-at {fewest}t, share of the bandwidth in the same run"
                   " (the least bytes memory must move / median; the references measured beside the workload):")
             shown = True
-        peer_refs = references_of(entries.get(workload(name), {}), anchors)
+        peer_refs = references_of({e["name"]: e for e in peers_beside["workloads"]}.get(workload(name), {}),
+                                  peers_beside)
         memcpy = next((b["gbps"] for b in peer_refs if b["what"].startswith("C memcpy")), None)
         memset = next((b["gbps"] for b in peer_refs if b["what"].startswith("C memset")), None)
         references = [b for b in references_of(r, ours_list[0]) if b.get("kind") in ("copy", "fill")]
         gbps = r["memory_bytes"] / r["median_ms"] / 1e6
         shares = [f"{100 * gbps / b['gbps']:.0f}% of {b['what']}" for b in references]
         if memcpy:
-            shares.append(f"{100 * gbps / memcpy:.0f}% of anchors' C memcpy")
+            shares.append(f"{100 * gbps / memcpy:.0f}% of the peers run's C memcpy")
         if memset:
-            shares.append(f"{100 * gbps / memset:.0f}% of anchors' C memset")
+            shares.append(f"{100 * gbps / memset:.0f}% of the peers run's C memset")
         print(f"  {name}: {r['memory_bytes'] / 1e6:.0f} MB in {r['median_ms']:.3f} ms = {gbps:.2f} GB/s = " + "; ".join(shares))
 
     new_array_cost(ours_list[0], ours_by[0])

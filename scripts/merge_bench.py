@@ -3,7 +3,7 @@
 
     merge_bench.py OUT.json PART.json [PART.json ...]
 
-Each PART is either anchors.py's `--json` (its `workloads` are joined) or
+Each PART is either benches/peers.py's `--json` (its `workloads` are joined) or
 the workloads bench's (its `records` and `fingerprints` are joined). Every
 workload keeps, under `bandwidth`, the memory references measured in its
 own part, beside it in time; the top level keeps the first part's.
@@ -30,7 +30,7 @@ def grouped(items, key):
 
 
 def combined_timing(timings, useful_bytes):
-    """One timing (a bench record or an anchors run) from several rounds."""
+    """One timing (a bench record or a peer's run) from several rounds."""
     rounds = [t["median_ms"] for t in timings]
     median = statistics.median(rounds)
     merged = dict(timings[0], median_ms=median, min_ms=min(t["min_ms"] for t in timings), rounds_ms=rounds)
@@ -53,8 +53,8 @@ def check_agreeing(values, what):
         raise SystemExit(f"merge_bench.py: {what} differs between rounds: {values}")
 
 
-def merged_anchors(entries):
-    """One anchors workload from its rounds: each run (framework, variant) combined."""
+def merged_peers(entries):
+    """One peers workload from its rounds: each run (framework, variant) combined."""
     name = entries[0]["name"]
     check_agreeing([e.get("numpy_result_sum") for e in entries], f"{name}'s NumPy result")
     runs = grouped([r for e in entries for r in e["runs"]], lambda r: (r["framework"], r["variant"]))
@@ -80,9 +80,9 @@ def merged_record(records):
 
 def merge(parts):
     merged = dict(parts[0])
-    if "workloads" in merged:  # anchors.py
+    if "workloads" in merged:  # benches/peers.py
         workloads = [dict(w, bandwidth=p.get("bandwidth", [])) for p in parts for w in p["workloads"]]
-        merged["workloads"] = [group[0] if len(group) == 1 else merged_anchors(group)
+        merged["workloads"] = [group[0] if len(group) == 1 else merged_peers(group)
                                for group in grouped(workloads, lambda w: w["name"]).values()]
         merged["wall_s"] = sum(p.get("wall_s", 0.0) for p in parts)
     else:  # the workloads bench

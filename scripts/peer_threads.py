@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Whether each peer of anchors.py honours the thread count it is given.
+"""Whether each peer of benches/peers.py honours the thread count it is given.
 
-    peer_threads.py --anchors ANCHORS.py --threads N [--only W11a]... [--json FILE]
+    peer_threads.py [--peers benches/peers.py] --threads N [--only W11a]... [--json FILE]
 
-Runs anchors.py's own operations (its framework classes and inputs,
-imported as a module) and measures, around the timed runs only, the
-process's CPU time (every thread's) against the wall time. A peer held to
-one thread spends at most about as much CPU time as wall time; one that
+Runs the peers' own operations (benches/peers.py imported as a module: its
+workloads, inputs and variants) and measures, around the timed runs only,
+the process's CPU time (every thread's) against the wall time. A peer held
+to one thread spends at most about as much CPU time as wall time; one that
 uses more cores shows a ratio near their number. The thread settings are
-anchors.py's: environment variables set before the frameworks load, then
-each framework's own call (torch.set_num_threads, TF's op parallelism).
+peers.py's: environment variables set before the frameworks load, then each
+framework's own call (torch.set_num_threads, TF's op parallelism). Without
+--only, every workload of peers.py.
 """
 import argparse
 import gc
@@ -19,65 +20,42 @@ import os
 import sys
 import time
 
-# The workloads of the one-thread comparison.
-DEFAULT = ["W1", "W2", "W3a", "W3b", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "W11a", "W11b", "W12", "W13"]
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--anchors", required=True)
+    p.add_argument("--peers", default=os.path.join(HERE, "..", "benches", "peers.py"))
     p.add_argument("--threads", type=int, required=True)
     p.add_argument("--only", action="append", default=None)
     p.add_argument("--repeat", type=int, default=7)
-    p.add_argument("--warmup", type=int, default=2, help="(accepted for scripts/bench; two warm-up runs)")
+    p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--frameworks", default="numpy,jax,torch,tf")
+    p.add_argument("--no-validate", action="store_true", help="(accepted for scripts/bench; nothing is validated here)")
     p.add_argument("--json", default=None)
     return p.parse_args()
 
 
-def load_anchors(path, threads):
-    # anchors.py applies --threads to the environment when it is imported,
-    # before JAX and TF load: hand it the same arguments.
-    sys.argv = [path, "--threads", str(threads)]
-    spec = importlib.util.spec_from_file_location("anchors_for_threads", path)
+def load_peers(path):
+    spec = importlib.util.spec_from_file_location("peers", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def frameworks(anchors, names, threads):
-    out = []
-    for name in names:
-        try:
-            if name == "numpy":
-                out.append(anchors.NumpyFW(1))
-            elif name == "jax":
-                out.append(anchors.JaxFW(threads))
-            elif name == "torch":
-                out.append(anchors.TorchFW(threads))
-            elif name == "tf":
-                out.append(anchors.TfFW(threads))
-        except Exception as error:  # a peer that is not installed
-            print(f"# {name} unavailable: {error!r}", file=sys.stderr)
-    return out
-
-
-def measure(fw, variant, repeat, restore_each):
+def measure(peer, variant, warmup, repeat, restore_each):
     """CPU seconds and wall seconds of `repeat` timed runs (restores untimed)."""
-    run, restore = variant["run"], variant["restore"]
-    for _ in range(2):
-        if restore_each and restore is not None:
-            restore()
-        run()
-        fw.sync()
+    peer.settle()
+    for _ in range(warmup):
+        if restore_each:
+            variant.restore()
+        variant.run()
     cpu = wall = 0.0
     for _ in range(repeat):
-        if restore_each and restore is not None:
-            restore()
-            fw.sync()
+        if restore_each:
+            variant.restore()
         c0, w0 = time.process_time(), time.perf_counter()
-        run()
-        fw.sync()
+        variant.run()
         cpu += time.process_time() - c0
         wall += time.perf_counter() - w0
     return cpu, wall
@@ -85,35 +63,40 @@ def measure(fw, variant, repeat, restore_each):
 
 def main():
     args = parse_args()
-    anchors = load_anchors(os.path.abspath(args.anchors), args.threads)
-    names = [f.strip() for f in args.frameworks.split(",") if f.strip()]
-    # `--only` as anchors.py takes it (W3 is W3a and W3b), and as scripts/bench
-    # passes it on (comma lists too).
-    only = [o.strip() for arg in args.only or [] for o in arg.split(",") if o.strip()] or DEFAULT
-    selected = [w for w in anchors.WORKLOADS if any(w[0] in (o, o + "a", o + "b") for o in only)]
+    peers = load_peers(os.path.abspath(args.peers))
+    # Before any framework loads: it reads some of these only then.
+    peers.thread_environment(args.threads)
+    families = [f.strip() for f in args.frameworks.split(",") if f.strip()]
+    opened, _versions, notes = peers.open_peers(families, args.threads)
+    for note in notes:
+        print(f"# {note}", file=sys.stderr)
+    selected = peers.select(args.only)  # as peers.py takes --only: W3 is W3a and W3b, comma lists too
     results = {"threads": args.threads, "peers": {}}
-    for fw in frameworks(anchors, names, args.threads):
-        per = results["peers"].setdefault(fw.name, {})
-        for name, _desc, restore_each, _bytes in selected:
-            d = anchors.wl_inputs(name)
-            try:
-                variants = fw.variants(name, d)
-            except Exception as error:
-                print(f"# {name} {fw.name}: {error!r}", file=sys.stderr)
-                continue
+    for peer in opened:
+        per = results["peers"].setdefault(peer.name, {})
+        for wl in selected:
+            inputs = wl.make()
             # The peer's fastest variant is the one the comparison uses;
             # here every variant is measured, and the most parallel reported.
             ratios = {}
-            for vname, variant in variants.items():
-                if variant.get("reset"):
-                    variant["reset"]()
+            for label in peer.labels(wl.name):
                 gc.collect()
-                cpu, wall = measure(fw, variant, args.repeat, restore_each)
-                ratios[vname] = (cpu / wall if wall else 0.0, wall / args.repeat * 1e3)
-            vname, (ratio, ms) = max(ratios.items(), key=lambda kv: kv[1][0])
-            per[name] = {"variant": vname, "cpu_per_wall": ratio, "median_ms_approx": ms}
-            print(f"# {args.threads}t {fw.name:8s} {name:5s} {vname:40s} cpu/wall {ratio:.2f}", file=sys.stderr, flush=True)
-            del d
+                try:
+                    variant = peer.variant(wl.name, inputs, label)
+                    cpu, wall = measure(peer, variant, args.warmup, args.repeat, wl.restore_each_run)
+                except Exception as error:
+                    print(f"# {wl.name} {peer.name} {label}: {error!r}", file=sys.stderr)
+                    continue
+                finally:
+                    variant = None
+                ratios[label] = (cpu / wall if wall else 0.0, wall / args.repeat * 1e3)
+            if not ratios:
+                continue
+            label, (ratio, ms) = max(ratios.items(), key=lambda kv: kv[1][0])
+            per[wl.name] = {"variant": label, "cpu_per_wall": ratio, "median_ms_approx": ms}
+            print(f"# {args.threads}t {peer.name:8s} {wl.name:5s} {label:40s} cpu/wall {ratio:.2f}",
+                  file=sys.stderr, flush=True)
+            del inputs
             gc.collect()
     if args.json:
         with open(args.json, "w") as f:

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Tests of scripts/merge_bench.py and scripts/compare_bench.py on small
 hand-made parts: rounds joined into medians, results that must agree,
-ratios paired round by round. Standard library only.
+ratios paired round by round, one table per thread count the comparison is
+given. Standard library only.
 
     python3 scripts/test_bench_scripts.py
 """
+import argparse
 import contextlib
 import io
+import json
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -17,24 +21,31 @@ import compare_bench  # noqa: E402
 import merge_bench  # noqa: E402
 
 
-def ours_part(workload, median_ms, checksum=1.5, gbps=40.0):
+# One input's fingerprint, the same on both sides.
+X_PRINT = {"shape": [4], "dtype": "float32", "sum": 2.0, "first": [0.5, 0.5, 0.5, 0.5]}
+
+
+def ours_part(workload, median_ms, checksum=1.5, gbps=40.0, threads=1):
     """A workloads-bench file with one record and one copy reference."""
     return {
-        "settings": {"threads": 1},
+        "settings": {"threads": threads},
         "bandwidth": [{"what": "copy", "kind": "copy", "median_ms": 400 / gbps, "min_ms": 300 / gbps, "gbps": gbps,
                        "bytes": 1}],
         "records": [{"workload": workload, "median_ms": median_ms, "min_ms": median_ms - 0.1,
                      "useful_bytes": 2_000_000, "checksum": checksum}],
-        "fingerprints": {workload: {}},
+        "fingerprints": {workload: {"x": X_PRINT}},
     }
 
 
-def peers_part(workload, numpy_ms, jax_ms, result=7.0):
-    """An anchors.py file with one workload run by two peers."""
+def peers_part(workload, numpy_ms, jax_ms, result=1.5):
+    """A benches/peers.py file with one workload run by two peers (NumPy's
+    result agreeing with ours_part's checksum)."""
     return {
+        "machine": {"processor": "test CPU"},
+        "versions": {"numpy": "2.0"},
         "bandwidth": [{"what": "C memcpy", "median_ms": 10.0, "min_ms": 9.0, "gbps": 40.0, "bytes": 1}],
         "workloads": [{
-            "name": workload, "useful_bytes": 2_000_000, "numpy_result_sum": result,
+            "name": workload, "useful_bytes": 2_000_000, "numpy_result_sum": result, "inputs": {"x": X_PRINT},
             "runs": [
                 {"framework": "numpy", "variant": "x[i]=v", "median_ms": numpy_ms, "min_ms": numpy_ms, "check": "ok"},
                 {"framework": "jax", "variant": ".at[]", "median_ms": jax_ms, "min_ms": jax_ms, "check": "ok"},
@@ -135,6 +146,91 @@ class PairedRatios(unittest.TestCase):
         ours = merge_bench.merge([ours_part("W1", 1.0), ours_part("W1", 2.0)])
         self.assertIsNone(compare_bench.round_ratios(peers["workloads"][0], ours["records"][0]))
         self.assertIsNone(compare_bench.round_ratios(peers["workloads"][0], None))
+
+
+def with_torch(part, threads, torch_ms):
+    """`part` with PyTorch's run at `threads` threads added."""
+    part["workloads"][0]["runs"].append({"framework": f"torch-{threads}t", "variant": "index_put_",
+                                         "median_ms": torch_ms, "min_ms": torch_ms, "check": "ok"})
+    return part
+
+
+class TablePerThreadCount(unittest.TestCase):
+    def compare(self, peers, ours):
+        """compare_bench.py's output and status for {threads: peers file}
+        and [tensor-at file], written to a temporary directory."""
+        with tempfile.TemporaryDirectory() as tmp:
+            argv = ["compare_bench.py"]
+            for threads, part in peers.items():
+                path = os.path.join(tmp, f"peers-{threads}t.json")
+                with open(path, "w") as f:
+                    json.dump(part, f)
+                argv += ["--peers", f"{threads}={path}"]
+            for i, part in enumerate(ours):
+                path = os.path.join(tmp, f"tensor-at-{i}.json")
+                with open(path, "w") as f:
+                    json.dump(part, f)
+                argv.append(path)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                status = compare_bench.main(argv)
+        return status, out.getvalue()
+
+    def rows(self, text, heading):
+        """The W1 row of the first table under `heading`, as cells."""
+        section = text.split(heading, 1)[1]
+        row = next(line for line in section.splitlines() if line.startswith("| W1"))
+        return [cell.strip() for cell in row.strip("|").split("|")]
+
+    def test_one_table_for_each_thread_count_fewest_first(self):
+        peers = {4: with_torch(peers_part("W1", 2.0, 1.0), 4, 0.5), 1: with_torch(peers_part("W1", 2.0, 5.0), 1, 4.0)}
+        # The tensor-at files in either order: each carries its thread count.
+        status, text = self.compare(peers, [ours_part("W1", 0.25, threads=4), ours_part("W1", 1.0, threads=1)])
+        self.assertEqual(status, 0, text)
+        self.assertLess(text.index("### 1 thread (peers:"), text.index("### 4 threads (peers:"))
+        self.assertEqual(self.rows(text, "### 1 thread"), ["W1", "1.000", "2.000", "5.000", "4.000", "NumPy 2.000",
+                                                           "0.50"])
+        self.assertEqual(self.rows(text, "### 4 threads"), ["W1", "0.250", "2.000", "1.000", "0.500", "PyTorch 0.500",
+                                                            "0.50"])
+        header = next(line for line in text.split("### 4 threads", 1)[1].splitlines() if line.startswith("| workload"))
+        self.assertEqual([cell.strip() for cell in header.strip("|").split("|")],
+                         ["workload", "tensor-at 4t", "numpy", "jax", "torch-4t", "best peer", "ratio"])
+        self.assertIn("tensor-at, 4 threads over 1 thread: W1 0.25", text)
+        self.assertIn("every fingerprint and checksum matched", text)
+
+    def test_one_core_one_table(self):
+        status, text = self.compare({1: peers_part("W1", 2.0, 5.0)}, [ours_part("W1", 1.0)])
+        self.assertEqual(status, 0, text)
+        self.assertEqual(text.count("\n### "), 2)  # the table, then inputs and results
+        self.assertNotIn("over 1 thread", text)
+
+    def test_a_thread_count_without_tensor_at_is_named(self):
+        status, text = self.compare({1: peers_part("W1", 2.0, 5.0), 2: peers_part("W1", 2.0, 5.0)},
+                                    [ours_part("W1", 1.0)])
+        self.assertEqual(status, 0, text)
+        self.assertIn("### 2 threads: no tensor-at file at 2 threads", text)
+
+    def test_checksums_must_agree_across_thread_counts(self):
+        peers = {1: peers_part("W1", 2.0, 5.0, result=1.5), 2: peers_part("W1", 2.0, 5.0, result=1.5)}
+        status, text = self.compare(peers, [ours_part("W1", 1.0, checksum=1.5),
+                                            ours_part("W1", 1.0, checksum=1.25, threads=2)])
+        self.assertEqual(status, 1)
+        self.assertIn("differs across thread counts 1.5 / 1.25", text)
+
+    def test_two_files_at_one_thread_count_are_refused(self):
+        with self.assertRaises(SystemExit):
+            self.compare({1: peers_part("W1", 2.0, 5.0)}, [ours_part("W1", 1.0), ours_part("W1", 2.0)])
+
+    def test_the_peers_argument(self):
+        self.assertEqual(compare_bench.peers_arg("16=out/peers-16t.json"), (16, "out/peers-16t.json"))
+        for bad in ["peers.json", "0=peers.json", "two=peers.json", "2="]:
+            with self.assertRaises(argparse.ArgumentTypeError):
+                compare_bench.peers_arg(bad)
+
+    def test_peers_in_order_pytorch_at_each_thread_count(self):
+        self.assertEqual(compare_bench.peer_order({"tf", "torch-16t", "jax", "torch-2t", "numpy", "other"}),
+                         ["numpy", "jax", "torch-2t", "torch-16t", "tf", "other"])
+        self.assertEqual(compare_bench.peer_name("torch-16t"), "PyTorch")
 
 
 if __name__ == "__main__":
