@@ -18,8 +18,9 @@
 //! ```
 //!
 //! The macros parse NumPy slices (`a:b:c`) and ndarray ranges (`a..b;c`)
-//! at compile time and expand into the runtime API of [`tensor_core`],
-//! re-exported here for indices built at run time. See [`numpy_users`] for
+//! at compile time. For indices built at run time, the same operations
+//! are methods ([`IndexExt::at`], [`IndexMutExt::at_mut`],
+//! [`IntoUpdated::updated`]). See [`numpy_users`] for
 //! the idioms of NumPy, JAX and PyTorch side by side, and [`guarantees`]
 //! for what holds on any input (validation, atomicity, determinism).
 #![warn(missing_docs)]
@@ -27,13 +28,73 @@
 pub mod guarantees;
 pub mod numpy_users;
 
-pub use tensor_core::*;
+pub use tensor_core::{At, AtFilled, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, UpdatedResult};
+pub use tensor_core::{IndexError, Mode, Op, ReadMode, SetError};
+pub use tensor_core::{along, ix, nd};
 
 /// The ndarray this crate is built on (0.17). Name arrays through it
 /// (`use tensor_at::ndarray::{array, Array2};`), or depend on the same
 /// ndarray version: an `Array2` of another version is another type, and
 /// the macros reject it ("expected `ArrayBase`, found `ArrayBase`").
 pub use ndarray;
+/// The num-complex whose `Complex<f32>` and `Complex<f64>` are elements
+/// (`+= -= *= /=`); the one ndarray uses.
+pub use tensor_core::num_complex;
+
+/// What a typical file needs: `use tensor_at::prelude::*;` brings the
+/// macros, the index helpers, the method syntax and the modes.
+///
+/// ```
+/// use tensor_at::ndarray::array;
+/// use tensor_at::prelude::*;
+///
+/// let mut x = array![[1.0, 2.0], [3.0, 4.0]];
+/// at!(x[x > 2.0] = 0.0);                       // the macros
+/// x.at_mut((.., 0)).mode(Mode::Clip).add(1.0)?; // the method syntax
+/// assert_eq!(x, array![[2.0, 2.0], [1.0, 0.0]]);
+/// # Ok::<(), IndexError>(())
+/// ```
+pub mod prelude {
+    pub use crate::index::{Ellipsis, NewAxis};
+    pub use crate::{IndexError, Mode, ReadMode};
+    pub use crate::{IndexExt, IndexMutExt, IntoUpdated};
+    pub use crate::{along, ix, nd};
+    pub use crate::{at, set, try_at, try_set};
+}
+
+/// What can stand between the brackets, for indices built at run time and
+/// for generic code: the index elements ([`IndexElem`](index::IndexElem),
+/// built by [`ix`](crate::ix)), the slice types, `...` and new axes, and
+/// the traits that classify what a type indexes as.
+pub mod index {
+    pub use tensor_core::index::{
+        Along, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd,
+        NewAxis, PySlice, RangeSlice,
+    };
+    pub use tensor_core::typed::{FilledRead, IntoIndexList, Read};
+}
+
+/// The element types' capabilities, for generic code: which types take
+/// the arithmetic updates ([`Arith`](element::Arith)), `min`/`max`
+/// ([`Ordered`](element::Ordered)) and the bitwise ones
+/// ([`Bitwise`](element::Bitwise)), and what can be written as a value.
+pub mod element {
+    pub use tensor_core::element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};
+    pub use tensor_core::value::{IntoValue, SameElement, Scalar};
+}
+
+/// The errors, and the types their variants hold.
+pub mod error {
+    pub use tensor_core::error::{BatchPart, Dims, IndexError, IndexShapes, SetError};
+}
+
+pub use tensor_core::backend;
+
+// The static ranks and typed index lists, named by the compile errors of
+// the macros (`tensor_at::rank::HasAxis`): re-exported so that an error
+// names this crate's paths, never a dependency the user did not add.
+#[doc(hidden)]
+pub use tensor_core::{index::KeptArray, rank, typed};
 
 /// In-place indexed update, or read (NumPy / PyTorch `x[...] = v`, `x[...]`).
 ///
@@ -202,7 +263,9 @@ pub mod __private {
     pub use tensor_core::entry::*;
     // The public traits whose checks the expansions name (re-exported here
     // rather than from `entry`, so that each keeps its one public path).
-    pub use tensor_core::{Bitwise, IndexableMut, IntoIndexElem, IntoValue, Ordered};
-    pub use tensor_core::{Ellipsis, Mode, NewAxis, Op, PySlice, nd};
+    pub use tensor_core::backend::{AnyMode, IndexableMut};
+    pub use tensor_core::element::{Bitwise, Op, Ordered};
+    pub use tensor_core::index::{Ellipsis, IntoIndexElem, NewAxis, PySlice, nd};
+    pub use tensor_core::value::IntoValue;
     pub use tensor_macros::{at, set, try_at, try_set};
 }

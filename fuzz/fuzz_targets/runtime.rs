@@ -26,7 +26,8 @@ mod reference;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use reference::case::{Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, check, value_shape};
-use tensor_at::{Mode, Op, PySlice, RangeSlice};
+use tensor_at::{Mode, Op};
+use tensor_at::index::{PySlice, RangeSlice};
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);

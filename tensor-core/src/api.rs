@@ -15,7 +15,7 @@ use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 use crate::exec::{gather, masked};
 use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, with_indices};
-use crate::mode::Mode;
+use crate::mode::AnyMode;
 use crate::plan::ViewAxis;
 use crate::prepare::{self, Access};
 use crate::rank::{Kind, Rank, Selection};
@@ -26,7 +26,8 @@ use crate::value::{Broadcast, InOrder, IntoValue, Value};
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{get, ix, Mode};
+/// use tensor_core::backend::get;
+/// use tensor_core::{ix, Mode};
 ///
 /// let x = array![[1, 2, 3], [4, 5, 6]];
 /// let column = get(&x, &[ix(..), ix(-1)], Mode::Error)?;
@@ -35,12 +36,17 @@ use crate::value::{Broadcast, InOrder, IntoValue, Value};
 /// assert_eq!(picked, array![4, 1, 6].into_dyn());
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
-pub fn get<'a, T, S, D>(target: &'a ArrayBase<S, D>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<CowArray<'a, T, IxDyn>, IndexError>
+pub fn get<'a, T, S, D>(
+    target: &'a ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    mode: impl Into<AnyMode<T>>,
+) -> Result<CowArray<'a, T, IxDyn>, IndexError>
 where
     T: Clone,
     S: Data<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     get_view(target.view().into_dyn(), index, mode)
 }
 
@@ -48,13 +54,19 @@ where
 pub fn get_view<'a, T: Clone>(
     view: ArrayViewD<'a, T>,
     index: &[IndexElem<'_>],
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<CowArray<'a, T, IxDyn>, IndexError> {
+    let mode = mode.into();
     select(view, index, mode).map(Selection::into_cow)
 }
 
 /// [`get_view`], telling views from gathered arrays.
-pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
+pub fn select<'a, T: Clone>(
+    view: ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    mode: impl Into<AnyMode<T>>,
+) -> Result<Selection<'a, T>, IndexError> {
+    let mode = mode.into();
     // A basic index narrows the view with no plan built.
     let (mut selected, mut axis) = (view.clone(), 0);
     let narrow = |view_axis| axis = basic::select_axis(&mut selected, axis, view_axis);
@@ -72,7 +84,8 @@ pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mo
 ///
 /// ```
 /// use ndarray::{array, Array2};
-/// use tensor_core::{get_into, ix, Mode};
+/// use tensor_core::backend::get_into;
+/// use tensor_core::{ix, Mode};
 ///
 /// let x = array![[1, 2], [3, 4], [5, 6]];
 /// let mut out = Array2::zeros((2, 2));
@@ -84,7 +97,7 @@ pub fn select<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mo
 pub fn get_into<T, S, D, SO, DO>(
     target: &ArrayBase<S, D>,
     index: &[IndexElem<'_>],
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
     out: &mut ArrayBase<SO, DO>,
 ) -> Result<(), IndexError>
 where
@@ -94,6 +107,7 @@ where
     SO: DataMut<Elem = T>,
     DO: Dimension,
 {
+    let mode = mode.into();
     choose::read_into(target.view().into_dyn(), index, mode, out.view_mut().into_dyn())
 }
 
@@ -103,10 +117,10 @@ where
 pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
     target: ArrayView<'a, T, D>,
     index: &[IndexElem<'_>],
-    mode: Mode<T>,
+    mode: AnyMode<T>,
 ) -> Result<K::Read<'a, T, R>, IndexError> {
     let mut region = Region::new();
-    if let Mode::Error = mode
+    if let AnyMode::Error = mode
         && let Some(Ok(_)) = prepare::each_view_axis(index, target.shape(), &mode, Access::Read, |axis| {
             region.push(axis, target.strides())
         })
@@ -213,7 +227,7 @@ pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(target: ArrayView<'a, T, 
 /// a read.
 pub(crate) fn view_mut<'a, T>(target: ArrayViewMutD<'a, T>, index: &[IndexElem<'_>]) -> Result<ArrayViewMutD<'a, T>, IndexError> {
     let mut axes = Vec::with_capacity(index.len());
-    view_axes(index, target.shape(), &Mode::<T>::Error, &mut |axis| axes.push(axis)).expect("the index's type says it is basic")?;
+    view_axes(index, target.shape(), &AnyMode::<T>::Error, &mut |axis| axes.push(axis)).expect("the index's type says it is basic")?;
     Ok(basic::select(target, &axes))
 }
 
@@ -221,7 +235,7 @@ pub(crate) fn view_mut<'a, T>(target: ArrayViewMutD<'a, T>, index: &[IndexElem<'
 fn view_axes<T>(
     index: &[IndexElem<'_>],
     shape: &[usize],
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     visit: &mut dyn FnMut(ViewAxis),
 ) -> Option<Result<usize, IndexError>> {
     prepare::each_view_axis(index, shape, mode, Access::Update, visit)
@@ -305,7 +319,8 @@ pub(crate) fn ranked<'a, K: Kind, T: Clone + 'a, R: Rank>(selection: Selection<'
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{ix, set, Mode};
+/// use tensor_core::backend::set;
+/// use tensor_core::{ix, Mode};
 ///
 /// let mut x = array![0.0, 0.0, 0.0, 0.0];
 /// set(&mut x, &[ix([3, 1, 3])], &array![1.0, 2.0, 3.0], Mode::Error)?;
@@ -316,13 +331,14 @@ pub fn set<'v, T, S, D>(
     target: &mut ArrayBase<S, D>,
     index: &[IndexElem<'_>],
     value: impl IntoValue<'v, T>,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<(), IndexError>
 where
     T: Clone + 'v,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     let value = value.into_value();
     if let Value::Scalar(scalar) = &value
         && choose::small_region_in_place(
@@ -341,7 +357,8 @@ where
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{ix, update, Mode, Op};
+/// use tensor_core::backend::update;
+/// use tensor_core::{ix, Mode, Op};
 ///
 /// let mut hist = array![0, 0, 0];
 /// update(&mut hist, &[ix([0, 2, 2, 2])], Op::Add, 1, Mode::Error)?;
@@ -353,13 +370,14 @@ pub fn update<'v, T, S, D>(
     index: &[IndexElem<'_>],
     op: Op,
     value: impl IntoValue<'v, T>,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<(), IndexError>
 where
     T: Arith,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     let value = value.into_value();
     if let Value::Scalar(scalar) = &value
         && !T::checks_operands(op)
@@ -391,19 +409,26 @@ where
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{apply, ix, Mode};
+/// use tensor_core::backend::apply;
+/// use tensor_core::{ix, Mode};
 ///
 /// let mut x = array![1, 2, 3];
 /// apply(&mut x, &[ix([0, 0, 2])], |e| e * 10, Mode::Error)?;
 /// assert_eq!(x, array![100, 2, 30]);
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
-pub fn apply<T, S, D>(target: &mut ArrayBase<S, D>, index: &[IndexElem<'_>], f: impl FnMut(T) -> T, mode: Mode<T>) -> Result<(), IndexError>
+pub fn apply<T, S, D>(
+    target: &mut ArrayBase<S, D>,
+    index: &[IndexElem<'_>],
+    f: impl FnMut(T) -> T,
+    mode: impl Into<AnyMode<T>>,
+) -> Result<(), IndexError>
 where
     T: Clone,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     choose::apply(target.view_mut().into_dyn(), index, &mode, f)
 }
 
@@ -542,9 +567,9 @@ mod tests {
         let words = String::from("a b c d");
         let parts: Vec<&str> = words.split(' ').collect();
         let mut x = Array1::from(parts.clone());
-        set(&mut x, &[ix([3, 0])], &array![parts[1], parts[2]], Mode::Error).unwrap();
+        set(&mut x, &[ix([3, 0])], &array![parts[1], parts[2]], AnyMode::Error).unwrap();
         assert_eq!(x, array!["c", "b", "c", "b"]);
-        set(&mut x, &[ix(1..3)], &array![parts[3], parts[3]], Mode::Error).unwrap();
+        set(&mut x, &[ix(1..3)], &array![parts[3], parts[3]], AnyMode::Error).unwrap();
         assert_eq!(x, array!["c", "d", "d", "b"]);
     }
 
@@ -556,10 +581,10 @@ mod tests {
         let len = 1 << 17;
         let x: Array1<Rc<u32>> = (0..len as u32).map(Rc::new).collect();
         let index: Array1<usize> = (0..len).rev().collect();
-        let gathered = get(&x, &[ix(&index)], Mode::Error).unwrap();
+        let gathered = get(&x, &[ix(&index)], AnyMode::Error).unwrap();
         assert!(gathered.iter().zip(index.iter()).all(|(e, &i)| **e == i as u32));
         let mask: Array1<bool> = (0..len).map(|k| k % 3 == 0).collect();
-        let masked = get(&x, &[ix(&mask)], Mode::Error).unwrap();
+        let masked = get(&x, &[ix(&mask)], AnyMode::Error).unwrap();
         assert!(masked.iter().zip((0..len as u32).step_by(3)).all(|(e, i)| **e == i));
     }
 
@@ -571,7 +596,7 @@ mod tests {
         let mut x = ndarray::Array2::<f32>::zeros((rows, width));
         let index: Array1<usize> = (0..300).map(|k| (k * 7) % rows).collect();
         let values = ndarray::Array2::from_shape_fn((300, width), |(k, j)| (k * width + j) as f32);
-        set(&mut x, &[ix(&index)], &values, Mode::Error).unwrap();
+        set(&mut x, &[ix(&index)], &values, AnyMode::Error).unwrap();
         let mut expected = ndarray::Array2::<f32>::zeros((rows, width));
         for (k, &row) in index.iter().enumerate() {
             expected.row_mut(row).assign(&values.row(k));

@@ -1,10 +1,22 @@
-//! What the macros index: every ndarray on the CPU (through [`Target`] and
-//! [`TargetMut`]), and the tensors of other backends, which implement
-//! [`Indexable`], [`IndexableMut`] and [`IntoUpdatable`] themselves
-//! (tensor-gpu's `GpuTensor`).
+//! For backend authors: what a tensor type implements so that `at!`,
+//! `set!`, `try_at!` and `try_set!` index it, and the checks and plans it
+//! runs with. Users of the macros and of the method syntax need none of it.
 //!
-//! The macros' static checks (ranks, value ranks, element types) sit in the
-//! entry points above these traits, so they hold on every backend.
+//! A backend implements [`Indexable`] (reads), [`IndexableMut`] (writes)
+//! and [`IntoUpdatable`] (`set!`'s copy) for its tensor type. Each method
+//! takes the index as a list of [`IndexElem`](crate::index::IndexElem)s and
+//! a mode ([`AnyMode`]); it calls [`prepare`] first, which checks the whole
+//! call in NumPy's order (the mode, the index, the value's shape, every
+//! operand) and returns a [`Plan`](plan::Plan) that cannot fail to
+//! execute, so that nothing is written when anything is wrong, and every
+//! error is the CPU's. The macros' static checks (ranks, value ranks,
+//! element types) sit above these traits, so they hold on every backend.
+//!
+//! ndarray's own implementation is the blanket one over [`Target`] and
+//! [`TargetMut`]; tensor-gpu's `GpuTensor` implements the traits itself.
+//! The free functions ([`get`], [`set`], [`update`], [`apply`] and their
+//! batched forms) are the CPU's entry points over a list of
+//! [`IndexElem`](crate::index::IndexElem)s, of dynamic rank.
 
 use std::fmt::Display;
 
@@ -14,10 +26,20 @@ use crate::api;
 use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::index::{BasicList, IndexElem, IndexSlice};
-use crate::mode::Mode;
 use crate::rank::{Advanced, Kind, Rank};
-use crate::target::{Target, TargetMut};
-use crate::value::{InOrder, Value};
+pub use crate::target::{Target, TargetMut};
+use crate::value::InOrder;
+
+pub use crate::api::{apply, get, get_into, get_view, select, set, update};
+pub use crate::batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
+pub use crate::index::{DeviceArray, DeviceForm, IntIndex, IntoIntIndex};
+pub use crate::mode::{AnyMode, Bounds, Resolution};
+#[doc(inline)]
+pub use crate::plan;
+#[doc(inline)]
+pub use crate::prepare;
+pub use crate::rank::Selection;
+pub use crate::value::{Broadcast, Value};
 
 /// Which elements a mask on the target itself selects (`x[x < s]`,
 /// `x[(x > a) & (x < b)]`): the test on an element, and the mask as data
@@ -176,7 +198,7 @@ pub trait Indexable {
         &'t self,
         index: &[IndexElem<'_>],
         batch: usize,
-        mode: Mode<Self::Elem>,
+        mode: AnyMode<Self::Elem>,
     ) -> Result<Self::Read<'t, K, R>, Self::Error>
     where
         Self::Elem: Clone;
@@ -291,7 +313,7 @@ pub trait IndexableMut: Indexable {
         index: &[IndexElem<'_>],
         batch: usize,
         value: Value<'_, Self::Elem>,
-        mode: Mode<Self::Elem>,
+        mode: AnyMode<Self::Elem>,
     ) -> Result<(), Self::Error>
     where
         Self::Elem: Clone;
@@ -304,7 +326,7 @@ pub trait IndexableMut: Indexable {
         batch: usize,
         op: Op,
         value: Value<'_, Self::Elem>,
-        mode: Mode<Self::Elem>,
+        mode: AnyMode<Self::Elem>,
     ) -> Result<(), Self::Error>
     where
         Self::Elem: Arith;
@@ -315,7 +337,7 @@ pub trait IndexableMut: Indexable {
         index: &[IndexElem<'_>],
         batch: usize,
         f: F,
-        mode: Mode<Self::Elem>,
+        mode: AnyMode<Self::Elem>,
     ) -> Result<(), Self::Error>
     where
         Self::Elem: Clone;
@@ -378,7 +400,7 @@ impl<X: Target + ?Sized> Indexable for X {
         &'t self,
         index: &[IndexElem<'_>],
         batch: usize,
-        mode: Mode<X::Elem>,
+        mode: AnyMode<X::Elem>,
     ) -> Result<K::Read<'t, X::Elem, R>, IndexError>
     where
         X::Elem: Clone,
@@ -451,7 +473,13 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[inline]
-    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), IndexError>
+    fn set_index(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        value: Value<'_, X::Elem>,
+        mode: AnyMode<X::Elem>,
+    ) -> Result<(), IndexError>
     where
         X::Elem: Clone,
     {
@@ -465,7 +493,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         batch: usize,
         op: Op,
         value: Value<'_, X::Elem>,
-        mode: Mode<X::Elem>,
+        mode: AnyMode<X::Elem>,
     ) -> Result<(), IndexError>
     where
         X::Elem: Arith,
@@ -478,7 +506,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         index: &[IndexElem<'_>],
         batch: usize,
         f: F,
-        mode: Mode<X::Elem>,
+        mode: AnyMode<X::Elem>,
     ) -> Result<(), IndexError>
     where
         X::Elem: Clone,
@@ -604,7 +632,7 @@ fn set_index_in<T: Clone, D: Dimension>(
     index: &[IndexElem<'_>],
     batch: usize,
     value: Value<'_, T>,
-    mode: Mode<T>,
+    mode: AnyMode<T>,
 ) -> Result<(), IndexError> {
     crate::batched::set_batched(&mut target.into_dyn(), index, batch, value, mode)
 }
@@ -617,7 +645,7 @@ fn update_index_in<T: Arith, D: Dimension>(
     batch: usize,
     op: Op,
     value: Value<'_, T>,
-    mode: Mode<T>,
+    mode: AnyMode<T>,
 ) -> Result<(), IndexError> {
     crate::batched::update_batched(&mut target.into_dyn(), index, batch, op, value, mode)
 }

@@ -16,7 +16,7 @@ use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::with_op;
 use crate::index::IndexElem;
-use crate::mode::Mode;
+use crate::mode::AnyMode;
 use crate::plan::Plan;
 use crate::prepare::{self, Batch, Layout};
 use crate::rank::Selection;
@@ -30,7 +30,8 @@ use crate::value::{IntoValue, Value};
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{get_batched, ix, Mode};
+/// use tensor_core::backend::get_batched;
+/// use tensor_core::{ix, Mode};
 ///
 /// let x = array![[10, 11, 12], [20, 21, 22]];
 /// let idx = array![[2, 0], [1, 1]];
@@ -43,13 +44,14 @@ pub fn get_batched<'a, T, S, D>(
     target: &'a ArrayBase<S, D>,
     index: &[IndexElem<'_>],
     batch: usize,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<CowArray<'a, T, IxDyn>, IndexError>
 where
     T: Clone,
     S: Data<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     select_batched(target.view().into_dyn(), index, batch, mode).map(Selection::into_cow)
 }
 
@@ -59,8 +61,9 @@ pub fn select_batched<'a, T: Clone>(
     view: ArrayViewD<'a, T>,
     index: &[IndexElem<'_>],
     batch: usize,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<Selection<'a, T>, IndexError> {
+    let mode = mode.into();
     if batch == 0 {
         return crate::api::select(view, index, mode);
     }
@@ -115,7 +118,7 @@ pub fn get_batched_into<T, S, D, SO, DO>(
     target: &ArrayBase<S, D>,
     index: &[IndexElem<'_>],
     batch: usize,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
     out: &mut ArrayBase<SO, DO>,
 ) -> Result<(), IndexError>
 where
@@ -125,6 +128,7 @@ where
     SO: DataMut<Elem = T>,
     DO: Dimension,
 {
+    let mode = mode.into();
     if batch == 0 {
         return crate::api::get_into(target, index, mode, out);
     }
@@ -144,7 +148,8 @@ where
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{ix, set_batched, Mode};
+/// use tensor_core::backend::set_batched;
+/// use tensor_core::{ix, Mode};
 ///
 /// let mut x = array![[0, 0, 0], [0, 0, 0]];
 /// set_batched(&mut x, &[ix(&array![[2], [0]])], 1, &array![[7], [9]], Mode::Error)?;
@@ -156,13 +161,14 @@ pub fn set_batched<'v, T, S, D>(
     index: &[IndexElem<'_>],
     batch: usize,
     value: impl IntoValue<'v, T>,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<(), IndexError>
 where
     T: Clone + 'v,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     if batch == 0 {
         return crate::api::set(target, index, value, mode);
     }
@@ -185,7 +191,8 @@ where
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{ix, update_batched, Mode, Op};
+/// use tensor_core::backend::update_batched;
+/// use tensor_core::{ix, Mode, Op};
 ///
 /// let mut counts = array![[0, 0], [0, 0]];
 /// update_batched(&mut counts, &[ix(&array![[1, 1, 0], [0, 0, 0]])], 1, Op::Add, 1, Mode::Error)?;
@@ -198,13 +205,14 @@ pub fn update_batched<'v, T, S, D>(
     batch: usize,
     op: Op,
     value: impl IntoValue<'v, T>,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<(), IndexError>
 where
     T: Arith,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     if batch == 0 {
         return crate::api::update(target, index, op, value, mode);
     }
@@ -229,7 +237,8 @@ where
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{apply_batched, ix, Mode};
+/// use tensor_core::backend::apply_batched;
+/// use tensor_core::{ix, Mode};
 ///
 /// let mut x = array![[1, 2], [3, 4]];
 /// apply_batched(&mut x, &[ix(&array![[1], [0]])], 1, |e| e * 10, Mode::Error)?;
@@ -241,13 +250,14 @@ pub fn apply_batched<T, S, D>(
     index: &[IndexElem<'_>],
     batch: usize,
     f: impl FnMut(T) -> T,
-    mode: Mode<T>,
+    mode: impl Into<AnyMode<T>>,
 ) -> Result<(), IndexError>
 where
     T: Clone,
     S: DataMut<Elem = T>,
     D: Dimension,
 {
+    let mode = mode.into();
     if batch == 0 {
         return crate::api::apply(target, index, f, mode);
     }
@@ -294,7 +304,7 @@ impl Batches {
         target: &ArrayViewMutD<'_, T>,
         index: &[IndexElem<'_>],
         batch: usize,
-        mode: &Mode<T>,
+        mode: &AnyMode<T>,
         value: Option<&Value<'_, T>>,
     ) -> Result<Batches, IndexError> {
         let batch = prepare::batch_update(batch, target.shape(), index, mode, value)?;
@@ -336,9 +346,9 @@ fn each<'i, 'v, T, U>(
 /// An element to fill a new read's array with before each batch is read
 /// over it: the target's first, or the fill value (with neither, the read
 /// is empty: every position either reads the target or is filled).
-fn first_element<T: Clone>(view: &ArrayViewD<'_, T>, mode: &Mode<T>) -> Option<T> {
+fn first_element<T: Clone>(view: &ArrayViewD<'_, T>, mode: &AnyMode<T>) -> Option<T> {
     match mode {
-        Mode::Fill(fill) => Some(fill.clone()),
+        AnyMode::Fill(fill) => Some(fill.clone()),
         _ => view.iter().next().cloned(),
     }
 }

@@ -24,7 +24,7 @@ use crate::exec::sys::pages;
 use crate::exec::sys::stream::Fence;
 use crate::exec::{checked, gather, mask_gather, masked, scatter};
 use crate::index::{IndexElem, IndexInt, IndexSlice, with_index_slice, with_loop_indices};
-use crate::mode::Mode;
+use crate::mode::AnyMode;
 use crate::plan::{Form, IndexedPlan, Plan};
 use crate::prepare::{self, Layout, Update};
 use crate::rank::Selection;
@@ -191,14 +191,18 @@ fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine:
 
 /// `view[index]` in `mode`: a view for basic indexing, a gathered array
 /// for advanced indexing.
-pub(crate) fn read<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<Selection<'a, T>, IndexError> {
+pub(crate) fn read<'a, T: Clone>(
+    view: ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    mode: AnyMode<T>,
+) -> Result<Selection<'a, T>, IndexError> {
     let machine = Machine::now();
     let plan = match prepare::read_with(index, layout(&view), &mode, &machine.passes())? {
         Plan::View(plan) => return Ok(Selection::View(basic::select(view, &plan.axes))),
         Plan::Indexed(plan) => plan,
     };
     let fill = match &mode {
-        Mode::Fill(fill) => Some(fill),
+        AnyMode::Fill(fill) => Some(fill),
         _ => None,
     };
     let strategy = gather_strategy(&view, &plan, &machine);
@@ -224,7 +228,7 @@ pub(crate) fn read<'a, T: Clone>(view: ArrayViewD<'a, T>, index: &[IndexElem<'_>
 pub(crate) fn read_into<T: Clone>(
     view: ArrayViewD<'_, T>,
     index: &[IndexElem<'_>],
-    mode: Mode<T>,
+    mode: AnyMode<T>,
     out: ArrayViewMutD<'_, T>,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
@@ -243,7 +247,7 @@ pub(crate) fn read_into<T: Clone>(
 pub(crate) unsafe fn run_read_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: Plan<'_>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     mut out: ArrayViewMutD<'_, T>,
     machine: &Machine,
 ) {
@@ -255,7 +259,7 @@ pub(crate) unsafe fn run_read_into<T: Clone>(
         Plan::Indexed(plan) => plan,
     };
     let fill = match mode {
-        Mode::Fill(fill) => Some(fill),
+        AnyMode::Fill(fill) => Some(fill),
         _ => None,
     };
     match gather_strategy(view, &plan, machine) {
@@ -871,7 +875,7 @@ fn rows_from_first_element<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p cra
 pub(crate) fn set<T: Clone>(
     target: ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &Value<'_, T>,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
@@ -1255,7 +1259,7 @@ pub(crate) fn update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     target: ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
     op: Op,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &Value<'_, T>,
     kernel: K,
 ) -> Result<(), IndexError> {
@@ -1370,7 +1374,7 @@ pub(crate) fn update_checked_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync
     axis: &mut [T],
     index: &[IndexElem<'_>],
     op: Op,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &Value<'_, T>,
     kernel: K,
 ) -> Option<Result<(), IndexError>> {
@@ -1528,7 +1532,7 @@ fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send 
 pub(crate) fn apply<T: Clone>(
     mut target: ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     f: impl FnMut(T) -> T,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();

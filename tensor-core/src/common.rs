@@ -25,7 +25,7 @@ use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IndexSlice};
-use crate::mode::Mode;
+use crate::mode::AnyMode;
 use crate::rank::Selection;
 use crate::value::{InOrder, Value};
 
@@ -42,10 +42,10 @@ type TargetView<T> = ArrayViewMutD<'static, T>;
 #[allow(dead_code, reason = "read by no code: the tables only hold the code in the build")]
 #[allow(clippy::type_complexity, reason = "each field spells the signature of the function it holds")]
 struct GeneralPaths<T: 'static> {
-    read: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], Mode<T>) -> Read<'a, T>,
-    read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, Mode<T>) -> Read<'a, T>,
-    set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, Mode<T>) -> Written,
-    update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, Mode<T>) -> Written,
+    read: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], AnyMode<T>) -> Read<'a, T>,
+    read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, AnyMode<T>) -> Read<'a, T>,
+    set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, AnyMode<T>) -> Written,
+    update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, AnyMode<T>) -> Written,
     set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Few,
     update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Few,
     #[cfg(feature = "rayon")]

@@ -21,8 +21,7 @@ pub use crate::backend::{Predicate, Step};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::{IndexError, SetError};
-use crate::index::IndexElem;
-use crate::mode::Mode;
+use crate::mode::AnyMode;
 use crate::rank::{Advanced, Kind};
 pub use crate::rank::{AxisFits, BatchFits, FitsIn, HasView, Holds};
 use crate::target::{Target, TargetMut};
@@ -59,14 +58,8 @@ type ErrorOf<X> = <Updatable<X> as Indexable>::Error;
 
 /// Whether the backend's inline paths may take a list `L` in `mode`: mode
 /// `error`, no batch axes.
-fn inline<'i, L: IndexList<'i>, T>(mode: &Mode<T>) -> bool {
-    L::BATCH == 0 && matches!(mode, Mode::Error)
-}
-
-fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
-    let mut elems = Vec::with_capacity(L::LEN);
-    list.push_into(&mut elems);
-    elems
+fn inline<'i, L: IndexList<'i>, T>(mode: &AnyMode<T>) -> bool {
+    L::BATCH == 0 && matches!(mode, AnyMode::Error)
 }
 
 /// `target[list]`: a view for basic indices, an owned array for advanced
@@ -74,7 +67,7 @@ fn elems<'i, L: IndexList<'i>>(list: L) -> Vec<IndexElem<'i>> {
 /// for integers alone). Inlined into the call: an element in bounds is read
 /// there; everything else is `read_rest`, a call of its own.
 #[inline]
-pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
+pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,
@@ -92,7 +85,7 @@ where
 /// other paths' (a merge that costs the element's read a few copies).
 #[inline]
 #[track_caller]
-pub fn read_unwrap<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> ReadOf<'t, 'i, X, L>
+pub fn read_unwrap<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> ReadOf<'t, 'i, X, L>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,
@@ -107,7 +100,7 @@ where
 
 /// An element in bounds, for integers alone in mode `error`.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn read_element<'t, 'i, X, L>(target: &'t X, list: &L, mode: &Mode<X::Elem>) -> Option<ReadOf<'t, 'i, X, L>>
+fn read_element<'t, 'i, X, L>(target: &'t X, list: &L, mode: &AnyMode<X::Elem>) -> Option<ReadOf<'t, 'i, X, L>>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,
@@ -124,7 +117,7 @@ where
 /// [`read`] past an element: a few indices and a basic view, inlined as
 /// [`set_rest`] is, then the general path, a call of its own.
 #[inline]
-fn read_rest<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
+fn read_rest<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,
@@ -146,14 +139,14 @@ where
 
 /// [`read`]'s general path.
 #[inline(never)]
-fn read_general<'t, 'i, X, L>(target: &'t X, list: L, mode: Mode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
+fn read_general<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.read_index::<L::Kind, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, mode)
+    list.with_elems(|elems| target.read_index::<L::Kind, Region<'i, X::Dim, L>>(elems, L::BATCH, mode))
 }
 
 /// `target[list]` with mode `fill(value)`: an owned array, since positions
@@ -166,7 +159,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.read_index::<FilledKind<'i, L>, Region<'i, X::Dim, L>>(&elems(list), L::BATCH, Mode::Fill(fill))
+    list.with_elems(|elems| target.read_index::<FilledKind<'i, L>, Region<'i, X::Dim, L>>(elems, L::BATCH, AnyMode::Fill(fill)))
 }
 
 /// `&mut target[list]` (`at!(&mut x[1:3, ::2])`): the mutable view of a
@@ -179,13 +172,13 @@ where
     L::Kind: HasView,
     X::Dim: IndexedBy<'i, L>,
 {
-    let view = crate::api::view_mut(target.target_view_mut().into_dyn(), &elems(list))?;
+    let view = list.with_elems(|elems| crate::api::view_mut(target.target_view_mut().into_dyn(), elems))?;
     Ok(view.into_dimensionality().expect("a basic index selects its region's rank"))
 }
 
 /// `target[list]` read into `out` (`; out = buf`), which has the result's
 /// rank (checked here) and shape (checked at run time); an ndarray only.
-pub fn read_into<'i, X, L, O>(target: &X, list: L, mode: Mode<X::Elem>, out: &mut O) -> Result<(), IndexError>
+pub fn read_into<'i, X, L, O>(target: &X, list: L, mode: AnyMode<X::Elem>, out: &mut O) -> Result<(), IndexError>
 where
     X: Target + ?Sized,
     X::Elem: Clone,
@@ -194,14 +187,14 @@ where
     O: TargetMut<Elem = X::Elem> + ?Sized,
     O::Dim: Holds<Region<'i, X::Dim, L>>,
 {
-    crate::batched::get_batched_into(&target.target_view(), &elems(list), L::BATCH, mode, &mut out.target_view_mut())
+    list.with_elems(|elems| crate::batched::get_batched_into(&target.target_view(), elems, L::BATCH, mode, &mut out.target_view_mut()))
 }
 
 /// `target[list] = value`. Inlined into the call: an element in bounds is
 /// written there, then the rest of the inline paths (`set_rest`), then the
 /// backend's general path, a call of its own.
 #[inline]
-pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
+pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
@@ -219,7 +212,7 @@ where
 /// [`set`] for `at!`, as [`read_unwrap`] is.
 #[inline]
 #[track_caller]
-pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>)
+pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
@@ -238,7 +231,7 @@ where
 /// Writes an element in bounds, for integers alone, a scalar and mode
 /// `error`: whether it did.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn set_element<'i, 'v, X, L, V>(target: &mut X, list: &L, value: &V, mode: &Mode<X::Elem>) -> bool
+fn set_element<'i, 'v, X, L, V>(target: &mut X, list: &L, value: &V, mode: &AnyMode<X::Elem>) -> bool
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
@@ -254,7 +247,7 @@ where
 /// of a word, which the paths' results merge into in registers (merging
 /// the whole error costs a small write a copy, and a stall on it).
 #[inline]
-fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
+fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
@@ -280,19 +273,20 @@ where
 /// [`set`]'s general path: inlined, since the backend's own entry is the
 /// call (see [`IndexableMut::set_index`]).
 #[inline]
-fn set_general<'i, X, L>(target: &mut X, list: L, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
+fn set_general<'i, X, L>(target: &mut X, list: L, value: Value<'_, X::Elem>, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
 {
-    target.set_index(&elems(list), L::BATCH, value, mode).map_err(Box::new)
+    list.with_elems(|elems| target.set_index(elems, L::BATCH, value, mode))
+        .map_err(Box::new)
 }
 
 /// `target[list] op= value`, every occurrence applied in index order
 /// (inlined as [`set`] is).
 #[inline]
-pub fn update<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), X::Error>
+pub fn update<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
@@ -310,7 +304,7 @@ where
 /// [`update`] for `at!`, as [`read_unwrap`] is.
 #[inline]
 #[track_caller]
-pub fn update_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>)
+pub fn update_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>)
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
@@ -328,7 +322,7 @@ where
 
 /// Updates an element in bounds as [`set_element`] writes one.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn update_element<'i, 'v, X, L, V>(target: &mut X, list: &L, op: Op, value: &V, mode: &Mode<X::Elem>) -> bool
+fn update_element<'i, 'v, X, L, V>(target: &mut X, list: &L, op: Op, value: &V, mode: &AnyMode<X::Elem>) -> bool
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
@@ -340,7 +334,7 @@ where
 
 /// [`update`] past an element, as [`set_rest`].
 #[inline]
-fn update_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
+fn update_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
@@ -365,29 +359,30 @@ where
 
 /// [`update`]'s general path, inlined as [`set_general`] is.
 #[inline]
-fn update_general<'i, X, L>(target: &mut X, list: L, op: Op, value: Value<'_, X::Elem>, mode: Mode<X::Elem>) -> Result<(), Box<X::Error>>
+fn update_general<'i, X, L>(target: &mut X, list: L, op: Op, value: Value<'_, X::Elem>, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Arith,
     L: IndexList<'i>,
 {
-    target.update_index(&elems(list), L::BATCH, op, value, mode).map_err(Box::new)
+    list.with_elems(|elems| target.update_index(elems, L::BATCH, op, value, mode))
+        .map_err(Box::new)
 }
 
 /// `target[list].apply(f)`.
-pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: Mode<X::Elem>) -> Result<(), X::Error>
+pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.apply_index(&elems(list), L::BATCH, f, mode)
+    list.with_elems(|elems| target.apply_index(elems, L::BATCH, f, mode))
 }
 
 /// `set!(source[list] = value)`: the updated array; `source` is copied when
 /// borrowed, and updated in its own buffer when owned.
-pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> CopyResult<X>
+pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: AnyMode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone + 'v,
@@ -406,7 +401,7 @@ where
 /// the copying function just made).
 #[inline]
 #[track_caller]
-pub fn set_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: Mode<ElemOf<X>>) -> Updatable<X>
+pub fn set_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: AnyMode<ElemOf<X>>) -> Updatable<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone + 'v,
@@ -423,7 +418,7 @@ where
 /// [`update_copy`] for `set!`, as [`set_copy_unwrap`] is.
 #[inline]
 #[track_caller]
-pub fn update_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<ElemOf<X>>) -> Updatable<X>
+pub fn update_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: AnyMode<ElemOf<X>>) -> Updatable<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Arith + 'v,
@@ -438,7 +433,7 @@ where
 }
 
 /// `set!(source[list] op= value)`.
-pub fn update_copy<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: Mode<ElemOf<X>>) -> CopyResult<X>
+pub fn update_copy<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: AnyMode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Arith + 'v,
@@ -453,7 +448,7 @@ where
 }
 
 /// `set!(source[list].apply(f))`.
-pub fn apply_copy<'i, X, L>(source: X, list: L, f: impl FnMut(ElemOf<X>) -> ElemOf<X>, mode: Mode<ElemOf<X>>) -> CopyResult<X>
+pub fn apply_copy<'i, X, L>(source: X, list: L, f: impl FnMut(ElemOf<X>) -> ElemOf<X>, mode: AnyMode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone,
@@ -654,7 +649,7 @@ pub trait AsTarget {
 impl<T: ?Sized> AsTarget for T {}
 
 /// `a..b;step`.
-pub fn stepped(range: impl crate::index::IntoRangeSlice, step: impl SliceBound) -> crate::RangeSlice {
+pub fn stepped(range: impl crate::index::IntoRangeSlice, step: impl SliceBound) -> crate::index::RangeSlice {
     range.into_range_slice().step_by(step.to_isize())
 }
 

@@ -4,9 +4,9 @@ use std::fmt;
 
 /// A shape printed the way NumPy prints it: `(3,)`, `(2, 4)`, `()`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Shape(pub Vec<usize>);
+pub struct Dims(pub Vec<usize>);
 
-impl fmt::Display for Shape {
+impl fmt::Display for Dims {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.as_slice() {
             [only] => write!(f, "({only},)"),
@@ -18,19 +18,19 @@ impl fmt::Display for Shape {
     }
 }
 
-impl From<&[usize]> for Shape {
+impl From<&[usize]> for Dims {
     fn from(dims: &[usize]) -> Self {
-        Shape(dims.to_vec())
+        Dims(dims.to_vec())
     }
 }
 
 /// Shapes separated by spaces, as NumPy lists the shapes of index arrays.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Shapes(pub Vec<Shape>);
+pub struct IndexShapes(pub Vec<Dims>);
 
-impl fmt::Display for Shapes {
+impl fmt::Display for IndexShapes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.0.iter().map(Shape::to_string).collect();
+        let parts: Vec<String> = self.0.iter().map(Dims::to_string).collect();
         f.write_str(&parts.join(" "))
     }
 }
@@ -64,10 +64,10 @@ impl fmt::Display for BatchPart {
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{ix, set, IndexError, Mode};
+/// use tensor_core::{IndexError, IndexMutExt};
 ///
 /// let mut x = array![1, 2, 3];
-/// let error = set(&mut x, &[ix([0, 3])], 0, Mode::Error).unwrap_err();
+/// let error = x.at_mut([0, 3]).set(0).unwrap_err();
 /// assert!(matches!(error, IndexError::OutOfBounds { index: 3, axis: 0, len: 3 }));
 /// assert_eq!(error.to_string(), "index 3 is out of bounds for axis 0 with size 3");
 /// assert_eq!(x, array![1, 2, 3]);
@@ -126,15 +126,15 @@ pub enum IndexError {
     #[error("shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}")]
     IndexBroadcast {
         /// The shapes of the index arrays, in index order.
-        shapes: Shapes,
+        shapes: IndexShapes,
     },
     /// A value that does not broadcast to the indexed region.
     #[error("shape mismatch: value array of shape {value} could not be broadcast to indexing result of shape {target}")]
     ShapeMismatch {
         /// The value's shape.
-        value: Shape,
+        value: Dims,
         /// The shape of the indexed region.
-        target: Shape,
+        target: Dims,
     },
     /// `x[mask] = v` with a one-dimensional `v` of the wrong length.
     #[error("boolean array indexing assignment cannot assign {given} input values to the {expected} output values where the mask is true")]
@@ -175,7 +175,7 @@ pub enum IndexError {
     #[error("indexing result of shape {shape} is too large")]
     TooLarge {
         /// The shape that overflowed.
-        shape: Shape,
+        shape: Dims,
     },
     /// `along(idx, axis)` with other elements beside it in the brackets.
     #[error("along(...) must be the only element of an index")]
@@ -201,9 +201,9 @@ pub enum IndexError {
     #[error("along(...) index of shape {index} does not broadcast against the target of shape {target} outside axis {axis}")]
     AlongShape {
         /// The index array's shape.
-        index: Shape,
+        index: Dims,
         /// The target's shape.
-        target: Shape,
+        target: Dims,
         /// The axis the index picks positions along (from the front).
         axis: usize,
     },
@@ -243,9 +243,9 @@ pub enum IndexError {
     #[error("output array of shape {out} does not match the indexing result of shape {result}")]
     OutputShape {
         /// The shape of the array given to read into.
-        out: Shape,
+        out: Dims,
         /// The shape of the result.
-        result: Shape,
+        result: Dims,
     },
     /// An index array or a value that lives on another device (a GPU
     /// tensor) used with a target that cannot read it, such as an ndarray.
@@ -254,7 +254,7 @@ pub enum IndexError {
         /// `"index array"` or `"value"`.
         what: &'static str,
         /// Its shape.
-        shape: Shape,
+        shape: Dims,
     },
 }
 
@@ -323,7 +323,7 @@ impl IndexError {
     pub(crate) fn on_device(what: &'static str, shape: &[usize]) -> Self {
         IndexError::OnDevice {
             what,
-            shape: Shape(shape.to_vec()),
+            shape: Dims(shape.to_vec()),
         }
     }
 }

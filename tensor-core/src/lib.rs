@@ -39,25 +39,25 @@
 
 // The layers, each importing only from those above it in this list:
 // leaves (error, element, mode, index, rank, value, target, exec::sys),
-// then plan, then exec, then the entry layer (prepare, choose, api), then
-// the traits and method syntax over it (backend, builder, typed, entry).
+// then plan, then exec, then the entry layer (prepare, choose, api,
+// batched, numpy), then the traits and method syntax over it (backend,
+// builder, typed, entry).
 mod api;
-mod backend;
+pub mod backend;
 mod batched;
 mod builder;
 mod choose;
 #[cfg(share_generics)]
 mod common;
-mod element;
+pub mod element;
 #[doc(hidden)]
 pub mod entry;
-mod error;
+pub mod error;
 mod exec;
-mod index;
+pub mod index;
 mod mode;
-// The planner, the checks and the static ranks: public for tensor-gpu and
-// the macros' expansions, which are released with this crate, and hidden
-// from everyone else (no semver promise).
+// The planner and the checks: public for backends (see `backend`), which
+// are released with this crate, and for the macros' expansions.
 #[doc(hidden)]
 pub mod plan;
 #[doc(hidden)]
@@ -67,26 +67,13 @@ pub mod rank;
 mod target;
 #[doc(hidden)]
 pub mod typed;
-mod value;
+pub mod value;
 
-pub use api::{apply, get, get_into, get_view, select, set, update};
-pub use backend::{Indexable, IndexableMut, IntoUpdatable, MaskOperand, Predicate, Step};
-pub use batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
-pub use builder::{At, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, ix};
-pub use element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};
-pub use error::{BatchPart, IndexError, SetError, Shape, Shapes};
-pub use index::{
-    Along, DeviceArray, DeviceForm, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem,
-    IntoRangeSlice, Nd, NewAxis, PySlice, RangeSlice, along, nd,
-};
-#[doc(hidden)]
-pub use index::{IntIndex, IntoIntIndex, KeptArray, KeptElem};
-pub use mode::{Bounds, Mode, Resolution};
+pub use builder::{At, AtFilled, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, UpdatedResult, ix};
+pub use element::Op;
+pub use error::{IndexError, SetError};
+pub use index::{along, nd};
+pub use mode::{Mode, ReadMode};
 /// The num-complex whose `Complex<f32>` and `Complex<f64>` are elements
 /// (`+= -= *= /=`); the one ndarray uses.
 pub use num_complex;
-#[doc(hidden)]
-pub use plan::{Plan, resolve};
-pub use rank::Selection;
-pub use target::{Target, TargetMut};
-pub use value::{Broadcast, IntoValue, SameElement, Scalar, Value};

@@ -21,7 +21,8 @@
 use cubecl::prelude::*;
 use ndarray::{Array1, Array2, Axis, array};
 use tensor_at::at;
-use tensor_core::{NewAxis, ix};
+use tensor_core::index::NewAxis;
+use tensor_core::ix;
 use tensor_gpu::{Gpu, GpuError, GpuTensor};
 
 /// `labels[i]` = the centroid nearest to point `i` (squared distance, the

@@ -1,6 +1,6 @@
 //! Batched calls (`; batch = k`): for every batch position `b`, the call
 //! on `x[b]` with `INDEX[b]` and `v[b]`, as tensor-core's
-//! [`get_batched`](tensor_core::get_batched) runs them on the CPU.
+//! [`get_batched`](tensor_core::backend::get_batched) runs them on the CPU.
 //!
 //! Every batch is prepared by tensor-core (and, for a write, staged on the
 //! device) before the first kernel writes, so an error in any batch leaves
@@ -10,8 +10,11 @@
 //! nothing); reads stack every batch's region into one and gather it with
 //! one kernel.
 
+use tensor_core::backend::AnyMode;
+use tensor_core::index::IndexElem;
 use tensor_core::prepare::{self, Batch, Layout, Update};
-use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, Value};
+use tensor_core::value::{IntoValue, Value};
+use tensor_core::{IndexError, Mode, Op, ReadMode};
 
 use crate::buffer::Buffer;
 use crate::device_index;
@@ -29,25 +32,31 @@ impl<T: GpuElement> GpuTensor<T> {
     /// batch_dims=k)`, the `vmap` of `x[idx]`): every batch position's read,
     /// stacked behind the batch shape, in a new C-contiguous tensor. The
     /// elements and errors of tensor-core's
-    /// [`get_batched`](tensor_core::get_batched); a read through a mask is
+    /// [`get_batched`](tensor_core::backend::get_batched); a read through a mask is
     /// refused (each batch may select a different number of elements).
     /// With `batch == 0`, [`get`](Self::get).
     ///
     /// ```
     /// use ndarray::array;
-    /// use tensor_core::{ix, Mode};
+    /// use tensor_at::{ix, ReadMode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
     /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
     /// let x = GpuTensor::from_array(&Gpu::vulkan()?, &array![[10, 11, 12], [20, 21, 22]])?;
     /// // Row b picks idx[b].
-    /// let picked = x.get_batched(&[ix(&array![[2, 0], [1, 1]])], 1, Mode::Error)?;
+    /// let picked = x.get_batched(&[ix(&array![[2, 0], [1, 1]])], 1, ReadMode::Error)?;
     /// assert_eq!(picked.to_array()?, array![[12, 10], [21, 21]].into_dyn());
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
-    pub fn get_batched(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+    pub fn get_batched(&self, index: &[IndexElem<'_>], batch: usize, mode: ReadMode) -> Result<GpuTensor<T>, GpuError> {
+        self.get_batched_any(index, batch, mode.into())
+    }
+
+    /// [`get_batched`](Self::get_batched) in any mode, as the backend
+    /// traits take it.
+    pub(crate) fn get_batched_any(&self, index: &[IndexElem<'_>], batch: usize, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
         if batch == 0 {
-            return self.get(index, mode);
+            return self.get_any(index, mode);
         }
         let batches = prepare::batch_read(batch, &self.shape, index, &mode)?;
         if device_index::holds_device_arrays::<T>(index, None) {
@@ -58,7 +67,7 @@ impl<T: GpuElement> GpuTensor<T> {
         // that would be out of bounds on an empty axis.)
         if Batch::is_basic(index) && !positions.is_empty() {
             // The same view of every batch: one read behind whole axes.
-            return self.get(&Batch::behind_whole_axes(index, batch), mode);
+            return self.get_any(&Batch::behind_whole_axes(index, batch), mode);
         }
         let views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
         let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batches.index_at(index, at)).collect();
@@ -88,7 +97,7 @@ impl<T: GpuElement> GpuTensor<T> {
         let region = Region::stacked(batches.shape(), regions);
         let device = region.upload(&self.gpu)?;
         let fill = match mode {
-            Mode::Fill(fill) => fill,
+            AnyMode::Fill(fill) => fill,
             // No entry is skipped outside mode `fill`.
             _ => T::from_int(0),
         };
@@ -103,12 +112,12 @@ impl<T: GpuElement> GpuTensor<T> {
     /// (the `vmap` of `.at[].set`), a batch axis of length 1 in an index or
     /// the value broadcasting. Duplicates in a batch keep the last
     /// occurrence. The elements and errors of tensor-core's
-    /// [`set_batched`](tensor_core::set_batched); on error, nothing is
+    /// [`set_batched`](tensor_core::backend::set_batched); on error, nothing is
     /// written. With `batch == 0`, [`set`](Self::set).
     ///
     /// ```
     /// use ndarray::array;
-    /// use tensor_core::{ix, Mode};
+    /// use tensor_at::{ix, Mode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
     /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
@@ -122,10 +131,22 @@ impl<T: GpuElement> GpuTensor<T> {
         index: &[IndexElem<'_>],
         batch: usize,
         value: impl IntoValue<'v, T>,
-        mode: Mode<T>,
+        mode: Mode,
+    ) -> Result<(), GpuError> {
+        self.set_batched_any(index, batch, value, mode.into())
+    }
+
+    /// [`set_batched`](Self::set_batched) in any mode, as the backend
+    /// traits take it.
+    pub(crate) fn set_batched_any<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
     ) -> Result<(), GpuError> {
         if batch == 0 {
-            return self.set(index, value, mode);
+            return self.set_any(index, value, mode);
         }
         let value = value.into_value();
         if device_index::holds_device_arrays(index, Some(&value)) {
@@ -150,13 +171,13 @@ impl<T: GpuElement> GpuTensor<T> {
     /// axes paired, as [`set_batched`](Self::set_batched) pairs them: every
     /// occurrence applied in index order (the `vmap` of `.at[].add`), so
     /// float sums are bitwise those of tensor-core's
-    /// [`update_batched`](tensor_core::update_batched), whose errors it
+    /// [`update_batched`](tensor_core::backend::update_batched), whose errors it
     /// returns; on error, nothing is written. Float `pow` is refused
     /// ([`GpuError::Unsupported`]). With `batch == 0`, [`update`](Self::update).
     ///
     /// ```
     /// use ndarray::array;
-    /// use tensor_core::{ix, Mode, Op};
+    /// use tensor_at::{ix, Mode, Op};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
     /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
@@ -172,11 +193,24 @@ impl<T: GpuElement> GpuTensor<T> {
         batch: usize,
         op: Op,
         value: impl IntoValue<'v, T>,
-        mode: Mode<T>,
+        mode: Mode,
+    ) -> Result<(), GpuError> {
+        self.update_batched_any(index, batch, op, value, mode.into())
+    }
+
+    /// [`update_batched`](Self::update_batched) in any mode, as the backend
+    /// traits take it.
+    pub(crate) fn update_batched_any<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        op: Op,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
     ) -> Result<(), GpuError> {
         check_op::<T>(op)?;
         if batch == 0 {
-            return self.update(index, op, value, mode);
+            return self.update_any(index, op, value, mode);
         }
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
@@ -202,13 +236,14 @@ impl<T: GpuElement> GpuTensor<T> {
     /// A batched read whose index holds device arrays: each batch position's
     /// read, its device arrays viewed there, copied into its place in the
     /// result on the device.
-    fn get_batched_on_device(&self, index: &[IndexElem<'_>], batches: &Batch, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+    fn get_batched_on_device(&self, index: &[IndexElem<'_>], batches: &Batch, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
         let positions: Vec<Vec<usize>> = batches.positions().collect();
         let reads = positions
             .iter()
             .map(|at| {
                 let views = device_index::batch_views(index, at)?;
-                self.batch_view(at).get(&device_index::index_at(batches, index, at, &views), mode)
+                self.batch_view(at)
+                    .get_any(&device_index::index_at(batches, index, at, &views), mode)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut shape = batches.shape().to_vec();
@@ -240,7 +275,7 @@ impl<T: GpuElement> GpuTensor<T> {
         index: &[IndexElem<'_>],
         batch: usize,
         value: &Value<'_, T>,
-        mode: &Mode<T>,
+        mode: &AnyMode<T>,
         op: Combine,
         prepare: &impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
     ) -> Result<(), GpuError> {

@@ -13,12 +13,13 @@
 //! unchanged.
 
 use ndarray::{ArrayD, ArrayViewD, CowArray, IxDyn, ShapeBuilder};
+use tensor_core::backend::{AnyMode, Bounds, DeviceArray, DeviceForm, IntIndex, IntoIntIndex};
+use tensor_core::index::{IndexElem, IntArray, IntoIndexElem};
 use tensor_core::plan::IndexedPlan;
+use tensor_core::plan::Plan;
 use tensor_core::prepare::{self, Batch, Layout, Update};
-use tensor_core::{
-    Bounds, DeviceArray, DeviceForm, IndexElem, IndexError, IntArray, IntIndex, IntoIndexElem, IntoIntIndex, IntoValue, Mode, Plan, Value,
-    ix,
-};
+use tensor_core::value::{IntoValue, Value};
+use tensor_core::{IndexError, ix};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -140,7 +141,7 @@ impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
             rest /= len;
         }
         let index: Vec<IndexElem<'_>> = at.into_iter().map(ix).collect();
-        let element = self.get(&index, Mode::Error)?.to_array()?;
+        let element = self.get_any(&index, AnyMode::Error)?.to_array()?;
         Ok(element.first().copied().expect("one element").into())
     }
 

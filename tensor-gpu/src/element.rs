@@ -1,7 +1,8 @@
 //! The element types a GPU tensor holds.
 
 use cubecl::prelude::*;
-use tensor_core::{Arith, Scalar};
+use tensor_core::element::Arith;
+use tensor_core::value::Scalar;
 
 /// An element type of [`GpuTensor`](crate::GpuTensor): a number both
 /// tensor-core (for the host-side checks) and cubecl (for the kernels) know.

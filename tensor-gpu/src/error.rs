@@ -18,7 +18,7 @@ pub enum GpuError {
     #[error("operands could not be broadcast together with shapes {shapes}")]
     MaskBroadcast {
         /// The shapes of the mask's tensors, in the order written.
-        shapes: tensor_core::Shapes,
+        shapes: tensor_core::error::IndexShapes,
     },
     /// An operation the GPU backend does not run.
     #[error("{operation} is not supported on the GPU: {reason}")]

@@ -4,8 +4,12 @@
 //! tensors; errors are [`GpuError`]s.
 
 use ndarray::IxDyn;
+use tensor_core::Op;
+use tensor_core::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate};
+use tensor_core::element::Arith;
+use tensor_core::index::IndexElem;
 use tensor_core::rank::{Kind, Rank};
-use tensor_core::{Arith, IndexElem, Indexable, IndexableMut, IntoUpdatable, Mode, Op, Predicate, Value};
+use tensor_core::value::Value;
 
 use crate::device::Gpu;
 use crate::element::GpuElement;
@@ -31,8 +35,8 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
     type Error = GpuError;
     type Read<'t, K: Kind, R: Rank> = GpuTensor<T>;
 
-    fn read_index<K: Kind, R: Rank>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
-        self.get_batched(index, batch, mode)
+    fn read_index<K: Kind, R: Rank>(&self, index: &[IndexElem<'_>], batch: usize, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
+        self.get_batched_any(index, batch, mode)
     }
 
     fn read_where<R: Rank, F: FnMut(&T) -> bool>(&self, predicate: Predicate<'_, T, F>) -> Result<GpuTensor<T>, GpuError> {
@@ -42,18 +46,18 @@ impl<T: GpuElement> Indexable for GpuTensor<T> {
 
 #[diagnostic::do_not_recommend]
 impl<T: GpuElement> IndexableMut for GpuTensor<T> {
-    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
-        self.set_batched(index, batch, value, mode)
+    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: AnyMode<T>) -> Result<(), GpuError> {
+        self.set_batched_any(index, batch, value, mode)
     }
 
-    fn update_index(&mut self, index: &[IndexElem<'_>], batch: usize, op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError>
+    fn update_index(&mut self, index: &[IndexElem<'_>], batch: usize, op: Op, value: Value<'_, T>, mode: AnyMode<T>) -> Result<(), GpuError>
     where
         T: Arith,
     {
-        self.update_batched(index, batch, op, value, mode)
+        self.update_batched_any(index, batch, op, value, mode)
     }
 
-    fn apply_index<F: FnMut(T) -> T>(&mut self, _: &[IndexElem<'_>], _: usize, _: F, _: Mode<T>) -> Result<(), GpuError> {
+    fn apply_index<F: FnMut(T) -> T>(&mut self, _: &[IndexElem<'_>], _: usize, _: F, _: AnyMode<T>) -> Result<(), GpuError> {
         Err(GpuError::Unsupported {
             operation: "apply",
             reason: "a host closure cannot run in a kernel: download with to_array, apply, and upload",
@@ -87,7 +91,7 @@ macro_rules! forward_indexable {
             where
                 Self: 't;
 
-            fn read_index<K: Kind, R: Rank>(&self, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+            fn read_index<K: Kind, R: Rank>(&self, index: &[IndexElem<'_>], batch: usize, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
                 (**self).read_index::<K, R>(index, batch, mode)
             }
 
@@ -101,15 +105,22 @@ forward_indexable!(&GpuTensor<T>, &mut GpuTensor<T>);
 
 #[diagnostic::do_not_recommend]
 impl<T: GpuElement> IndexableMut for &mut GpuTensor<T> {
-    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+    fn set_index(&mut self, index: &[IndexElem<'_>], batch: usize, value: Value<'_, T>, mode: AnyMode<T>) -> Result<(), GpuError> {
         (**self).set_index(index, batch, value, mode)
     }
 
-    fn update_index(&mut self, index: &[IndexElem<'_>], batch: usize, op: Op, value: Value<'_, T>, mode: Mode<T>) -> Result<(), GpuError> {
+    fn update_index(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        op: Op,
+        value: Value<'_, T>,
+        mode: AnyMode<T>,
+    ) -> Result<(), GpuError> {
         (**self).update_index(index, batch, op, value, mode)
     }
 
-    fn apply_index<F: FnMut(T) -> T>(&mut self, index: &[IndexElem<'_>], batch: usize, f: F, mode: Mode<T>) -> Result<(), GpuError> {
+    fn apply_index<F: FnMut(T) -> T>(&mut self, index: &[IndexElem<'_>], batch: usize, f: F, mode: AnyMode<T>) -> Result<(), GpuError> {
         (**self).apply_index(index, batch, f, mode)
     }
 

@@ -1,7 +1,7 @@
 //! Regions on the host: the axes a plan (or a whole tensor) selects, as the
 //! rows of `meta` the kernels decompose positions with, and their upload.
 
-use tensor_core::Plan;
+use tensor_core::plan::Plan;
 use tensor_core::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
 
 use crate::buffer::Buffer;
@@ -313,7 +313,10 @@ impl Region {
 
 #[cfg(test)]
 mod tests {
-    use tensor_core::{Bounds, IndexElem, ix, resolve};
+    use tensor_core::backend::Bounds;
+    use tensor_core::index::IndexElem;
+    use tensor_core::ix;
+    use tensor_core::plan::resolve;
 
     use super::*;
 

@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use ndarray::array;
-//! use tensor_core::{ix, Mode, Op};
+//! use tensor_at::{ix, Mode, Op, ReadMode};
 //! use tensor_gpu::{Compare, Gpu, GpuTensor};
 //!
 //! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
@@ -39,7 +39,7 @@
 //! x.update(&[ix([1, 1])], Op::Add, 1.0, Mode::Error)?; //         np.add.at(x, [1, 1], 1)
 //! x.set_where(Compare::Lt, 0.0, 9.0)?; //                         x[x < 0] = 9
 //! assert_eq!(x.to_array()?, array![[0.0, 9.0], [2.0, 6.0]].into_dyn());
-//! let column = x.get(&[ix(..), ix(-1)], Mode::Error)?; //         x[:, -1]
+//! let column = x.get(&[ix(..), ix(-1)], ReadMode::Error)?; //     x[:, -1]
 //! assert_eq!(column.to_array()?, array![9.0, 6.0].into_dyn());
 //! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
@@ -231,4 +231,4 @@ pub use element::GpuElement;
 pub use error::GpuError;
 pub use mask::DeviceMask;
 pub use tensor::GpuTensor;
-pub use tensor_core::Compare;
+pub use tensor_core::element::Compare;

@@ -20,7 +20,10 @@ use std::any::Any;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 use std::sync::Arc;
 
-use tensor_core::{Compare, DeviceArray, DeviceForm, IndexElem, IntoIndexElem, MaskOperand, Shape, Shapes, Step};
+use tensor_core::backend::{DeviceArray, DeviceForm, MaskOperand, Step};
+use tensor_core::element::Compare;
+use tensor_core::error::{Dims, IndexShapes};
+use tensor_core::index::{IndexElem, IntoIndexElem};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -177,7 +180,7 @@ impl DeviceMask {
     /// The mask's shape, or why it has none.
     pub(crate) fn shape(&self) -> Result<&[usize], GpuError> {
         self.shape.as_deref().map_err(|shapes| GpuError::MaskBroadcast {
-            shapes: Shapes(shapes.iter().cloned().map(Shape).collect()),
+            shapes: IndexShapes(shapes.iter().cloned().map(Dims).collect()),
         })
     }
 

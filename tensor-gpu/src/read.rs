@@ -1,7 +1,12 @@
 //! Reads: `x[index]` (a strided copy for basic indices, a gather for
 //! advanced ones) and `x[x < s]` (a compaction).
 
-use tensor_core::{IndexElem, Mode, Plan, prepare};
+use tensor_core::ReadMode;
+use tensor_core::backend::AnyMode;
+use tensor_core::element::Compare;
+use tensor_core::index::IndexElem;
+use tensor_core::plan::Plan;
+use tensor_core::prepare;
 
 use crate::device_index::OnDevice;
 use crate::element::GpuElement;
@@ -11,26 +16,36 @@ use crate::kernels::masked::Predicate;
 use crate::kernels::{compact, copy, gather};
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
-use tensor_core::Compare;
 
 impl<T: GpuElement> GpuTensor<T> {
     /// Reads `self[index]` into a new C-contiguous tensor: the elements of
-    /// tensor-core's [`get`](tensor_core::get) on the same array, with the
-    /// same errors. Mode `fill(v)` reads out-of-bounds positions as `v`;
-    /// mode `drop` is for updates only.
+    /// tensor-core's [`get`](tensor_core::backend::get) on the same array, with the
+    /// same errors ([`get_filled`](Self::get_filled) reads out-of-bounds
+    /// positions as a value instead).
     ///
     /// ```
     /// use ndarray::array;
-    /// use tensor_core::{ix, Mode};
+    /// use tensor_at::{ix, ReadMode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
     /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
     /// let x = GpuTensor::from_array(&Gpu::vulkan()?, &array![[1, 2, 3], [4, 5, 6]])?;
-    /// let picked = x.get(&[ix([1, 0, 1]), ix([0, 0, 2])], Mode::Error)?;
+    /// let picked = x.get(&[ix([1, 0, 1]), ix([0, 0, 2])], ReadMode::Error)?;
     /// assert_eq!(picked.to_array()?, array![4, 1, 6].into_dyn());
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
-    pub fn get(&self, index: &[IndexElem<'_>], mode: Mode<T>) -> Result<GpuTensor<T>, GpuError> {
+    pub fn get(&self, index: &[IndexElem<'_>], mode: ReadMode) -> Result<GpuTensor<T>, GpuError> {
+        self.get_any(index, mode.into())
+    }
+
+    /// Reads `self[index]` as [`get`](Self::get) does, out-of-bounds
+    /// positions read as `fill` (JAX's `mode='fill'`).
+    pub fn get_filled(&self, index: &[IndexElem<'_>], fill: T) -> Result<GpuTensor<T>, GpuError> {
+        self.get_any(index, AnyMode::Fill(fill))
+    }
+
+    /// [`get`](Self::get) in any mode, as the backend traits take it.
+    pub(crate) fn get_any(&self, index: &[IndexElem<'_>], mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
         let device = OnDevice::split(&self.gpu, index, &self.shape)?;
         let plan = match &device {
             None => prepare::read(index, self.layout(), &mode)?,
@@ -54,7 +69,7 @@ impl<T: GpuElement> GpuTensor<T> {
                 }
                 let device = region.upload(&self.gpu)?;
                 let fill = match mode {
-                    Mode::Fill(fill) => fill,
+                    AnyMode::Fill(fill) => fill,
                     // No entry is skipped outside mode `fill`.
                     _ => T::from_int(0),
                 };

@@ -3,8 +3,10 @@
 
 use cubecl::server::Handle;
 use ndarray::{ArrayBase, ArrayD, Data, Dimension, IxDyn};
+use tensor_core::backend::AnyMode;
+use tensor_core::index::IndexElem;
+use tensor_core::plan::Plan;
 use tensor_core::prepare::{self, Layout};
-use tensor_core::{IndexElem, Mode, Plan};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -18,7 +20,7 @@ use crate::layout::Region;
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{ix, Mode, Op};
+/// use tensor_at::{ix, Mode, Op};
 /// use tensor_gpu::{Gpu, GpuTensor};
 ///
 /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
@@ -157,7 +159,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// new axes), sharing this tensor's buffer, with no kernel run.
     /// Advanced indices select copies: use [`get`](Self::get).
     pub fn view(&self, index: &[IndexElem<'_>]) -> Result<GpuTensor<T>, GpuError> {
-        let Plan::View(plan) = prepare::read(index, self.layout(), &Mode::<T>::Error)? else {
+        let Plan::View(plan) = prepare::read(index, self.layout(), &AnyMode::<T>::Error)? else {
             return Err(GpuError::Unsupported {
                 operation: "view",
                 reason: "advanced indices (arrays, masks) select copies: use get",

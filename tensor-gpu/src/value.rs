@@ -2,7 +2,7 @@
 //! checked it broadcasts) uploaded once, or a tensor already on the device,
 //! with its stride along each region axis.
 
-use tensor_core::Broadcast;
+use tensor_core::value::Broadcast;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;

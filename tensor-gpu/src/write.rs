@@ -4,8 +4,13 @@
 //! kernel runs, so on error the tensor is unchanged.
 
 use ndarray::{ArrayViewD, Dimension, IxDyn, ShapeBuilder};
+use tensor_core::backend::{AnyMode, Bounds, DeviceForm};
+use tensor_core::element::{Arith, Compare};
+use tensor_core::index::IndexElem;
+use tensor_core::plan::Plan;
 use tensor_core::prepare::{self, Layout, Update};
-use tensor_core::{Arith, Bounds, Broadcast, Compare, DeviceForm, IndexElem, IndexError, IntoValue, Mode, Op, Plan, Value};
+use tensor_core::value::{Broadcast, IntoValue, Value};
+use tensor_core::{IndexError, Mode, Op};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -102,12 +107,17 @@ pub(crate) fn refuse_unchecked_operands<T: GpuElement>(op: Op, value: &Value<'_,
 
 impl<T: GpuElement> GpuTensor<T> {
     /// Writes `value` into `self[index]` (NumPy's `x[index] = value`), with
-    /// tensor-core's [`set`](tensor_core::set) semantics: duplicates keep
+    /// tensor-core's [`set`](tensor_core::backend::set) semantics: duplicates keep
     /// the last occurrence in index order; mode `drop` skips out-of-bounds
     /// positions. Index arrays may be host arrays or GPU tensors of
     /// integers ([`GpuIndex`](crate::GpuIndex)); the value a host scalar or
     /// array, or a GPU tensor (`&g`).
-    pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
+    pub fn set<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: Mode) -> Result<(), GpuError> {
+        self.set_any(index, value, mode.into())
+    }
+
+    /// [`set`](Self::set) in any mode, as the backend traits take it.
+    pub(crate) fn set_any<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: AnyMode<T>) -> Result<(), GpuError> {
         let value = value.into_value();
         if let Some(mask) = self.whole_mask(index, &mode)? {
             return self.set_condition(mask.condition(&self.gpu, Some(&self.buffer))?, value);
@@ -119,11 +129,22 @@ impl<T: GpuElement> GpuTensor<T> {
 
     /// Combines `self[index]` with `value` by `op`, once per occurrence, in
     /// index order (unbuffered, like `np.add.at`), with tensor-core's
-    /// [`update`](tensor_core::update) semantics and errors. Float `pow` is
+    /// [`update`](tensor_core::backend::update) semantics and errors. Float `pow` is
     /// refused ([`GpuError::Unsupported`]), and so are the operations whose
     /// operands tensor-core checks (integer `/`, `%` and powers) with a
     /// value on the device, whose operands are not checked there.
-    pub fn update<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: Mode<T>) -> Result<(), GpuError> {
+    pub fn update<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: Mode) -> Result<(), GpuError> {
+        self.update_any(index, op, value, mode.into())
+    }
+
+    /// [`update`](Self::update) in any mode, as the backend traits take it.
+    pub(crate) fn update_any<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        op: Op,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
+    ) -> Result<(), GpuError> {
         check_op::<T>(op)?;
         let combine = Combine::try_from(op)?;
         let value = value.into_value();
@@ -144,7 +165,7 @@ impl<T: GpuElement> GpuTensor<T> {
     ///
     /// ```
     /// use ndarray::array;
-    /// use tensor_core::{ix, Mode};
+    /// use tensor_at::{ix, Mode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
     /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
@@ -159,13 +180,13 @@ impl<T: GpuElement> GpuTensor<T> {
     /// assert_eq!(x.to_array()?, array![[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]].into_dyn());
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
-    pub fn set_from(&mut self, index: &[IndexElem<'_>], value: &GpuTensor<T>, mode: Mode<T>) -> Result<(), GpuError> {
+    pub fn set_from(&mut self, index: &[IndexElem<'_>], value: &GpuTensor<T>, mode: Mode) -> Result<(), GpuError> {
         self.set(index, value, mode)
     }
 
     /// [`update`](Self::update) with a value that is already on the device
     /// ([`set_from`](Self::set_from)).
-    pub fn update_from(&mut self, index: &[IndexElem<'_>], op: Op, value: &GpuTensor<T>, mode: Mode<T>) -> Result<(), GpuError> {
+    pub fn update_from(&mut self, index: &[IndexElem<'_>], op: Op, value: &GpuTensor<T>, mode: Mode) -> Result<(), GpuError> {
         self.update(index, op, value, mode)
     }
 
@@ -204,7 +225,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// shape: a write of the mask sugar's passes, once `mode` is known to
     /// apply to updates. (Other masks on the device index as the
     /// coordinates they select.)
-    fn whole_mask<'i>(&self, index: &'i [IndexElem<'_>], mode: &Mode<T>) -> Result<Option<&'i DeviceMask>, GpuError> {
+    fn whole_mask<'i>(&self, index: &'i [IndexElem<'_>], mode: &AnyMode<T>) -> Result<Option<&'i DeviceMask>, GpuError> {
         let [
             IndexElem::Device {
                 array,

@@ -533,9 +533,9 @@ fn mask_array(mask: &MaskArray) -> TokenStream {
 fn mode(mode: &Mode) -> TokenStream {
     let p = private(Span::call_site());
     match mode {
-        Mode::Default => quote!(#p::Mode::Error),
-        Mode::Named(name) => quote_spanned!(name.span()=> #p::Mode::#name),
-        Mode::Fill(span, value) => quote_spanned!(*span=> #p::Mode::Fill(#value)),
+        Mode::Default => quote!(#p::AnyMode::Error),
+        Mode::Named(name) => quote_spanned!(name.span()=> #p::AnyMode::#name),
+        Mode::Fill(span, value) => quote_spanned!(*span=> #p::AnyMode::Fill(#value)),
     }
 }
 

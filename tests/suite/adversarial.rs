@@ -11,7 +11,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ShapeBuilder, array};
-use tensor_at::{IndexElem, IndexError, Mode, Op, apply, at, get, ix, set, try_at, try_set, update};
+use tensor_at::backend::{AnyMode, apply, get, set, update};
+use tensor_at::index::IndexElem;
+use tensor_at::{IndexError, Mode, Op, at, ix, set, try_at, try_set};
 
 // ---------------------------------------------------------------- extreme indices
 
@@ -107,7 +109,7 @@ fn extreme_integer_indices_are_skipped_in_mode_drop_and_read_the_fill_value() {
     assert_eq!(at!(original[index]; mode = fill(-1)), array![-1, 11, -1]);
     assert_eq!(at!(original[[usize::MAX, 4usize]]; mode = fill(-1)), array![-1, 14]);
     // A scalar index read with `fill` gives a 0-d array holding the fill value.
-    let read = get(&original, &[ix(i64::MIN)], Mode::Fill(-1)).unwrap();
+    let read = get(&original, &[ix(i64::MIN)], AnyMode::Fill(-1)).unwrap();
     assert_eq!((read.shape(), read.iter().copied().collect::<Vec<_>>()), (&[][..], vec![-1]));
 }
 
@@ -123,7 +125,7 @@ fn extreme_indices_on_an_empty_axis_fail_in_every_mode_that_needs_a_position() {
     let mut target = empty.clone();
     set(&mut target, &[ix([i64::MIN, 0])], 1, Mode::Drop).unwrap();
     assert_eq!(
-        get(&empty, &[ix([usize::MAX])], Mode::Fill(3))
+        get(&empty, &[ix([usize::MAX])], AnyMode::Fill(3))
             .unwrap()
             .iter()
             .copied()
@@ -370,7 +372,7 @@ impl Tracked {
     }
 }
 
-impl tensor_at::Scalar for Tracked {}
+impl tensor_at::element::Scalar for Tracked {}
 
 impl Clone for Tracked {
     fn clone(&self) -> Tracked {
@@ -398,7 +400,7 @@ fn a_panicking_clone_is_memory_safe_on_every_path() {
             ("gather", Box::new(|x| drop(at!(x[[0, 13, 1]])))),
             (
                 "gather with fill",
-                Box::new(|x| drop(get(x, &[ix([0, 99, 13])], Mode::Fill(Tracked::new(-1))).unwrap())),
+                Box::new(|x| drop(get(x, &[ix([0, 99, 13])], AnyMode::Fill(Tracked::new(-1))).unwrap())),
             ),
         ];
         ARMED.store(true, Ordering::SeqCst);

@@ -5,7 +5,8 @@
 //! proptests (`proptest_reference.rs`) cover the rest.
 
 use ndarray::{Array2, Array3, array};
-use tensor_at::{IndexError, Mode, along, at, ix, set, try_at};
+use tensor_at::backend::set;
+use tensor_at::{IndexError, Mode, along, at, ix, try_at};
 
 /// NumPy's `take_along_axis` docs: sorting each row through `argsort`,
 /// and each row's maximum through `argmax(keepdims=True)`.

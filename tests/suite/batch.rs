@@ -6,7 +6,8 @@
 //! proptests (`proptest_reference.rs`) cover the rest.
 
 use ndarray::{Array1, Array2, Array3, ArrayView2, Axis, array, s};
-use tensor_at::{BatchPart, IndexError, Mode, Op, along, at, ix, nd, set, try_at, try_set};
+use tensor_at::error::BatchPart;
+use tensor_at::{IndexError, Mode, Op, along, at, ix, nd, set, try_at, try_set};
 
 /// `x` of shape `(b, n, d)` with element `(i, j, k)` = `100 i + 10 j + k`.
 fn cube(b: usize, n: usize, d: usize) -> Array3<i64> {
@@ -195,16 +196,17 @@ fn errors_in_any_batch_leave_the_target_unchanged() {
 /// functions and a method of the builders.
 #[test]
 fn the_runtime_api_takes_a_batch_count() {
-    use tensor_at::{IndexExt, IndexMutExt, get_batched, update_batched};
+    use tensor_at::backend::{get_batched, update_batched};
+    use tensor_at::{IndexExt, IndexMutExt};
     let x = cube(2, 3, 1);
     let idx = array![[2usize], [0]];
     let picked = get_batched(&x, &[ix(&idx)], 1, Mode::Error).unwrap();
     assert_eq!(picked, array![[[20]], [[100]]].into_dyn());
-    assert_eq!(x.at(&[ix(&idx)]).batch(1).get().unwrap(), picked);
+    assert_eq!(x.at(&[ix(&idx)]).batch::<1>().get().unwrap(), picked);
     let mut counts = Array2::<u32>::zeros((2, 3));
     let votes = array![[2usize, 2, 1], [0, 0, 0]];
     update_batched(&mut counts, &[ix(&votes)], 1, Op::Add, 1, Mode::Error).unwrap();
-    counts.at_mut(&[ix(&votes)]).batch(1).add(1).unwrap();
+    counts.at_mut(&[ix(&votes)]).batch::<1>().add(1).unwrap();
     assert_eq!(counts, array![[0, 2, 4], [6, 0, 0]]);
     // No batch position: the shape any batch would read.
     let (empty, nothing) = (Array1::<usize>::zeros(0).insert_axis(Axis(1)), Array2::<i32>::zeros((0, 3)));

@@ -14,11 +14,12 @@ use std::path::PathBuf;
 
 use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
 use serde_json::Value as Json;
+use tensor_at::backend::AnyMode;
+use tensor_at::backend::Value;
+use tensor_at::element::{Arith, Scalar};
+use tensor_at::index::{Ellipsis, IndexArrayElement, IndexElem, IndexInt, NewAxis, PySlice, RangeSlice};
 use tensor_at::num_complex::Complex;
-use tensor_at::{
-    Arith, Ellipsis, IndexArrayElement, IndexElem, IndexError, IndexInt, Mode, NewAxis, Op, PySlice, RangeSlice, Scalar, Value, along, ix,
-    nd,
-};
+use tensor_at::{IndexError, Op, along, ix, nd};
 
 /// Cases below this count mean the corpus was cut short.
 const MIN_CASES: usize = 400;
@@ -276,13 +277,13 @@ fn view<'a, T>(base: &'a mut ArrayD<T>, steps: &Json) -> Outcome<ArrayViewMutD<'
     Ok(view)
 }
 
-fn mode<T: Elem>(json: &Json) -> Outcome<Mode<T>> {
+fn mode<T: Elem>(json: &Json) -> Outcome<AnyMode<T>> {
     Ok(match json.as_str() {
-        Some("error") => Mode::Error,
-        Some("clip") => Mode::Clip,
-        Some("wrap") => Mode::Wrap,
-        Some("drop") => Mode::Drop,
-        _ => Mode::Fill(T::parse(field(json, "fill")?)?),
+        Some("error") => AnyMode::Error,
+        Some("clip") => AnyMode::Clip,
+        Some("wrap") => AnyMode::Wrap,
+        Some("drop") => AnyMode::Drop,
+        _ => AnyMode::Fill(T::parse(field(json, "fill")?)?),
     })
 }
 
@@ -384,11 +385,11 @@ fn run<T: Elem>(case: &Json) -> Outcome<()> {
     let result = {
         let mut target = view(&mut base, field(case, "view")?)?;
         match name {
-            "get" if batch == 0 => tensor_at::get(&target, &index, mode).map(|r| Some(r.into_owned())),
-            "get" => tensor_at::get_batched(&target, &index, batch, mode).map(|r| Some(r.into_owned())),
-            "set" => tensor_at::set_batched(&mut target, &index, batch, value::<T>(case)?, mode).map(|()| None),
-            "apply" => tensor_at::apply_batched(&mut target, &index, batch, func::<T>(case)?, mode).map(|()| None),
-            other => tensor_at::update_batched(&mut target, &index, batch, op(other)?, value::<T>(case)?, mode).map(|()| None),
+            "get" if batch == 0 => tensor_at::backend::get(&target, &index, mode).map(|r| Some(r.into_owned())),
+            "get" => tensor_at::backend::get_batched(&target, &index, batch, mode).map(|r| Some(r.into_owned())),
+            "set" => tensor_at::backend::set_batched(&mut target, &index, batch, value::<T>(case)?, mode).map(|()| None),
+            "apply" => tensor_at::backend::apply_batched(&mut target, &index, batch, func::<T>(case)?, mode).map(|()| None),
+            other => tensor_at::backend::update_batched(&mut target, &index, batch, op(other)?, value::<T>(case)?, mode).map(|()| None),
         }
     };
     let expect = field(case, "expect")?;

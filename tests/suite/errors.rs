@@ -3,7 +3,9 @@
 //! NumPy's, and every write path leaves the target bit for bit unchanged.
 
 use ndarray::{Array, Array1, ArrayD, ArrayView1, IxDyn, array};
-use tensor_at::{Ellipsis, IndexElem, IndexError, IntoUpdated, Mode, NewAxis, Op, PySlice, RangeSlice, apply, get, ix, nd, set, update};
+use tensor_at::backend::{AnyMode, apply, get, set, update};
+use tensor_at::index::{Ellipsis, IndexElem, NewAxis, PySlice, RangeSlice};
+use tensor_at::{IndexError, IntoUpdated, Mode, Op, ix, nd};
 
 /// The target every test writes into: distinct values, with a NaN so that a
 /// bitwise comparison is needed to see it unchanged.
@@ -41,7 +43,7 @@ fn assert_every_path_fails(index: &[IndexElem<'_>], value: &ArrayD<f64>, matches
         check(apply(&mut x, index, |e| e + 1.0, Mode::Error), "apply", &x);
         let read = get(&x, index, Mode::Error).map(drop);
         check(read, "get", &x);
-        let copy = (&x).updated(index).add(value).map(drop);
+        let copy = (&x).updated(index).add(value).map(drop).map_err(|refused| refused.error);
         check(copy, "copy-and-update", &x);
     }
 
@@ -212,14 +214,14 @@ fn modes_outside_their_operations() {
     let error = get(&x, &[ix([9])], Mode::Drop).unwrap_err();
     assert!(matches!(error, IndexError::UnsupportedMode { mode: "drop", .. }));
     assert_eq!(error.to_string(), "mode drop applies to updates only; reads take fill(v)");
-    let error = assert_every_path_fails_with_mode(Mode::Fill(0.0));
+    let error = assert_every_path_fails_with_mode(AnyMode::Fill(0.0));
     assert_eq!(
         error.to_string(),
         "mode fill applies to reads only; updates take drop to skip out-of-bounds positions"
     );
 }
 
-fn assert_every_path_fails_with_mode(mode: Mode<f64>) -> IndexError {
+fn assert_every_path_fails_with_mode(mode: AnyMode<f64>) -> IndexError {
     let original = target();
     let mut x = target();
     let index = [ix([0, 9])];
@@ -301,7 +303,7 @@ fn operations_a_type_does_not_have_write_nothing() {
     assert_eq!(tensor_at::try_at!(b[b > true] -= true), Err(bool_sub.clone()));
     let mut grid = ndarray::Array2::from_elem((2, 3), true);
     let rows = ndarray::Array2::<usize>::zeros((2, 0));
-    let batched = tensor_at::update_batched(&mut grid, &[ix(&rows)], 1, Op::Sub, true, Mode::Error);
+    let batched = tensor_at::backend::update_batched(&mut grid, &[ix(&rows)], 1, Op::Sub, true, Mode::Error);
     assert_eq!(batched, Err(bool_sub));
     assert_eq!(x, original);
     let mut ints = Array1::from(vec![5i32, 6, 7]);
@@ -387,7 +389,7 @@ fn set_errors_unwrap_without_a_printable_element() {
     use tensor_at::try_set;
     #[derive(Clone, PartialEq)]
     struct Opaque(u8);
-    impl tensor_at::Scalar for Opaque {}
+    impl tensor_at::element::Scalar for Opaque {}
     let x = Array1::from_elem(3, Opaque(0));
     let y = try_set!({ x }[1] = Opaque(7)).unwrap();
     assert!(y[1] == Opaque(7));

@@ -12,7 +12,9 @@
 use ndarray::{Array1, Array2, Array3, ArrayView, Dimension};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-use tensor_at::{IndexElem, IndexError, Mode, PySlice, RangeSlice, get, ix, try_at, try_set};
+use tensor_at::backend::get;
+use tensor_at::index::{IndexElem, PySlice, RangeSlice};
+use tensor_at::{IndexError, Mode, ix, try_at, try_set};
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {

@@ -250,7 +250,7 @@ fn half_precision_updates_round_once_from_f32() {
     for (op, f) in ops {
         let mut x = Array1::from_iter(start.map(bf16::from_f32));
         let v = Array1::from_iter(values.map(bf16::from_f32));
-        tensor_at::update(&mut x, &[tensor_at::ix(&index[..])], op, &v, tensor_at::Mode::Error).unwrap();
+        tensor_at::backend::update(&mut x, &[tensor_at::ix(&index[..])], op, &v, tensor_at::Mode::Error).unwrap();
         let mut expected = start.map(bf16::from_f32);
         for (&i, &value) in index.iter().zip(&v) {
             expected[i] = bf16::from_f32(f(expected[i].to_f32(), value.to_f32()));
@@ -292,7 +292,7 @@ fn complex_updates_follow_a_loop_in_index_order() {
         let values = if op == Op::Div { divisors } else { values };
         let mut x = Array1::from(start.to_vec());
         let v = Array1::from(values.to_vec());
-        tensor_at::update(&mut x, &[tensor_at::ix(&index[..])], op, &v, tensor_at::Mode::Error).unwrap();
+        tensor_at::backend::update(&mut x, &[tensor_at::ix(&index[..])], op, &v, tensor_at::Mode::Error).unwrap();
         let mut expected = start;
         for (&i, &value) in index.iter().zip(&values) {
             expected[i] = f(expected[i], value);
@@ -314,7 +314,8 @@ fn complex_updates_follow_a_loop_in_index_order() {
     // No order, no powers, no remainders: refused at run time by the API
     // (the macros refuse `min` and `max` at compile time), nothing written.
     for op in [Op::Min, Op::Max, Op::Pow, Op::Rem, Op::BitXor] {
-        let error = tensor_at::update(&mut z, &[tensor_at::ix(&[0usize][..])], op, &c(1.0, 0.0), tensor_at::Mode::Error).unwrap_err();
+        let error =
+            tensor_at::backend::update(&mut z, &[tensor_at::ix(&[0usize][..])], op, &c(1.0, 0.0), tensor_at::Mode::Error).unwrap_err();
         assert_eq!(
             error,
             IndexError::UnsupportedOperation {
@@ -650,7 +651,7 @@ fn variables_that_are_already_references() {
     assert_eq!(at!(x[e]).into_dimensionality::<ndarray::Ix0>().unwrap()[()], -1.0);
     let q = nd(array![[3usize]]);
     at!(x[q] = 9.0);
-    assert_eq!(at!(x[tensor_at::Ellipsis, 3])[()], 9.0);
+    assert_eq!(at!(x[tensor_at::index::Ellipsis, 3])[()], 9.0);
 }
 
 macro_rules! zero_at {
@@ -721,13 +722,13 @@ fn fused_masks_agree_with_the_general_mask_path_on_long_arrays() {
     at!(fused[fused < 0.0] = values);
     let mut general = base.clone();
     let mask = base.mapv(|v| v < 0.0);
-    tensor_at::set(&mut general, &[tensor_at::ix(&mask)], &values, tensor_at::Mode::Error).unwrap();
+    tensor_at::backend::set(&mut general, &[tensor_at::ix(&mask)], &values, tensor_at::Mode::Error).unwrap();
     assert_eq!(fused, general);
     let mut fused = base.clone();
     at!(fused[fused >= 10.0] += 1.5);
     let mut general = base.clone();
     let mask = base.mapv(|v| v >= 10.0);
-    tensor_at::update(
+    tensor_at::backend::update(
         &mut general,
         &[tensor_at::ix(&mask)],
         tensor_at::Op::Add,
@@ -745,7 +746,7 @@ struct Point {
     y: f64,
 }
 
-impl tensor_at::Scalar for Point {}
+impl tensor_at::element::Scalar for Point {}
 
 #[test]
 fn struct_literal_values() {
@@ -802,8 +803,8 @@ fn reads_into_an_array_check_first() {
     assert_eq!(
         try_at!(x[[0, 1, 2]]; out = out),
         Err(IndexError::OutputShape {
-            out: tensor_at::Shape(vec![2, 4]),
-            result: tensor_at::Shape(vec![3, 4]),
+            out: tensor_at::error::Dims(vec![2, 4]),
+            result: tensor_at::error::Dims(vec![3, 4]),
         })
     );
     assert!(matches!(

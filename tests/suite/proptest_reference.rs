@@ -18,7 +18,9 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
-use tensor_at::{Mode, Op, PySlice, RangeSlice, ix};
+use tensor_at::backend::AnyMode;
+use tensor_at::index::{PySlice, RangeSlice};
+use tensor_at::{Op, ix};
 
 // ---------------------------------------------------------------- layouts
 
@@ -372,22 +374,22 @@ fn any_op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn mode_strategy<T: StrategyElem>(action: Action) -> BoxedStrategy<Mode<T>> {
-    let fill = T::base().prop_map(Mode::Fill);
+fn mode_strategy<T: StrategyElem>(action: Action) -> BoxedStrategy<AnyMode<T>> {
+    let fill = T::base().prop_map(AnyMode::Fill);
     match action {
         Action::Get => prop_oneof![
-            10 => Just(Mode::Error),
-            3 => Just(Mode::Clip),
-            3 => Just(Mode::Wrap),
+            10 => Just(AnyMode::Error),
+            3 => Just(AnyMode::Clip),
+            3 => Just(AnyMode::Wrap),
             4 => fill,
-            1 => Just(Mode::Drop),
+            1 => Just(AnyMode::Drop),
         ]
         .boxed(),
         _ => prop_oneof![
-            10 => Just(Mode::Error),
-            3 => Just(Mode::Clip),
-            3 => Just(Mode::Wrap),
-            4 => Just(Mode::Drop),
+            10 => Just(AnyMode::Error),
+            3 => Just(AnyMode::Clip),
+            3 => Just(AnyMode::Wrap),
+            4 => Just(AnyMode::Drop),
             1 => fill,
         ]
         .boxed(),
@@ -438,7 +440,7 @@ fn case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> impl Strate
         .prop_flat_map(|(shape, action)| (Just(shape), Just(action), mode_strategy::<T>(action)))
         .prop_flat_map(|(shape, action, mode)| {
             // Out-of-bounds indices are errors in mode `error`; elsewhere they are the point.
-            let wild = if let Mode::Error = mode { 0.08 } else { 0.4 };
+            let wild = if let AnyMode::Error = mode { 0.08 } else { 0.4 };
             (
                 Just(shape.clone()),
                 layout_strategy(shape.clone()),
@@ -483,7 +485,7 @@ fn batched_case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> imp
     (vec(dim(), 1..=2), vec(dim(), 0..=3), actions)
         .prop_flat_map(|(batch, sub, action)| (Just(batch), Just(sub), Just(action), mode_strategy::<T>(action)))
         .prop_flat_map(|(batch, sub, action, mode)| {
-            let wild = if let Mode::Error = mode { 0.08 } else { 0.4 };
+            let wild = if let AnyMode::Error = mode { 0.08 } else { 0.4 };
             let axes = batch
                 .iter()
                 .map(|&len| prop_oneof![8 => Just(len), 2 => Just(1usize), 1 => Just(len + 1)])
@@ -685,8 +687,8 @@ proptest! {
         let x = ndarray::Array1::from_iter(0..len as i64);
         let target = Tensor { shape: vec![len], data: x.to_vec() };
         let index = [elem];
-        let actual = tensor_at::get(&x, &index, Mode::Error);
-        let expected = reference::read(&target, &index, &Mode::Error);
+        let actual = tensor_at::backend::get(&x, &index, AnyMode::Error);
+        let expected = reference::read(&target, &index, &AnyMode::Error);
         let n = len as isize;
         let absolute = |v: isize| if v < 0 { v + n } else { v };
         if (0..=n).contains(&absolute(slice.start)) && (0..=n).contains(&absolute(slice.end.unwrap_or(n))) {

@@ -235,7 +235,7 @@ mod tests {
 
     use super::*;
     use crate::index::{IndexElem, PySlice, RangeSlice};
-    use crate::mode::{Bounds, Mode};
+    use crate::mode::{AnyMode, Bounds};
     use crate::plan::basic::each_view_axis;
 
     /// A reproducible stream of small integers (SplitMix64).
@@ -318,7 +318,7 @@ mod tests {
                 Some(Ok(_)) => region.view::<_, _, IxDyn>(target.view()),
                 _ => None,
             };
-            match crate::api::get(&target, &index, Mode::Error) {
+            match crate::api::get(&target, &index, AnyMode::Error) {
                 Ok(planned) => {
                     let Some(typed) = typed else {
                         assert!(index.len() > 4, "{index:?} on {shape:?}: basic and valid, yet declined");
@@ -366,7 +366,8 @@ mod tests {
                 assert_eq!(target, before, "{index:?} on {shape:?}: declined, yet wrote");
                 continue;
             }
-            let planned = crate::api::get(&before, &index, Mode::Error).unwrap_or_else(|error| panic!("{index:?} on {shape:?}: {error}"));
+            let planned =
+                crate::api::get(&before, &index, AnyMode::Error).unwrap_or_else(|error| panic!("{index:?} on {shape:?}: {error}"));
             let selected: std::collections::HashSet<i64> = planned.view().iter().copied().collect();
             let expected = before.mapv(|element| if selected.contains(&element) { -1 - element } else { element });
             assert_eq!(target, expected, "{index:?} on {shape:?}");

@@ -26,7 +26,8 @@ pub(crate) use int::{isize_as_i64, isize_view_as_i64, usize_as_u64, usize_view_a
 /// messages quote the user's own index.
 ///
 /// ```
-/// use tensor_core::{ix, IndexElem, PySlice};
+/// use tensor_core::ix;
+/// use tensor_core::index::{IndexElem, PySlice};
 ///
 /// let index = [ix(1), IndexElem::Slice(PySlice::new(None, None, Some(-1))), ix(1..4).step_by(2)];
 /// let written: Vec<String> = index.iter().map(ToString::to_string).collect();
@@ -298,12 +299,13 @@ impl<'a> IndexSlice<'a> {
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{get, IndexElem, Mode, PySlice};
+/// use tensor_core::IndexExt;
+/// use tensor_core::index::PySlice;
 ///
 /// let x = array![0, 1, 2, 3, 4, 5];
 /// // x[4::-2] walks down from 4, as in NumPy.
-/// let down = get(&x, &[IndexElem::Slice(PySlice::new(Some(4), None, Some(-2)))], Mode::Error)?;
-/// assert_eq!(down, array![4, 2, 0].into_dyn());
+/// let down = x.at(PySlice::new(Some(4), None, Some(-2))).get()?;
+/// assert_eq!(down, array![4, 2, 0]);
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -320,11 +322,11 @@ pub struct PySlice {
 ///
 /// ```
 /// use ndarray::{array, s};
-/// use tensor_core::{get, ix, Mode};
+/// use tensor_core::{ix, IndexExt};
 ///
 /// let x = array![0, 1, 2, 3, 4, 5];
 /// // 4..;-2 is the range 4.. walked backwards, as `s![4..;-2]`.
-/// let back = get(&x, &[ix(4..).step_by(-2)], Mode::Error)?;
+/// let back = x.at(&[ix(4..).step_by(-2)]).get()?;
 /// assert_eq!(back, x.slice(s![4..;-2]).into_dyn());
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
@@ -534,13 +536,13 @@ pub struct Along<T> {
 ///
 /// ```
 /// use ndarray::array;
-/// use tensor_core::{along, get, ix, Mode};
+/// use tensor_core::{along, IndexExt};
 ///
 /// let logits = array![[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]];
 /// let labels = array![[1usize], [0]];
 /// // torch.gather(logits, 1, labels): each row's label logit.
-/// let picked = get(&logits, &[ix(along(&labels, 1))], Mode::Error)?;
-/// assert_eq!(picked, array![[0.7], [0.5]].into_dyn());
+/// let picked = logits.at(along(&labels, 1)).get()?;
+/// assert_eq!(picked, array![[0.7], [0.5]]);
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
 pub fn along<T>(index: T, axis: isize) -> Along<T> {
@@ -623,5 +625,5 @@ impl fmt::Display for IndexElem<'_> {
 }
 
 fn shape_str(shape: &[usize]) -> String {
-    crate::error::Shape(shape.to_vec()).to_string()
+    crate::error::Dims(shape.to_vec()).to_string()
 }

@@ -4,7 +4,7 @@
 
 use ndarray::{ArrayViewD, Axis, IxDyn};
 
-use crate::error::{IndexError, Shape, Shapes};
+use crate::error::{Dims, IndexError, IndexShapes};
 use crate::index::{IndexInt, IntArray, with_int_array};
 use crate::mode::{Bounds, Resolution};
 use crate::plan::passes::IndexPasses;
@@ -106,7 +106,7 @@ fn broadcast_shapes(components: &[Component<'_>], element_shapes: &[Vec<usize>])
                 *out = len;
             } else if len != 1 && len != *out {
                 return Err(IndexError::IndexBroadcast {
-                    shapes: Shapes(element_shapes.iter().map(|s| Shape(s.clone())).collect()),
+                    shapes: IndexShapes(element_shapes.iter().map(|s| Dims(s.clone())).collect()),
                 });
             }
         }
@@ -143,7 +143,7 @@ pub(crate) fn build_table<'i>(
     }
     // A table memory cannot hold is an error, not an abort.
     let mut offsets = passes.table(count).ok_or_else(|| IndexError::TooLarge {
-        shape: Shape(shape.clone()),
+        shape: Dims(shape.clone()),
     })?;
     offsets.resize(count, 0isize);
     for component in components {
@@ -278,7 +278,7 @@ pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
         .try_fold(1usize, |n, &d| n.checked_mul(d))
         .filter(|&n| n <= isize::MAX as usize)
         .ok_or_else(|| IndexError::TooLarge {
-            shape: Shape(shape.to_vec()),
+            shape: Dims(shape.to_vec()),
         })
 }
 

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use ndarray::{Array, ArrayViewD, Axis, CowArray, IxDyn, Slice};
 
-use crate::error::{IndexError, Shape};
+use crate::error::{Dims, IndexError};
 use crate::index::{IndexInt, IntArray, with_loop_array};
 use crate::mode::Bounds;
 use crate::plan::advanced::{self, Component, Source};
@@ -272,8 +272,8 @@ pub(crate) fn normalize_axis(axis: isize, ndim: usize) -> Result<usize, IndexErr
 /// on `axis`, elsewhere the index's and the target's broadcast together.
 fn region_shape(index: &[usize], shape: &[usize], axis: usize) -> Result<Vec<usize>, IndexError> {
     let mismatch = || IndexError::AlongShape {
-        index: Shape(index.to_vec()),
-        target: Shape(shape.to_vec()),
+        index: Dims(index.to_vec()),
+        target: Dims(shape.to_vec()),
         axis,
     };
     index

@@ -1,7 +1,9 @@
 //! Plans: what an index selects, independent of where the data lives.
 //!
 //! ```
-//! use tensor_core::{ix, resolve, Bounds, Plan};
+//! use tensor_core::ix;
+//! use tensor_core::backend::Bounds;
+//! use tensor_core::plan::{resolve, Plan};
 //!
 //! // x of shape (3, 4) in C order: x[[2, 0], 1:] selects rows 2 and 0 from column 1 on.
 //! let index = [ix([2usize, 0]), ix(1..)];

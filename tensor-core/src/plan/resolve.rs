@@ -383,7 +383,7 @@ mod tests {
     #[test]
     fn narrowed_pieces_partition_the_plan() {
         let rows = ndarray::arr1(&[3i64, 0, 3, -1]);
-        let index = [ix(1..6), ix(&rows), ix(crate::PySlice::new(None, None, Some(-3)))];
+        let index = [ix(1..6), ix(&rows), ix(crate::index::PySlice::new(None, None, Some(-3)))];
         let shape = [7, 5, 10];
         let strides = [50, 10, 1];
         let Ok(Plan::Indexed(plan)) = resolve(&index, &shape, &strides, Bounds::Error) else {

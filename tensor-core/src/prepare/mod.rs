@@ -26,9 +26,9 @@ mod batch;
 pub use batch::Batch;
 
 use crate::element::{Arith, Op, OperandFault};
-use crate::error::{IndexError, Shape};
+use crate::error::{Dims, IndexError};
 use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, IntArray, with_indices};
-use crate::mode::Mode;
+use crate::mode::AnyMode;
 use crate::plan::basic;
 use crate::plan::{IndexPasses, Plan, Serial, ViewAxis, resolve_with};
 use crate::value::{Broadcast, InOrder, Value};
@@ -71,17 +71,17 @@ pub fn mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(
 
 /// Step 0 of an update: the mode applies to updates (not `fill`), for a
 /// backend that runs a mask over a whole target without preparing an index.
-pub fn update_mode<T>(mode: &Mode<T>) -> Result<(), IndexError> {
+pub fn update_mode<T>(mode: &AnyMode<T>) -> Result<(), IndexError> {
     check_mode(mode, Access::Update)
 }
 
-fn check_mode<T>(mode: &Mode<T>, access: Access) -> Result<(), IndexError> {
+fn check_mode<T>(mode: &AnyMode<T>, access: Access) -> Result<(), IndexError> {
     match (mode, access) {
-        (Mode::Drop, Access::Read) => Err(IndexError::UnsupportedMode {
+        (AnyMode::Drop, Access::Read) => Err(IndexError::UnsupportedMode {
             mode: "drop",
             reason: "applies to updates only; reads take fill(v)",
         }),
-        (Mode::Fill(_), Access::Update) => Err(IndexError::UnsupportedMode {
+        (AnyMode::Fill(_), Access::Update) => Err(IndexError::UnsupportedMode {
             mode: "fill",
             reason: "applies to reads only; updates take drop to skip out-of-bounds positions",
         }),
@@ -99,7 +99,7 @@ pub fn first_axes(index: &[IndexElem<'_>], ndim: usize) -> Result<Vec<usize>, In
 }
 
 /// A read of `index` in `mode`, prepared: its plan.
-pub fn read<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T>) -> Result<Plan<'i>, IndexError> {
+pub fn read<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &AnyMode<T>) -> Result<Plan<'i>, IndexError> {
     read_with(index, layout, mode, &Serial)
 }
 
@@ -107,7 +107,7 @@ pub fn read<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T
 pub fn read_with<'i, T>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     passes: &dyn IndexPasses,
 ) -> Result<Plan<'i>, IndexError> {
     check_mode(mode, Access::Read)?;
@@ -119,7 +119,7 @@ pub fn read_with<'i, T>(
 pub fn read_into_with<'i, T>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     out: &[usize],
     passes: &dyn IndexPasses,
 ) -> Result<Plan<'i>, IndexError> {
@@ -140,7 +140,7 @@ pub(crate) fn output_shape(out: &[usize], result: &[usize]) -> IndexError {
 }
 
 /// `.apply(f)` on `index` in `mode`, prepared: its plan (there is no value).
-pub fn apply<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<T>) -> Result<Plan<'i>, IndexError> {
+pub fn apply<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &AnyMode<T>) -> Result<Plan<'i>, IndexError> {
     apply_with(index, layout, mode, &Serial)
 }
 
@@ -148,7 +148,7 @@ pub fn apply<'i, T>(index: &'i [IndexElem<'_>], layout: Layout<'_>, mode: &Mode<
 pub fn apply_with<'i, T>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     passes: &dyn IndexPasses,
 ) -> Result<Plan<'i>, IndexError> {
     check_mode(mode, Access::Update)?;
@@ -159,7 +159,7 @@ pub fn apply_with<'i, T>(
 pub fn set<'i, 'v, T>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &'v Value<'_, T>,
 ) -> Result<Update<'i, 'v, T>, IndexError> {
     set_with(index, layout, mode, value, &Serial)
@@ -169,7 +169,7 @@ pub fn set<'i, 'v, T>(
 pub fn set_with<'i, 'v, T>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &'v Value<'_, T>,
     passes: &dyn IndexPasses,
 ) -> Result<Update<'i, 'v, T>, IndexError> {
@@ -188,7 +188,7 @@ pub fn update<'i, 'v, T: Arith>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
     op: Op,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &'v Value<'_, T>,
 ) -> Result<Update<'i, 'v, T>, IndexError> {
     update_with(index, layout, op, mode, value, &Serial)
@@ -199,7 +199,7 @@ pub fn update_with<'i, 'v, T: Arith>(
     index: &'i [IndexElem<'_>],
     layout: Layout<'_>,
     op: Op,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &'v Value<'_, T>,
     passes: &dyn IndexPasses,
 ) -> Result<Update<'i, 'v, T>, IndexError> {
@@ -215,7 +215,7 @@ pub fn update_with<'i, 'v, T: Arith>(
 /// A batched read (`; batch = k`), prepared: the mode, then how the
 /// target's leading `batch` axes pair with the index arrays' (see
 /// [`Batch`]). Each batch is then prepared as a read of its view.
-pub fn batch_read<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], mode: &Mode<T>) -> Result<Batch, IndexError> {
+pub fn batch_read<T>(batch: usize, shape: &[usize], index: &[IndexElem<'_>], mode: &AnyMode<T>) -> Result<Batch, IndexError> {
     check_mode(mode, Access::Read)?;
     Batch::of::<T>(batch, shape, index, true, None)
 }
@@ -228,7 +228,7 @@ pub fn batch_update<T>(
     batch: usize,
     shape: &[usize],
     index: &[IndexElem<'_>],
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: Option<&Value<'_, T>>,
 ) -> Result<Batch, IndexError> {
     check_mode(mode, Access::Update)?;
@@ -253,7 +253,7 @@ pub fn batch_read_shape(batch: &Batch, index: &[IndexElem<'_>], layout: Layout<'
 pub(crate) fn each_view_axis<T>(
     index: &[IndexElem<'_>],
     shape: &[usize],
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     access: Access,
     visit: impl FnMut(ViewAxis),
 ) -> Option<Result<usize, IndexError>> {
@@ -344,10 +344,10 @@ pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
     index: &'i [IndexElem<'a>],
     shape: &[usize],
     op: Op,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     value: &'v Value<'_, T>,
 ) -> Option<(&'i IntArray<'a>, InOrder<'v, T>)> {
-    let ([IndexElem::Array(array)], [_], Mode::Error) = (index, shape, mode) else {
+    let ([IndexElem::Array(array)], [_], AnyMode::Error) = (index, shape, mode) else {
         return None;
     };
     if T::checks_operands(op) || array.shape().is_empty() || !array.is_contiguous() {
@@ -368,7 +368,7 @@ pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
 #[cold]
 pub(crate) fn too_large(shape: &[usize]) -> IndexError {
     IndexError::TooLarge {
-        shape: Shape(shape.to_vec()),
+        shape: Dims(shape.to_vec()),
     }
 }
 
@@ -396,8 +396,8 @@ fn broadcast<'v, T>(value: &'v Value<'_, T>, shape: &[usize]) -> Result<Broadcas
     };
     if view.broadcast(shape).is_none() {
         return Err(IndexError::ShapeMismatch {
-            value: Shape(value.shape().to_vec()),
-            target: Shape(shape.to_vec()),
+            value: Dims(value.shape().to_vec()),
+            target: Dims(shape.to_vec()),
         });
     }
     Ok(Broadcast::Array { view, shape: IxDyn(shape) })
@@ -486,22 +486,22 @@ mod tests {
         let bad_value = array![1, 2, 3, 4].into_dyn();
         let value = Value::Array(bad_value.view().into());
         // The mode before everything.
-        let error = update(&bad_index, layout(&shape, &strides), Op::Div, &Mode::Fill(0), &value).unwrap_err();
+        let error = update(&bad_index, layout(&shape, &strides), Op::Div, &AnyMode::Fill(0), &value).unwrap_err();
         assert!(matches!(error, IndexError::UnsupportedMode { mode: "fill", .. }));
         // The index before the value.
-        let error = update(&bad_index, layout(&shape, &strides), Op::Div, &Mode::Error, &value).unwrap_err();
+        let error = update(&bad_index, layout(&shape, &strides), Op::Div, &AnyMode::Error, &value).unwrap_err();
         assert!(matches!(error, IndexError::OutOfBounds { index: 9, .. }));
         // The value before the operands.
         let zeros = array![0, 0, 0, 0].into_dyn();
         let zeros = Value::Array(zeros.view().into());
-        let error = update(&[ix([0, 1])], layout(&shape, &strides), Op::Div, &Mode::Error, &zeros).unwrap_err();
+        let error = update(&[ix([0, 1])], layout(&shape, &strides), Op::Div, &AnyMode::Error, &zeros).unwrap_err();
         assert!(matches!(error, IndexError::ShapeMismatch { .. }));
         // The operands last, only those applied.
-        let error = update(&[ix([0, 1])], layout(&shape, &strides), Op::Div, &Mode::Error, &Value::Scalar(0)).unwrap_err();
+        let error = update(&[ix([0, 1])], layout(&shape, &strides), Op::Div, &AnyMode::Error, &Value::Scalar(0)).unwrap_err();
         assert_eq!(error, IndexError::DivisionByZero);
         let skipped = array![1, 0].into_dyn();
         let skipped = Value::Array(skipped.view().into());
-        assert!(update(&[ix([0, 7])], layout(&shape, &strides), Op::Div, &Mode::Drop, &skipped).is_ok());
+        assert!(update(&[ix([0, 7])], layout(&shape, &strides), Op::Div, &AnyMode::Drop, &skipped).is_ok());
     }
 
     #[test]
@@ -509,7 +509,7 @@ mod tests {
         let (shape, strides) = ([3usize], [1isize]);
         let mask = [ix([true, false, true])];
         let three = array![1, 2, 3].into_dyn();
-        let error = set(&mask, layout(&shape, &strides), &Mode::Error, &Value::Array(three.view().into())).unwrap_err();
+        let error = set(&mask, layout(&shape, &strides), &AnyMode::Error, &Value::Array(three.view().into())).unwrap_err();
         assert_eq!(error, IndexError::ValueCount { given: 3, expected: 2 });
         let error = set_where(&Value::Array(three.view().into()), || Ok::<_, IndexError>(2)).unwrap_err();
         assert_eq!(error, IndexError::ValueCount { given: 3, expected: 2 });
@@ -539,14 +539,14 @@ mod tests {
         let indices = array![0usize, 2, 2];
         let index = [ix(&indices)];
         let scalar = Value::Scalar(1.0f32);
-        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Error, &scalar).is_some());
-        assert!(checked_in_loop(&index, &[3, 1], Op::Add, &Mode::Error, &scalar).is_none());
-        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Clip, &scalar).is_none());
-        assert!(checked_in_loop(&index, &[3], Op::Div, &Mode::Error, &Value::Scalar(1i32)).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Add, &AnyMode::Error, &scalar).is_some());
+        assert!(checked_in_loop(&index, &[3, 1], Op::Add, &AnyMode::Error, &scalar).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Add, &AnyMode::Clip, &scalar).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Div, &AnyMode::Error, &Value::Scalar(1i32)).is_none());
         let wrong = array![1.0f32, 2.0].into_dyn();
-        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Error, &Value::Array(wrong.view().into())).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Add, &AnyMode::Error, &Value::Array(wrong.view().into())).is_none());
         let reversed = array![1.0f32, 2.0, 3.0];
         let reversed = reversed.slice(ndarray::s![..;-1]).into_dyn();
-        assert!(checked_in_loop(&index, &[3], Op::Add, &Mode::Error, &Value::Array(reversed.into())).is_none());
+        assert!(checked_in_loop(&index, &[3], Op::Add, &AnyMode::Error, &Value::Array(reversed.into())).is_none());
     }
 }

@@ -6,6 +6,7 @@
 //! cannot read it in place, marked first, one flag per position.
 
 use cubecl::prelude::*;
+use tensor_core::element::Compare;
 
 use super::combine::{Combine, combine};
 use super::condition::{Condition, Program, evaluate};
@@ -15,7 +16,6 @@ use crate::buffer::Buffer;
 use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::layout::DeviceRegion;
-use tensor_core::Compare;
 
 /// A [`Compare`] as a kernel's compile-time parameter.
 #[derive(CubeType, Clone, Copy, Debug, Hash, PartialEq, Eq)]

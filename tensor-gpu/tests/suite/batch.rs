@@ -3,19 +3,23 @@
 //! equal, and on error the GPU tensor unchanged. Shapes exceed one cube
 //! (256 units) where it matters.
 
-use crate::common::{Lcg, assert_same, assert_same_outcome, floats, upload};
+use crate::common::{InAnyMode, Lcg, assert_same, assert_same_outcome, floats, upload};
 use ndarray::{Array, Array1, ArrayD, IxDyn, array, s};
 use tensor_at::{at, try_at};
-use tensor_core::{BatchPart, IndexElem, IndexError, IntoValue, Mode, Op, PySlice, Value, along, ix, nd};
+use tensor_core::backend::AnyMode;
+use tensor_core::error::BatchPart;
+use tensor_core::index::{IndexElem, PySlice};
+use tensor_core::value::{IntoValue, Value};
+use tensor_core::{IndexError, Op, along, ix, nd};
 use tensor_gpu::{Gpu, GpuElement, GpuError, GpuTensor};
 
 /// `x[index]` with `batch` batch axes on both backends: whether it
 /// succeeded (the same on both).
 #[must_use]
 #[track_caller]
-fn get_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], batch: usize, mode: Mode<T>, what: &str) -> bool {
-    let cpu = tensor_core::get_batched(x, index, batch, mode).map(|read| read.into_owned());
-    let gpu_result = upload(gpu, x).get_batched(index, batch, mode);
+fn get_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], batch: usize, mode: AnyMode<T>, what: &str) -> bool {
+    let cpu = tensor_core::backend::get_batched(x, index, batch, mode).map(|read| read.into_owned());
+    let gpu_result = upload(gpu, x).get_batched_in(index, batch, mode);
     let read = assert_same_outcome(&gpu_result, &cpu, what);
     if read {
         assert_same(&gpu_result.unwrap().to_array().unwrap(), &cpu.unwrap(), what);
@@ -33,13 +37,13 @@ fn set_both<T: GpuElement>(
     index: &[IndexElem<'_>],
     batch: usize,
     value: Value<'_, T>,
-    mode: Mode<T>,
+    mode: AnyMode<T>,
     what: &str,
 ) -> bool {
     let mut cpu = x.clone();
-    let cpu_result = tensor_core::set_batched(&mut cpu, index, batch, value.clone(), mode);
+    let cpu_result = tensor_core::backend::set_batched(&mut cpu, index, batch, value.clone(), mode);
     let mut g = upload(gpu, x);
-    let gpu_result = g.set_batched(index, batch, value, mode);
+    let gpu_result = g.set_batched_in(index, batch, value, mode);
     let written = assert_same_outcome(&gpu_result, &cpu_result, what);
     let after = g.to_array().unwrap();
     assert_same(&after, &cpu, what);
@@ -61,13 +65,13 @@ fn update_both<T: GpuElement>(
     batch: usize,
     op: Op,
     value: Value<'_, T>,
-    mode: Mode<T>,
+    mode: AnyMode<T>,
     what: &str,
 ) -> bool {
     let mut cpu = x.clone();
-    let cpu_result = tensor_core::update_batched(&mut cpu, index, batch, op, value.clone(), mode);
+    let cpu_result = tensor_core::backend::update_batched(&mut cpu, index, batch, op, value.clone(), mode);
     let mut g = upload(gpu, x);
-    let gpu_result = g.update_batched(index, batch, op, value, mode);
+    let gpu_result = g.update_batched_in(index, batch, op, value, mode);
     let written = assert_same_outcome(&gpu_result, &cpu_result, what);
     let after = g.to_array().unwrap();
     assert_same(&after, &cpu, what);
@@ -100,37 +104,44 @@ fn gather_with_batch_dims_same_as_cpu() {
     // tf.gather(x, idx, batch_dims=1), duplicates and negative indices.
     let x = floats(&[3, 5, 2], 1);
     let idx = array![[0i64, 4, 4, -1], [-5, 2, 2, 2], [1, -2, 3, 1]];
-    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, Mode::Error, "tf.gather(batch_dims=1)"));
+    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, AnyMode::Error, "tf.gather(batch_dims=1)"));
     // Beyond one cube: 8 batches of 60 picks of rows of 3.
     let x = floats(&[8, 40, 3], 2);
     let idx = indices(&[8, 60], 40, 3);
-    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, Mode::Error, "x[idx], batch 1"));
+    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, AnyMode::Error, "x[idx], batch 1"));
     assert!(get_both(
         &gpu,
         &x,
         &[ix(&idx), ix(PySlice::new(None, None, Some(-2)))],
         1,
-        Mode::Error,
+        AnyMode::Error,
         "x[idx, ::-2]"
     ));
-    assert!(get_both(&gpu, &x, &[ix(..), ix(-1)], 1, Mode::Error, "x[:, -1], basic"));
+    assert!(get_both(&gpu, &x, &[ix(..), ix(-1)], 1, AnyMode::Error, "x[:, -1], basic"));
     let columns = indices(&[8, 2, 5], 3, 4);
     assert!(get_both(
         &gpu,
         &x,
         &[ix(2..30), ix(&columns)],
         1,
-        Mode::Error,
+        AnyMode::Error,
         "x[2..30, idx]: a slice beside"
     ));
     // One index per batch: each batch reads `x[b, idx[b]]` (a view of each
     // batch, stacked).
     let one = indices(&[8], 40, 5);
-    assert!(get_both(&gpu, &x, &[ix(&one)], 1, Mode::Error, "x[idx] with one index per batch"));
+    assert!(get_both(
+        &gpu,
+        &x,
+        &[ix(&one)],
+        1,
+        AnyMode::Error,
+        "x[idx] with one index per batch"
+    ));
     // Integers.
     let x = ints(&[4, 70], 6);
     let idx = indices(&[4, 90], 70, 7);
-    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, Mode::Error, "i32 x[idx]"));
+    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, AnyMode::Error, "i32 x[idx]"));
 }
 
 #[test]
@@ -148,7 +159,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "vmap .at[].add"
     ));
     assert!(update_both(
@@ -158,7 +169,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Sub,
         0.125.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "vmap .at[].add, scalar"
     ));
     assert!(update_both(
@@ -168,7 +179,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Mul,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "vmap .at[].multiply"
     ));
     assert!(update_both(
@@ -178,7 +189,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Max,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "vmap .at[].max"
     ));
     // Rows: x[b][idx[b], :] += v[b].
@@ -192,7 +203,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Add,
         (&rows).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "vmap of rows .at[].add"
     ));
     let x = ints(&[4, 9], 14);
@@ -205,7 +216,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "i32 vmap .at[].add"
     ));
     assert!(update_both(
@@ -215,7 +226,7 @@ fn vmapped_add_sums_duplicates_bitwise() {
         1,
         Op::Min,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "i32 vmap .at[].min"
     ));
 }
@@ -232,7 +243,7 @@ fn vmapped_set_keeps_the_last_duplicate() {
         &[ix(&idx)],
         1,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "vmap .at[].set"
     ));
     // Every occurrence of a destination but the last has a value that
@@ -240,9 +251,17 @@ fn vmapped_set_keeps_the_last_duplicate() {
     let x = ints(&[2, 3], 20);
     let idx = array![[2i64, 0, 2, 2], [1, 1, -2, 0]];
     let values = array![[1, 2, 3, 4], [5, 6, 7, 8]];
-    assert!(set_both(&gpu, &x, &[ix(&idx)], 1, (&values).into_value(), Mode::Error, "last wins"));
+    assert!(set_both(
+        &gpu,
+        &x,
+        &[ix(&idx)],
+        1,
+        (&values).into_value(),
+        AnyMode::Error,
+        "last wins"
+    ));
     let mut g = upload(&gpu, &x);
-    g.set_batched(&[ix(&idx)], 1, &values, Mode::Error).unwrap();
+    g.set_batched_in(&[ix(&idx)], 1, &values, AnyMode::Error).unwrap();
     let expected = array![[2, x[[0, 1]], 4], [8, 7, x[[1, 2]]]].into_dyn();
     assert_eq!(g.to_array().unwrap(), expected);
 }
@@ -254,7 +273,7 @@ fn gather_nd_and_along_with_a_batch() {
     let x = floats(&[4, 6, 7, 3], 21);
     let mut rng = Lcg(22);
     let pairs = Array::from_shape_fn((4, 30, 2), |(_, _, c)| rng.below([6, 7][c]) as i64 - [0, 3][c]).into_dyn();
-    assert!(get_both(&gpu, &x, &[ix(nd(&pairs))], 1, Mode::Error, "gather_nd(batch_dims=1)"));
+    assert!(get_both(&gpu, &x, &[ix(nd(&pairs))], 1, AnyMode::Error, "gather_nd(batch_dims=1)"));
     let values = floats(&[4, 30, 3], 23);
     assert!(update_both(
         &gpu,
@@ -263,7 +282,7 @@ fn gather_nd_and_along_with_a_batch() {
         1,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "scatter_nd_add with a batch"
     ));
     assert!(set_both(
@@ -272,7 +291,7 @@ fn gather_nd_and_along_with_a_batch() {
         &[ix(nd(&pairs))],
         1,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "scatter_nd_update with a batch"
     ));
     // along(idx, -1) in each batch's x[b].
@@ -283,7 +302,7 @@ fn gather_nd_and_along_with_a_batch() {
         &x,
         &[ix(along(&idx, -1))],
         1,
-        Mode::Error,
+        AnyMode::Error,
         "along(idx, -1), batch 1"
     ));
     assert!(get_both(
@@ -291,7 +310,7 @@ fn gather_nd_and_along_with_a_batch() {
         &x,
         &[ix(along(&idx, -1))],
         1,
-        Mode::Fill(-9.0),
+        AnyMode::Fill(-9.0),
         "along(idx, -1), fill"
     ));
     let values = floats(&[3, 5, 60], 26);
@@ -302,7 +321,7 @@ fn gather_nd_and_along_with_a_batch() {
         1,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "along += v, batch 1"
     ));
 }
@@ -322,7 +341,7 @@ fn batched_masks_select_their_own_counts() {
         1,
         Op::Add,
         10.0.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "x[mask] += 10, batch 1"
     ));
     let per_batch = floats(&[5, 1], 28);
@@ -332,7 +351,7 @@ fn batched_masks_select_their_own_counts() {
         &[ix(&mask)],
         1,
         (&per_batch).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "x[mask] = v[b], batch 1"
     ));
     // A mask over the batch's leading axis, beside a slice.
@@ -350,12 +369,12 @@ fn batched_masks_select_their_own_counts() {
         1,
         Op::Mul,
         3.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "x[rows, 1..40] *= 3"
     ));
     // A read through a mask does not stack: refused, as on the CPU.
-    assert!(!get_both(&gpu, &x, &[ix(&rows)], 1, Mode::Error, "batched mask read"));
-    let error = upload(&gpu, &x).get_batched(&[ix(&rows)], 1, Mode::Error).unwrap_err();
+    assert!(!get_both(&gpu, &x, &[ix(&rows)], 1, AnyMode::Error, "batched mask read"));
+    let error = upload(&gpu, &x).get_batched_in(&[ix(&rows)], 1, AnyMode::Error).unwrap_err();
     assert_eq!(error, GpuError::Index(IndexError::BatchedMaskRead));
 }
 
@@ -364,13 +383,13 @@ fn two_batch_axes_same_as_cpu() {
     let gpu = device!();
     let x = floats(&[2, 3, 30, 4], 30);
     let idx = indices(&[2, 3, 50], 30, 31);
-    assert!(get_both(&gpu, &x, &[ix(&idx)], 2, Mode::Error, "x[idx], batch 2"));
+    assert!(get_both(&gpu, &x, &[ix(&idx)], 2, AnyMode::Error, "x[idx], batch 2"));
     assert!(get_both(
         &gpu,
         &x,
         &[ix(&idx), ix(PySlice::new(Some(1), None, None))],
         2,
-        Mode::Error,
+        AnyMode::Error,
         "x[idx, 1:], batch 2"
     ));
     let values = floats(&[2, 3, 50, 4], 32);
@@ -381,7 +400,7 @@ fn two_batch_axes_same_as_cpu() {
         2,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "x[idx] += v, batch 2"
     ));
     assert!(set_both(
@@ -390,16 +409,16 @@ fn two_batch_axes_same_as_cpu() {
         &[ix(&idx)],
         2,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "x[idx] = v, batch 2"
     ));
     // Basic indices under two batch axes: one view.
     assert!(get_both(
         &gpu,
         &x,
-        &[ix(tensor_core::Ellipsis), ix(2)],
+        &[ix(tensor_core::index::Ellipsis), ix(2)],
         2,
-        Mode::Error,
+        AnyMode::Error,
         "x[..., 2], batch 2"
     ));
     assert!(set_both(
@@ -408,7 +427,7 @@ fn two_batch_axes_same_as_cpu() {
         &[ix(3..9), ix(-1)],
         2,
         0.5.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "x[3..9, -1] = 0.5, batch 2"
     ));
 }
@@ -419,7 +438,7 @@ fn length_one_batch_axes_broadcast() {
     let x = floats(&[4, 25, 3], 33);
     // One index row for every batch.
     let shared = indices(&[1, 40], 25, 34);
-    assert!(get_both(&gpu, &x, &[ix(&shared)], 1, Mode::Error, "index batch axis of 1, read"));
+    assert!(get_both(&gpu, &x, &[ix(&shared)], 1, AnyMode::Error, "index batch axis of 1, read"));
     let values = floats(&[4, 40, 3], 35);
     assert!(update_both(
         &gpu,
@@ -428,7 +447,7 @@ fn length_one_batch_axes_broadcast() {
         1,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "index batch axis of 1, +="
     ));
     // One value row for every batch.
@@ -441,7 +460,7 @@ fn length_one_batch_axes_broadcast() {
         1,
         Op::Add,
         (&one_row).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "value batch axis of 1, +="
     ));
     assert!(set_both(
@@ -450,7 +469,7 @@ fn length_one_batch_axes_broadcast() {
         &[ix(&idx)],
         1,
         (&one_row).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "value batch axis of 1, ="
     ));
     // Both, and a value broadcast within each batch too.
@@ -462,13 +481,13 @@ fn length_one_batch_axes_broadcast() {
         1,
         Op::Sub,
         (&column).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "both of 1"
     ));
     // Two batch axes, the index broadcasting along the second.
     let x = ints(&[2, 3, 20], 39);
     let idx = indices(&[2, 1, 30], 20, 40);
-    assert!(get_both(&gpu, &x, &[ix(&idx)], 2, Mode::Error, "second batch axis of 1"));
+    assert!(get_both(&gpu, &x, &[ix(&idx)], 2, AnyMode::Error, "second batch axis of 1"));
     assert!(update_both(
         &gpu,
         &x,
@@ -476,7 +495,7 @@ fn length_one_batch_axes_broadcast() {
         2,
         Op::Add,
         1.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "second batch axis of 1, += 1"
     ));
 }
@@ -488,13 +507,19 @@ fn modes_same_as_cpu() {
     let idx = wild_indices(&[5, 70], 30, 20, 42);
     assert!(idx.iter().any(|&i| i >= 30), "some indices out of bounds");
     let values = floats(&[5, 70, 2], 43);
-    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Fill(f32::NAN), Mode::Fill(-0.0)] {
+    for mode in [
+        AnyMode::Error,
+        AnyMode::Clip,
+        AnyMode::Wrap,
+        AnyMode::Fill(f32::NAN),
+        AnyMode::Fill(-0.0),
+    ] {
         // Mode `error` meets the indices out of bounds.
         let read = get_both(&gpu, &x, &[ix(&idx)], 1, mode, &format!("read, {mode:?}"));
-        assert_eq!(read, !matches!(mode, Mode::Error), "{mode:?}");
+        assert_eq!(read, !matches!(mode, AnyMode::Error), "{mode:?}");
     }
-    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Drop] {
-        let expected = !matches!(mode, Mode::Error);
+    for mode in [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap, AnyMode::Drop] {
+        let expected = !matches!(mode, AnyMode::Error);
         assert_eq!(
             update_both(
                 &gpu,
@@ -517,23 +542,23 @@ fn modes_same_as_cpu() {
     let x = ints(&[3, 4], 44);
     let idx = array![[0i64, 9], [-5, 3], [4, 1]];
     let mut g = upload(&gpu, &x);
-    let filled = g.get_batched(&[ix(&idx)], 1, Mode::Fill(-1)).unwrap().to_array().unwrap();
+    let filled = g.get_batched_in(&[ix(&idx)], 1, AnyMode::Fill(-1)).unwrap().to_array().unwrap();
     assert_eq!(filled, array![[x[[0, 0]], -1], [-1, x[[1, 3]]], [-1, x[[2, 1]]]].into_dyn());
-    g.set_batched(&[ix(&idx)], 1, 7, Mode::Drop).unwrap();
+    g.set_batched_in(&[ix(&idx)], 1, 7, AnyMode::Drop).unwrap();
     let mut expected = x.clone();
     for at in [[0, 0], [1, 3], [2, 1]] {
         expected[at] = 7;
     }
     assert_eq!(g.to_array().unwrap(), expected);
     // Modes refused for the access they do not apply to.
-    assert!(!get_both(&gpu, &x, &[ix(&idx)], 1, Mode::Drop, "read in mode drop"));
+    assert!(!get_both(&gpu, &x, &[ix(&idx)], 1, AnyMode::Drop, "read in mode drop"));
     assert!(!set_both(
         &gpu,
         &x,
         &[ix(&idx)],
         1,
         1.into_value(),
-        Mode::Fill(0),
+        AnyMode::Fill(0),
         "write in mode fill"
     ));
 }
@@ -552,7 +577,7 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         &[ix(&late)],
         1,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "out of bounds in the last batch, ="
     ));
     assert!(!update_both(
@@ -562,7 +587,7 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         1,
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "out of bounds in the last batch, +="
     ));
     assert!(!get_both(
@@ -570,11 +595,11 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         &x,
         &[ix(&late)],
         1,
-        Mode::Error,
+        AnyMode::Error,
         "out of bounds in the last batch, read"
     ));
     let mut g = upload(&gpu, &x);
-    let error = g.update_batched(&[ix(&late)], 1, Op::Add, &values, Mode::Error).unwrap_err();
+    let error = g.update_batched_in(&[ix(&late)], 1, Op::Add, &values, AnyMode::Error).unwrap_err();
     assert_eq!(
         error,
         GpuError::Index(IndexError::OutOfBounds {
@@ -593,10 +618,10 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         1,
         Op::Add,
         1.0.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "index batch of 3 for 4"
     ));
-    let error = g.update_batched(&[ix(&three)], 1, Op::Add, 1.0, Mode::Error).unwrap_err();
+    let error = g.update_batched_in(&[ix(&three)], 1, Op::Add, 1.0, AnyMode::Error).unwrap_err();
     let mismatch = IndexError::BatchShape {
         part: BatchPart::Index(0),
         axis: 0,
@@ -612,7 +637,7 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         &[ix(&idx)],
         1,
         (&two_rows).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "value batch of 2 for 4"
     ));
     assert!(!get_both(
@@ -620,11 +645,18 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         &x,
         &[ix(&idx)],
         3,
-        Mode::Error,
+        AnyMode::Error,
         "more batch axes than the target has"
     ));
     let flat = Array1::from_elem(4, 0i64).into_dyn();
-    assert!(!get_both(&gpu, &x, &[ix(&flat), ix(&idx)], 1, Mode::Error, "second index's error"));
+    assert!(!get_both(
+        &gpu,
+        &x,
+        &[ix(&flat), ix(&idx)],
+        1,
+        AnyMode::Error,
+        "second index's error"
+    ));
     // Value shapes and operands, checked in every batch first.
     let short = floats(&[4, 29], 51);
     assert!(!set_both(
@@ -633,7 +665,7 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         &[ix(&idx)],
         1,
         (&short).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "value shape in each batch"
     ));
     let x = ints(&[3, 10], 52);
@@ -647,7 +679,7 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         1,
         Op::Div,
         (&divisors).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "division by zero in the last batch"
     ));
     assert!(!update_both(
@@ -657,12 +689,12 @@ fn errors_in_any_batch_leave_the_tensor_unchanged() {
         1,
         Op::Pow,
         (-1).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "negative integer power"
     ));
     // Float powers are refused before anything else.
     let mut g = upload(&gpu, &floats(&[2, 3], 54));
-    let error = g.update_batched(&[ix(&three)], 1, Op::Pow, 2.0, Mode::Error).unwrap_err();
+    let error = g.update_batched_in(&[ix(&three)], 1, Op::Pow, 2.0, AnyMode::Error).unwrap_err();
     assert!(matches!(error, GpuError::Unsupported { operation: "pow", .. }), "{error}");
 }
 
@@ -672,23 +704,23 @@ fn empty_batches_and_batch_zero() {
     // No batch position: the shape any batch would read.
     let nothing = ArrayD::<i32>::zeros(IxDyn(&[0, 3]));
     let empty = ArrayD::<i64>::zeros(IxDyn(&[0, 1]));
-    assert!(get_both(&gpu, &nothing, &[ix(&empty)], 1, Mode::Error, "no batch position"));
-    let read = upload(&gpu, &nothing).get_batched(&[ix(&empty)], 1, Mode::Error).unwrap();
+    assert!(get_both(&gpu, &nothing, &[ix(&empty)], 1, AnyMode::Error, "no batch position"));
+    let read = upload(&gpu, &nothing).get_batched_in(&[ix(&empty)], 1, AnyMode::Error).unwrap();
     assert_eq!(read.shape(), &[0, 1]);
-    assert!(get_both(&gpu, &nothing, &[ix(5)], 1, Mode::Error, "no batch position, basic"));
+    assert!(get_both(&gpu, &nothing, &[ix(5)], 1, AnyMode::Error, "no batch position, basic"));
     assert!(set_both(
         &gpu,
         &nothing,
         &[ix(&empty)],
         1,
         1.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "no batch position, ="
     ));
     // Batch 0 is the plain call.
     let x = floats(&[6, 7], 55);
     let idx = indices(&[9], 6, 56);
-    assert!(get_both(&gpu, &x, &[ix(&idx), ix(-2)], 0, Mode::Error, "batch 0"));
+    assert!(get_both(&gpu, &x, &[ix(&idx), ix(-2)], 0, AnyMode::Error, "batch 0"));
     assert!(update_both(
         &gpu,
         &x,
@@ -696,7 +728,7 @@ fn empty_batches_and_batch_zero() {
         0,
         Op::Add,
         1.5.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "batch 0, +="
     ));
 }
@@ -714,16 +746,16 @@ fn batches_of_a_reversed_view() {
     let cpu_view = x.slice(s![..;-1, 2..=18;-2, ..]).to_owned();
     let idx = indices(&[6, 25], 9, 58);
     let values = floats(&[6, 25, 3], 59);
-    let read = view.get_batched(&[ix(&idx)], 1, Mode::Error).unwrap();
-    let expected = tensor_core::get_batched(&cpu_view, &[ix(&idx)], 1, Mode::Error)
+    let read = view.get_batched_in(&[ix(&idx)], 1, AnyMode::Error).unwrap();
+    let expected = tensor_core::backend::get_batched(&cpu_view, &[ix(&idx)], 1, AnyMode::Error)
         .unwrap()
         .into_owned();
     assert_same(&read.to_array().unwrap(), &expected, "read of a reversed view's batches");
     let mut view = view;
-    view.update_batched(&[ix(&idx)], 1, Op::Add, &values, Mode::Error).unwrap();
+    view.update_batched_in(&[ix(&idx)], 1, Op::Add, &values, AnyMode::Error).unwrap();
     let mut cpu_x = x.clone();
     let mut cpu_view = cpu_x.slice_mut(s![..;-1, 2..=18;-2, ..]);
-    tensor_core::update_batched(&mut cpu_view, &[ix(&idx)], 1, Op::Add, &values, Mode::Error).unwrap();
+    tensor_core::backend::update_batched(&mut cpu_view, &[ix(&idx)], 1, Op::Add, &values, AnyMode::Error).unwrap();
     assert_same(&g.to_array().unwrap(), &cpu_x, "writes through a reversed view's batches");
 }
 

@@ -4,10 +4,12 @@
 //! CPU's error for an index out of bounds with the tensor unchanged, and
 //! what crosses between host and device counted.
 
-use crate::common::{Lcg, assert_same, assert_same_outcome, upload};
+use crate::common::{InAnyMode, Lcg, assert_same, assert_same_outcome, upload};
 use ndarray::{Array, ArrayD, IxDyn, array};
 use tensor_at::{along, at, nd, set, try_at};
-use tensor_core::{IndexElem, IndexError, Mode, Op, ix};
+use tensor_core::backend::AnyMode;
+use tensor_core::index::IndexElem;
+use tensor_core::{IndexError, Op, ix};
 use tensor_gpu::{Gpu, GpuError, GpuIndex, GpuTensor};
 
 /// Every read and write of `index(true)` (its arrays on the device) on
@@ -16,33 +18,33 @@ use tensor_gpu::{Gpu, GpuError, GpuIndex, GpuTensor};
 #[track_caller]
 fn same_everywhere<'a>(gpu: &Gpu, x: &ArrayD<f32>, index: impl Fn(bool) -> Vec<IndexElem<'a>>, what: &str) {
     let (on_gpu, on_cpu) = (index(true), index(false));
-    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Fill(-1.0)] {
-        let cpu = tensor_core::get(x, &on_cpu, mode);
+    for mode in [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap, AnyMode::Fill(-1.0)] {
+        let cpu = tensor_core::backend::get(x, &on_cpu, mode);
         let g = upload(gpu, x);
-        let read = g.get(&on_gpu, mode);
+        let read = g.get_in(&on_gpu, mode);
         let what = format!("{what}: read, {mode:?}");
         if assert_same_outcome(&read, &cpu, &what) {
             assert_same(&read.unwrap().to_array().unwrap(), &cpu.unwrap().into_owned(), &what);
         }
     }
     let mut rng = Lcg(11);
-    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Drop] {
+    for mode in [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap, AnyMode::Drop] {
         for op in [None, Some(Op::Add), Some(Op::Max)] {
             let what = format!("{what}: {op:?}, {mode:?}");
             // A value of the region's shape when there is one.
-            let shape = tensor_core::get(x, &on_cpu, Mode::Clip)
+            let shape = tensor_core::backend::get(x, &on_cpu, AnyMode::Clip)
                 .map(|r| r.shape().to_vec())
                 .unwrap_or_default();
             let value = Array::from_shape_fn(IxDyn(&shape), |_| rng.float());
             let mut cpu = x.clone();
             let cpu_result = match op {
-                None => tensor_core::set(&mut cpu, &on_cpu, &value, mode),
-                Some(op) => tensor_core::update(&mut cpu, &on_cpu, op, &value, mode),
+                None => tensor_core::backend::set(&mut cpu, &on_cpu, &value, mode),
+                Some(op) => tensor_core::backend::update(&mut cpu, &on_cpu, op, &value, mode),
             };
             let mut g = upload(gpu, x);
             let gpu_result = match op {
-                None => g.set(&on_gpu, &value, mode),
-                Some(op) => g.update(&on_gpu, op, &value, mode),
+                None => g.set_in(&on_gpu, &value, mode),
+                Some(op) => g.update_in(&on_gpu, op, &value, mode),
             };
             assert_same_outcome(&gpu_result, &cpu_result, &what);
             assert_same(&g.to_array().unwrap(), &cpu, &what);
@@ -54,8 +56,8 @@ fn same_everywhere<'a>(gpu: &Gpu, x: &ArrayD<f32>, index: impl Fn(bool) -> Vec<I
 /// indices a kernel wrote, kept on the device.
 fn made_on_device<I: GpuIndex>(gpu: &Gpu, host: &ArrayD<I>, shift: I) -> GpuTensor<I> {
     let mut tensor = upload(gpu, host);
-    tensor.update(&[ix(..)], Op::Add, shift, Mode::Error).unwrap();
-    tensor.update(&[ix(..)], Op::Sub, shift, Mode::Error).unwrap();
+    tensor.update_in(&[ix(..)], Op::Add, shift, AnyMode::Error).unwrap();
+    tensor.update_in(&[ix(..)], Op::Sub, shift, AnyMode::Error).unwrap();
     tensor
 }
 
@@ -140,9 +142,9 @@ fn a_device_index_out_of_bounds_is_the_cpus_error_and_writes_nothing() {
         let host = Array::from(indices.to_vec()).into_dyn();
         let gi = upload(&gpu, &host);
         let mut g = upload(&gpu, &x);
-        let error = g.update(&[ix(&gi)], Op::Add, 1.0, Mode::Error).unwrap_err();
+        let error = g.update_in(&[ix(&gi)], Op::Add, 1.0, AnyMode::Error).unwrap_err();
         let mut cpu = x.clone();
-        let expected = tensor_core::update(&mut cpu, &[ix(&host)], Op::Add, 1.0, Mode::Error).unwrap_err();
+        let expected = tensor_core::backend::update(&mut cpu, &[ix(&host)], Op::Add, 1.0, AnyMode::Error).unwrap_err();
         assert_eq!(error, GpuError::Index(expected), "{what}");
         assert_eq!(g.to_array().unwrap(), x, "{what}: unchanged");
     }
@@ -150,15 +152,15 @@ fn a_device_index_out_of_bounds_is_the_cpus_error_and_writes_nothing() {
     // a device array before a value of the wrong shape, too.
     let gi = upload(&gpu, &array![0, 8].into_dyn());
     let mut g = upload(&gpu, &x);
-    let host_first = g.set(&[ix([9, 0]), ix(&gi)], 0.0, Mode::Error).unwrap_err();
+    let host_first = g.set_in(&[ix([9, 0]), ix(&gi)], 0.0, AnyMode::Error).unwrap_err();
     assert_eq!(host_first, GpuError::Index(IndexError::OutOfBounds { index: 9, axis: 0, len: 4 }));
-    let device_first = g.set(&[ix(..), ix(&gi)], &array![1.0f32, 2.0, 3.0], Mode::Error).unwrap_err();
+    let device_first = g.set_in(&[ix(..), ix(&gi)], &array![1.0f32, 2.0, 3.0], AnyMode::Error).unwrap_err();
     assert_eq!(device_first, GpuError::Index(IndexError::OutOfBounds { index: 8, axis: 1, len: 3 }));
     // On an empty axis every index is out of bounds, in mode clip too.
     let empty = upload(&gpu, &Array::<f32, _>::zeros(IxDyn(&[0, 3])));
     let gi = upload(&gpu, &array![5, 1].into_dyn());
-    for mode in [Mode::Error, Mode::Clip] {
-        let error = empty.get(&[ix(&gi)], mode).unwrap_err();
+    for mode in [AnyMode::Error, AnyMode::Clip] {
+        let error = empty.get_in(&[ix(&gi)], mode).unwrap_err();
         assert_eq!(
             error,
             GpuError::Index(IndexError::OutOfBounds { index: 5, axis: 0, len: 0 }),
@@ -173,7 +175,7 @@ fn a_zero_dimensional_device_index_is_an_integer() {
     let gpu = device!();
     let x = array![[1.0f32, 2.0], [3.0, 4.0]].into_dyn();
     let gi = upload(&gpu, &ndarray::arr0(-1).into_dyn());
-    let row = upload(&gpu, &x).get(&[ix(&gi)], Mode::Error).unwrap();
+    let row = upload(&gpu, &x).get_in(&[ix(&gi)], AnyMode::Error).unwrap();
     assert_eq!(row.to_array().unwrap(), array![3.0f32, 4.0].into_dyn());
 }
 
@@ -184,12 +186,12 @@ fn device_indices_and_values_cross_to_the_host_only_for_the_bounds_flag() {
     let labels = made_on_device(&gpu, &array![4, 0, 4, 2, 4, 1].into_dyn(), 1i32);
     let points = upload(&gpu, &Array::from_shape_fn(IxDyn(&[6, 3]), |d| (d[0] * 3 + d[1]) as f32 * 0.5));
     // The first call meets the shapes (their descriptions are uploaded once).
-    sums.update_from(&[ix(&labels)], Op::Add, &points, Mode::Clip).unwrap();
+    sums.update_in(&[ix(&labels)], Op::Add, &points, AnyMode::Clip).unwrap();
     let before = gpu.transfers();
-    sums.update_from(&[ix(&labels)], Op::Add, &points, Mode::Clip).unwrap();
+    sums.update_in(&[ix(&labels)], Op::Add, &points, AnyMode::Clip).unwrap();
     assert_eq!(gpu.transfers() - before, Default::default(), "mode clip: nothing crosses");
     let before = gpu.transfers();
-    sums.update_from(&[ix(&labels)], Op::Add, &points, Mode::Error).unwrap();
+    sums.update_in(&[ix(&labels)], Op::Add, &points, AnyMode::Error).unwrap();
     let moved = gpu.transfers() - before;
     assert_eq!(
         (moved.uploads, moved.downloads, moved.bytes_downloaded),
@@ -200,7 +202,7 @@ fn device_indices_and_values_cross_to_the_host_only_for_the_bounds_flag() {
     let (labels_host, points_host) = (labels.to_array().unwrap(), points.to_array().unwrap());
     let mut cpu = Array::<f32, _>::zeros(IxDyn(&[5, 3]));
     for _ in 0..3 {
-        tensor_core::update(&mut cpu, &[ix(&labels_host)], Op::Add, &points_host, Mode::Error).unwrap();
+        tensor_core::backend::update(&mut cpu, &[ix(&labels_host)], Op::Add, &points_host, AnyMode::Error).unwrap();
     }
     assert_same(&sums.to_array().unwrap(), &cpu, "three scatter-adds");
 }
@@ -251,7 +253,7 @@ fn an_ndarray_refuses_a_device_index() {
     let gpu = device!();
     let gi = upload(&gpu, &array![0, 1].into_dyn());
     let mut x = array![1.0f32, 2.0, 3.0];
-    let error = tensor_core::update(&mut x, &[ix(&gi)], Op::Add, 1.0, Mode::Error).unwrap_err();
+    let error = tensor_core::backend::update(&mut x, &[ix(&gi)], Op::Add, 1.0, AnyMode::Error).unwrap_err();
     assert!(matches!(error, IndexError::OnDevice { what: "index array", .. }), "{error}");
     assert_eq!(x, array![1.0, 2.0, 3.0]);
 }
@@ -267,20 +269,20 @@ fn batched_calls_take_device_indices_and_values() {
     let shared = array![[4, 4, 0]].into_dyn();
     for indices in [&per_batch, &shared] {
         let gi = made_on_device(&gpu, indices, 2i32);
-        let cpu = tensor_core::get_batched(&x, &[ix(indices)], 1, Mode::Error).unwrap();
-        let read = upload(&gpu, &x).get_batched(&[ix(&gi)], 1, Mode::Error).unwrap();
+        let cpu = tensor_core::backend::get_batched(&x, &[ix(indices)], 1, AnyMode::Error).unwrap();
+        let read = upload(&gpu, &x).get_batched_in(&[ix(&gi)], 1, AnyMode::Error).unwrap();
         assert_same(&read.to_array().unwrap(), &cpu.into_owned(), "batched read");
 
         let value = Array::from_shape_fn(IxDyn(&[3, 3, 2]), |_| rng.float());
         let gv = upload(&gpu, &value);
         let mut cpu = x.clone();
-        tensor_core::update_batched(&mut cpu, &[ix(indices)], 1, Op::Add, &value, Mode::Error).unwrap();
+        tensor_core::backend::update_batched(&mut cpu, &[ix(indices)], 1, Op::Add, &value, AnyMode::Error).unwrap();
         let mut g = upload(&gpu, &x);
-        g.update_batched(&[ix(&gi)], 1, Op::Add, &gv, Mode::Error).unwrap();
+        g.update_batched_in(&[ix(&gi)], 1, Op::Add, &gv, AnyMode::Error).unwrap();
         assert_same(&g.to_array().unwrap(), &cpu, "batched add of a device value");
 
         let mut cpu = x.clone();
-        tensor_core::set_batched(&mut cpu, &[ix(indices), ix(1)], 1, 7.5, Mode::Error).unwrap();
+        tensor_core::backend::set_batched(&mut cpu, &[ix(indices), ix(1)], 1, 7.5, AnyMode::Error).unwrap();
         let mut g = upload(&gpu, &x);
         at!(g[gi, 1] = 7.5; batch = 1);
         assert_same(&g.to_array().unwrap(), &cpu, "batched set through the macros");
@@ -289,9 +291,9 @@ fn batched_calls_take_device_indices_and_values() {
     let wild = array![[0, 1], [2, 3], [4, 6]].into_dyn();
     let gi = upload(&gpu, &wild);
     let mut g = upload(&gpu, &x);
-    let error = g.set_batched(&[ix(&gi)], 1, 0.0, Mode::Error).unwrap_err();
+    let error = g.set_batched_in(&[ix(&gi)], 1, 0.0, AnyMode::Error).unwrap_err();
     let mut cpu = x.clone();
-    let expected = tensor_core::set_batched(&mut cpu, &[ix(&wild)], 1, 0.0, Mode::Error).unwrap_err();
+    let expected = tensor_core::backend::set_batched(&mut cpu, &[ix(&wild)], 1, 0.0, AnyMode::Error).unwrap_err();
     assert_eq!(error, GpuError::Index(expected));
     assert_eq!(g.to_array().unwrap(), x, "unchanged");
 }

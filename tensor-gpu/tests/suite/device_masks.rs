@@ -3,7 +3,7 @@
 //! on ndarrays: elements bit for bit, the CPU's errors with the tensor
 //! unchanged, and what crosses between host and device counted.
 
-use crate::common::{Lcg, assert_same, floats, upload};
+use crate::common::{InAnyMode, Lcg, assert_same, floats, upload};
 use ndarray::{Array, ArrayD, IxDyn};
 use tensor_at::{at, set, try_at};
 use tensor_core::IndexError;
@@ -208,7 +208,7 @@ fn random_combined_masks_are_the_cpus() {
 
 /// A device mask built through the runtime API, as the macros build one.
 fn device_mask(gpu: &Gpu, host: &ArrayD<f32>) -> tensor_gpu::DeviceMask {
-    tensor_core::MaskOperand::mask(&upload(gpu, host), tensor_core::Compare::Gt, &0.0, |_| {
+    tensor_core::backend::MaskOperand::mask(&upload(gpu, host), tensor_core::element::Compare::Gt, &0.0, |_| {
         unreachable!("not run on the device")
     })
 }
@@ -217,7 +217,8 @@ fn device_mask(gpu: &Gpu, host: &ArrayD<f32>) -> tensor_gpu::DeviceMask {
 /// the CPU: each call's outcome and elements are the CPU's.
 #[test]
 fn corner_cases_answer_as_the_cpu() {
-    use tensor_core::{Mode, Op, ix};
+    use tensor_core::backend::AnyMode;
+    use tensor_core::{Op, ix};
     let gpu = device!();
     let same = |gpu_result: Result<(), GpuError>, cpu_result: Result<(), IndexError>, what: &str| {
         assert_eq!(gpu_result, cpu_result.map_err(GpuError::Index), "{what}");
@@ -226,30 +227,34 @@ fn corner_cases_answer_as_the_cpu() {
     let x = floats(&[3, 2], 30);
     let h = floats(&[3, 2], 31);
     let mut g = upload(&gpu, &x);
-    let cpu = tensor_core::set(&mut x.clone(), &[ix(h.mapv(|v| v > 0.0))], 1.0, Mode::Fill(0.0));
-    same(g.set(&[ix(device_mask(&gpu, &h))], 1.0, Mode::Fill(0.0)), cpu, "fill");
+    let cpu = tensor_core::backend::set(&mut x.clone(), &[ix(h.mapv(|v| v > 0.0))], 1.0, AnyMode::Fill(0.0));
+    same(g.set_in(&[ix(device_mask(&gpu, &h))], 1.0, AnyMode::Fill(0.0)), cpu, "fill");
     // The mode before the mask's shape.
     let short = floats(&[2, 2], 32);
-    let cpu = tensor_core::get(&x, &[ix(short.mapv(|v| v > 0.0))], Mode::Drop).map(|_| ());
-    same(g.get(&[ix(device_mask(&gpu, &short))], Mode::Drop).map(|_| ()), cpu, "drop read");
+    let cpu = tensor_core::backend::get(&x, &[ix(short.mapv(|v| v > 0.0))], AnyMode::Drop).map(|_| ());
+    same(
+        g.get_in(&[ix(device_mask(&gpu, &short))], AnyMode::Drop).map(|_| ()),
+        cpu,
+        "drop read",
+    );
     assert_same(&g.to_array().unwrap(), &x, "unchanged");
 
     // Modes that resolve out-of-bounds indices report the value's shape.
     let row = ndarray::array![1.0f32, 2.0, 3.0].into_dyn();
     let wild = ndarray::array![5, 0].into_dyn();
     let gi = upload(&gpu, &wild);
-    for mode in [Mode::Clip, Mode::Wrap, Mode::Drop] {
-        let cpu = tensor_core::set(&mut row.clone(), &[ix(&wild)], &row, mode);
-        same(upload(&gpu, &row).set(&[ix(&gi)], &row, mode), cpu, "a value of the wrong shape");
+    for mode in [AnyMode::Clip, AnyMode::Wrap, AnyMode::Drop] {
+        let cpu = tensor_core::backend::set(&mut row.clone(), &[ix(&wild)], &row, mode);
+        same(upload(&gpu, &row).set_in(&[ix(&gi)], &row, mode), cpu, "a value of the wrong shape");
     }
     // An empty selection checks no bounds.
     let plane = floats(&[3, 4], 33);
     let column = ndarray::array![[9], [9]].into_dyn();
     let (gc, none) = (upload(&gpu, &column), ndarray::Array1::<i32>::zeros(0));
     let five = Array::from_elem(5, 1.0f32);
-    let cpu = tensor_core::set(&mut plane.clone(), &[ix(&column), ix(&none)], &five, Mode::Error);
+    let cpu = tensor_core::backend::set(&mut plane.clone(), &[ix(&column), ix(&none)], &five, AnyMode::Error);
     same(
-        upload(&gpu, &plane).set(&[ix(&gc), ix(&none)], &five, Mode::Error),
+        upload(&gpu, &plane).set_in(&[ix(&gc), ix(&none)], &five, AnyMode::Error),
         cpu,
         "empty selection",
     );
@@ -257,10 +262,10 @@ fn corner_cases_answer_as_the_cpu() {
     let ints = ndarray::array![6, 8, 9].into_dyn();
     let divisors = ndarray::array![0, 2].into_dyn();
     let mut cpu = ints.clone();
-    let cpu_result = tensor_core::update(&mut cpu, &[ix(&wild)], Op::Div, &divisors, Mode::Drop);
+    let cpu_result = tensor_core::backend::update(&mut cpu, &[ix(&wild)], Op::Div, &divisors, AnyMode::Drop);
     let mut on_gpu = upload(&gpu, &ints);
     same(
-        on_gpu.update(&[ix(&gi)], Op::Div, &divisors, Mode::Drop),
+        on_gpu.update_in(&[ix(&gi)], Op::Div, &divisors, AnyMode::Drop),
         cpu_result,
         "dropped operands",
     );
@@ -270,13 +275,13 @@ fn corner_cases_answer_as_the_cpu() {
     // whole mask counts its values.
     let batched = floats(&[2, 3], 34);
     let picks = ndarray::array![[1.0f32, 1.0, -1.0], [-1.0, 1.0, 1.0]].into_dyn();
-    let cpu = tensor_core::get_batched(&batched, &[ix(picks.mapv(|v| v > 0.0))], 1, Mode::Error).map(|_| ());
-    let read = upload(&gpu, &batched).get_batched(&[ix(device_mask(&gpu, &picks))], 1, Mode::Error);
+    let cpu = tensor_core::backend::get_batched(&batched, &[ix(picks.mapv(|v| v > 0.0))], 1, AnyMode::Error).map(|_| ());
+    let read = upload(&gpu, &batched).get_batched_in(&[ix(device_mask(&gpu, &picks))], 1, AnyMode::Error);
     same(read.map(|_| ()), cpu, "batched read");
-    let cpu = tensor_core::set_batched(&mut batched.clone(), &[ix(picks.mapv(|v| v > 0.0))], 1, &batched, Mode::Error);
+    let cpu = tensor_core::backend::set_batched(&mut batched.clone(), &[ix(picks.mapv(|v| v > 0.0))], 1, &batched, AnyMode::Error);
     let mut g = upload(&gpu, &batched);
     same(
-        g.set_batched(&[ix(device_mask(&gpu, &picks))], 1, &batched, Mode::Error),
+        g.set_batched_in(&[ix(device_mask(&gpu, &picks))], 1, &batched, AnyMode::Error),
         cpu,
         "batched count",
     );

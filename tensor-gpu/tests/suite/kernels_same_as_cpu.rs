@@ -2,38 +2,49 @@
 //! implementation of the same rules): results bit for bit, errors equal,
 //! and on error the GPU tensor unchanged. Shapes exceed one cube (256 units).
 
-use crate::common::{Lcg, assert_same, assert_same_outcome, floats, upload};
+use crate::common::{InAnyMode, Lcg, assert_same, assert_same_outcome, floats, upload};
 use ndarray::{Array, ArrayD, IxDyn, array};
-use tensor_core::{IndexElem, IndexError, IntoValue, Mode, Op, PySlice, Value, ix};
+use tensor_core::backend::AnyMode;
+use tensor_core::index::{IndexElem, PySlice};
+use tensor_core::value::{IntoValue, Value};
+use tensor_core::{IndexError, Op, ix};
 use tensor_gpu::{Compare, Gpu, GpuElement, GpuError};
 
 /// `x[index] = value` on both backends.
 #[track_caller]
-fn set_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], value: Value<'_, T>, mode: Mode<T>, what: &str) {
+fn set_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], value: Value<'_, T>, mode: AnyMode<T>, what: &str) {
     let mut cpu = x.clone();
-    let cpu_result = tensor_core::set(&mut cpu, index, value.clone(), mode);
+    let cpu_result = tensor_core::backend::set(&mut cpu, index, value.clone(), mode);
     let mut g = upload(gpu, x);
-    let gpu_result = g.set(index, value, mode);
+    let gpu_result = g.set_in(index, value, mode);
     assert_same_outcome(&gpu_result, &cpu_result, what);
     assert_same(&g.to_array().unwrap(), &cpu, what);
 }
 
 /// `x[index] op= value` on both backends.
 #[track_caller]
-fn update_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], op: Op, value: Value<'_, T>, mode: Mode<T>, what: &str) {
+fn update_both<T: GpuElement>(
+    gpu: &Gpu,
+    x: &ArrayD<T>,
+    index: &[IndexElem<'_>],
+    op: Op,
+    value: Value<'_, T>,
+    mode: AnyMode<T>,
+    what: &str,
+) {
     let mut cpu = x.clone();
-    let cpu_result = tensor_core::update(&mut cpu, index, op, value.clone(), mode);
+    let cpu_result = tensor_core::backend::update(&mut cpu, index, op, value.clone(), mode);
     let mut g = upload(gpu, x);
-    let gpu_result = g.update(index, op, value, mode);
+    let gpu_result = g.update_in(index, op, value, mode);
     assert_same_outcome(&gpu_result, &cpu_result, what);
     assert_same(&g.to_array().unwrap(), &cpu, what);
 }
 
 /// `x[index]` on both backends.
 #[track_caller]
-fn get_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], mode: Mode<T>, what: &str) {
-    let cpu = tensor_core::get(x, index, mode).map(|read| read.into_owned());
-    let gpu_result = upload(gpu, x).get(index, mode);
+fn get_both<T: GpuElement>(gpu: &Gpu, x: &ArrayD<T>, index: &[IndexElem<'_>], mode: AnyMode<T>, what: &str) {
+    let cpu = tensor_core::backend::get(x, index, mode).map(|read| read.into_owned());
+    let gpu_result = upload(gpu, x).get_in(index, mode);
     if assert_same_outcome(&gpu_result, &cpu, what) {
         assert_same(&gpu_result.unwrap().to_array().unwrap(), &cpu.unwrap(), what);
     }
@@ -52,7 +63,7 @@ fn indices(count: usize, bound: i64, seed: u64) -> ndarray::Array1<i64> {
     Array::from_shape_simple_fn(count, || rng.below(2 * bound as u64) as i64 - bound)
 }
 
-const MODES: [Mode<f32>; 3] = [Mode::Error, Mode::Clip, Mode::Wrap];
+const MODES: [AnyMode<f32>; 3] = [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap];
 
 // ---- copy.rs: strided copy (basic reads, downloads of views) ----
 
@@ -71,7 +82,7 @@ fn strided_copy_same_as_cpu() {
         ),
         (
             "x[..., None, -1]",
-            vec![ix(tensor_core::Ellipsis), ix(tensor_core::NewAxis), ix(-1)],
+            vec![ix(tensor_core::index::Ellipsis), ix(tensor_core::index::NewAxis), ix(-1)],
         ),
         ("x[3]", vec![ix(3)]),
         ("x[2..9;-2, 5..]", vec![ix(2..9).step_by(-2), ix(5..)]),
@@ -79,7 +90,7 @@ fn strided_copy_same_as_cpu() {
         ("x[()]", vec![]),
     ];
     for (what, index) in &cases {
-        get_both(&gpu, &x, index, Mode::Error, what);
+        get_both(&gpu, &x, index, AnyMode::Error, what);
     }
 }
 
@@ -94,7 +105,7 @@ fn views_share_the_buffer_and_download_with_negative_strides() {
     ];
     let view = g.view(&index).unwrap();
     assert!(view.strides().iter().all(|&s| s < 0));
-    let cpu = tensor_core::get(&x, &index, Mode::Error).unwrap().into_owned();
+    let cpu = tensor_core::backend::get(&x, &index, AnyMode::Error).unwrap().into_owned();
     assert_same(&view.to_array().unwrap(), &cpu, "download of a reversed view");
 
     // Writes through the view land in the viewed tensor, as with ndarray views.
@@ -102,9 +113,9 @@ fn views_share_the_buffer_and_download_with_negative_strides() {
     let mut cpu_x = x.clone();
     let sub = [ix([3, 0, 3]), ix(1..4)];
     let value = floats(&[3, 3], 3);
-    view.update(&sub, Op::Add, &value, Mode::Error).unwrap();
+    view.update_in(&sub, Op::Add, &value, AnyMode::Error).unwrap();
     let mut cpu_view = cpu_x.slice_mut(ndarray::s![..;-2, 3..=15;-1]);
-    tensor_core::update(&mut cpu_view, &sub, Op::Add, &value, Mode::Error).unwrap();
+    tensor_core::backend::update(&mut cpu_view, &sub, Op::Add, &value, AnyMode::Error).unwrap();
     assert_same(&g.to_array().unwrap(), &cpu_x, "writes through a reversed view");
     assert!(matches!(
         g.view(&[ix([0, 1])]),
@@ -123,14 +134,21 @@ fn strided_write_same_as_cpu() {
         ix(PySlice::new(None, None, Some(-1))),
         ix(1..3),
     ];
-    set_both(&gpu, &x, &index, 0.5f32.into_value(), Mode::Error, "fill");
-    set_both(&gpu, &x, &index, floats(&[1, 33, 2], 5).into_value(), Mode::Error, "broadcast rows");
+    set_both(&gpu, &x, &index, 0.5f32.into_value(), AnyMode::Error, "fill");
+    set_both(
+        &gpu,
+        &x,
+        &index,
+        floats(&[1, 33, 2], 5).into_value(),
+        AnyMode::Error,
+        "broadcast rows",
+    );
     set_both(
         &gpu,
         &x,
         &index,
         floats(&[1, 1, 4, 33, 2], 6).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "leading ones dropped",
     );
     for op in [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Min, Op::Max] {
@@ -140,7 +158,7 @@ fn strided_write_same_as_cpu() {
             &index,
             op,
             floats(&[4, 1, 2], 7).into_value(),
-            Mode::Error,
+            AnyMode::Error,
             &format!("{op:?}"),
         );
     }
@@ -152,7 +170,7 @@ fn strided_write_same_as_cpu() {
             &[ix(..), ix(PySlice::new(Some(1), None, Some(2)))],
             op,
             3i32.into_value(),
-            Mode::Error,
+            AnyMode::Error,
             &format!("i32 {op:?}"),
         );
     }
@@ -184,14 +202,14 @@ fn gather_same_as_cpu() {
         }
     }
     let out_of_bounds = [ix(array![-25i64, 3, 20, 40]), ix(..)];
-    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Fill(-7.0), Mode::Drop] {
+    for mode in [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap, AnyMode::Fill(-7.0), AnyMode::Drop] {
         get_both(&gpu, &x, &out_of_bounds, mode, &format!("out of bounds {mode:?}"));
     }
     get_both(
         &gpu,
         &x,
         &[ix(1), ix(99)],
-        Mode::Fill(f32::NAN),
+        AnyMode::Fill(f32::NAN),
         "a basic index out of bounds in mode fill gathers",
     );
 }
@@ -209,10 +227,10 @@ fn scatter_set_last_occurrence_wins_same_as_cpu() {
         &x,
         &[ix(&idx)],
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "duplicates, array values",
     );
-    set_both(&gpu, &x, &[ix(&idx)], 3.0f32.into_value(), Mode::Error, "duplicates, scalar");
+    set_both(&gpu, &x, &[ix(&idx)], 3.0f32.into_value(), AnyMode::Error, "duplicates, scalar");
 
     let x2 = floats(&[60, 7, 9], 13);
     let rows = indices(90, 60, 14).into_shape_with_order((30, 3)).unwrap();
@@ -222,12 +240,12 @@ fn scatter_set_last_occurrence_wins_same_as_cpu() {
         &x2,
         &[ix(&rows), ix(..), ix(PySlice::new(None, None, Some(-2)))],
         (&value).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "table and strided dims",
     );
 
     let wild = indices(3000, 9000, 16);
-    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Drop, Mode::Fill(0.0)] {
+    for mode in [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap, AnyMode::Drop, AnyMode::Fill(0.0)] {
         set_both(
             &gpu,
             &x,
@@ -257,12 +275,20 @@ fn scatter_add_float_sums_bitwise_same_as_cpu() {
         .rev()
         .fold(0.0, |acc, v| acc + v);
     assert_ne!(forward.to_bits(), backward.to_bits(), "the values must be order-sensitive");
-    update_both(&gpu, &x, &[ix(&idx)], Op::Add, (&values).into_value(), Mode::Error, "float add.at");
+    update_both(
+        &gpu,
+        &x,
+        &[ix(&idx)],
+        Op::Add,
+        (&values).into_value(),
+        AnyMode::Error,
+        "float add.at",
+    );
     // Same result on every run.
     let mut first = upload(&gpu, &x);
-    first.update(&[ix(&idx)], Op::Add, &values, Mode::Error).unwrap();
+    first.update_in(&[ix(&idx)], Op::Add, &values, AnyMode::Error).unwrap();
     let mut second = upload(&gpu, &x);
-    second.update(&[ix(&idx)], Op::Add, &values, Mode::Error).unwrap();
+    second.update_in(&[ix(&idx)], Op::Add, &values, AnyMode::Error).unwrap();
     assert_same(&first.to_array().unwrap(), &second.to_array().unwrap(), "two runs");
 }
 
@@ -302,7 +328,7 @@ fn scatter_reduce_every_op_same_as_cpu() {
             &[ix(&idxi)],
             op,
             (&vi).into_value(),
-            Mode::Error,
+            AnyMode::Error,
             &format!("i32 {op:?} (wrapping)"),
         );
     }
@@ -313,7 +339,7 @@ fn scatter_reduce_every_op_same_as_cpu() {
             &[ix(&idxi)],
             op,
             (&positive).into_value(),
-            Mode::Error,
+            AnyMode::Error,
             &format!("i32 {op:?}"),
         );
         update_both(
@@ -322,14 +348,22 @@ fn scatter_reduce_every_op_same_as_cpu() {
             &[ix(&idxi)],
             op,
             (&vi).into_value(),
-            Mode::Error,
+            AnyMode::Error,
             &format!("i32 {op:?} rejected operand"),
         );
     }
     let xu = ramp::<u32>(&[64, 5]);
     let vu = positive.mapv(|v| v as u32);
     for op in [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Pow, Op::Min, Op::Max] {
-        update_both(&gpu, &xu, &[ix(&idxi)], op, (&vu).into_value(), Mode::Drop, &format!("u32 {op:?}"));
+        update_both(
+            &gpu,
+            &xu,
+            &[ix(&idxi)],
+            op,
+            (&vu).into_value(),
+            AnyMode::Drop,
+            &format!("u32 {op:?}"),
+        );
     }
     // A zero divisor at a dropped position is never applied, so not an error.
     update_both(
@@ -338,7 +372,7 @@ fn scatter_reduce_every_op_same_as_cpu() {
         &[ix([0i64, 99])],
         Op::Div,
         array![2i32, 0].into_value(),
-        Mode::Drop,
+        AnyMode::Drop,
         "zero divisor dropped",
     );
 }
@@ -357,10 +391,10 @@ fn large_scatter_with_many_sort_passes_same_as_cpu() {
         &[ix(&idx)],
         Op::Add,
         (&values).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "400k into 300k",
     );
-    set_both(&gpu, &x, &[ix(&idx)], (&values).into_value(), Mode::Error, "set 400k into 300k");
+    set_both(&gpu, &x, &[ix(&idx)], (&values).into_value(), AnyMode::Error, "set 400k into 300k");
 }
 
 // ---- grid.rs: more than 65535 cubes ----
@@ -375,7 +409,7 @@ fn regions_beyond_65535_cubes_same_as_cpu() {
         &x,
         &[ix(PySlice::new(Some(7), None, None))],
         5u32.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "fill of 16.7M",
     );
 }
@@ -394,13 +428,13 @@ fn masked_and_compacted_same_as_cpu() {
         let count = mask.iter().filter(|&&m| m).count();
         let what = format!("{compare:?}");
         // Reads: compaction.
-        let cpu = tensor_core::get(&x, &[ix(&mask)], Mode::Error).unwrap().into_owned();
+        let cpu = tensor_core::backend::get(&x, &[ix(&mask)], AnyMode::Error).unwrap().into_owned();
         let read = upload(&gpu, &x).get_where(compare, threshold).unwrap();
         assert_same(&read.to_array().unwrap(), &cpu, &what);
         // Scalar values: the fused pass.
         for op in [Op::Add, Op::Mul, Op::Max] {
             let mut cpu = x.clone();
-            tensor_core::update(&mut cpu, &[ix(&mask)], op, 2.5f32, Mode::Error).unwrap();
+            tensor_core::backend::update(&mut cpu, &[ix(&mask)], op, 2.5f32, AnyMode::Error).unwrap();
             let mut g = upload(&gpu, &x);
             g.update_where(compare, threshold, op, 2.5).unwrap();
             assert_same(&g.to_array().unwrap(), &cpu, &format!("{what} {op:?} scalar"));
@@ -408,14 +442,14 @@ fn masked_and_compacted_same_as_cpu() {
         // Array values: compaction, one value per selected element.
         let values = floats(&[count], 29);
         let mut cpu = x.clone();
-        tensor_core::set(&mut cpu, &[ix(&mask)], &values, Mode::Error).unwrap();
+        tensor_core::backend::set(&mut cpu, &[ix(&mask)], &values, AnyMode::Error).unwrap();
         let mut g = upload(&gpu, &x);
         g.set_where(compare, threshold, &values).unwrap();
         assert_same(&g.to_array().unwrap(), &cpu, &format!("{what} array"));
         // A wrong count is refused before anything is written.
         let wrong = floats(&[count + 1], 30);
         let mut cpu = x.clone();
-        let cpu_result = tensor_core::set(&mut cpu, &[ix(&mask)], &wrong, Mode::Error);
+        let cpu_result = tensor_core::backend::set(&mut cpu, &[ix(&mask)], &wrong, AnyMode::Error);
         let mut g = upload(&gpu, &x);
         assert_same_outcome(&g.set_where(compare, threshold, &wrong), &cpu_result, &format!("{what} count"));
         assert_same(&g.to_array().unwrap(), &x, "unchanged");
@@ -445,18 +479,18 @@ fn empty_selections_same_as_cpu() {
         ("x[all-false mask]", vec![ix(x.map(|_| false))]),
     ];
     for (what, index) in &cases {
-        get_both(&gpu, &x, index, Mode::Error, what);
-        set_both(&gpu, &x, index, 1.0f32.into_value(), Mode::Error, what);
-        update_both(&gpu, &x, index, Op::Add, 1.0f32.into_value(), Mode::Drop, what);
+        get_both(&gpu, &x, index, AnyMode::Error, what);
+        set_both(&gpu, &x, index, 1.0f32.into_value(), AnyMode::Error, what);
+        update_both(&gpu, &x, index, Op::Add, 1.0f32.into_value(), AnyMode::Drop, what);
     }
     let empty = ArrayD::<f32>::zeros(IxDyn(&[0, 3]));
-    get_both(&gpu, &empty, &[ix(..), ix(1)], Mode::Error, "empty tensor");
+    get_both(&gpu, &empty, &[ix(..), ix(1)], AnyMode::Error, "empty tensor");
     set_both(
         &gpu,
         &empty,
         &[ix(&none)],
         2.0f32.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "empty tensor, empty index",
     );
     assert_eq!(upload(&gpu, &empty).get_where(Compare::Lt, 0.0).unwrap().shape(), &[0]);
@@ -478,13 +512,13 @@ fn errors_same_as_cpu_and_tensor_unchanged() {
         ("nd of rank 0", vec![ix(tensor_core::nd(ndarray::arr0(1i64)))], 1.0.into_value()),
     ];
     for (what, index, value) in cases {
-        set_both(&gpu, &x, &index, value.clone(), Mode::Error, what);
-        update_both(&gpu, &x, &index, Op::Add, value, Mode::Error, what);
-        get_both(&gpu, &x, &index, Mode::Error, what);
+        set_both(&gpu, &x, &index, value.clone(), AnyMode::Error, what);
+        update_both(&gpu, &x, &index, Op::Add, value, AnyMode::Error, what);
+        get_both(&gpu, &x, &index, AnyMode::Error, what);
     }
     let index = [ix(1)];
-    set_both(&gpu, &x, &index, 1.0f32.into_value(), Mode::Fill(0.0), "mode fill on a write");
-    get_both(&gpu, &x, &index, Mode::Drop, "mode drop on a read");
+    set_both(&gpu, &x, &index, 1.0f32.into_value(), AnyMode::Fill(0.0), "mode fill on a write");
+    get_both(&gpu, &x, &index, AnyMode::Drop, "mode drop on a read");
     let xi = ramp::<i32>(&[5, 4]);
     update_both(
         &gpu,
@@ -492,7 +526,7 @@ fn errors_same_as_cpu_and_tensor_unchanged() {
         &[ix([1i64, 1])],
         Op::Div,
         0i32.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "division by zero",
     );
     update_both(
@@ -501,7 +535,7 @@ fn errors_same_as_cpu_and_tensor_unchanged() {
         &[ix(..)],
         Op::Pow,
         array![1i32, 2, -1, 0].into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "negative power",
     ); // Operands are vetted where they are applied: a zero divisor at skipped
     // positions only is no error, as on the CPU.
@@ -511,7 +545,7 @@ fn errors_same_as_cpu_and_tensor_unchanged() {
         &[ix([7i64, -9])],
         Op::Div,
         0i32.into_value(),
-        Mode::Drop,
+        AnyMode::Drop,
         "division by zero at skipped positions only",
     );
     // One point of `nd` is a view, as its integers are.
@@ -519,7 +553,7 @@ fn errors_same_as_cpu_and_tensor_unchanged() {
     let point = [ix(tensor_core::nd(array![1i64, -1]))];
     assert_eq!(
         g.view(&point).unwrap().to_array().unwrap(),
-        tensor_core::get(&x, &point, Mode::Error).unwrap().into_owned()
+        tensor_core::backend::get(&x, &point, AnyMode::Error).unwrap().into_owned()
     );
 }
 
@@ -528,7 +562,7 @@ fn float_pow_is_refused_and_leaves_the_tensor() {
     let gpu = device!();
     let x = floats(&[3, 3], 35);
     let mut g = upload(&gpu, &x);
-    let result = g.update(&[ix(0)], Op::Pow, 2.0, Mode::Error);
+    let result = g.update_in(&[ix(0)], Op::Pow, 2.0, AnyMode::Error);
     assert!(matches!(result, Err(GpuError::Unsupported { operation: "pow", .. })), "{result:?}");
     assert_same(&g.to_array().unwrap(), &x, "unchanged");
 }
@@ -541,7 +575,7 @@ fn remainder_and_bitwise_updates_are_refused_and_leave_the_tensor() {
     let xi = array![[1i32, -2], [3, 4]].into_dyn();
     let mut g = upload(&gpu, &xi);
     for (op, symbol) in [(Op::Rem, "%="), (Op::BitAnd, "&="), (Op::BitOr, "|="), (Op::BitXor, "^=")] {
-        let result = g.update(&[ix(0)], op, 3, Mode::Error);
+        let result = g.update_in(&[ix(0)], op, 3, AnyMode::Error);
         assert!(
             matches!(result, Err(GpuError::Unsupported { operation, .. }) if operation == symbol),
             "{result:?}"
@@ -555,31 +589,39 @@ fn element_types_round_trip_or_are_refused() {
     let gpu = device!();
     let xi = array![[i32::MIN, -1], [0, i32::MAX]].into_dyn();
     assert_eq!(upload(&gpu, &xi).to_array().unwrap(), xi);
-    update_both(&gpu, &xi, &[ix(..), ix(1)], Op::Add, 1i32.into_value(), Mode::Error, "i32 wraps");
+    update_both(&gpu, &xi, &[ix(..), ix(1)], Op::Add, 1i32.into_value(), AnyMode::Error, "i32 wraps");
     update_both(
         &gpu,
         &xi,
         &[ix([0i64]), ix(0)],
         Op::Div,
         (-1i32).into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "MIN / -1 wraps",
     );
     let xu = array![0u32, 1, u32::MAX].into_dyn();
-    update_both(&gpu, &xu, &[ix([0i64, 2, 2])], Op::Add, 1u32.into_value(), Mode::Error, "u32 wraps");
+    update_both(
+        &gpu,
+        &xu,
+        &[ix([0i64, 2, 2])],
+        Op::Add,
+        1u32.into_value(),
+        AnyMode::Error,
+        "u32 wraps",
+    );
     update_both(
         &gpu,
         &xu,
         &[ix([0i64, 1])],
         Op::Sub,
         2u32.into_value(),
-        Mode::Error,
+        AnyMode::Error,
         "u32 wraps down",
     );
     // 64-bit types run where the device has them, and are refused clearly elsewhere.
     let x64 = array![1.5f64, -2.0].into_dyn();
     match tensor_gpu::GpuTensor::from_array(&gpu, &x64) {
-        Ok(_) => update_both(&gpu, &x64, &[ix([1i64, 1])], Op::Add, 0.25f64.into_value(), Mode::Error, "f64"),
+        Ok(_) => update_both(&gpu, &x64, &[ix([1i64, 1])], Op::Add, 0.25f64.into_value(), AnyMode::Error, "f64"),
         Err(error) => assert!(matches!(error, GpuError::UnsupportedElement { .. }), "{error}"),
     }
     assert_eq!(gpu.supports::<f64>(), tensor_gpu::GpuTensor::from_array(&gpu, &x64).is_ok());
@@ -612,11 +654,11 @@ fn along_same_as_cpu() {
         let index = [index];
         let value = || (&values).into_value();
         let value = if what.contains("broadcast") { 2.5.into_value() } else { value() };
-        set_both(&gpu, &x, &index, value.clone(), Mode::Error, what);
-        update_both(&gpu, &x, &index, Op::Add, value.clone(), Mode::Error, what);
-        update_both(&gpu, &x, &index, Op::Max, value, Mode::Error, what);
+        set_both(&gpu, &x, &index, value.clone(), AnyMode::Error, what);
+        update_both(&gpu, &x, &index, Op::Add, value.clone(), AnyMode::Error, what);
+        update_both(&gpu, &x, &index, Op::Max, value, AnyMode::Error, what);
     }
     let error_index = [ix(tensor_core::along(&idx, 1))];
-    update_both(&gpu, &x, &error_index, Op::Add, 1.0.into_value(), Mode::Drop, "along, mode drop");
-    set_both(&gpu, &x, &error_index, 1.0.into_value(), Mode::Error, "along, out of bounds");
+    update_both(&gpu, &x, &error_index, Op::Add, 1.0.into_value(), AnyMode::Drop, "along, mode drop");
+    set_both(&gpu, &x, &error_index, 1.0.into_value(), AnyMode::Error, "along, out of bounds");
 }

@@ -2,10 +2,14 @@
 //! update on the GPU gives tensor-core's CPU result (bit for bit) or its
 //! error, and leaves the tensor unchanged on error.
 
-use crate::common::{assert_same, assert_same_outcome, upload};
+use crate::common::{InAnyMode, assert_same, assert_same_outcome, upload};
 use ndarray::{Array, ArrayD, IxDyn};
 use proptest::prelude::*;
-use tensor_core::{Bounds, IndexElem, IntoValue, Mode, Op, PySlice, Value, ix, resolve};
+use tensor_core::backend::{AnyMode, Bounds};
+use tensor_core::index::{IndexElem, PySlice};
+use tensor_core::plan::resolve;
+use tensor_core::value::{IntoValue, Value};
+use tensor_core::{Op, ix};
 use tensor_gpu::Gpu;
 
 /// One index element, drawn for an axis of length `len`.
@@ -24,8 +28,8 @@ impl Elem {
         match self {
             Elem::Int(i) => ix(*i),
             Elem::Slice(a, b, c) => ix(PySlice::new(*a, *b, *c)),
-            Elem::NewAxis => ix(tensor_core::NewAxis),
-            Elem::Ellipsis => ix(tensor_core::Ellipsis),
+            Elem::NewAxis => ix(tensor_core::index::NewAxis),
+            Elem::Ellipsis => ix(tensor_core::index::Ellipsis),
             Elem::Array(shape, values) => ix(Array::from_shape_vec(IxDyn(shape), values.clone()).unwrap()),
             Elem::Mask(mask) => ix(Array::from_vec(mask.clone())),
         }
@@ -63,14 +67,19 @@ fn elem(len: usize) -> impl Strategy<Value = Elem> {
 /// What runs on both backends.
 #[derive(Clone, Debug)]
 enum Call {
-    Get(Mode<f32>),
-    Set(Mode<f32>, bool),
-    Update(Op, Mode<f32>, bool),
+    Get(AnyMode<f32>),
+    Set(AnyMode<f32>, bool),
+    Update(Op, AnyMode<f32>, bool),
 }
 
 fn call() -> impl Strategy<Value = Call> {
-    let read_mode = prop_oneof![Just(Mode::Error), Just(Mode::Clip), Just(Mode::Wrap), Just(Mode::Fill(-1.5f32))];
-    let write_mode = prop_oneof![Just(Mode::Error), Just(Mode::Clip), Just(Mode::Wrap), Just(Mode::Drop)];
+    let read_mode = prop_oneof![
+        Just(AnyMode::Error),
+        Just(AnyMode::Clip),
+        Just(AnyMode::Wrap),
+        Just(AnyMode::Fill(-1.5f32))
+    ];
+    let write_mode = prop_oneof![Just(AnyMode::Error), Just(AnyMode::Clip), Just(AnyMode::Wrap), Just(AnyMode::Drop)];
     let op = prop_oneof![
         Just(Op::Add),
         Just(Op::Sub),
@@ -128,21 +137,21 @@ fn run(gpu: &Gpu, shape: &[usize], reversed: bool, elems: &[Elem], call: &Call, 
     };
     match *call {
         Call::Get(mode) => {
-            let expected = tensor_core::get(&cpu, &index, mode).map(|read| read.into_owned());
-            let got = view.get(&index, mode);
+            let expected = tensor_core::backend::get(&cpu, &index, mode).map(|read| read.into_owned());
+            let got = view.get_in(&index, mode);
             if assert_same_outcome(&got, &expected, &what) {
                 assert_same(&got.unwrap().to_array().unwrap(), &expected.unwrap(), &what);
             }
         }
         Call::Set(mode, array) => {
             let value = value(array);
-            let expected = tensor_core::set(&mut cpu, &index, value.clone(), mode);
-            assert_same_outcome(&view.set(&index, value, mode), &expected, &what);
+            let expected = tensor_core::backend::set(&mut cpu, &index, value.clone(), mode);
+            assert_same_outcome(&view.set_in(&index, value, mode), &expected, &what);
         }
         Call::Update(op, mode, array) => {
             let value = value(array);
-            let expected = tensor_core::update(&mut cpu, &index, op, value.clone(), mode);
-            assert_same_outcome(&view.update(&index, op, value, mode), &expected, &what);
+            let expected = tensor_core::backend::update(&mut cpu, &index, op, value.clone(), mode);
+            assert_same_outcome(&view.update_in(&index, op, value, mode), &expected, &what);
         }
     }
     assert_same(&g.to_array().unwrap(), &cpu_base, &format!("{what}: the whole target"));

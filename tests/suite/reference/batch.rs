@@ -5,7 +5,9 @@
 //! batched read stacks the batches' reads.
 
 use ndarray::{ArrayD, ArrayViewD, Axis, CowArray, IxDyn};
-use tensor_at::{IndexElem, IntArray, Mode, Op};
+use tensor_at::Op;
+use tensor_at::backend::AnyMode;
+use tensor_at::index::{IndexElem, IntArray};
 
 use super::{Arith, ErrKind, Oob, Tensor, Value, multi_indices};
 
@@ -126,8 +128,8 @@ fn write_back<T: Clone>(x: &mut Tensor<T>, at: &[usize], part: Tensor<T>) {
 
 /// Reads `x[index]` batched over the leading `batch` axes: the reads
 /// stacked.
-pub fn read<'a, T: Clone>(x: &Tensor<T>, index: &'a [IndexElem<'a>], batch: usize, mode: &Mode<T>) -> Result<Tensor<T>, ErrKind> {
-    if let Mode::Drop = mode {
+pub fn read<'a, T: Clone>(x: &Tensor<T>, index: &'a [IndexElem<'a>], batch: usize, mode: &AnyMode<T>) -> Result<Tensor<T>, ErrKind> {
+    if let AnyMode::Drop = mode {
         return Err(ErrKind::UnsupportedMode);
     }
     let batch_shape = batch_shape::<T>(&x.shape, index, batch, None, true)?;
@@ -185,9 +187,9 @@ fn each_batch<T: Clone>(
 }
 
 /// The mode check of a write, before the batch's structure.
-fn write_mode<T>(mode: &Mode<T>) -> Result<(), ErrKind> {
+fn write_mode<T>(mode: &AnyMode<T>) -> Result<(), ErrKind> {
     match mode {
-        Mode::Fill(_) => Err(ErrKind::UnsupportedMode),
+        AnyMode::Fill(_) => Err(ErrKind::UnsupportedMode),
         _ => Ok(()),
     }
 }
@@ -198,7 +200,7 @@ pub fn set<'a, T: Clone>(
     index: &'a [IndexElem<'a>],
     batch: usize,
     value: &Value<T>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
 ) -> Result<(), ErrKind> {
     write_mode(mode)?;
     let batch_shape = batch_shape(&x.shape, index, batch, Some(value), false)?;
@@ -214,7 +216,7 @@ pub fn update<'a, T: Arith>(
     batch: usize,
     op: Op,
     value: &Value<T>,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
 ) -> Result<(), ErrKind> {
     write_mode(mode)?;
     let batch_shape = batch_shape(&x.shape, index, batch, Some(value), false)?;
@@ -229,7 +231,7 @@ pub fn apply<'a, T: Clone>(
     index: &'a [IndexElem<'a>],
     batch: usize,
     mut f: impl FnMut(T) -> T,
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
 ) -> Result<(), ErrKind> {
     write_mode(mode)?;
     let batch_shape = batch_shape::<T>(&x.shape, index, batch, None, false)?;

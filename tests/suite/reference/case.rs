@@ -13,7 +13,9 @@
 use std::fmt::Debug;
 
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, DataMut, IxDyn, RawData, Slice};
-use tensor_at::{IndexElem, IndexError, Mode, Op, PySlice, RangeSlice, along, ix, nd};
+use tensor_at::backend::AnyMode;
+use tensor_at::index::{IndexElem, PySlice, RangeSlice};
+use tensor_at::{IndexError, Op, along, ix, nd};
 
 use super::{ErrKind, Oob, Tensor, Value};
 
@@ -21,7 +23,7 @@ use super::{ErrKind, Oob, Tensor, Value};
 
 /// The element types under test: how results are compared, and the function
 /// `apply` applies. Each generator adds how it draws elements.
-pub trait TestElem: super::Arith + tensor_at::Arith + tensor_at::Scalar + Debug {
+pub trait TestElem: super::Arith + tensor_at::element::Arith + tensor_at::element::Scalar + Debug {
     /// The same value: bit for bit, any NaN equal to any NaN.
     fn same(a: Self, b: Self) -> bool;
     /// The bits, for "unchanged" checks.
@@ -174,8 +176,8 @@ impl ElemSpec {
             ElemSpec::Int(i) => IndexElem::Int(*i),
             ElemSpec::Py(s) => ix(*s),
             ElemSpec::Range(r) => ix(*r),
-            ElemSpec::Ellipsis => ix(tensor_at::Ellipsis),
-            ElemSpec::NewAxis => ix(tensor_at::NewAxis),
+            ElemSpec::Ellipsis => ix(tensor_at::index::Ellipsis),
+            ElemSpec::NewAxis => ix(tensor_at::index::NewAxis),
             ElemSpec::Ints(a) => each_ints!(a, a => ix(a)),
             ElemSpec::Mask(m) => ix(m),
             ElemSpec::Nd(a) => each_ints!(a, a => ix(nd(a))),
@@ -256,7 +258,7 @@ pub struct Case<T> {
     pub base: ArrayD<T>,
     pub index: Vec<ElemSpec>,
     pub action: Action,
-    pub mode: Mode<T>,
+    pub mode: AnyMode<T>,
     pub value: ValueSpec<T>,
     /// `; batch = k`: the leading axes paired (0: the plain call).
     pub batch: usize,
@@ -301,11 +303,11 @@ fn write<T: TestElem, S: DataMut<Elem = T>>(
         return write_batched(target, index, case);
     }
     match (case.action, &case.value, case.value.view()) {
-        (Action::Set, ValueSpec::Scalar(v), _) => tensor_at::set(target, index, *v, mode),
-        (Action::Set, _, Some(view)) => tensor_at::set(target, index, view, mode),
-        (Action::Update(op), ValueSpec::Scalar(v), _) => tensor_at::update(target, index, op, *v, mode),
-        (Action::Update(op), _, Some(view)) => tensor_at::update(target, index, op, view, mode),
-        (Action::Apply, _, _) => tensor_at::apply(target, index, T::f, mode),
+        (Action::Set, ValueSpec::Scalar(v), _) => tensor_at::backend::set(target, index, *v, mode),
+        (Action::Set, _, Some(view)) => tensor_at::backend::set(target, index, view, mode),
+        (Action::Update(op), ValueSpec::Scalar(v), _) => tensor_at::backend::update(target, index, op, *v, mode),
+        (Action::Update(op), _, Some(view)) => tensor_at::backend::update(target, index, op, view, mode),
+        (Action::Apply, _, _) => tensor_at::backend::apply(target, index, T::f, mode),
         _ => unreachable!("reads are not writes"),
     }
 }
@@ -318,11 +320,11 @@ fn write_batched<T: TestElem, S: DataMut<Elem = T>>(
 ) -> Result<(), IndexError> {
     let (mode, batch) = (case.mode, case.batch);
     match (case.action, &case.value, case.value.view()) {
-        (Action::Set, ValueSpec::Scalar(v), _) => tensor_at::set_batched(target, index, batch, *v, mode),
-        (Action::Set, _, Some(view)) => tensor_at::set_batched(target, index, batch, view, mode),
-        (Action::Update(op), ValueSpec::Scalar(v), _) => tensor_at::update_batched(target, index, batch, op, *v, mode),
-        (Action::Update(op), _, Some(view)) => tensor_at::update_batched(target, index, batch, op, view, mode),
-        (Action::Apply, _, _) => tensor_at::apply_batched(target, index, batch, T::f, mode),
+        (Action::Set, ValueSpec::Scalar(v), _) => tensor_at::backend::set_batched(target, index, batch, *v, mode),
+        (Action::Set, _, Some(view)) => tensor_at::backend::set_batched(target, index, batch, view, mode),
+        (Action::Update(op), ValueSpec::Scalar(v), _) => tensor_at::backend::update_batched(target, index, batch, op, *v, mode),
+        (Action::Update(op), _, Some(view)) => tensor_at::backend::update_batched(target, index, batch, op, view, mode),
+        (Action::Apply, _, _) => tensor_at::backend::apply_batched(target, index, batch, T::f, mode),
         _ => unreachable!("reads are not writes"),
     }
 }
@@ -343,7 +345,7 @@ macro_rules! ensure {
 fn check_read_into<T: TestElem>(
     view: &ArrayViewD<'_, T>,
     index: &[IndexElem<'_>],
-    mode: &Mode<T>,
+    mode: &AnyMode<T>,
     expected: &Result<Tensor<T>, ErrKind>,
 ) -> Result<(), String> {
     let (shape, old) = match expected {
@@ -359,7 +361,7 @@ fn check_read_into<T: TestElem>(
         _ => ArrayD::from_shape_vec(ndarray::ShapeBuilder::f(shape.clone()), old.clone()).expect("one element per position"),
     };
     let before: Vec<T> = out.iter().copied().collect();
-    match (tensor_at::get_into(view, index, *mode, &mut out), expected) {
+    match (tensor_at::backend::get_into(view, index, *mode, &mut out), expected) {
         (Ok(()), Ok(expected)) => {
             let same = out.iter().zip(&expected.data).all(|(&a, &e)| T::same(a, e));
             ensure!(same, "read into {out:?}, expected {:?}", expected.data);
@@ -400,11 +402,11 @@ pub fn check<T: TestElem>(case: &Case<T>) -> Result<(), String> {
             0 => {
                 let expected = super::read(&target, &index, &case.mode);
                 check_read_into(&view, &index, &case.mode, &expected)?;
-                (expected, tensor_at::get(&view, &index, case.mode))
+                (expected, tensor_at::backend::get(&view, &index, case.mode))
             }
             batch => (
                 super::batch::read(&target, &index, batch, &case.mode),
-                tensor_at::get_batched(&view, &index, batch, case.mode),
+                tensor_at::backend::get_batched(&view, &index, batch, case.mode),
             ),
         };
         match (actual, expected) {
@@ -417,7 +419,7 @@ pub fn check<T: TestElem>(case: &Case<T>) -> Result<(), String> {
                 );
                 let same = actual.iter().zip(&expected.data).all(|(&a, &e)| T::same(a, e));
                 ensure!(same, "read {actual:?}, expected {:?}", expected.data);
-                let basic = !case.index.iter().any(ElemSpec::is_array) && !matches!(case.mode, Mode::Fill(_));
+                let basic = !case.index.iter().any(ElemSpec::is_array) && !matches!(case.mode, AnyMode::Fill(_));
                 ensure!(!basic || actual.is_view(), "basic indexing must return a view");
             }
             (Err(actual), Err(expected)) => ensure!(kind(&actual) == Some(expected), "error {actual}, expected {expected:?}"),

@@ -20,7 +20,9 @@
 
 #![allow(dead_code)] // each test binary uses a part of it
 
-use tensor_at::{IndexElem, IntArray, Mode, Op};
+use tensor_at::Op;
+use tensor_at::backend::AnyMode;
+use tensor_at::index::{IndexElem, IntArray};
 
 /// A random case of the runtime API and its check against this interpreter,
 /// shared by the property tests and the fuzz target.
@@ -233,7 +235,7 @@ impl Elem {
     }
 }
 
-/// Resolves integer index `i` on an axis of length `len` (see `Mode`).
+/// Resolves integer index `i` on an axis of length `len` (see `AnyMode`).
 fn resolve(i: i128, len: usize, oob: Oob) -> Result<Option<usize>, ErrKind> {
     let n = len as i128;
     if (0..n).contains(&i) {
@@ -540,13 +542,13 @@ fn broadcast_value<T: Clone>(value: &Value<T>, shape: &[usize], count_error: boo
 }
 
 /// Reads `x[index]`; skipped positions (mode `fill`) read the fill value.
-pub fn read<T: Clone>(x: &Tensor<T>, index: &[IndexElem<'_>], mode: &Mode<T>) -> Result<Tensor<T>, ErrKind> {
+pub fn read<T: Clone>(x: &Tensor<T>, index: &[IndexElem<'_>], mode: &AnyMode<T>) -> Result<Tensor<T>, ErrKind> {
     let (oob, fill) = match mode {
-        Mode::Error => (Oob::Error, None),
-        Mode::Clip => (Oob::Clip, None),
-        Mode::Wrap => (Oob::Wrap, None),
-        Mode::Drop => return Err(ErrKind::UnsupportedMode),
-        Mode::Fill(v) => (Oob::Skip, Some(v)),
+        AnyMode::Error => (Oob::Error, None),
+        AnyMode::Clip => (Oob::Clip, None),
+        AnyMode::Wrap => (Oob::Wrap, None),
+        AnyMode::Drop => return Err(ErrKind::UnsupportedMode),
+        AnyMode::Fill(v) => (Oob::Skip, Some(v)),
         _ => unimplemented!("the reference interpreter has no rule for a mode added since"),
     };
     let selection = select(&x.shape, index, oob)?;
@@ -565,13 +567,13 @@ pub fn read<T: Clone>(x: &Tensor<T>, index: &[IndexElem<'_>], mode: &Mode<T>) ->
 }
 
 /// How a write resolves out-of-bounds indices; `fill` is for reads only.
-fn write_oob<T>(mode: &Mode<T>) -> Result<Oob, ErrKind> {
+fn write_oob<T>(mode: &AnyMode<T>) -> Result<Oob, ErrKind> {
     match mode {
-        Mode::Error => Ok(Oob::Error),
-        Mode::Clip => Ok(Oob::Clip),
-        Mode::Wrap => Ok(Oob::Wrap),
-        Mode::Drop => Ok(Oob::Skip),
-        Mode::Fill(_) => Err(ErrKind::UnsupportedMode),
+        AnyMode::Error => Ok(Oob::Error),
+        AnyMode::Clip => Ok(Oob::Clip),
+        AnyMode::Wrap => Ok(Oob::Wrap),
+        AnyMode::Drop => Ok(Oob::Skip),
+        AnyMode::Fill(_) => Err(ErrKind::UnsupportedMode),
         _ => unimplemented!("the reference interpreter has no rule for a mode added since"),
     }
 }
@@ -598,7 +600,7 @@ fn write_plan<V: Clone>(
 }
 
 /// `x[index] = value`, one position at a time: the last duplicate wins.
-pub fn set<T: Clone>(x: &mut Tensor<T>, index: &[IndexElem<'_>], value: &Value<T>, mode: &Mode<T>) -> Result<(), ErrKind> {
+pub fn set<T: Clone>(x: &mut Tensor<T>, index: &[IndexElem<'_>], value: &Value<T>, mode: &AnyMode<T>) -> Result<(), ErrKind> {
     for (p, v) in write_plan(&x.shape, index, value, write_oob(mode)?, true)? {
         x.data[p] = v;
     }
@@ -606,7 +608,7 @@ pub fn set<T: Clone>(x: &mut Tensor<T>, index: &[IndexElem<'_>], value: &Value<T
 }
 
 /// `x[index] op= value`, one occurrence at a time, every operand checked first.
-pub fn update<T: Arith>(x: &mut Tensor<T>, index: &[IndexElem<'_>], op: Op, value: &Value<T>, mode: &Mode<T>) -> Result<(), ErrKind> {
+pub fn update<T: Arith>(x: &mut Tensor<T>, index: &[IndexElem<'_>], op: Op, value: &Value<T>, mode: &AnyMode<T>) -> Result<(), ErrKind> {
     let plan = write_plan(&x.shape, index, value, write_oob(mode)?, false)?;
     for (_, v) in &plan {
         T::check(op, *v)?;
@@ -618,7 +620,7 @@ pub fn update<T: Arith>(x: &mut Tensor<T>, index: &[IndexElem<'_>], op: Op, valu
 }
 
 /// `x[index] = f(x[index])`, one occurrence at a time.
-pub fn apply<T: Clone>(x: &mut Tensor<T>, index: &[IndexElem<'_>], mut f: impl FnMut(T) -> T, mode: &Mode<T>) -> Result<(), ErrKind> {
+pub fn apply<T: Clone>(x: &mut Tensor<T>, index: &[IndexElem<'_>], mut f: impl FnMut(T) -> T, mode: &AnyMode<T>) -> Result<(), ErrKind> {
     // No value: a unit scalar stands in for it.
     for (p, ()) in write_plan(&x.shape, index, &Value::Scalar(()), write_oob(mode)?, false)? {
         x.data[p] = f(x.data[p].clone());
@@ -626,7 +628,7 @@ pub fn apply<T: Clone>(x: &mut Tensor<T>, index: &[IndexElem<'_>], mut f: impl F
     Ok(())
 }
 
-/// The arithmetic of the updates, per element type (see `tensor_at::Arith`'s
+/// The arithmetic of the updates, per element type (see `tensor_at::element::Arith`'s
 /// docs): integers wrap, integer division truncates and rejects zero,
 /// negative integer powers are errors; float min/max are NumPy's.
 pub trait Arith: Copy {

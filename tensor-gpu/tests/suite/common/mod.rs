@@ -2,8 +2,12 @@
 //! tensor-core, whose CPU results are the reference.
 #![allow(dead_code)] // each part of the suite uses its own share
 
-use ndarray::ArrayD;
-use tensor_core::IndexError;
+use ndarray::{ArrayD, IxDyn};
+use tensor_core::backend::{AnyMode, Indexable, IndexableMut};
+use tensor_core::index::IndexElem;
+use tensor_core::rank::Dynamic;
+use tensor_core::value::IntoValue;
+use tensor_core::{IndexError, Op};
 use tensor_gpu::{Gpu, GpuElement, GpuError, GpuTensor};
 
 /// The Vulkan device, or `None` (with a message) when this machine has
@@ -128,5 +132,91 @@ impl Lcg {
     pub fn float(&mut self) -> f32 {
         let mantissa = self.below(1 << 24) as f32 / (1 << 23) as f32 - 1.0;
         mantissa * [1.0, 1e-3, 1e3, 0.1][self.below(4) as usize]
+    }
+}
+
+/// The GPU tensor's reads and writes in any mode, through the backend
+/// traits the macros call (the public methods take `Mode` or `ReadMode`):
+/// the tests run every mode on both backends, the meaningless ones
+/// included, and compare the errors.
+pub trait InAnyMode<T> {
+    /// `self[index]` in `mode`.
+    fn get_in(&self, index: &[IndexElem<'_>], mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError>;
+    /// `self[index]` with `batch` leading axes paired, in `mode`.
+    fn get_batched_in(&self, index: &[IndexElem<'_>], batch: usize, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError>;
+    /// `self[index] = value` in `mode`.
+    fn set_in<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: AnyMode<T>) -> Result<(), GpuError>
+    where
+        T: 'v;
+    /// `self[index] op= value` in `mode`.
+    fn update_in<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: AnyMode<T>) -> Result<(), GpuError>
+    where
+        T: 'v;
+    /// `self[index] = value` with `batch` leading axes paired, in `mode`.
+    fn set_batched_in<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
+    ) -> Result<(), GpuError>
+    where
+        T: 'v;
+    /// `self[index] op= value` with `batch` leading axes paired, in `mode`.
+    fn update_batched_in<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        op: Op,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
+    ) -> Result<(), GpuError>
+    where
+        T: 'v;
+}
+
+impl<T: GpuElement> InAnyMode<T> for GpuTensor<T> {
+    fn get_in(&self, index: &[IndexElem<'_>], mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
+        self.get_batched_in(index, 0, mode)
+    }
+    fn get_batched_in(&self, index: &[IndexElem<'_>], batch: usize, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
+        Indexable::read_index::<Dynamic, IxDyn>(self, index, batch, mode)
+    }
+    fn set_in<'v>(&mut self, index: &[IndexElem<'_>], value: impl IntoValue<'v, T>, mode: AnyMode<T>) -> Result<(), GpuError>
+    where
+        T: 'v,
+    {
+        self.set_batched_in(index, 0, value, mode)
+    }
+    fn update_in<'v>(&mut self, index: &[IndexElem<'_>], op: Op, value: impl IntoValue<'v, T>, mode: AnyMode<T>) -> Result<(), GpuError>
+    where
+        T: 'v,
+    {
+        self.update_batched_in(index, 0, op, value, mode)
+    }
+    fn set_batched_in<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
+    ) -> Result<(), GpuError>
+    where
+        T: 'v,
+    {
+        IndexableMut::set_index(self, index, batch, value.into_value(), mode)
+    }
+    fn update_batched_in<'v>(
+        &mut self,
+        index: &[IndexElem<'_>],
+        batch: usize,
+        op: Op,
+        value: impl IntoValue<'v, T>,
+        mode: AnyMode<T>,
+    ) -> Result<(), GpuError>
+    where
+        T: 'v,
+    {
+        IndexableMut::update_index(self, index, batch, op, value.into_value(), mode)
     }
 }
