@@ -1,12 +1,12 @@
-//! The performance workloads of `shared/bench/WORKLOADS.md`, run through the
-//! public macros on the inputs `shared/bench/anchors.py` generates.
+//! The performance workloads of `docs/workloads.md`, run through the
+//! public macros on the inputs `benches/peers.py` generates for the peers.
 //!
 //! ```sh
 //! cargo bench --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages]
 //! cargo bench --features gpu --bench workloads -- --gpu [--only W5]...   # on a GpuTensor (see workloads/gpu.rs)
 //! ```
 //!
-//! The protocol is anchors.py's: per workload, inputs generated (untimed) and
+//! The protocol is peers.py's: per workload, inputs generated (untimed) and
 //! fingerprinted, one validated run from the pristine inputs whose result's
 //! `float64` sum is the checksum, then `warmup` untimed and `repeat` timed
 //! runs (median and min ms), restoring `x` before every run for W8 and W9
@@ -16,10 +16,10 @@
 //! what a read into a new array pays on top; `--huge-pages` puts the inputs
 //! of 4 MiB or more on huge pages too, as NumPy does with its arrays (see
 //! `pages.rs`).
-//! `scripts/bench` runs this beside anchors.py and prints the ratios.
+//! `scripts/bench` runs this beside peers.py and prints the ratios.
 //!
 //! Without `--bench` (as `cargo test --all-targets` runs it) it only checks
-//! the input generators against values anchors.py generated.
+//! the input generators against values peers.py generated.
 
 #[path = "workloads/cases.rs"]
 mod cases;
@@ -109,7 +109,7 @@ impl Args {
     }
 }
 
-/// anchors.py's `--only`: `W3` selects W3a and W3b, `W3b` only itself;
+/// peers.py's `--only`: `W3` selects W3a and W3b, `W3b` only itself;
 /// a workload's other form (`W11a/out`) goes with it.
 fn selects(only: &str, name: &str) -> bool {
     let workload = name.split('/').next().unwrap_or(name);
@@ -147,13 +147,13 @@ fn main() -> ExitCode {
     if !args.bench {
         // `cargo test --all-targets` runs bench targets too, without
         // `--bench`: check the inputs, measure nothing.
-        return match inputs::check_against_anchors() {
+        return match inputs::check_against_peers() {
             Ok(()) => {
-                println!("workloads: the input generators match anchors.py; `cargo bench --bench workloads` measures");
+                println!("workloads: the input generators match peers.py; `cargo bench --bench workloads` measures");
                 ExitCode::SUCCESS
             }
             Err(message) => {
-                eprintln!("workloads: input generator differs from anchors.py: {message}");
+                eprintln!("workloads: input generator differs from peers.py: {message}");
                 ExitCode::FAILURE
             }
         };

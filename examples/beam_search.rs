@@ -20,8 +20,8 @@
 //!
 //! Run with `cargo run --example beam_search`.
 
-use ndarray::{Array2, Array3, Axis, array, concatenate};
 use tensor_at::at;
+use tensor_at::ndarray::{Array2, Array3, Axis, array, concatenate};
 
 fn main() {
     let log_probs = array![

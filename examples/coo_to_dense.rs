@@ -12,7 +12,7 @@
 //!
 //! Run with `cargo run --example coo_to_dense`.
 
-use ndarray::{Array1, Array2, array};
+use tensor_at::ndarray::{Array1, Array2, array};
 use tensor_at::{at, set};
 
 fn main() {

@@ -17,7 +17,7 @@
 //!
 //! Run with `cargo run --example cross_entropy`.
 
-use ndarray::{Array2, Axis, array};
+use tensor_at::ndarray::{Array2, Axis, array};
 use tensor_at::{along, at};
 
 fn main() {
@@ -50,7 +50,7 @@ fn main() {
     for (row, mut at) in scores.rows().into_iter().zip(top_at.rows_mut()) {
         let mut order: Vec<usize> = (0..row.len()).collect();
         order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
-        at.assign(&ndarray::aview1(&order[..2]));
+        at.assign(&tensor_at::ndarray::aview1(&order[..2]));
     }
     let top: Array2<f64> = at!(scores[along(top_at, 1)]);
     let best_ids: Array2<i32> = at!(ids[along(top_at, 1)]);

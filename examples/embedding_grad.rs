@@ -15,8 +15,8 @@
 //!
 //! Run with `cargo run --example embedding_grad`.
 
-use ndarray::{Array3, Axis, array};
 use tensor_at::at;
+use tensor_at::ndarray::{Array3, Axis, array};
 
 fn main() {
     let tokens = array![[1usize, 3, 1], [0, 2, 2]];

@@ -29,8 +29,8 @@
 //! print(last.tolist())
 //! ```
 
-use ndarray::{Array1, array};
 use tensor_at::at;
+use tensor_at::ndarray::{Array1, array};
 
 fn main() {
     let scores = array![1.0, 7.5, 3.2, 7.9, 9.1, 6.0, 2.4, 7.7, 0.3, 8.8, 5.5, 7.1];

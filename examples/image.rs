@@ -34,8 +34,8 @@
 //! print(img[3, 4].tolist(), bgr[3, 4].tolist(), (bgr == swapped).all())
 //! ```
 
-use ndarray::{Array2, Array3, array};
 use tensor_at::at;
+use tensor_at::ndarray::{Array2, Array3, array};
 
 /// The sum NumPy prints for a `uint8` array: widened first, so no wrap-around.
 fn total<'a>(pixels: impl IntoIterator<Item = &'a u8>) -> u64 {

@@ -17,8 +17,8 @@
 //!
 //! Run with `cargo run --example kmeans`.
 
-use ndarray::{Array1, Array2, ArrayView1, Axis, array};
 use tensor_at::at;
+use tensor_at::ndarray::{Array1, Array2, ArrayView1, Axis, array};
 
 fn main() {
     // Three blobs, around (1, 1), (5, 5) and (9, 1).

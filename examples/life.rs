@@ -17,7 +17,7 @@
 //!
 //! Run with `cargo run --example life`.
 
-use ndarray::{Array2, ArrayView1};
+use tensor_at::ndarray::{Array2, ArrayView1};
 use tensor_at::{at, set};
 
 fn step(z: &mut Array2<u8>) {

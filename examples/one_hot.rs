@@ -30,8 +30,8 @@
 //! print(grad.round(9).tolist())
 //! ```
 
-use ndarray::{Array1, Array2, Axis, array};
 use tensor_at::at;
+use tensor_at::ndarray::{Array1, Array2, Axis, array};
 
 fn main() {
     let labels = array![2, 0, 1, 2, 1];

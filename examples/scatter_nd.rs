@@ -22,7 +22,7 @@
 //!
 //! Run with `cargo run --example scatter_nd`.
 
-use ndarray::{Array1, Array2, Array3, array};
+use tensor_at::ndarray::{Array1, Array2, Array3, array};
 use tensor_at::{at, nd, set};
 
 fn main() {

@@ -14,7 +14,7 @@
 //!
 //! Run with `cargo run --example tour`.
 
-use ndarray::{Array1, Array2, ArrayView1, array};
+use tensor_at::ndarray::{Array1, Array2, ArrayView1, array};
 use tensor_at::{at, set, try_at};
 
 fn main() {

@@ -9,10 +9,11 @@
 //!
 //! # Validated before anything is written
 //!
-//! Every entry point ([`at!`](crate::at!), [`set!`](crate::set!), `try_at!`, `try_set!`, and
-//! [`get`](crate::get), [`set`](fn@crate::set), [`update`](crate::update),
-//! [`apply`](crate::apply), [`IndexMutExt`](crate::IndexMutExt),
-//! [`IntoUpdated`](crate::IntoUpdated)) resolves
+//! Every entry point ([`at!`](crate::at!), [`set!`](crate::set!), `try_at!`, `try_set!`, the
+//! method syntax ([`IndexExt`](crate::IndexExt), [`IndexMutExt`](crate::IndexMutExt),
+//! [`IntoUpdated`](crate::IntoUpdated)), NumPy's functions
+//! ([`take`](crate::take), [`put`](crate::put), [`place`](crate::place)) and the
+//! functions of [`backend`](crate::backend)) resolves
 //! the whole index into a plan first, then checks the value, then every
 //! operand, and only then writes. Checked, in NumPy's order:
 //!
@@ -51,6 +52,10 @@
 //!   and it saves a separate pass over every index. On several threads
 //!   (a large target, split by destination) every thread stops
 //!   before the copy is restored, and the error names the first bad index.
+//! - Whatever a call takes by value comes back when it is refused:
+//!   `try_set!({x}[9] = 0)` and `x.updated(..).set(..)` return the array,
+//!   unchanged and in its own buffer, inside their
+//!   [`SetError`](crate::SetError).
 //! - `apply(f)` computes every `f(element)` into scratch (one element per
 //!   selected position) and writes only after the last call returned: if `f`
 //!   panics, the target is unchanged.

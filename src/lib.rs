@@ -30,7 +30,8 @@ pub mod numpy_users;
 
 pub use tensor_core::{At, AtFilled, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, UpdatedResult};
 pub use tensor_core::{IndexError, Mode, Op, ReadMode, SetError};
-pub use tensor_core::{along, ix, nd};
+pub use tensor_core::{along, ix, ix_, nd};
+pub use tensor_core::{argwhere, nonzero, place, put, take};
 
 /// The ndarray this crate is built on (0.17). Name arrays through it
 /// (`use tensor_at::ndarray::{array, Array2};`), or depend on the same
@@ -58,18 +59,18 @@ pub mod prelude {
     pub use crate::index::{Ellipsis, NewAxis};
     pub use crate::{IndexError, Mode, ReadMode};
     pub use crate::{IndexExt, IndexMutExt, IntoUpdated};
-    pub use crate::{along, ix, nd};
+    pub use crate::{along, ix, ix_, nd};
     pub use crate::{at, set, try_at, try_set};
 }
 
 /// What can stand between the brackets, for indices built at run time and
 /// for generic code: the index elements ([`IndexElem`](index::IndexElem),
-/// built by [`ix`](crate::ix)), the slice types, `...` and new axes, and
+/// built by [`ix`]), the slice types, `...` and new axes, and
 /// the traits that classify what a type indexes as.
 pub mod index {
     pub use tensor_core::index::{
-        Along, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray, IntoIndexElem, IntoRangeSlice, Nd,
-        NewAxis, PySlice, RangeSlice,
+        Along, CrossArgs, CrossAxis, CrossIndex, Ellipsis, IndexArrayElement, IndexArrayInt, IndexElem, IndexInt, IntArray, IntoCowArray,
+        IntoIndexElem, IntoRangeSlice, Nd, NewAxis, OneDimensional, PySlice, RangeSlice,
     };
     pub use tensor_core::typed::{FilledRead, IntoIndexList, Read};
 }
@@ -80,6 +81,7 @@ pub mod index {
 /// ([`Bitwise`](element::Bitwise)), and what can be written as a value.
 pub mod element {
     pub use tensor_core::element::{Arith, Bitwise, Compare, Op, OperandFault, Ordered};
+    pub use tensor_core::numpy::{Nonzero, PutValues};
     pub use tensor_core::value::{IntoValue, SameElement, Scalar};
 }
 

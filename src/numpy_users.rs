@@ -18,7 +18,11 @@
 //! | `np.maximum.at(x, i, v)` | `x.at[i].max(v)` | `at!(x[i].max(v))` |
 //! | `np.negative.at(x, i)` | `x.at[i].apply(jnp.negative)` | `at!(x[i].apply(\|e\| -e))` |
 //! | `x.index_put_((i,), v, accumulate=True)` | | `at!(x[i] += v)` |
-//! | `np.take(x, i, mode='clip')` | `x.at[i].get(mode='clip')` | `at!(x[i]; mode = clip)` |
+//! | | `x.at[i].get(mode='clip')` | `at!(x[i]; mode = clip)` |
+//! | `np.take(x, i, mode='clip')` (flat), `np.put(x, i, v)` | `jnp.take(x, i)` | `tensor_at::take(&x, &i, ReadMode::Clip)`, `tensor_at::put(&mut x, &i, &v, Mode::Error)` |
+//! | `np.place(x, m, v)` | | `tensor_at::place(&mut x, &m, &v)` (values cycled) |
+//! | `np.nonzero(x)`, `np.argwhere(x)` | `jnp.nonzero(x)`, `jnp.argwhere(x)` | `tensor_at::nonzero(&x)`, `tensor_at::argwhere(&x)` |
+//! | `x[np.ix_(rows, cols)] += 1` | `x.at[jnp.ix_(rows, cols)].add(1)` | `at!(x[ix_(rows, cols)] += 1.0)` (reads: `(rows.len(), cols.len(), ..)`) |
 //! | | `x.at[i].get(mode='fill', fill_value=0)` | `at!(x[i]; mode = fill(0.0))` |
 //! | | `x.at[i].set(v, mode='drop')` | `at!(x[i] = v; mode = drop)` |
 //! | `np.take(x, i, axis=0, out=buf)`, `torch.index_select(x, 0, i, out=buf)` | | `at!(x[i]; out = buf)` (`buf` has the result's shape) |
@@ -35,6 +39,31 @@
 //! | | `jax.vmap(lambda x, i, g: x.at[i].add(g))(x, idx, g)` | `at!(x[idx] += g; batch = 1)` (every `.at[]` call and mode: `; batch = 1, mode = drop`) |
 //! | | `jax.vmap(lambda x, i: x.at[i].get(mode='fill', fill_value=0))(x, idx)` | `at!(x[idx]; batch = 1, mode = fill(0.0))` |
 //! | `try: ... except IndexError` | | `try_at!(x[i] = v)?` |
+//!
+//! # Indices built at run time
+//!
+//! An index computed at run time (PyTorch's C++ `x.index({Slice(), 0})`)
+//! goes through the method syntax, with the same semantics: `x.at(index)`
+//! reads, `x.at_mut(index)` updates in place, `x.updated(index)` copies
+//! and updates. An index is one element, a tuple of elements, or a list of
+//! `IndexElem`s built with [`ix`](crate::ix):
+//!
+//! ```
+//! use ndarray::{array, ArrayView1};
+//! use tensor_at::prelude::*;
+//!
+//! let mut x = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+//! let column = 2;
+//! let read: ArrayView1<f64> = x.at((.., column)).get()?;   // x[:, column]: a view, of static rank
+//! assert_eq!(read, array![3.0, 6.0]);
+//! x.at_mut(([1, 1], 0)).add(1.0)?;                          // np.add.at(x, ([1, 1], 0), 1)
+//! let mut index = vec![ix(0)];
+//! index.push(ix(1..).step_by(2));                           // built element by element
+//! assert_eq!(x.at(&index).get()?, array![2.0].into_dyn());  // a list's rank is dynamic
+//! let y = (&x).updated([0, 5]).mode(Mode::Drop).set(0.0);   // JAX: x.at[[0, 5]].set(0, mode='drop')
+//! assert_eq!(y.unwrap().row(0), array![0.0, 0.0, 0.0]);
+//! # Ok::<(), IndexError>(())
+//! ```
 //!
 //! ```
 //! use ndarray::{array, Array1, Array2};
@@ -140,7 +169,9 @@
 //!   write `.into_dyn()` or index the value first.
 //! - **Out-of-bounds modes** follow JAX: in every mode, indices in
 //!   `[-n, n)` keep their meaning (`-1` is the last), so `clip` clamps only
-//!   what lies outside (NumPy's `take(mode='clip')` also clamps `-1` to 0).
+//!   what lies outside. NumPy's `take(mode='clip')` and `put(mode='clip')`
+//!   also clamp `-1` to 0, and so do [`take`](crate::take) and
+//!   [`put`](crate::put), which port those functions exactly.
 //! - **Errors are values or panics, never partial writes.** Every index, the
 //!   value's shape and every operand are checked before the first write.
 //! - **Integers alone read the element on a static rank.** `at!(x[1, 2])`

@@ -1,5 +1,5 @@
-//! The workloads of `shared/bench/WORKLOADS.md`, each written with the public
-//! macros as a user would write it, on anchors.py's inputs (`wl_inputs`) and
+//! The workloads of `docs/workloads.md`, each written with the public
+//! macros as a user would write it, on peers.py's inputs (its `workload`s) and
 //! with its useful-bytes formulas (`WORKLOADS`).
 
 use ndarray::{Array, Dimension};
@@ -8,7 +8,7 @@ use tensor_at::{along, at};
 
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
 
-/// Every workload: name and what it does, in anchors.py's order.
+/// Every workload: name and what it does, in peers.py's order.
 pub const WORKLOADS: [(&str, &str); 19] = [
     ("W1", "x(4096,4096)[:, 1000:3000] = y(4096,2000)"),
     ("W2", "x(4096,4096)[:, 1:4000:2] = y(4096,2000)"),
@@ -56,7 +56,7 @@ pub fn memory_bytes(workload: &str, useful_bytes: u64) -> Option<u64> {
     }
 }
 
-/// Bytes of a `float32` and of an index, as anchors.py counts them.
+/// Bytes of a `float32` and of an index, as peers.py counts them.
 const F4: u64 = 4;
 const I8: u64 = 8;
 const M: usize = 1 << 20;
@@ -68,7 +68,7 @@ pub struct Case {
     pub variant: &'static str,
     /// Element payload read and written plus 8 bytes per index.
     pub useful_bytes: u64,
-    /// anchors.py's `fingerprint()` of each input, in its order.
+    /// peers.py's `fingerprint()` of each input, in its order.
     pub inputs: Vec<(&'static str, Value)>,
     pub runner: Box<dyn Runner>,
 }
@@ -129,7 +129,7 @@ struct Gather<D: Dimension, F> {
 
 impl<D: Dimension, F: FnMut() -> Array<f32, D>> Runner for Gather<D, F> {
     fn run(&mut self) {
-        // As anchors.py's `s["out"] = x[rows]`: the previous result is freed
+        // As peers.py's `s.out = s.x[s.rows]`: the previous result is freed
         // inside the timed run.
         self.out = Some((self.op)());
     }
@@ -178,7 +178,7 @@ fn count(mask: impl IntoIterator<Item = bool>) -> usize {
     mask.into_iter().filter(|&m| m).count()
 }
 
-/// `[("x", fingerprint(&x)), ...]`, named as anchors.py names the inputs.
+/// `[("x", fingerprint(&x)), ...]`, named as peers.py names the inputs.
 macro_rules! fingerprints {
     ($($input:ident),+) => {
         vec![$((stringify!($input), fingerprint(&$input))),+]
@@ -380,7 +380,7 @@ pub fn build(name: &str) -> Case {
         }
         "W16" => {
             let x = uniform(seed(16, 0), (64, 8192, 64));
-            // Batch b's rows: anchors.py's `r_unique(seed_of(16, 1) + 1000 * b, ..)`.
+            // Batch b's rows: peers.py's `distinct(seed(16, 1) + 1000 * b, ..)`.
             let rows: Vec<_> = (0..64).flat_map(|b| unique(seed(16, 1) + 1000 * b, 1024, 8192)).collect();
             let idx = ndarray::Array2::from_shape_vec((64, 1024), rows).expect("64 batches of 1024 rows");
             let v = uniform(seed(16, 2), (64, 1024, 64));

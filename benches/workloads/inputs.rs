@@ -1,6 +1,6 @@
-//! The inputs of `shared/bench/anchors.py`, bit for bit, and their fingerprints.
+//! The inputs of `benches/peers.py`, bit for bit, and their fingerprints.
 //!
-//! Every draw comes from a counter-based SplitMix64 stream (anchors.py's
+//! Every draw comes from a counter-based SplitMix64 stream (peers.py's
 //! header): `z_i = mix64(seed + (i + 1) * GAMMA)` in wrapping `u64`, with
 //! `seed = 0x5EED0000 + 16 * workload + stream`. Index arrays are `i64`, as
 //! NumPy's `int64` ones are.
@@ -13,7 +13,7 @@ use crate::pages::input_vec;
 const SEED_BASE: u64 = 0x5EED_0000;
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// anchors.py's `seed_of(wl, k)`.
+/// peers.py's `seed(wl, k)`.
 pub fn seed(workload: u64, stream: u64) -> u64 {
     SEED_BASE + 16 * workload + stream
 }
@@ -50,7 +50,7 @@ pub fn symmetric<D: Dimension>(seed: u64, shape: impl IntoDimension<Dim = D>) ->
 
 /// `count` integers in `[0, n)`: `((z >> 32) * n) >> 32`.
 pub fn ints(seed: u64, count: usize, n: u64) -> Array1<i64> {
-    assert!(n < 1 << 32, "anchors.py draws integers below 2^32 only");
+    assert!(n < 1 << 32, "peers.py draws integers below 2^32 only");
     shaped(count, |z| (((z >> 32) * n) >> 32) as i64, seed)
 }
 
@@ -76,7 +76,7 @@ pub trait Element: Copy {
     const DTYPE: &'static str;
     /// The value as `astype(np.float64)` gives it.
     fn to_f64(self) -> f64;
-    /// The value as anchors.py lists it: `float(t)` for floats, `int(t)` otherwise.
+    /// The value as peers.py lists it: `float(t)` for floats, `int(t)` otherwise.
     fn to_json(self) -> Value;
 }
 
@@ -119,7 +119,7 @@ pub fn sum<A: Element, S: Data<Elem = A>, D: Dimension>(array: &ArrayBase<S, D>)
     array.iter().map(|&v| v.to_f64()).sum()
 }
 
-/// anchors.py's `fingerprint()` of one input: shape, dtype, float64 sum and
+/// peers.py's `fingerprint()` of one input: shape, dtype, float64 sum and
 /// the first four values in C order.
 pub fn fingerprint<A: Element, S: Data<Elem = A>, D: Dimension>(array: &ArrayBase<S, D>) -> Value {
     json!({
@@ -130,15 +130,15 @@ pub fn fingerprint<A: Element, S: Data<Elem = A>, D: Dimension>(array: &ArrayBas
     })
 }
 
-/// Checks each draw against the first values anchors.py generated for one of
+/// Checks each draw against the first values peers.py generated for one of
 /// its inputs (its `--json` fingerprints); the message names the first that
 /// differs. Cheap: what `cargo test --all-targets` runs of this bench.
-pub fn check_against_anchors() -> Result<(), String> {
+pub fn check_against_peers() -> Result<(), String> {
     fn same<T: PartialEq + std::fmt::Debug>(what: &str, got: Vec<T>, want: Vec<T>) -> Result<(), String> {
         if got == want {
             Ok(())
         } else {
-            Err(format!("{what}: {got:?}, anchors.py has {want:?}"))
+            Err(format!("{what}: {got:?}, peers.py has {want:?}"))
         }
     }
     let head = |a: Array1<f32>| a.iter().map(|&v| f64::from(v)).collect::<Vec<_>>();

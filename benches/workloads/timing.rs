@@ -1,4 +1,4 @@
-//! anchors.py's protocol (`time_fn`), its memory bandwidth references
+//! peers.py's protocol (`timed`), its memory bandwidth references
 //! (`bandwidth_refs`), and the thread pool the workloads run in.
 
 use std::hint::black_box;
@@ -85,7 +85,7 @@ impl Bandwidth {
 /// 256 MiB `memset`s of zero bytes and of other bytes, each on ordinary
 /// pages (what an ndarray array gets) and on transparent huge pages (what
 /// NumPy, which advises them for every array of 4 MiB or more, gets;
-/// anchors.py's memcpy runs on those); then [`new_array_ref`].
+/// peers.py's memcpy runs on those); then [`new_array_ref`].
 pub fn bandwidth_refs(warmup: usize, repeat: usize) -> Vec<Bandwidth> {
     const BYTES: usize = 256 << 20;
     let mut refs = Vec::new();

@@ -4,7 +4,7 @@
 //!
 //! A backend implements [`Indexable`] (reads), [`IndexableMut`] (writes)
 //! and [`IntoUpdatable`] (`set!`'s copy) for its tensor type. Each method
-//! takes the index as a list of [`IndexElem`](crate::index::IndexElem)s and
+//! takes the index as a list of [`IndexElem`]s and
 //! a mode ([`AnyMode`]); it calls [`prepare`] first, which checks the whole
 //! call in NumPy's order (the mode, the index, the value's shape, every
 //! operand) and returns a [`Plan`](plan::Plan) that cannot fail to
@@ -16,7 +16,7 @@
 //! [`TargetMut`]; tensor-gpu's `GpuTensor` implements the traits itself.
 //! The free functions ([`get`], [`set`], [`update`], [`apply`] and their
 //! batched forms) are the CPU's entry points over a list of
-//! [`IndexElem`](crate::index::IndexElem)s, of dynamic rank.
+//! [`IndexElem`]s, of dynamic rank.
 
 use std::fmt::Display;
 

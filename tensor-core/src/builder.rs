@@ -28,7 +28,7 @@ use crate::backend::{IntoUpdatable, owned_copy};
 use crate::element::{Arith, Op};
 use crate::entry;
 use crate::error::{IndexError, SetError};
-use crate::index::{IndexElem, IntoIndexElem, RangeSlice};
+use crate::index::{CrossArgs, IndexElem, IntoIndexElem, RangeSlice};
 use crate::mode::{AnyMode, Mode, ReadMode};
 use crate::rank::{FitsIn, Holds, Rank};
 use crate::target::{Target, TargetMut};
@@ -41,6 +41,37 @@ use crate::value::IntoValue;
 #[must_use]
 pub fn ix<'a>(elem: impl IntoIndexElem<'a>) -> IndexElem<'a> {
     elem.into_index_elem()
+}
+
+/// NumPy's `np.ix_` for the method syntax: an open mesh of one to six
+/// one-dimensional integer or boolean arrays (see [`CrossIndex`]), as a
+/// tuple of index elements, one per argument, each the argument viewed
+/// with length-1 axes everywhere but its own (no copy for a borrowed
+/// integer array; a mask stands for its true positions). Indexing with it
+/// selects the cross product: a read of `x.at(ix_((&rows, &cols)))` has
+/// shape `(rows.len(), cols.len(), ..)` and a static rank. Its elements
+/// stand beside others when taken apart: `let (r, c) = ix_((&rows, &cols));
+/// x.at((0, r, c))`.
+///
+/// ```
+/// use ndarray::{array, Array2};
+/// use tensor_core::{ix_, IndexExt, IndexMutExt};
+///
+/// let mut x = Array2::from_shape_fn((3, 4), |(i, j)| 10 * i + j);
+/// let (rows, cols) = (array![2usize, 0], [true, false, false, true]);
+/// // x[np.ix_([2, 0], [True, False, False, True])]
+/// let picked: Array2<usize> = x.at(ix_((&rows, &cols))).get()?;
+/// assert_eq!(picked, array![[20, 23], [0, 3]]);
+/// // x[np.ix_([2, 0], [True, False, False, True])] += 100
+/// x.at_mut(ix_((&rows, &cols))).add(100)?;
+/// assert_eq!(x.row(0), array![100, 1, 2, 103]);
+/// # Ok::<(), tensor_core::IndexError>(())
+/// ```
+///
+/// [`CrossIndex`]: crate::index::CrossIndex
+#[must_use]
+pub fn ix_<'a, A: CrossArgs<'a>>(args: A) -> A::Mesh {
+    args.mesh()
 }
 
 impl IndexElem<'_> {

@@ -21,6 +21,7 @@ pub use crate::backend::{Predicate, Step};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::{IndexError, SetError};
+pub use crate::index::CrossIndex;
 use crate::mode::AnyMode;
 use crate::rank::{Advanced, Kind};
 pub use crate::rank::{AxisFits, BatchFits, FitsIn, HasView, Holds};

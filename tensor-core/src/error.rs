@@ -238,7 +238,7 @@ pub enum IndexError {
         "a batched read cannot go through a mask (each batch may select a different number of elements); update through it, or read without batch"
     )]
     BatchedMaskRead,
-    /// A read into an existing array (`; out = buf`, [`get_into`](crate::get_into))
+    /// A read into an existing array (`; out = buf`, [`get_into`](crate::backend::get_into))
     /// whose shape is not the result's (NumPy's `take(.., out=)` asks the same).
     #[error("output array of shape {out} does not match the indexing result of shape {result}")]
     OutputShape {
@@ -256,6 +256,35 @@ pub enum IndexError {
         /// Its shape.
         shape: Dims,
     },
+    /// An argument of `ix_(..)` that is not one-dimensional (an array of
+    /// dynamic rank; a static rank other than one does not compile).
+    /// NumPy's `np.ix_` raises it before anything is indexed.
+    #[error("cross index must be 1 dimensional: an argument of ix_(...) has {ndim} dimensions")]
+    CrossIndexRank {
+        /// The argument's number of dimensions.
+        ndim: usize,
+    },
+    /// [`take`](crate::take) of one or more indices from an empty array
+    /// (NumPy's message, in every mode).
+    #[error("cannot do a non-empty take from an empty axes.")]
+    TakeFromEmpty,
+    /// [`put`](crate::put) of one or more indices into an empty array, in
+    /// a mode other than `drop` (NumPy's message).
+    #[error("cannot replace elements of an empty array")]
+    PutIntoEmpty,
+    /// [`place`](crate::place) with a mask of another size than the array
+    /// (NumPy compares sizes, not shapes).
+    #[error("place: mask and data must be the same size (a mask of {mask} elements, data of {data})")]
+    MaskSize {
+        /// The mask's number of elements.
+        mask: usize,
+        /// The array's number of elements.
+        data: usize,
+    },
+    /// [`place`](crate::place) with no values and a mask with a true
+    /// element (NumPy's message).
+    #[error("Cannot insert from an empty array!")]
+    EmptyValues,
 }
 
 /// What `try_set!` and the `*_copy` entry points return on an error: the

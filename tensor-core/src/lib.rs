@@ -1,13 +1,18 @@
 //! The core of tensor-at: NumPy indexing semantics on ndarray.
 //!
-//! An index is a list of [`IndexElem`]s. [`resolve`] turns it and a target
-//! layout into a backend-neutral [`Plan`] (a view, or a table of offsets for
+//! Users depend on the facade, `tensor-at`, which re-exports what they name
+//! from here; this crate's docs are for backend authors and contributors.
+//!
+//! An index is a list of [`IndexElem`](index::IndexElem)s.
+//! [`resolve`](plan::resolve) turns it and a target layout into a
+//! backend-neutral [`Plan`](plan::Plan) (a view, or a table of offsets for
 //! advanced indexing), checking every rule; [`prepare`] checks a whole read
 //! or update (the mode, the index, the value, the operands) for every
-//! backend. The entry points [`get`], [`set`], [`update`] and [`apply`]
-//! prepare, then execute on the CPU; the method syntax of [`IndexExt`],
-//! [`IndexMutExt`] and [`IntoUpdated`] wraps them for indices built at run
-//! time.
+//! backend (see [`backend`]). The CPU's entry points
+//! ([`backend::get`], [`backend::set`], [`backend::update`],
+//! [`backend::apply`]) prepare, then execute; the method syntax of
+//! [`IndexExt`], [`IndexMutExt`] and [`IntoUpdated`] and the macros'
+//! entry points run the same code with typed index lists.
 //!
 //! # Semantics
 //!
@@ -56,6 +61,7 @@ pub mod error;
 mod exec;
 pub mod index;
 mod mode;
+pub mod numpy;
 // The planner and the checks: public for backends (see `backend`), which
 // are released with this crate, and for the macros' expansions.
 #[doc(hidden)]
@@ -69,7 +75,7 @@ mod target;
 pub mod typed;
 pub mod value;
 
-pub use builder::{At, AtFilled, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, UpdatedResult, ix};
+pub use builder::{At, AtFilled, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, UpdatedResult, ix, ix_};
 pub use element::Op;
 pub use error::{IndexError, SetError};
 pub use index::{along, nd};
@@ -77,3 +83,4 @@ pub use mode::{Mode, ReadMode};
 /// The num-complex whose `Complex<f32>` and `Complex<f64>` are elements
 /// (`+= -= *= /=`); the one ndarray uses.
 pub use num_complex;
+pub use numpy::{argwhere, nonzero, place, put, take};

@@ -341,7 +341,7 @@ pub struct FilledIntegers;
 pub struct Basic;
 /// Advanced indexing: reads are owned arrays.
 pub struct Advanced;
-/// Known only at run time (an [`IndexElem`](crate::IndexElem) built at run
+/// Known only at run time (an [`IndexElem`](crate::index::IndexElem) built at run
 /// time): reads are copy-on-write arrays of dynamic rank.
 pub struct Dynamic;
 

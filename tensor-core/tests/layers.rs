@@ -16,11 +16,13 @@ const LAYERS: &[&[&str]] = &[
     &["plan"],
     &["exec"],
     // The entry layer, itself in order: prepare, then the chooser, then the
-    // API, then batched calls over it.
+    // API, then batched calls over it, then NumPy's functions beside
+    // indexing.
     &["prepare"],
     &["choose"],
     &["api"],
     &["batched"],
+    &["numpy"],
     &["backend", "builder", "typed", "entry", "common"],
     &["lib"],
 ];

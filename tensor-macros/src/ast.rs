@@ -97,6 +97,15 @@ pub enum Elem {
     /// `a < s` (and `<= > >= == !=`): the elementwise mask of `a` against
     /// `s`, or such comparisons combined with `&`, `|`, `^` and `!`.
     Mask(MaskExpr),
+    /// `ix_(a, b, ..)`: NumPy's open mesh, one argument per axis it
+    /// consumes (none when written `ix_()`, which the check refuses). Told
+    /// by its name when parsed; no later stage looks at names.
+    Mesh {
+        /// The arguments, in order.
+        args: Vec<Written>,
+        /// Where the whole `ix_(..)` stands.
+        span: Span,
+    },
     /// Anything else: an integer, an integer array or a mask, told apart by its type.
     Expr(Written),
 }
@@ -106,7 +115,7 @@ impl Elem {
     pub fn span(&self) -> Span {
         match self {
             Elem::Range { range, .. } => range.span(),
-            Elem::PySlice { span, .. } | Elem::Ellipsis(span) | Elem::NewAxis(span) => *span,
+            Elem::PySlice { span, .. } | Elem::Ellipsis(span) | Elem::NewAxis(span) | Elem::Mesh { span, .. } => *span,
             Elem::Mask(mask) => mask.span(),
             Elem::Expr(expr) => expr.span(),
         }

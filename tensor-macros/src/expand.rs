@@ -504,6 +504,17 @@ fn index_elem(elem: &IndexElem) -> TokenStream {
         IndexElem::Ellipsis(span) => (*span, quote_spanned!(*span=> #p::Ellipsis)),
         IndexElem::NewAxis(span) => (*span, quote_spanned!(*span=> #p::NewAxis)),
         IndexElem::Mask { span, mask } => (*span, mask_array(mask)),
+        IndexElem::Cross {
+            arg_span,
+            arg,
+            axis,
+            count,
+            ..
+        } => {
+            let (arg, rank) = (self::arg(arg), rank(*count, *arg_span));
+            let cross = quote_spanned!(*arg_span=> <_ as #p::CrossIndex<'_>>::cross_axis::<#rank>(#arg, #axis, #count));
+            (*arg_span, cross)
+        }
     };
     quote_spanned!(span=> <_ as #p::IntoIndexElem<'_>>::ranked(#elem))
 }

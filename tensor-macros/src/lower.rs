@@ -13,7 +13,7 @@ use syn::{Expr, Ident};
 
 use crate::ast::{Action, BatchSpec, Call, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
 use crate::fused::{FusedAction, MaskPath, Predicate, mask_path};
-use crate::lower_index::{Arg, IndexElem, along_literal_axis, borrowed, index_elem};
+use crate::lower_index::{Arg, IndexElem, along_literal_axis, borrowed, index_elems};
 use crate::written::Written;
 
 /// Which macro is expanding.
@@ -228,7 +228,7 @@ impl Parts<'_> {
         };
         let (index, entry) = match path {
             MaskPath::Fused { predicate, action } => (Vec::new(), self.fused_entry(predicate, action, flavor)),
-            MaskPath::Built => (self.index.elems.iter().map(index_elem).collect(), self.indexed_entry(flavor)),
+            MaskPath::Built => (self.index.elems.iter().flat_map(index_elems).collect(), self.indexed_entry(flavor)),
         };
         let outcome = match (outcome, &entry) {
             (

@@ -47,6 +47,16 @@ pub enum IndexElem {
     NewAxis(Span),
     /// `index_elem(mask)`, the mask built as a boolean array.
     Mask { span: Span, mask: MaskArray },
+    /// Argument `axis` of `ix_(..)`'s `count`: `cross_axis(arg, axis, count)`,
+    /// the array viewed as that axis of the open mesh; `arg_span` is the
+    /// argument's own, `span` the whole `ix_(..)`'s.
+    Cross {
+        span: Span,
+        arg_span: Span,
+        arg: Arg,
+        axis: usize,
+        count: usize,
+    },
 }
 
 impl IndexElem {
@@ -58,7 +68,8 @@ impl IndexElem {
             | IndexElem::PySlice { span, .. }
             | IndexElem::Ellipsis(span)
             | IndexElem::NewAxis(span)
-            | IndexElem::Mask { span, .. } => *span,
+            | IndexElem::Mask { span, .. }
+            | IndexElem::Cross { span, .. } => *span,
         }
     }
 }
@@ -174,11 +185,14 @@ fn is_along(func: &Expr) -> bool {
     }
 }
 
-/// One index element: a variable borrowed, literals typed, a range with a
-/// step `stepped`, a NumPy slice `PySlice`, a mask built.
-pub fn index_elem(elem: &Elem) -> IndexElem {
+/// The index elements of one element as written: a variable borrowed,
+/// literals typed, a range with a step `stepped`, a NumPy slice `PySlice`,
+/// a mask built; and one element per argument of `ix_(..)`, each
+/// borrowed as an index array is.
+pub fn index_elems(elem: &Elem) -> Vec<IndexElem> {
     let span = elem.span();
-    match elem {
+    let single = match elem {
+        Elem::Mesh { args, span } => return mesh(args, *span),
         Elem::Range { range, step: None } => IndexElem::Elem {
             span,
             arg_span: span,
@@ -213,15 +227,43 @@ pub fn index_elem(elem: &Elem) -> IndexElem {
             mask: mask_array(mask),
         },
         Elem::Expr(expr) => {
-            let view = expr.view().unparen();
-            let arg_span = view.span();
-            let arg = match view.expr {
-                Expr::Path(_) | Expr::Field(_) | Expr::Call(_) => borrowed(view),
-                _ => Arg::Tokens(typed_literals(view).into_iter().collect()),
-            };
+            let (arg_span, arg) = array_arg(expr);
             IndexElem::Elem { span, arg_span, arg }
         }
-    }
+    };
+    vec![single]
+}
+
+/// The elements of `ix_(args)` written at `span`: argument `k` of `n` is
+/// axis `k` of the open mesh.
+fn mesh(args: &[Written], span: Span) -> Vec<IndexElem> {
+    args.iter()
+        .enumerate()
+        .map(|(axis, arg)| {
+            let (arg_span, arg) = array_arg(arg);
+            IndexElem::Cross {
+                span,
+                arg_span,
+                arg,
+                axis,
+                count: args.len(),
+            }
+        })
+        .collect()
+}
+
+/// An index array (or an integer, a mask, `nd(..)`, `along(..)`: an
+/// expression whose type says what it is), inside any parentheses: a
+/// variable or field borrowed, a call of `nd` or `along` with its array
+/// borrowed, literals typed; with its own span.
+fn array_arg(expr: &Written) -> (Span, Arg) {
+    let view = expr.view().unparen();
+    let span = view.span();
+    let arg = match view.expr {
+        Expr::Path(_) | Expr::Field(_) | Expr::Call(_) => borrowed(view),
+        _ => Arg::Tokens(typed_literals(view).into_iter().collect()),
+    };
+    (span, arg)
 }
 
 /// A mask as a boolean array.

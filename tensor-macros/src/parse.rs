@@ -416,10 +416,30 @@ fn parse_elem(tokens: &[TokenTree]) -> syn::Result<Elem> {
     if let Some(mask) = mask::mask(expr.view()) {
         return mask.map(Elem::Mask);
     }
+    if let Some(args) = mesh_arguments(&expr) {
+        return Ok(Elem::Mesh { args, span: expr.span() });
+    }
     Ok(match *expr.expr {
         Expr::Range(_) => Elem::Range { range: expr, step: None },
         _ => Elem::Expr(expr),
     })
+}
+
+/// The arguments of `ix_(a, b, ..)` (or `tensor_at::ix_(..)`, in
+/// parentheses or not); `None` for any other expression.
+fn mesh_arguments(expr: &Written) -> Option<Vec<Written>> {
+    let view = expr.view().unparen();
+    let Expr::Call(call) = view.expr else {
+        return None;
+    };
+    let Expr::Path(path) = &*call.func else {
+        return None;
+    };
+    if path.qself.is_some() || path.path.segments.last().is_none_or(|segment| segment.ident != "ix_") {
+        return None;
+    }
+    let (_, _, args) = view.call_arguments()?;
+    Some(args.iter().map(|arg| arg.to_written()).collect())
 }
 
 /// Positions of the colons that separate the parts of a NumPy slice. A

@@ -187,6 +187,27 @@ mod tests {
     }
 
     #[test]
+    fn ix_is_told_by_its_name_when_parsed() {
+        let call = checked_call(quote!(x[0, tensor_at::ix_(rows, [1, 2]), (ix_(c)), ix(d)] = 1.0)).ok();
+        let meshes: Vec<usize> = call
+            .iter()
+            .flat_map(|call| &call.index.elems)
+            .filter_map(|elem| match elem {
+                crate::ast::Elem::Mesh { args, .. } => Some(args.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(meshes, [2, 1], "`ix` is not `ix_`");
+        assert_eq!(
+            errors("x[ix_()] = 1.0").expect("an empty mesh is an error"),
+            ["`ix_()` needs at least one array: `ix_(rows, cols)` indexes their cross product"]
+        );
+        for text in ["x[ix_(a, b)]", "x[ix_(a, [0, 1]), 1:] += y[ix_(c)]", "x[ix_(a); batch = 1]"] {
+            assert_eq!(fuzz_target_path(text), Ok(()));
+        }
+    }
+
+    #[test]
     fn a_read_used_as_a_value_does_not_assign() {
         let error = checked_call(quote!(x[1:] = a = y[:-1])).err();
         let messages: Vec<String> = error.into_iter().flatten().map(|error| error.to_string()).collect();

@@ -1,7 +1,7 @@
 //! Checks the parsed call for mistakes the types cannot see: two ellipses,
 //! a literal zero step (in the call's index and in a read used as its
-//! value), `along(..)` beside other elements, and modes or an `out` array
-//! used where they have no meaning.
+//! value), `along(..)` beside other elements, `ix_()` with no argument,
+//! and modes or an `out` array used where they have no meaning.
 
 use syn::{Error, Expr, Lit, UnOp};
 
@@ -60,6 +60,14 @@ fn check_index(index: &Index, ctxt: &mut Ctxt) {
         ));
     }
     for elem in &index.elems {
+        if let Elem::Mesh { args, span } = elem
+            && args.is_empty()
+        {
+            ctxt.error(Error::new(
+                *span,
+                "`ix_()` needs at least one array: `ix_(rows, cols)` indexes their cross product",
+            ));
+        }
         let step = match elem {
             Elem::Range { step, .. } | Elem::PySlice { step, .. } => step.as_ref(),
             _ => None,

@@ -25,6 +25,10 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
             {"mask": ARRAY}                boolean array, dtype bool
             {"nd": ARRAY}                  gather_nd index: last axis holds the coordinates
             {"along": {"index": ARRAY, "axis": k}}  along(idx, k): take_along_axis
+            {"ix": [ARRAY, ...]}           ix_(a, b, ..): NumPy's np.ix_ open mesh, one
+                                           integer or bool ARRAY per argument (one per
+                                           axis it consumes); its arrays are spliced
+                                           into the index, as x[(i,) + np.ix_(a, b)]
   op      get | set | add | sub | mul | div | pow | min | max | rem | and |
           or | xor | apply
   func    apply only: square | negate | double
@@ -39,6 +43,23 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
                              everything outside it is unchanged)
           {"error": NAME}    the tensor-core IndexError variant
   rtol    pow only: relative tolerance; everything else compares exactly
+
+A case of one of NumPy's functions beside indexing has "numpy" instead of
+"index" and "op"; its array is the base seen through "view":
+
+  numpy   "nonzero"   np.nonzero(x): expect {"arrays": [ARRAY, ...]}, one usize
+                      array per axis (np.nonzero refuses a 0-d x: no such case)
+          "argwhere"  np.argwhere(x): expect {"array": ARRAY} of usize, (count, ndim)
+          "take"      np.take(x, indices, mode=M): expect {"array": ARRAY}, the read
+          "put"       np.put(x, indices, values, mode=M): expect the whole BASE after
+          "place"     np.place(x, mask, values): expect the whole BASE after
+  indices take, put: ARRAY of an index dtype (any rank)
+  mode    take, put: "error" (NumPy's raise) | "clip" | "wrap"; put also "drop"
+  mask    place: ARRAY of bool, of any shape
+  values  put, place: ARRAY of the base's dtype, read in C order, cycled
+  expect  as above, or {"error": NAME}
+
+Their base may also be of dtype bool (nonzero, argwhere).
 
 ARRAY is {"dtype": D, "shape": [...], "data": [flat, C order]}, D one of
 float64 float32 float16 complex128 complex64 int64 int32 bool usize isize
@@ -64,9 +85,18 @@ the fill value for reads, and soaks up dropped updates). Errors are the
 variant named by NumPy's message (ERRORS below); only the errors NumPy has
 no counterpart for (RangeOutOfBounds, UnsupportedMode, OutOfBounds of
 clip/wrap on an empty axis, integer DivisionByZero) are decided here by
-tensor-core's documented rules. Every successful answer is cross-checked
+tensor-core's documented rules. `ix_` runs NumPy's own np.ix_ (its error
+first, before any indexing; in the modes, each argument is rewritten on
+its own axis after np.ix_ turns a boolean one into its true positions).
+The functions beside indexing are NumPy's calls on the view (np.put gets
+its indices as int64, which it takes where it refuses uint64; every index
+drawn fits), but put's mode "drop", which NumPy lacks: decided by
+tensor-at's rule, NumPy puts the indices in [-n, n) each with the value it
+would have had (none when there are no values or no elements). Every successful answer is cross-checked
 against an element-by-element interpreter (the positions each index selects,
-then one update per position in index order).
+then one update per position in index order; for the functions beside
+indexing, the flat positions of take's and put's modes, place's true
+positions, the coordinates of the non-zero elements).
 """
 
 from __future__ import annotations
@@ -130,6 +160,12 @@ ERRORS = [
     # value cannot broadcast to the (count,) region.
     ("requires a 0 or 1-dimensional input", "ShapeMismatch"),
     ("Integers to negative integer powers", "NegativeIntegerPower"),
+    # np.ix_, np.take, np.put, np.place
+    ("Cross index must be 1 dimensional", "CrossIndexRank"),
+    ("cannot do a non-empty take from an empty axes", "TakeFromEmpty"),
+    ("cannot replace elements of an empty array", "PutIntoEmpty"),
+    ("place: mask and data must be the same size", "MaskSize"),
+    ("Cannot insert from an empty array", "EmptyValues"),
 ]
 
 
@@ -211,6 +247,29 @@ class Along:
     dt: str = "i64"
 
 
+@dataclass
+class Mesh:
+    """`ix_(a, b, ..)`: each argument an integer array (dtype dt) or a
+    boolean one (dt "bool"), one-dimensional unless the case is NumPy's
+    error."""
+
+    args: list  # of (np.ndarray, dt)
+
+
+def mesh(*args: Any) -> Mesh:
+    """A mesh of integer lists (i64), boolean lists, or (values, dt) pairs."""
+    out = []
+    for a in args:
+        if isinstance(a, tuple):
+            values, dt = a
+            out.append((np.array(values, dtype=bool if dt == "bool" else IDX_DTYPES[dt]), dt))
+        elif len(a) and all(isinstance(v, bool) for v in a):
+            out.append((np.array(a, dtype=bool), "bool"))
+        else:
+            out.append((np.array(a, dtype=np.int64), "i64"))
+    return Mesh(out)
+
+
 def arr(values: Any, dt: str = "i64") -> Arr:
     return Arr(np.array(values, dtype=IDX_DTYPES[dt]), dt)
 
@@ -232,6 +291,8 @@ def n_axes(e: Any) -> int:
         return e.a.shape[-1]
     if isinstance(e, Along):
         return e.a.ndim
+    if isinstance(e, Mesh):
+        return len(e.args)
     return 0
 
 
@@ -268,6 +329,9 @@ def show_elem(e: Any) -> str:
     if isinstance(e, Along):
         body = e.dt + (str(e.a.tolist()) if e.a.size <= 8 else f"<{list(e.a.shape)}>")
         return f"along({body}, {e.axis})"
+    if isinstance(e, Mesh):
+        show = lambda a, dt: dt + ((f"({a.item()})" if a.ndim == 0 else str(a.tolist())) if a.size <= 8 else f"<{list(a.shape)}>")  # noqa: E731
+        return "ix_(" + ", ".join(show(a, dt) for a, dt in e.args) + ")"
     return repr(e)
 
 
@@ -384,6 +448,16 @@ def to_numpy(index: list, shape: tuple, mode: str) -> tuple:
             for k in range(e.a.shape[-1]):
                 nk = shape[axis + k] if axis + k < len(shape) else None
                 out.append(fix_array(e.a[..., k], nk, mode))
+        elif isinstance(e, Mesh):
+            # NumPy's own np.ix_ first: its error comes before any indexing.
+            try:
+                np.ix_(*[a for a, _ in e.args])
+            except ValueError as exc:
+                raise Decided(error_variant(exc)) from None
+            # np.ix_ turns a boolean argument into its true positions; the
+            # modes then rewrite each argument on its own axis.
+            ints = [np.nonzero(a)[0] if dt == "bool" else a for a, dt in e.args]
+            out.extend(np.ix_(*[fix_array(a, shape[axis + k] if axis + k < len(shape) else None, mode) for k, a in enumerate(ints)]))
         else:
             raise TypeError(e)
     if skip:  # the implicit trailing `:`s, explicit for the same reason
@@ -692,6 +766,8 @@ def jelem(e: Any) -> dict:
         return {"nd": jarray(e.a, e.dt)}
     if isinstance(e, Along):
         return {"along": {"index": jarray(e.a, e.dt), "axis": e.axis}}
+    if isinstance(e, Mesh):
+        return {"ix": [jarray(a, dt) for a, dt in e.args]}
     raise TypeError(e)
 
 
@@ -1632,6 +1708,355 @@ def fam_errors() -> None:
     add("errors", i((4,)), [ALL], "pow", np.array([1, 2, -2, 0]))
 
 
+def rand_mesh_arg(n: int, length: int, dt: str) -> tuple:
+    """An argument of `ix_` for an axis of length n: integers of index type
+    dt (negative ones for signed types, duplicates likely), or a boolean
+    array of length n (dt "bool")."""
+    if dt == "bool":
+        return (RNG.random(n) < 0.5, "bool")
+    return (rand_ints(n, (length,), dt), dt)
+
+
+def fam_mesh() -> None:
+    """`ix_(a, b, ..)`: NumPy's open mesh (`x[np.ix_(a, b)]`), alone and
+    beside integers, slices, `...`, new axes and other arrays (its arrays
+    are adjacent advanced indices; a basic index between it and another
+    array moves the advanced dims first); boolean arguments; every index
+    type; duplicates; empty arguments; every mode; views; NumPy's errors."""
+    k = 0
+    dts = list(IDX_DTYPES) + ["bool"]
+    for rank in (2, 3):
+        for variant in range(12):
+            shape = tuple(int(d) for d in RNG.integers(1, 5, size=rank))
+            count = int(RNG.integers(1, rank + 1))
+            first = int(RNG.integers(0, rank - count + 1))
+            args = [rand_mesh_arg(shape[first + j], int(RNG.integers(0, 4)), cycle(dts, k + j)) for j in range(count)]
+            index: list = [rand_basic(n) for n in shape[:first]] + [Mesh(args)] + [rand_basic(n) for n in shape[first + count :]]
+            if variant % 4 == 3:
+                index.insert(int(RNG.integers(0, len(index) + 1)), NEW)
+            dtype = cycle(DTYPES, k)
+            op = cycle(ops_for(dtype), k)
+            value = pick(["full", "bcast", "scalar", "lead"]) if op not in ("get", "apply") else None
+            add("mesh", target(shape, dtype, op), index, op, value)
+            k += 1
+    # The classic forms, spelled out, on every op.
+    x = (3, 4, 5)
+    for index in (
+        [mesh([2, 0], [3, 1, 1])],
+        [Int(1), mesh([3, -1], [0, 4])],
+        [mesh([0, 2], [1]), Sl(1, None)],
+        [mesh([1], [0, 3], [-1])],
+        [mesh([True, False, True], [False, True, True, False])],
+        [ELL, mesh([4, 0, 4])],
+        [mesh([2, 1]), ALL, arr([0, 4])],
+        [arr([0, 1]), mesh([3, 0], [2])],
+        [mesh([0, 2], [1, 3]), ELL, Int(-1)],
+        [Sl(None, None, -1), mesh(([1, 1], "u32"), ([4, 0], "isize"))],
+        [mesh([], [1, 2])],
+        [mesh([1], [False, False, False, False])],
+        [mesh([2], [3], [4]), NEW],
+    ):
+        for op in ("get", "set", "add", "max"):
+            add("mesh", target(x, "float64", op), index, op, "full" if op != "get" else None)
+    # Through views: negative strides, steps, Fortran order.
+    for j in range(8):
+        bshape = (4, 5)
+        steps = rand_view(bshape) if j < 6 else [{"permute": [1, 0]}]
+        vshape = apply_view(np.empty(bshape), steps).shape
+        args = [rand_mesh_arg(vshape[0], 2, "i64"), rand_mesh_arg(vshape[1], 3, cycle(["usize", "bool"], j))]
+        op = cycle(["get", "set", "add", "mul"], j)
+        add("mesh", target(bshape, cycle(DTYPES, j), op), [Mesh(args)], op, "bcast" if op != "get" else None, view=steps)
+    # Modes: out-of-bounds arguments clipped, wrapped, dropped, filled.
+    for j, mode in enumerate(MODES * 2):
+        dt = cycle(list(IDX_DTYPES), j)
+        op = "get" if mode_name(mode) in ("fill", "clip") and j % 2 == 0 or mode_name(mode) == "fill" else cycle(["set", "add"], j)
+        m = mode if isinstance(mode, str) else ("fill", mode[1])
+        index = [Mesh([(oob_ints(3, (3,), dt), dt), (oob_ints(4, (2,), dt), dt)])]
+        add("mesh", data((3, 4)), index, op, "full" if op != "get" else None, mode=m)
+    # Errors: out of bounds (each argument on its own axis, a boolean one
+    # longer than its axis), not one-dimensional (NumPy's own check, before
+    # the index's), too many indices, a value of the wrong shape.
+    for index, op, value in (
+        ([mesh([0, 3], [1])], "get", None),
+        ([mesh([0], [-5])], "set", "scalar"),
+        ([mesh([0], [False, False, False, False, True])], "get", None),
+        ([Mesh([(np.array([[0], [1]]), "i64"), (np.array([1]), "i64")])], "get", None),
+        ([Mesh([(np.array(1), "i64")])], "set", "scalar"),
+        ([Mesh([(np.array([[True, False]]), "bool")])], "get", None),
+        ([Int(9), Mesh([(np.array([[0]]), "usize")])], "add", "scalar"),
+        ([mesh([0], [1], [2])], "get", None),
+        ([ALL, mesh([0], [1])], "set", "scalar"),
+        ([mesh([0, 1], [1, 2, 3])], "set", "wrong"),
+    ):
+        add("mesh", data((3, 4)), index, op, value)
+
+
+# ---------------------------------------------------------------------------
+# NumPy's functions beside indexing: nonzero, argwhere, take, put, place
+
+
+NP_MODES = {"error": "raise", "clip": "clip", "wrap": "wrap"}
+
+
+def flat_ints(n: int, shape: tuple, dt: str, wild: bool) -> np.ndarray:
+    """Flat indices into n elements: in bounds (negative ones for signed
+    types), and when `wild` out of bounds too (NumPy reads an unsigned
+    index above i64::MAX as a negative one: none is drawn)."""
+    signed = dt in SIGNED_IDX
+    pool = list(range(-n if signed else 0, n))
+    if wild or not pool:
+        pool += [n, n + 1, 3 * n + 2, 100] + ([-n - 1, -2 * n - 3, -100] if signed else [])
+    return np.array(RNG.choice(pool, size=shape), dtype=IDX_DTYPES[dt])
+
+
+def flat_position(i: int, n: int, mode: str) -> int | None:
+    """take's and put's rule for one index on n elements (None: out of
+    bounds in mode error or drop); clip clamps negative indices to 0."""
+    if mode == "wrap":
+        return i % n
+    if mode == "clip":
+        return min(max(i, 0), n - 1)
+    return (i + n if i < 0 else i) if -n <= i < n else None
+
+
+def numpy_function(fn: str, base: np.ndarray, view: list, args: dict) -> dict:
+    """NumPy's answer to one call (the whole base after a write), checked
+    against an element-by-element model."""
+    b = base.copy()
+    t = apply_view(b, view)
+    mode = args.get("mode", "error")
+    positions = apply_view(np.arange(base.size).reshape(base.shape), view).ravel()
+    try:
+        if fn == "nonzero":
+            got = np.nonzero(t)
+            model = [tuple(c) for c in np.ndindex(*t.shape) if t[c] != 0]
+            assert [tuple(int(a[j]) for a in got) for j in range(len(model))] == model and all(len(a) == len(model) for a in got)
+            return {"arrays": [jarray(a.astype(np.uint64), "usize") for a in got]}
+        if fn == "argwhere":
+            got = np.argwhere(t)
+            model = [list(c) for c in np.ndindex(*t.shape) if t[c] != 0]
+            assert got.tolist() == model or (got.size == 0 and not any(model)), (got, model)
+            return {"array": jarray(got.astype(np.uint64), "usize")}
+        # NumPy's put refuses uint64 indices (its safe cast to intp); every
+        # index drawn fits an int64 exactly, so NumPy gets them as int64.
+        idx = args["indices"].astype(np.int64) if "indices" in args else None
+        values = args.get("values")
+        if fn == "take":
+            got = np.asarray(np.take(t, idx, mode=NP_MODES[mode]))
+            flat = t.ravel()
+            model = np.array([flat[flat_position(int(i), flat.size, mode)] for i in idx.ravel()], dtype=t.dtype).reshape(idx.shape)
+            assert np.array_equal(got, model, equal_nan=t.dtype.kind in "fc") and got.shape == model.shape, (got, model, idx, mode)
+            return {"array": jarray(got)}
+        out = base.ravel().copy()
+        if fn == "put":
+            if mode == "drop":
+                # Decided (NumPy has no drop): NumPy puts the indices in
+                # bounds, each with the value it would have had.
+                if values.size and t.size:
+                    keep = np.array([flat_position(int(i), t.size, "drop") is not None for i in idx.ravel()], dtype=bool)
+                    np.put(t, idx.ravel()[keep], np.resize(values.ravel(), idx.size)[keep])
+            else:
+                np.put(t, idx, values, mode=NP_MODES[mode])
+            if values.size:
+                for j, i in enumerate(idx.ravel()):
+                    p = flat_position(int(i), t.size, mode)
+                    if p is not None:
+                        out[positions[p]] = values.ravel()[j % values.size]
+        else:
+            np.place(t, args["mask"], values)
+            taken = 0
+            for p, selected in enumerate(args["mask"].ravel()):
+                if selected:
+                    out[positions[p]] = values.ravel()[taken % values.size]
+                    taken += 1
+        model = out.reshape(base.shape)
+        assert np.array_equal(b, model, equal_nan=b.dtype.kind in "fc"), (b, model)
+        return {"array": jarray(b)}
+    except (IndexError, ValueError, TypeError) as exc:
+        return {"error": error_variant(exc)}
+
+
+def add_numpy(family: str, fn: str, base: np.ndarray, view: list | None = None, **args: Any) -> None:
+    view = list(view or [])
+    mode = args.get("mode", "error")
+    expect = numpy_function(fn, base, view, args)
+    call = {
+        "nonzero": "nonzero(x)",
+        "argwhere": "argwhere(x)",
+        "take": "take(x, {indices})",
+        "put": "put(x, {indices}, {values})",
+        "place": "place(x, {mask}, {values})",
+    }[fn]
+    show = lambda a, dt: dt + ((f"({a.item()})" if a.ndim == 0 else str(a.tolist())) if a.size <= 8 else f"<{list(a.shape)}>")  # noqa: E731
+    text = call.format(
+        indices=show(args["indices"], args["dt"]) if "indices" in args else "",
+        values=f"v{list(args['values'].shape)}" if "values" in args else "",
+        mask=f"mask{list(args['mask'].shape)}:{int(args['mask'].sum())}" if "mask" in args else "",
+    )
+    if mode != "error":
+        text += f"; mode={mode}"
+    text += f"  ({SHORT.get(str(base.dtype), str(base.dtype))} {tuple(base.shape)}"
+    if view:
+        text += " view " + " ".join(json.dumps(s, separators=(",", ":")) for s in view)
+    case = {
+        "id": len(CASES),
+        "family": family,
+        "desc": text + ")",
+        "numpy": fn,
+        "base": jarray(base),
+        "view": view,
+        "expect": expect,
+    }
+    if fn in ("take", "put"):
+        case["indices"] = jarray(args["indices"], args["dt"])
+        case["mode"] = mode
+    if fn == "place":
+        case["mask"] = jarray(args["mask"], "bool")
+    if fn in ("put", "place"):
+        case["values"] = jarray(np.asarray(args["values"], dtype=base.dtype))
+    CASES.append(case)
+
+
+def fam_nonzero() -> None:
+    """np.nonzero and np.argwhere: bool, integers, floats (NaN counts, -0.0
+    does not), float16, complex (either part); ranks 0 to 4 (np.nonzero
+    refuses rank 0, so only argwhere sees it); empty arrays; views."""
+    nan = float("nan")
+    specials = {
+        "float64": [0.0, -0.0, nan, 1.5, float("inf")],
+        "float32": [0.0, -0.0, nan, -2.0],
+        "float16": [0.0, -0.0, nan, 0.25],
+        "complex128": [0j, complex(-0.0, 0.0), complex(0.0, -0.0), 1j, complex(nan, 0.0), 2 + 0j],
+        "complex64": [0j, complex(0.0, 1.0), complex(-0.0, -0.0)],
+        "int64": [0, 0, 3, -1],
+        "int32": [0, 7],
+        "bool": [False, True, False],
+    }
+    k = 0
+    for dtype, pool in specials.items():
+        for rank in (1, 2, 3, 4):
+            shape = tuple(int(d) for d in RNG.integers(1, 4, size=rank))
+            base = np.array(RNG.choice(np.array(pool, dtype=object), size=shape).tolist(), dtype=dtype).reshape(shape)
+            view = rand_view(shape) if k % 3 == 1 else ([{"permute": list(range(rank))[::-1]}] if k % 3 == 2 and rank > 1 else [])
+            add_numpy("nonzero", cycle(["nonzero", "argwhere"], k), base, view)
+            add_numpy("nonzero", cycle(["argwhere", "nonzero"], k), base, view)
+            k += 1
+    for dtype in ("float64", "int32", "bool"):
+        add_numpy("nonzero", "argwhere", np.array(1, dtype=dtype))
+        add_numpy("nonzero", "argwhere", np.array(0, dtype=dtype))
+        for fn in ("nonzero", "argwhere"):
+            add_numpy("nonzero", fn, np.zeros((2, 0, 3), dtype=dtype))
+            add_numpy("nonzero", fn, np.zeros((3, 2), dtype=dtype))
+
+
+def fam_take() -> None:
+    """np.take with no axis: the array flattened in C order (views with
+    negative strides and steps, Fortran order), indices of every index
+    type and of ranks 0 to 3, duplicates, every mode (clip clamps a
+    negative index to 0), empty arrays and indices, NumPy's errors."""
+    k = 0
+    dtypes = DTYPES + ["float16", "complex128", "complex64"]
+    for variant in range(36):
+        dtype = cycle(dtypes, k)
+        shape = tuple(int(d) for d in RNG.integers(1, 5, size=int(RNG.integers(1, 4))))
+        view = [[], rand_view(shape), [{"permute": list(range(len(shape)))[::-1]}]][variant % 3]
+        n = int(np.prod(apply_view(np.empty(shape), view).shape))
+        dt = cycle(list(IDX_DTYPES), k)
+        mode = cycle(["error", "clip", "wrap"], variant // 3)
+        ishape = [(), (5,), (2, 3), (2, 1, 2)][variant % 4]
+        idx = flat_ints(n, ishape, dt, mode != "error" or variant % 7 == 6)
+        add_numpy("take", "take", data(shape, dtype), view, indices=idx, dt=dt, mode=mode)
+        k += 1
+    x = lambda: data((2, 3))  # noqa: E731
+    for idx, dt, mode in (
+        ([5, -6, 0, 0], "i64", "error"),
+        ([6], "i64", "error"),
+        ([-7], "isize", "error"),
+        ([-1, -6, -7, 6, 100], "i64", "clip"),
+        ([-1, -6, -7, 6, 100], "i32", "wrap"),
+        ([], "usize", "error"),
+        ([[0, 5], [6, 1]], "u64", "error"),
+    ):
+        add_numpy("take", "take", x(), indices=np.array(idx, dtype=IDX_DTYPES[dt]), dt=dt, mode=mode)
+    for mode in ("error", "clip", "wrap"):
+        add_numpy("take", "take", data((0, 3)), indices=np.array([0], dtype=np.int64), dt="i64", mode=mode)
+        add_numpy("take", "take", data((0, 3)), indices=np.zeros((2, 0), dtype=np.int64), dt="i64", mode=mode)
+        add_numpy("take", "take", data(()), indices=np.array([0, -1, 1], dtype=np.int64), dt="i64", mode=mode)
+
+
+def fam_put() -> None:
+    """np.put: the array flattened in C order (writes through views with
+    negative strides and steps, Fortran order), values cycled or cut,
+    duplicates (the last write stays), every mode (clip clamps a negative
+    index to 0; drop is tensor-at's), empty arrays, indices and values,
+    NumPy's errors (nothing written)."""
+    k = 0
+    dtypes = DTYPES + ["float16", "complex128"]
+    for variant in range(40):
+        dtype = cycle(dtypes, k)
+        shape = tuple(int(d) for d in RNG.integers(1, 5, size=int(RNG.integers(1, 4))))
+        view = [[], rand_view(shape), [{"permute": list(range(len(shape)))[::-1]}]][variant % 3]
+        n = int(np.prod(apply_view(np.empty(shape), view).shape))
+        dt = cycle(list(IDX_DTYPES), k)
+        mode = cycle(["error", "clip", "wrap", "drop"], variant // 3)
+        ishape = [(), (6,), (2, 3), (3, 1)][variant % 4]
+        idx = flat_ints(n, ishape, dt, mode != "error" or variant % 7 == 6)
+        count = int(np.prod(ishape))
+        vshape = [(count,), (1,), (max(count - 1, 1),), (count + 2,), (1, 2)][variant % 5]
+        add_numpy("put", "put", data(shape, dtype), view, indices=idx, dt=dt, values=elems(vshape, dtype, "set"), mode=mode)
+        k += 1
+    x = lambda: data((2, 3))  # noqa: E731
+    v = lambda *a: np.array(a, dtype=np.float64)  # noqa: E731
+    for idx, values, mode in (
+        ([0, 0, 0], v(1, 2, 3), "error"),        # duplicates: the last stays
+        ([1, 6], v(1, 2), "error"),              # out of bounds: nothing written
+        ([5, -7], v(1, 2), "error"),
+        ([9], v(), "error"),                     # no values: nothing, no check
+        ([0, 1, 2, 3, 4, 5], v(7, 8), "error"),  # cycled
+        ([-1, -7, 6, 50], v(1, 2, 3, 4), "clip"),
+        ([-1, -7, 6, 50], v(1, 2, 3, 4), "wrap"),
+        ([-1, -7, 6, 50], v(1, 2, 3, 4), "drop"),
+        ([], v(1), "error"),
+    ):
+        add_numpy("put", "put", x(), indices=np.array(idx, dtype=np.int64), dt="i64", values=values, mode=mode)
+    for mode in ("error", "clip", "wrap", "drop"):
+        add_numpy("put", "put", data((0, 2)), indices=np.array([0], dtype=np.int64), dt="i64", values=v(1), mode=mode)
+        add_numpy("put", "put", data((0, 2)), indices=np.array([0], dtype=np.int64), dt="i64", values=v(), mode=mode)
+        add_numpy("put", "put", data((0, 2)), indices=np.zeros(0, dtype=np.int64), dt="i64", values=v(1), mode=mode)
+
+
+def fam_place() -> None:
+    """np.place: a mask of the array's size (any shape: NumPy compares
+    sizes) picks elements in C order (writes through views), values cycled
+    or cut; NumPy's errors: another size, no values for a true element."""
+    k = 0
+    dtypes = DTYPES + ["float16", "complex64"]
+    for variant in range(30):
+        dtype = cycle(dtypes, k)
+        shape = tuple(int(d) for d in RNG.integers(1, 5, size=int(RNG.integers(1, 4))))
+        view = [[], rand_view(shape), [{"permute": list(range(len(shape)))[::-1]}]][variant % 3]
+        vshape = apply_view(np.empty(shape), view).shape
+        n = int(np.prod(vshape))
+        mshape = [vshape, (n,), (1, n)][variant % 3]
+        m = RNG.random(mshape) < [0.5, 0.0, 1.0, 0.3][variant % 4]
+        count = int(m.sum())
+        values = elems([(max(count, 1),), (1,), (count + 3,), (2, 2)][variant % 4], dtype, "set")
+        add_numpy("place", "place", data(shape, dtype), view, mask=m, values=values)
+        k += 1
+    x = lambda: data((2, 3))  # noqa: E731
+    v = lambda *a: np.array(a, dtype=np.float64)  # noqa: E731
+    for m, values in (
+        (np.ones(5, dtype=bool), v(1)),                      # another size
+        (np.ones((3, 2), dtype=bool), v(1, 2)),              # another shape, the same size
+        (np.array([True] + [False] * 5), v()),               # no values for a true element
+        (np.zeros(6, dtype=bool), v()),                      # no values, nothing selected
+        (np.ones((2, 4), dtype=bool), v()),                  # the size first
+    ):
+        add_numpy("place", "place", x(), mask=m, values=values)
+    add_numpy("place", "place", data(()), mask=np.array(True), values=v(4))
+    add_numpy("place", "place", data((0, 3)), mask=np.zeros((3, 0), dtype=bool), values=v())
+
+
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.json")
     for family in (
@@ -1657,6 +2082,12 @@ def main() -> None:
         fam_rem_bitwise,
         fam_half,
         fam_complex,
+        # Last, so that the cases above keep their ids and values.
+        fam_mesh,
+        fam_nonzero,
+        fam_take,
+        fam_put,
+        fam_place,
     ):
         family()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

@@ -17,9 +17,10 @@ use serde_json::Value as Json;
 use tensor_at::backend::AnyMode;
 use tensor_at::backend::Value;
 use tensor_at::element::{Arith, Scalar};
-use tensor_at::index::{Ellipsis, IndexArrayElement, IndexElem, IndexInt, NewAxis, PySlice, RangeSlice};
+use tensor_at::index::{CrossIndex, Ellipsis, IndexArrayElement, IndexElem, IndexInt, NewAxis, PySlice, RangeSlice};
 use tensor_at::num_complex::Complex;
-use tensor_at::{IndexError, Op, along, ix, nd};
+use tensor_at::element::Nonzero;
+use tensor_at::{IndexError, Mode, Op, ReadMode, along, ix, nd};
 
 /// Cases below this count mean the corpus was cut short.
 const MIN_CASES: usize = 400;
@@ -225,6 +226,38 @@ fn int_array_elem(json: &Json, wrap: Wrap) -> Outcome<IndexElem<'static>> {
     }
 }
 
+/// Argument `axis` of an `ix_(..)` of `count`: an integer or boolean array.
+fn cross_arg(json: &Json, axis: usize, count: usize) -> Outcome<IndexElem<'static>> {
+    fn typed<I: IndexInt + TryFrom<i128>>(json: &Json, axis: usize, count: usize) -> Outcome<IndexElem<'static>> {
+        Ok(array(json, index_int::<I>)?.cross_elem(axis, count))
+    }
+    match field(json, "dtype")?.as_str() {
+        Some("usize") => typed::<usize>(json, axis, count),
+        Some("isize") => typed::<isize>(json, axis, count),
+        Some("i32") => typed::<i32>(json, axis, count),
+        Some("i64") => typed::<i64>(json, axis, count),
+        Some("u32") => typed::<u32>(json, axis, count),
+        Some("u64") => typed::<u64>(json, axis, count),
+        Some("bool") => Ok(array(json, |b| b.as_bool().ok_or_else(|| format!("not a bool: {b}")))?.cross_elem(axis, count)),
+        other => Err(format!("unknown ix_ argument dtype {other:?}")),
+    }
+}
+
+/// The index elements of one element of the corpus: itself, or one per
+/// argument of `ix_(..)`.
+fn index_elems(json: &Json) -> Outcome<Vec<IndexElem<'static>>> {
+    match json.get("ix") {
+        Some(args) => {
+            let args = list(args)?;
+            args.iter()
+                .enumerate()
+                .map(|(axis, arg)| cross_arg(arg, axis, args.len()))
+                .collect()
+        }
+        None => index_elem(json).map(|elem| vec![elem]),
+    }
+}
+
 fn index_elem(json: &Json) -> Outcome<IndexElem<'static>> {
     let (kind, v) = json
         .as_object()
@@ -345,6 +378,11 @@ fn variant(error: &IndexError) -> &'static str {
         IndexError::BatchRank { .. } => "BatchRank",
         IndexError::BatchShape { .. } => "BatchShape",
         IndexError::BatchedMaskRead => "BatchedMaskRead",
+        IndexError::CrossIndexRank { .. } => "CrossIndexRank",
+        IndexError::TakeFromEmpty => "TakeFromEmpty",
+        IndexError::PutIntoEmpty => "PutIntoEmpty",
+        IndexError::MaskSize { .. } => "MaskSize",
+        IndexError::EmptyValues => "EmptyValues",
         _ => "(a variant this test does not know)",
     }
 }
@@ -377,7 +415,13 @@ fn compare<T: Elem>(what: &str, expected: &ArrayD<T>, got: &ArrayD<T>, rtol: f64
 fn run<T: Elem>(case: &Json) -> Outcome<()> {
     let mut base = array(field(case, "base")?, T::parse)?;
     let original = base.clone();
-    let index = list(field(case, "index")?)?.iter().map(index_elem).collect::<Outcome<Vec<_>>>()?;
+    let index = list(field(case, "index")?)?
+        .iter()
+        .map(index_elems)
+        .collect::<Outcome<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
     let mode = mode::<T>(field(case, "mode")?)?;
     let name = field(case, "op")?.as_str().ok_or("op is not a string")?;
     // `; batch = k` (0: the plain call, which the batched calls are then).
@@ -425,6 +469,9 @@ fn run<T: Elem>(case: &Json) -> Outcome<()> {
 }
 
 fn run_case(case: &Json) -> Outcome<()> {
+    if case.get("numpy").is_some() {
+        return run_numpy_case(case);
+    }
     match field(field(case, "base")?, "dtype")?.as_str() {
         Some("float64") => run::<f64>(case),
         Some("float32") => run::<f32>(case),
@@ -434,6 +481,177 @@ fn run_case(case: &Json) -> Outcome<()> {
         Some("int64") => run::<i64>(case),
         Some("int32") => run::<i32>(case),
         other => Err(format!("unknown target dtype {other:?}")),
+    }
+}
+
+/// The element types of the cases of NumPy's functions beside indexing:
+/// the corpus's, and `bool` (nonzero, argwhere).
+trait FlatElem: Clone + Debug + Nonzero + 'static {
+    fn parse_flat(json: &Json) -> Outcome<Self>;
+    fn same_flat(&self, other: &Self) -> bool;
+}
+
+impl<T: Elem + Nonzero + 'static> FlatElem for T {
+    fn parse_flat(json: &Json) -> Outcome<Self> {
+        T::parse(json)
+    }
+    fn same_flat(&self, other: &Self) -> bool {
+        self.same(*other, 0.0)
+    }
+}
+
+impl FlatElem for bool {
+    fn parse_flat(json: &Json) -> Outcome<Self> {
+        json.as_bool().ok_or_else(|| format!("not a bool: {json}"))
+    }
+    fn same_flat(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+/// What a case of a function beside indexing gives.
+enum Got<T> {
+    /// nonzero's arrays, or argwhere's one.
+    Coordinates(Vec<ArrayD<usize>>),
+    /// take's.
+    Read(ArrayD<T>),
+    /// put's and place's: the base holds it.
+    Written,
+}
+
+/// Calls `typed::<I>` for the index dtype of `json`.
+macro_rules! by_index_dtype {
+    ($json:expr, $typed:ident $(, $arg:expr)*) => {
+        match field($json, "dtype")?.as_str() {
+            Some("usize") => $typed::<_, usize>($json $(, $arg)*),
+            Some("isize") => $typed::<_, isize>($json $(, $arg)*),
+            Some("i32") => $typed::<_, i32>($json $(, $arg)*),
+            Some("i64") => $typed::<_, i64>($json $(, $arg)*),
+            Some("u32") => $typed::<_, u32>($json $(, $arg)*),
+            Some("u64") => $typed::<_, u64>($json $(, $arg)*),
+            other => Err(format!("unknown index dtype {other:?}")),
+        }
+    };
+}
+
+fn take_case<T: FlatElem>(target: &ArrayViewMutD<'_, T>, case: &Json) -> Outcome<Result<Got<T>, IndexError>> {
+    fn typed<T: FlatElem, I: IndexInt + TryFrom<i128>>(
+        json: &Json,
+        target: &ArrayViewMutD<'_, T>,
+        mode: ReadMode,
+    ) -> Outcome<Result<Got<T>, IndexError>> {
+        let indices = array(json, index_int::<I>)?;
+        Ok(tensor_at::take(target, &indices, mode).map(Got::Read))
+    }
+    let mode = match field(case, "mode")?.as_str() {
+        Some("error") => ReadMode::Error,
+        Some("clip") => ReadMode::Clip,
+        Some("wrap") => ReadMode::Wrap,
+        other => return Err(format!("unknown take mode {other:?}")),
+    };
+    by_index_dtype!(field(case, "indices")?, typed, target, mode)
+}
+
+fn put_case<T: FlatElem>(target: &mut ArrayViewMutD<'_, T>, case: &Json) -> Outcome<Result<Got<T>, IndexError>> {
+    fn typed<T: FlatElem, I: IndexInt + TryFrom<i128>>(
+        json: &Json,
+        target: &mut ArrayViewMutD<'_, T>,
+        values: ArrayD<T>,
+        mode: Mode,
+    ) -> Outcome<Result<Got<T>, IndexError>> {
+        let indices = array(json, index_int::<I>)?;
+        Ok(tensor_at::put(target, indices.view(), values, mode).map(|()| Got::Written))
+    }
+    let mode = match field(case, "mode")?.as_str() {
+        Some("error") => Mode::Error,
+        Some("clip") => Mode::Clip,
+        Some("wrap") => Mode::Wrap,
+        Some("drop") => Mode::Drop,
+        other => return Err(format!("unknown put mode {other:?}")),
+    };
+    let values = array(field(case, "values")?, T::parse_flat)?;
+    by_index_dtype!(field(case, "indices")?, typed, target, values, mode)
+}
+
+fn run_numpy_case(case: &Json) -> Outcome<()> {
+    match field(field(case, "base")?, "dtype")?.as_str() {
+        Some("bool") => run_numpy::<bool>(case),
+        Some("float64") => run_numpy::<f64>(case),
+        Some("float32") => run_numpy::<f32>(case),
+        Some("float16") => run_numpy::<half::f16>(case),
+        Some("complex128") => run_numpy::<Complex<f64>>(case),
+        Some("complex64") => run_numpy::<Complex<f32>>(case),
+        Some("int64") => run_numpy::<i64>(case),
+        Some("int32") => run_numpy::<i32>(case),
+        other => Err(format!("unknown target dtype {other:?}")),
+    }
+}
+
+/// `expected` and `got` agree element by element under `same`, in shape too.
+fn agree<A: Debug>(what: &str, expected: &ArrayD<A>, got: &ArrayD<A>, same: impl Fn(&A, &A) -> bool) -> Outcome<()> {
+    if expected.shape() != got.shape() || !expected.iter().zip(got).all(|(e, g)| same(e, g)) {
+        return Err(format!("{what}: expected {}\n      got {}", show(expected), show(got)));
+    }
+    Ok(())
+}
+
+/// Runs one case of a function beside indexing on element type `T`.
+fn run_numpy<T: FlatElem>(case: &Json) -> Outcome<()> {
+    let mut base = array(field(case, "base")?, T::parse_flat)?;
+    let original = base.clone();
+    let name = field(case, "numpy")?.as_str().ok_or("numpy is not a string")?;
+    let result = {
+        let mut target = view(&mut base, field(case, "view")?)?;
+        match name {
+            "nonzero" => Ok(Got::Coordinates(
+                tensor_at::nonzero(&target).into_iter().map(|a| a.into_dyn()).collect(),
+            )),
+            "argwhere" => Ok(Got::Coordinates(vec![tensor_at::argwhere(&target).into_dyn()])),
+            "take" => take_case(&target, case)?,
+            "put" => put_case(&mut target, case)?,
+            "place" => {
+                let mask = array(field(case, "mask")?, |b| b.as_bool().ok_or_else(|| format!("not a bool: {b}")))?;
+                let values = array(field(case, "values")?, T::parse_flat)?;
+                tensor_at::place(&mut target, &mask, &values).map(|()| Got::Written)
+            }
+            other => return Err(format!("unknown NumPy function `{other}`")),
+        }
+    };
+    let expect = field(case, "expect")?;
+    let unchanged = |what: &str| agree(what, &original, &base, T::same_flat);
+    let usizes = |json: &Json| array(json, |d| d.as_u64().map(|d| d as usize).ok_or_else(|| format!("not a usize: {d}")));
+    match result {
+        Ok(got) if expect.get("error").is_none() => match got {
+            Got::Coordinates(arrays) => {
+                let expected = match name {
+                    "nonzero" => list(field(expect, "arrays")?)?.iter().map(usizes).collect::<Outcome<Vec<_>>>()?,
+                    _ => vec![usizes(field(expect, "array")?)?],
+                };
+                if expected.len() != arrays.len() {
+                    return Err(format!("expected {} arrays, got {}", expected.len(), arrays.len()));
+                }
+                for (expected, got) in expected.iter().zip(&arrays) {
+                    agree("coordinates", expected, got, |e, g| e == g)?;
+                }
+                unchanged("target after the read")
+            }
+            Got::Read(read) => {
+                agree("read", &array(field(expect, "array")?, T::parse_flat)?, &read, T::same_flat)?;
+                unchanged("target after the read")
+            }
+            Got::Written => agree(
+                "base after the write",
+                &array(field(expect, "array")?, T::parse_flat)?,
+                &base,
+                T::same_flat,
+            ),
+        },
+        Ok(_) => Err(format!("expected {}, got success; base now {}", expect["error"], show(&base))),
+        Err(error) => match field(expect, "error").ok().and_then(Json::as_str) {
+            Some(wanted) if variant(&error) == wanted => unchanged("target after the error"),
+            Some(wanted) => Err(format!("expected {wanted}, got {error:?}: {error}")),
+            None => Err(format!("expected success, got {error:?}: {error}")),
+        },
     }
 }
 

@@ -13,6 +13,8 @@ mod corpus;
 mod errors;
 mod inline;
 mod macros;
+mod mesh;
+mod method_syntax;
 mod panics;
 mod proptest_reference;
 mod reference;

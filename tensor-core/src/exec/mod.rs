@@ -1,6 +1,7 @@
 //! CPU execution of prepared reads and updates: a view for basic indexing,
 //! a gather or a scatter over the plan's offsets for advanced indexing, and
-//! the fast paths of each plan form.
+//! the fast paths of each plan form; and the flat walks of `take`, `put`,
+//! `place` and `nonzero` (`flat`).
 //!
 //! Nothing here decides an error or reads the machine: plans arrive
 //! checked, and every choice of path (threads, streaming, prefetching,
@@ -12,6 +13,7 @@
 pub(crate) mod apply;
 pub(crate) mod basic;
 pub(crate) mod checked;
+pub(crate) mod flat;
 pub(crate) mod gather;
 pub(crate) mod indexed;
 pub(crate) mod kernel;

@@ -4,12 +4,12 @@
 
 use std::marker::PhantomData;
 
-use ndarray::{ArrayBase, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
+use ndarray::{ArrayBase, Axis, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
 use crate::index::{
     Along, DeviceArray, DeviceForm, Ellipsis, IndexElem, IndexInt, IndexSlice, IntArray, KeptArray, KeptElem, Nd, NewAxis, PySlice,
-    RangeSlice,
+    RangeSlice, with_int_array,
 };
 use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 
@@ -699,6 +699,174 @@ impl<'a, T: IntoIntIndex<'a>> IntoIndexElem<'a> for Along<T> {
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
         self.index.into_int_index().index_elem(DeviceForm::Along(self.axis))
+    }
+}
+
+/// An argument of `ix_(a, b, ..)`, NumPy's open mesh: a one-dimensional
+/// integer array, in any container an index array comes in (see
+/// [`IntoCowArray`]), or a one-dimensional boolean array, which stands for
+/// the positions of its true elements (as `np.ix_` converts it). An array
+/// of dynamic rank is checked at run time.
+///
+/// The macros' `x[ix_(rows, cols)]` and the method syntax's
+/// [`ix_`](crate::ix_) convert each argument through it; for a mesh whose
+/// number of arguments is only known at run time, convert each with
+/// [`cross_elem`](Self::cross_elem):
+///
+/// ```
+/// use ndarray::{array, ArrayD, IxDyn};
+/// use tensor_core::IndexExt;
+/// use tensor_core::index::CrossIndex;
+///
+/// let x = ArrayD::from_shape_vec(IxDyn(&[3, 4]), (0..12).collect())?;
+/// let args = [array![2usize, 0].into_dyn(), array![1usize, 3].into_dyn()];
+/// let index: Vec<_> = args.iter().enumerate().map(|(k, arg)| arg.cross_elem(k, args.len())).collect();
+/// // x[np.ix_([2, 0], [1, 3])]
+/// assert_eq!(x.at(&index).get()?, array![[9, 11], [1, 3]].into_dyn());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an argument of `ix_(..)`",
+    label = "not a one-dimensional integer or boolean array",
+    note = "`ix_(a, b, ..)` takes one-dimensional arrays of integers or booleans (NumPy: \"Cross index must be 1 dimensional\")"
+)]
+pub trait CrossIndex<'a> {
+    /// The argument as the index element of axis `axis` (below `count`) of
+    /// an open mesh of `count` arguments: the integers viewed with
+    /// length-1 axes everywhere but `axis` (no copy for a borrowed array of
+    /// `usize`, `isize`, `i32`, `i64`, `u32` or `u64`), the true positions
+    /// of a mask likewise. An array of dynamic rank that is not
+    /// one-dimensional gives [`IndexElem::CrossRank`], which indexing
+    /// refuses.
+    fn cross_elem(self, axis: usize, count: usize) -> IndexElem<'a>;
+
+    /// [`cross_elem`](Self::cross_elem) with the mesh's rank `B` (`count`
+    /// as a rank), for a typed list: the element consumes one axis and
+    /// broadcasts in rank `B`. The macros name
+    /// `<_ as CrossIndex<'_>>::cross_axis::<B>(arg, k, n)`, so an argument
+    /// that cannot be one is this trait's own message at the argument.
+    #[doc(hidden)]
+    fn cross_axis<B: Dimension>(self, axis: usize, count: usize) -> CrossAxis<'a, B>
+    where
+        Self: Sized,
+    {
+        CrossAxis {
+            elem: self.cross_elem(axis, count),
+            rank: PhantomData,
+        }
+    }
+}
+
+/// The ranks an argument of `ix_(..)` may have: one, or one known only at
+/// run time (checked then). Sealed.
+pub trait OneDimensional: Dimension + one_dimensional::Sealed {}
+
+mod one_dimensional {
+    /// Closes [`OneDimensional`](super::OneDimensional) to `Ix1` and `IxDyn`.
+    pub trait Sealed {}
+    impl Sealed for ndarray::Ix1 {}
+    impl Sealed for ndarray::IxDyn {}
+}
+
+impl OneDimensional for Ix1 {}
+impl OneDimensional for IxDyn {}
+
+#[diagnostic::do_not_recommend]
+impl<'a, T: IntoCowArray<'a>> CrossIndex<'a> for T
+where
+    T::Dim: OneDimensional,
+    T::Elem: IndexArrayElement,
+{
+    fn cross_elem(self, axis: usize, count: usize) -> IndexElem<'a> {
+        match T::Elem::index_elem(self.into_cow_array()) {
+            IndexElem::Array(array) if array.shape().len() == 1 => {
+                IndexElem::Array(with_int_array!(array, a => IndexInt::wrap_array(mesh_axis(a, axis, count))))
+            }
+            IndexElem::Mask(mask) if mask.ndim() == 1 => {
+                let positions: Vec<usize> = mask
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, selected)| **selected)
+                    .map(|(at, _)| at)
+                    .collect();
+                let positions = CowArray::from(ndarray::Array1::from(positions).into_dyn());
+                IndexElem::Array(IntArray::Usize(mesh_axis(positions, axis, count)))
+            }
+            IndexElem::Array(array) => IndexElem::CrossRank { ndim: array.shape().len() },
+            IndexElem::Mask(mask) => IndexElem::CrossRank { ndim: mask.ndim() },
+            // `index_elem` makes arrays and masks only.
+            other => other,
+        }
+    }
+}
+
+/// A one-dimensional `array` viewed as axis `axis` of an open mesh of
+/// `count` axes: length-1 axes inserted before and after it, no copy.
+fn mesh_axis<A>(array: CowArray<'_, A, IxDyn>, axis: usize, count: usize) -> CowArray<'_, A, IxDyn> {
+    let mut array = (0..axis).fold(array, |array, _| array.insert_axis(Axis(0)));
+    while array.ndim() < count {
+        let last = array.ndim();
+        array = array.insert_axis(Axis(last));
+    }
+    array
+}
+
+/// The arguments of [`ix_`](crate::ix_), the method syntax's open mesh: a
+/// tuple of one to six [`CrossIndex`] arrays, each converted to the index
+/// element of its axis of the mesh.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the arguments of `ix_`",
+    label = "not a tuple of one to six one-dimensional integer or boolean arrays",
+    note = "`ix_((&rows, &cols))` takes a tuple; for a mesh of a number of arguments known only at run time, convert each with `CrossIndex::cross_elem`"
+)]
+pub trait CrossArgs<'a> {
+    /// The index elements: a tuple of one [`CrossAxis`] per argument.
+    type Mesh;
+    /// The index elements of the mesh.
+    fn mesh(self) -> Self::Mesh;
+}
+
+/// `$t`, once per `$arg`.
+macro_rules! one_per {
+    ($arg:ident => $t:ty) => {
+        $t
+    };
+}
+
+macro_rules! cross_args {
+    ($rank:ty; $count:literal; $($arg:ident $axis:literal),*) => {
+        impl<'a, $($arg: CrossIndex<'a>),*> CrossArgs<'a> for ($($arg,)*) {
+            type Mesh = ($(one_per!($arg => CrossAxis<'a, $rank>),)*);
+            #[allow(non_snake_case)]
+            fn mesh(self) -> Self::Mesh {
+                let ($($arg,)*) = self;
+                ($($arg.cross_axis::<$rank>($axis, $count),)*)
+            }
+        }
+    };
+}
+cross_args!(Ix1; 1; A 0);
+cross_args!(Ix2; 2; A 0, B 1);
+cross_args!(ndarray::Ix3; 3; A 0, B 1, C 2);
+cross_args!(ndarray::Ix4; 4; A 0, B 1, C 2, D 3);
+cross_args!(ndarray::Ix5; 5; A 0, B 1, C 2, D 3, E 4);
+cross_args!(ndarray::Ix6; 6; A 0, B 1, C 2, D 3, E 4, F 5);
+
+/// One argument of `ix_(..)`, converted ([`CrossIndex::cross_axis`]): an
+/// index element that consumes one axis and broadcasts, with the mesh's
+/// other arguments, in rank `B` (the number of arguments).
+#[derive(Clone, Debug)]
+pub struct CrossAxis<'a, B> {
+    elem: IndexElem<'a>,
+    rank: PhantomData<B>,
+}
+
+#[diagnostic::do_not_recommend]
+impl<'a, B: Dimension> IntoIndexElem<'a> for CrossAxis<'a, B> {
+    static_index!(Ix1, Ix0, B, Advanced, crate::rank::BatchedIndices);
+    type Kept = IndexElem<'a>;
+    fn keep(self) -> IndexElem<'a> {
+        self.elem
     }
 }
 

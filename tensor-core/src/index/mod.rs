@@ -12,7 +12,8 @@ mod device;
 mod int;
 
 pub use convert::{
-    IndexArrayElement, IndexArrayInt, IntIndex, IntoCowArray, IntoIndexElem, IntoIntIndex, IntoRangeSlice, Ranked, RankedOf,
+    CrossArgs, CrossAxis, CrossIndex, IndexArrayElement, IndexArrayInt, IntIndex, IntoCowArray, IntoIndexElem, IntoIntIndex,
+    IntoRangeSlice, OneDimensional, Ranked, RankedOf,
 };
 pub use device::{DeviceArray, DeviceForm};
 pub use int::IndexInt;
@@ -74,6 +75,16 @@ pub enum IndexElem<'a> {
         array: DeviceArray<'a>,
         /// How it indexes.
         form: DeviceForm,
+    },
+    /// An argument of `ix_(..)` of dynamic rank that is not
+    /// one-dimensional, kept to be refused: every index holding one fails
+    /// with [`IndexError::CrossIndexRank`](crate::IndexError::CrossIndexRank)
+    /// before anything else is checked, as `np.ix_` raises before indexing.
+    /// (One-dimensional arguments become [`Array`](Self::Array)s; see
+    /// [`CrossIndex`].)
+    CrossRank {
+        /// The argument's number of dimensions.
+        ndim: usize,
     },
 }
 
@@ -506,9 +517,10 @@ impl IntArray<'_> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ellipsis;
 
-/// The new-axis index element (NumPy's `None` / `np.newaxis`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NewAxis;
+/// The new-axis index element (NumPy's `None` / `np.newaxis`): ndarray's
+/// own, the one `s![]` takes, so that both crates' names can be imported
+/// together.
+pub use ndarray::NewAxis;
 
 /// Marks an integer array as a TensorFlow-style `gather_nd` index: its last
 /// axis holds one coordinate per indexed axis.
@@ -607,6 +619,7 @@ impl fmt::Display for IndexElem<'_> {
             IndexElem::Mask(m) => write!(f, "<boolean mask of shape {}>", shape_str(m.shape())),
             IndexElem::Nd(a) => write!(f, "nd(<integer array of shape {}>)", shape_str(a.shape())),
             IndexElem::Along { index, axis } => write!(f, "along(<integer array of shape {}>, {axis})", shape_str(index.shape())),
+            IndexElem::CrossRank { ndim } => write!(f, "ix_(<array of {ndim} dimensions>)"),
             IndexElem::Device { array, form } => {
                 let kind = if *form == DeviceForm::Mask {
                     "boolean mask"

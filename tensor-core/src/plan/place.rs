@@ -1,7 +1,9 @@
 //! Where each element of an index lands on the target's axes, and the
-//! structural rules checked first, in NumPy's order: at most one `...`, an
-//! `nd` index with a coordinate axis, no more axes consumed than the target
-//! has. `...` then stands for the whole axes no other element takes.
+//! structural rules checked first, in NumPy's order: every argument of
+//! `ix_(..)` one-dimensional (`np.ix_` refuses one before indexing), at
+//! most one `...`, an `nd` index with a coordinate axis, no more axes
+//! consumed than the target has. `...` then stands for the whole axes no
+//! other element takes.
 //!
 //! Every resolution walks the index through [`Placement`]: the inline
 //! basic path and the full resolver place elements the same way.
@@ -40,6 +42,10 @@ impl Placement {
         }
         let (mut ellipses, mut indexed, mut nd_without_axes, mut advanced) = (0, 0, false, false);
         for elem in index {
+            // `np.ix_` refuses its argument before anything is indexed.
+            if let IndexElem::CrossRank { ndim } = elem {
+                return Err(IndexError::CrossIndexRank { ndim: *ndim });
+            }
             advanced |= matches!(
                 elem,
                 IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) | IndexElem::Device { .. }
@@ -154,7 +160,7 @@ impl<'e, 'a> Iterator for FirstAxes<'e, 'a> {
 #[inline]
 fn width(elem: &IndexElem<'_>) -> Option<usize> {
     match elem {
-        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) => Some(1),
+        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Array(_) | IndexElem::CrossRank { .. } => Some(1),
         IndexElem::Ellipsis | IndexElem::NewAxis => Some(0),
         IndexElem::Mask(mask) => Some(mask.ndim()),
         IndexElem::Nd(array) => array.shape().last().copied(),

@@ -204,6 +204,7 @@ fn map_batched<'i, 'o>(
             IndexElem::Ellipsis => IndexElem::Ellipsis,
             IndexElem::NewAxis => IndexElem::NewAxis,
             IndexElem::Device { array, form } => device(array, *form),
+            IndexElem::CrossRank { ndim } => IndexElem::CrossRank { ndim: *ndim },
         })
         .collect()
 }
@@ -215,7 +216,12 @@ fn batched_shape<'e>(elem: &'e IndexElem<'_>) -> Option<&'e [usize]> {
         IndexElem::Array(array) | IndexElem::Nd(array) | IndexElem::Along { index: array, .. } => Some(array.shape()),
         IndexElem::Mask(mask) => Some(mask.shape()),
         IndexElem::Device { array, .. } => Some(array.shape()),
-        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Ellipsis | IndexElem::NewAxis => None,
+        IndexElem::Int(_)
+        | IndexElem::Slice(_)
+        | IndexElem::Range(_)
+        | IndexElem::Ellipsis
+        | IndexElem::NewAxis
+        | IndexElem::CrossRank { .. } => None,
     }
 }
 

@@ -23,6 +23,7 @@
 use ndarray::IxDyn;
 
 mod batch;
+pub(crate) mod flat;
 pub use batch::Batch;
 
 use crate::element::{Arith, Op, OperandFault};

@@ -33,5 +33,8 @@ mod tests {
         let mut batched = Array2::<i64>::zeros((2, 3));
         at!(batched[[[0], [2]]] = 5; batch = 1);
         assert_eq!(batched, array![[5, 0, 0], [0, 0, 5]]);
+        let mut grid = Array2::<i64>::zeros((3, 3));
+        at!(grid[ix_([0, 2], [1])] = 4);
+        assert_eq!(at!(grid[ix_([2], [1, 0])]), array![[4, 0]]);
     }
 }

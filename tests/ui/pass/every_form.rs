@@ -53,17 +53,26 @@ fn main() -> Result<(), IndexError> {
     at!(x[0] = 1.0; mode = error);
     let indices = array![[4usize], [3], [1], [7]];
     at!(t[nd(indices)] = array![9.0, 10.0, 11.0, 12.0]);
+    // NumPy's open mesh, `x[np.ix_(rows, cols)]`, alone or beside other elements.
+    let rows = vec![0usize, 3];
+    let mesh: Array3<f64> = at!(x[ix_(rows, [1, 2])]);
+    let _ = mesh;
+    at!(x[0, ix_([1, 2], mask)] += 1.0);
+    at!(x[ix_(rows, idx), 1:] *= 2.0);
 
     // Copy-and-update.
     let z = set!(x[..., 2] = 0.0);
     let w = set!({ z }[.., .., mask] = 0.0);
     let v = set!(w.clone()[0] += 1.0);
     let _ = set!(v[[0, 0]].apply(|e| e + 1.0));
+    let _ = set!(x[ix_([0], [0]), 0] = 2.0);
 
     // Results instead of panics.
     try_at!(t[0] = 1.0)?;
     let _ = try_set!(t[-1] = 2.0)?;
     let _ = try_at!(t[1..3])?;
+    try_at!(x[ix_(rows, [0])] = 0.0)?;
+    let _ = try_set!(x[ix_([1], [1], [1])] = 3.0)?;
 
     let mut m = Array2::<i32>::zeros((2, 2));
     at!(m[0, 0] = 1);
