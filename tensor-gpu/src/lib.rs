@@ -110,10 +110,9 @@
 //!
 //! Indices from a kernel of your own (an argmax, a sort, a sampler) become
 //! a tensor with [`GpuTensor::from_handle`]; [`GpuTensor::arg`] passes a
-//! tensor to such a kernel, written with the cubecl this crate pins
-//! (`cubecl = "=0.11.0"`). (It is not re-exported: its names would then
-//! lengthen the type paths in tensor-at's compile errors.)
-//! The crate's `kmeans` example does both.
+//! tensor to such a kernel, written with [`cubecl`], re-exported here
+//! (`tensor_at::gpu::cubecl`) so that the kernel and the tensor share one
+//! cubecl. tensor-at's `kmeans_gpu` example does both.
 //!
 //! # Masks on the device
 //!
@@ -232,3 +231,7 @@ pub use error::GpuError;
 pub use mask::DeviceMask;
 pub use tensor::GpuTensor;
 pub use tensor_core::Compare;
+
+/// The cubecl this crate is built on: write your own kernels with it, and
+/// pass them tensors with [`GpuTensor::arg`].
+pub use cubecl;

@@ -6,10 +6,10 @@
 //! then tensor-core's scatter-add.
 
 use crate::common::{Lcg, assert_same, upload};
-use cubecl::prelude::*;
 use ndarray::{Array, Array2, ArrayD, Axis, IxDyn};
 use tensor_at::at;
 use tensor_core::{Mode, Op, ix};
+use tensor_gpu::cubecl::prelude::*;
 use tensor_gpu::{Gpu, GpuTensor};
 
 /// `labels[r]` = the first column of row `r` of `scores` (`rows` x `cols`,

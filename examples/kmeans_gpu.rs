@@ -14,15 +14,15 @@
 //!     centroids = sums / counts[:, None]
 //! ```
 //!
-//! Run with `cargo run -p tensor-gpu --example kmeans` (on any Vulkan
+//! Run with `cargo run --example kmeans_gpu --features gpu` (on any Vulkan
 //! device, Mesa's lavapipe included). The same steps run on the CPU with
-//! ndarray, and the two must agree.
+//! ndarray, and the two must agree. The kernel is written with the cubecl
+//! tensor-at's GPU tensor is built on (`tensor_at::gpu::cubecl`).
 
-use cubecl::prelude::*;
-use ndarray::{Array1, Array2, Axis, array};
-use tensor_at::at;
-use tensor_core::{NewAxis, ix};
-use tensor_gpu::{Gpu, GpuError, GpuTensor};
+use tensor_at::gpu::cubecl::{self, prelude::*};
+use tensor_at::gpu::{Gpu, GpuError, GpuTensor};
+use tensor_at::ndarray::{Array1, Array2, Axis, array};
+use tensor_at::{NewAxis, at, ix};
 
 /// `labels[i]` = the centroid nearest to point `i` (squared distance, the
 /// first on a tie); `points` is `n` x `dims` and `centroids` `k` x `dims`,
