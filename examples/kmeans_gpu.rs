@@ -14,10 +14,11 @@
 //!     centroids = sums / counts[:, None]
 //! ```
 //!
-//! Run with `cargo run --example kmeans_gpu --features gpu` (on any Vulkan
-//! device, Mesa's lavapipe included). The same steps run on the CPU with
-//! ndarray, and the two must agree. The kernel is written with the cubecl
-//! tensor-at's GPU tensor is built on (`tensor_at::gpu::cubecl`).
+//! Run with `cargo run --example kmeans_gpu --features gpu` (on the
+//! platform's own graphics API through wgpu: Vulkan on Linux, Mesa's
+//! lavapipe included). The same steps run on the CPU with ndarray, and the
+//! two must agree. The kernel is written with the cubecl tensor-at's GPU
+//! tensor is built on (`tensor_at::gpu::cubecl`).
 
 use tensor_at::gpu::cubecl::{self, prelude::*};
 use tensor_at::gpu::{Gpu, GpuError, GpuTensor};
@@ -67,10 +68,10 @@ fn nearest_centroids(gpu: &Gpu, points: &GpuTensor<f32>, centroids: &GpuTensor<f
 }
 
 fn main() -> Result<(), GpuError> {
-    let gpu = match Gpu::vulkan() {
+    let gpu = match Gpu::wgpu() {
         Ok(gpu) => gpu,
         Err(error) if std::env::var("TENSOR_AT_REQUIRE_GPU").as_deref() != Ok("1") => {
-            println!("skipped, no Vulkan device: {error}");
+            println!("skipped, no device: {error}");
             return Ok(());
         }
         Err(error) => return Err(error),
