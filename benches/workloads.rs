@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo bench --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages]
 //! cargo bench --features gpu --bench workloads -- --gpu [--only W5]...   # on a GpuTensor (see workloads/gpu.rs)
+//! cargo bench --features cuda --bench workloads -- --gpu [--only W5]...  # the same on CUDA (`hip`: on HIP)
 //! ```
 //!
 //! The protocol is peers.py's: per workload, inputs generated (untimed) and
@@ -23,7 +24,7 @@
 
 #[path = "workloads/cases.rs"]
 mod cases;
-#[cfg(feature = "gpu")]
+#[cfg(any(feature = "gpu", feature = "cuda", feature = "hip"))]
 #[path = "workloads/gpu.rs"]
 mod gpu;
 #[path = "workloads/inputs.rs"]
@@ -53,7 +54,7 @@ struct Args {
     huge_pages: bool,
     /// Run by `cargo bench` (which passes `--bench`), not `cargo test`.
     bench: bool,
-    /// The workloads on a GPU tensor (feature `gpu`).
+    /// The workloads on a GPU tensor (feature `gpu`, `cuda` or `hip`).
     gpu: bool,
 }
 
@@ -84,7 +85,7 @@ impl Args {
                 "--repeat" => args.repeat = number(value()?)?,
                 "--warmup" => args.warmup = number(value()?)?,
                 "--huge-pages" => args.huge_pages = true,
-                "--gpu" if cfg!(feature = "gpu") => args.gpu = true,
+                "--gpu" if cfg!(any(feature = "gpu", feature = "cuda", feature = "hip")) => args.gpu = true,
                 "--gpu" => return Err("--gpu needs the GPU: cargo bench --features gpu --bench workloads -- --gpu".to_string()),
                 "-h" | "--help" => return Err(String::new()),
                 other => return Err(format!("unknown argument {other}")),
@@ -216,11 +217,12 @@ fn measure(name: &'static str, desc: &'static str, args: &Args) -> Record {
     }
 }
 
-/// The workload on the CPU, or with `--gpu` on the first Vulkan device.
+/// The workload on the CPU, or with `--gpu` on the device of
+/// [`gpu::device`].
 fn build(name: &str, args: &Args) -> cases::Case {
-    #[cfg(feature = "gpu")]
+    #[cfg(any(feature = "gpu", feature = "cuda", feature = "hip"))]
     if args.gpu {
-        let gpu = tensor_at::gpu::Gpu::vulkan().unwrap_or_else(|error| panic!("--gpu: {error}"));
+        let gpu = gpu::device().unwrap_or_else(|error| panic!("--gpu: {error}"));
         return gpu::build(name, &gpu);
     }
     let _ = args;

@@ -250,7 +250,7 @@ macro_rules! try_set {
 
 /// The GPU tensor and its device (feature `gpu`): the crate `tensor-gpu`.
 /// The macros work on a `gpu::GpuTensor` with the same syntax.
-#[cfg(feature = "gpu")]
+#[cfg(any(feature = "gpu", feature = "cuda", feature = "hip"))]
 pub use tensor_gpu as gpu;
 
 #[cfg(doctest)]

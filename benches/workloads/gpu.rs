@@ -1,13 +1,13 @@
-//! The workloads on a [`GpuTensor`] (`--gpu`, with the `gpu` feature): the
-//! same inputs and checksums as `cases.rs`, written with the same macros,
-//! run by tensor-gpu's kernels. Each run ends with a device sync, so it
-//! times the kernels, plus the upload of the value (values live on the
-//! host). On a software driver (lavapipe) the times only show that the
-//! workloads run; speed needs a real GPU.
+//! The workloads on a [`GpuTensor`] (`--gpu`, with the `gpu`, `cuda` or
+//! `hip` feature): the same inputs and checksums as `cases.rs`, written
+//! with the same macros, run by tensor-gpu's kernels. Each run ends with a
+//! device sync, so it times the kernels, plus the upload of the value
+//! (values live on the host). On a software driver (lavapipe) the times
+//! only show that the workloads run; speed needs a real GPU.
 
 use ndarray::{Array1, ArrayD};
 use tensor_at::at;
-use tensor_at::gpu::{Gpu, GpuTensor};
+use tensor_at::gpu::{Gpu, GpuError, GpuTensor};
 
 use crate::cases::{Case, Runner};
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
@@ -15,6 +15,25 @@ use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, uni
 const M: usize = 1 << 20;
 const F4: u64 = 4;
 const I8: u64 = 8;
+
+/// The first CUDA device, with the `cuda` feature: `--gpu` runs on the
+/// first of CUDA, HIP and wgpu compiled in.
+#[cfg(feature = "cuda")]
+pub fn device() -> Result<Gpu, GpuError> {
+    Gpu::cuda(0)
+}
+
+/// The first HIP device (feature `hip`, without `cuda`).
+#[cfg(all(feature = "hip", not(feature = "cuda")))]
+pub fn device() -> Result<Gpu, GpuError> {
+    Gpu::hip(0)
+}
+
+/// wgpu's device on the platform's own API (feature `gpu` alone).
+#[cfg(not(any(feature = "cuda", feature = "hip")))]
+pub fn device() -> Result<Gpu, GpuError> {
+    Gpu::wgpu()
+}
 
 /// A workload updating `x` on the device, or gathering from it.
 struct OnDevice<F> {

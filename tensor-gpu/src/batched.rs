@@ -37,15 +37,17 @@ impl<T: GpuElement> GpuTensor<T> {
     /// With `batch == 0`, [`get`](Self::get).
     ///
     /// ```
+    /// # #[cfg(feature = "wgpu")] {
     /// use ndarray::array;
     /// use tensor_at::{ix, ReadMode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
-    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-    /// let x = GpuTensor::from_array(&Gpu::vulkan()?, &array![[10, 11, 12], [20, 21, 22]])?;
+    /// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+    /// let x = GpuTensor::from_array(&Gpu::wgpu()?, &array![[10, 11, 12], [20, 21, 22]])?;
     /// // Row b picks idx[b].
     /// let picked = x.get_batched(&[ix(&array![[2, 0], [1, 1]])], 1, ReadMode::Error)?;
     /// assert_eq!(picked.to_array()?, array![[12, 10], [21, 21]].into_dyn());
+    /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn get_batched(&self, index: &[IndexElem<'_>], batch: usize, mode: ReadMode) -> Result<GpuTensor<T>, GpuError> {
@@ -116,14 +118,16 @@ impl<T: GpuElement> GpuTensor<T> {
     /// written. With `batch == 0`, [`set`](Self::set).
     ///
     /// ```
+    /// # #[cfg(feature = "wgpu")] {
     /// use ndarray::array;
     /// use tensor_at::{ix, Mode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
-    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-    /// let mut x = GpuTensor::from_array(&Gpu::vulkan()?, &array![[0, 0, 0], [0, 0, 0]])?;
+    /// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+    /// let mut x = GpuTensor::from_array(&Gpu::wgpu()?, &array![[0, 0, 0], [0, 0, 0]])?;
     /// x.set_batched(&[ix(&array![[2], [0]])], 1, &array![[7], [9]], Mode::Error)?;
     /// assert_eq!(x.to_array()?, array![[0, 0, 7], [9, 0, 0]].into_dyn());
+    /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn set_batched<'v>(
@@ -176,15 +180,17 @@ impl<T: GpuElement> GpuTensor<T> {
     /// ([`GpuError::Unsupported`]). With `batch == 0`, [`update`](Self::update).
     ///
     /// ```
+    /// # #[cfg(feature = "wgpu")] {
     /// use ndarray::array;
     /// use tensor_at::{ix, Mode, Op};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
-    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-    /// let mut counts = GpuTensor::from_array(&Gpu::vulkan()?, &array![[0u32, 0], [0, 0]])?;
+    /// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+    /// let mut counts = GpuTensor::from_array(&Gpu::wgpu()?, &array![[0u32, 0], [0, 0]])?;
     /// let votes = array![[1, 1, 0], [0, 0, 0]];
     /// counts.update_batched(&[ix(&votes)], 1, Op::Add, 1, Mode::Error)?;
     /// assert_eq!(counts.to_array()?, array![[1, 2], [3, 0]].into_dyn());
+    /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn update_batched<'v>(

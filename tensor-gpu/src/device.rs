@@ -5,9 +5,12 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+#[cfg(any(feature = "wgpu", feature = "cuda", feature = "hip"))]
+use cubecl::Device;
+#[cfg(feature = "wgpu")]
+use cubecl::device::WgpuDeviceKind;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use cubecl::{Device, device::WgpuDeviceKind};
 
 use crate::buffer::Buffer;
 use crate::element::GpuElement;
@@ -17,10 +20,23 @@ use crate::error::GpuError;
 /// tensors are uploaded to and kernels launched on. Cheap to clone.
 ///
 /// ```no_run
-/// let gpu = tensor_gpu::Gpu::vulkan()?;
+/// # #[cfg(feature = "wgpu")] {
+/// let gpu = tensor_gpu::Gpu::wgpu()?;
 /// println!("running on {}", gpu.name());
+/// # }
 /// # Ok::<(), tensor_gpu::GpuError>(())
 /// ```
+///
+/// Each runtime is a feature, and its constructors exist only with it; the
+/// features combine (`tensor-at = { features = ["gpu", "cuda"] }`):
+///
+/// | runtime | constructors | feature of `tensor-at` (of `tensor-gpu`) |
+/// | --- | --- | --- |
+/// | wgpu | [`Gpu::wgpu`] (the platform's own API), [`Gpu::vulkan`], [`Gpu::metal`], [`Gpu::dx12`] | `gpu` (`wgpu`, its default) |
+/// | CUDA | `Gpu::cuda(index)` | `cuda` (`cuda`) |
+/// | HIP (ROCm) | `Gpu::hip(index)` | `hip` (`hip`) |
+///
+/// [`Gpu::from_client`] takes a cubecl client of any runtime compiled in.
 #[derive(Clone)]
 pub struct Gpu {
     client: Client,
@@ -96,21 +112,61 @@ impl std::fmt::Debug for Gpu {
 }
 
 impl Gpu {
-    /// The best device reachable through Vulkan (feature `wgpu`), lavapipe
-    /// included. Vulkan is named explicitly: where no Vulkan driver is
+    /// The best device on this platform's own graphics API, through wgpu:
+    /// Metal on macOS and iOS, DirectX 12 on Windows, Vulkan elsewhere
+    /// (Linux, Android), a software driver such as lavapipe included.
+    /// Feature `wgpu` (`gpu` in `tensor-at`).
+    ///
+    /// One API and no fallback, as with [`Gpu::vulkan`]: where it has no
+    /// device this fails, where wgpu's automatic choice would come up on
+    /// OpenGL. On Windows, DirectX 12 is the system's own API, which current
+    /// GPU drivers provide, where Vulkan comes with some vendors' drivers
+    /// only; [`Gpu::vulkan`] names Vulkan there.
+    #[cfg(feature = "wgpu")]
+    pub fn wgpu() -> Result<Self, GpuError> {
+        if cfg!(target_vendor = "apple") {
+            Self::metal()
+        } else if cfg!(windows) {
+            Self::dx12()
+        } else {
+            Self::vulkan()
+        }
+    }
+
+    /// The best device reachable through Vulkan, lavapipe included (feature
+    /// `wgpu`). Vulkan is named explicitly: where no Vulkan driver is
     /// installed, wgpu's automatic choice falls back to OpenGL, whose float
     /// atomics silently do nothing; this fails instead.
+    #[cfg(feature = "wgpu")]
     pub fn vulkan() -> Result<Self, GpuError> {
         Self::named(Device::vulkan(WgpuDeviceKind::DefaultDevice))
     }
 
-    /// The CUDA device at `index` (feature `cuda`).
+    /// The best device reachable through Metal, by wgpu (feature `wgpu`; on
+    /// Apple platforms only, elsewhere an error).
+    #[cfg(feature = "wgpu")]
+    pub fn metal() -> Result<Self, GpuError> {
+        Self::named(Device::metal_msl(WgpuDeviceKind::DefaultDevice))
+    }
+
+    /// The best device reachable through DirectX 12, by wgpu (feature
+    /// `wgpu`; on Windows only, elsewhere an error).
+    #[cfg(feature = "wgpu")]
+    pub fn dx12() -> Result<Self, GpuError> {
+        Self::named(Device::dx12(WgpuDeviceKind::DefaultDevice))
+    }
+
+    /// The CUDA device at `index`, counting the NVIDIA GPUs CUDA reports
+    /// (feature `cuda`).
+    #[cfg(feature = "cuda")]
     pub fn cuda(index: usize) -> Result<Self, GpuError> {
         Self::named(Device::cuda(index))
     }
 
-    /// The ROCm device at `index` (feature `hip`).
-    pub fn rocm(index: usize) -> Result<Self, GpuError> {
+    /// The HIP device at `index`, counting the AMD GPUs ROCm reports
+    /// (feature `hip`).
+    #[cfg(feature = "hip")]
+    pub fn hip(index: usize) -> Result<Self, GpuError> {
         Self::named(Device::rocm(index))
     }
 
@@ -123,6 +179,7 @@ impl Gpu {
         }
     }
 
+    #[cfg(any(feature = "wgpu", feature = "cuda", feature = "hip"))]
     fn named(device: Result<Device, cubecl::device::DeviceUnavailable>) -> Result<Self, GpuError> {
         let device = device.map_err(|reason| GpuError::NoDevice(reason.to_string()))?;
         Ok(Self::from_client(device.client()))
@@ -149,12 +206,14 @@ impl Gpu {
     /// count what a stretch of code copied.
     ///
     /// ```no_run
+    /// # #[cfg(feature = "wgpu")] {
     /// # use ndarray::array;
     /// # use tensor_gpu::{Gpu, GpuTensor};
-    /// let gpu = Gpu::vulkan()?;
+    /// let gpu = Gpu::wgpu()?;
     /// let before = gpu.transfers();
     /// let x = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0])?;
     /// assert_eq!((gpu.transfers() - before).uploads, 1);
+    /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn transfers(&self) -> Transfers {

@@ -1,15 +1,17 @@
 //! GPU execution of tensor-at: a [`GpuTensor`] indexed and updated with
 //! NumPy's rules by cubecl kernels, with the results (and errors) of
 //! tensor-core on the CPU. The macros of `tensor-at` work on it unchanged
-//! (there, this crate is `tensor_at::gpu`, feature `gpu`):
+//! (there, this crate is `tensor_at::gpu`, with the feature of a runtime:
+//! `gpu`, `cuda` or `hip`; see [Runtimes](#runtimes)):
 //!
 //! ```
+//! # #[cfg(feature = "wgpu")] {
 //! use ndarray::array;
 //! use tensor_at::{at, set, try_at};
 //! use tensor_gpu::{Gpu, GpuError, GpuTensor};
 //!
-//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-//! let gpu = Gpu::vulkan()?; //                      wgpu on Vulkan (feature `wgpu`, the default)
+//! # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+//! let gpu = Gpu::wgpu()?; //                        wgpu on Vulkan, Metal or DirectX 12
 //! let x = array![[1.0f32, -2.0, 3.0], [-3.0, 4.0, 5.0]];
 //! let mut g = GpuTensor::from_array(&gpu, &x)?; //  upload (f32, i32, u32)
 //! let bins = array![1, 1, 0];
@@ -22,18 +24,20 @@
 //! assert_eq!(z.to_array()?, array![[4.0, 0.0, 8.0], [0.0, 6.0, 7.0]].into_dyn());
 //! assert!(matches!(try_at!(g[[0, 99]] = 1.0), Err(GpuError::Index(_)))); // nothing written
 //! assert_eq!(g.to_array()?, array![[2.0, 0.0, 4.0], [0.0, 6.0, 7.0]].into_dyn());
-//! # Ok::<(), GpuError>(())
+//! # }
+//! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
 //!
 //! The same operations as methods, for indices built at run time:
 //!
 //! ```
+//! # #[cfg(feature = "wgpu")] {
 //! use ndarray::array;
 //! use tensor_at::{ix, Mode, Op, ReadMode};
 //! use tensor_gpu::{Compare, Gpu, GpuTensor};
 //!
-//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-//! let gpu = Gpu::vulkan()?;
+//! # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+//! let gpu = Gpu::wgpu()?;
 //! let mut x = GpuTensor::from_array(&gpu, &array![[1.0f32, -2.0], [-3.0, 4.0]])?;
 //! x.set(&[ix(..), ix(0)], 0.0, Mode::Error)?; //                x[:, 0] = 0
 //! x.update(&[ix([1, 1])], Op::Add, 1.0, Mode::Error)?; //         np.add.at(x, [1, 1], 1)
@@ -41,6 +45,7 @@
 //! assert_eq!(x.to_array()?, array![[0.0, 9.0], [2.0, 6.0]].into_dyn());
 //! let column = x.get(&[ix(..), ix(-1)], ReadMode::Error)?; //     x[:, -1]
 //! assert_eq!(column.to_array()?, array![9.0, 6.0].into_dyn());
+//! # }
 //! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
 //!
@@ -57,16 +62,18 @@
 //! which no kernel can, so download, apply and upload instead:
 //!
 //! ```
+//! # #[cfg(feature = "wgpu")] {
 //! # use ndarray::array;
 //! # use tensor_at::at;
 //! # use tensor_gpu::{Gpu, GpuTensor};
-//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-//! # let gpu = Gpu::vulkan()?;
+//! # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+//! # let gpu = Gpu::wgpu()?;
 //! let mut g = GpuTensor::from_array(&gpu, &array![1.0f32, 4.0, 9.0])?;
 //! let mut host = g.to_array()?; //                 download
 //! at!(host[1:].apply(f32::sqrt)); //               apply on the host
 //! g = GpuTensor::from_array(&gpu, &host)?; //      upload
 //! assert_eq!(g.to_array()?, array![1.0, 2.0, 3.0].into_dyn());
+//! # }
 //! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
 //!
@@ -79,12 +86,13 @@
 //! to the host:
 //!
 //! ```
+//! # #[cfg(feature = "wgpu")] {
 //! use ndarray::array;
 //! use tensor_at::{along, at};
 //! use tensor_gpu::{Gpu, GpuTensor};
 //!
-//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-//! let gpu = Gpu::vulkan()?;
+//! # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+//! let gpu = Gpu::wgpu()?;
 //! let mut sums = GpuTensor::from_array(&gpu, &ndarray::Array2::<f32>::zeros((2, 3)))?;
 //! let labels = GpuTensor::from_array(&gpu, &array![1, 0, 1])?; //    on the device (an argmax's, say)
 //! let points = GpuTensor::from_array(&gpu, &array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])?;
@@ -93,6 +101,7 @@
 //! let picked = at!(sums[along(picks, 1)]); //                        torch.gather(sums, 1, picks)
 //! assert_eq!(sums.to_array()?, array![[4.0, 5.0, 6.0], [8.0, 10.0, 12.0]].into_dyn());
 //! assert_eq!(picked.to_array()?, array![[6.0], [8.0]].into_dyn());
+//! # }
 //! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
 //!
@@ -110,10 +119,9 @@
 //!
 //! Indices from a kernel of your own (an argmax, a sort, a sampler) become
 //! a tensor with [`GpuTensor::from_handle`]; [`GpuTensor::arg`] passes a
-//! tensor to such a kernel, written with the cubecl this crate pins
-//! (`cubecl = "=0.11.0"`). (It is not re-exported: its names would then
-//! lengthen the type paths in tensor-at's compile errors.)
-//! The crate's `kmeans` example does both.
+//! tensor to such a kernel, written with [`cubecl`], re-exported here
+//! (`tensor_at::gpu::cubecl`) so that the kernel and the tensor share one
+//! cubecl. tensor-at's `kmeans_gpu` example does both.
 //!
 //! # Masks on the device
 //!
@@ -131,12 +139,13 @@
 //! index elements), its count: 4 bytes.
 //!
 //! ```
+//! # #[cfg(feature = "wgpu")] {
 //! use ndarray::array;
 //! use tensor_at::at;
 //! use tensor_gpu::{Gpu, GpuTensor};
 //!
-//! # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-//! let gpu = Gpu::vulkan()?;
+//! # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+//! let gpu = Gpu::wgpu()?;
 //! let mut g = GpuTensor::from_array(&gpu, &array![[-1.0f32, 2.0], [3.0, -4.0]])?;
 //! let labels = GpuTensor::from_array(&gpu, &array![[0, 1], [1, 1]])?;
 //! at!(g[(g > 0.0) & (g < 2.5)] *= 10.0); //      one pass: predicate and write
@@ -144,6 +153,7 @@
 //! let big = at!(g[g > 5.0]); //                   compaction, then a gather
 //! assert_eq!(g.to_array()?, array![[-1.0, 20.0], [3.0, 0.0]].into_dyn());
 //! assert_eq!(big.to_array()?, array![20.0].into_dyn());
+//! # }
 //! # Ok::<(), tensor_gpu::GpuError>(())
 //! ```
 //!
@@ -180,13 +190,27 @@
 //!
 //! # Runtimes
 //!
-//! Runtimes are cubecl's, chosen by features of this crate:
-//! - `wgpu` (default): Vulkan, Metal, DirectX 12 through wgpu. [`Gpu::vulkan`]
-//!   names Vulkan explicitly. Element types `f32`, `i32`, `u32` (WGSL has no
-//!   64-bit types).
-//! - `cuda`, `hip`: NVIDIA and AMD GPUs ([`Gpu::cuda`], [`Gpu::rocm`]); these
-//!   also run `f64`, `i64`, `u64`. Compiled only when asked for (they need
-//!   the vendor toolkits).
+//! A runtime is one of cubecl's, compiled in by a feature that brings that
+//! runtime alone; the features combine. In `tensor-at`'s terms:
+//!
+//! | `tensor-at` feature | runtime | constructors | element types |
+//! | --- | --- | --- | --- |
+//! | `gpu` | wgpu: Vulkan, Metal, DirectX 12 | [`Gpu::wgpu`], [`Gpu::vulkan`], [`Gpu::metal`], [`Gpu::dx12`] | `f32`, `i32`, `u32` (WGSL has no 64-bit types) |
+//! | `cuda` | CUDA (NVIDIA) | `Gpu::cuda(index)` | also `f64`, `i64`, `u64` |
+//! | `hip` | HIP (AMD, through ROCm) | `Gpu::hip(index)` | also `f64`, `i64`, `u64` |
+//!
+//! This crate's own features are `wgpu` (its default), `cuda` and `hip`;
+//! `tensor-at` turns the default off, so that its `cuda` and `hip` build
+//! without wgpu. A constructor exists only with its runtime's feature.
+//! [`Gpu::wgpu`] takes the platform's own API: Metal on macOS and iOS,
+//! DirectX 12 on Windows, Vulkan elsewhere. None of them falls back to
+//! OpenGL, whose float atomics silently do nothing, as wgpu's automatic
+//! choice would. The CUDA and HIP libraries are loaded when a device is
+//! asked for: building with `cuda` or `hip` needs no vendor toolkit,
+//! running does. Their first build downloads the LLVM cubecl compiles
+//! their kernels with (cubecl-llvm's build script fetches the tracel-llvm
+//! bundle from GitHub into `~/.local/share/tracel`). [`Gpu::from_client`]
+//! takes a cubecl client set up by hand, on any runtime compiled in.
 //!
 //! `wgpu` is the default so that `cargo test --workspace` runs the kernels
 //! on whatever Vulkan device exists, a real GPU or Mesa's software driver.
@@ -201,8 +225,10 @@
 //! cargo test -p tensor-gpu
 //! ```
 //!
-//! The tests skip (with a message) when no Vulkan device is found, unless
-//! `TENSOR_AT_REQUIRE_GPU=1` is set, which CI does.
+//! The tests run on the device of [`Gpu::wgpu`] (on CUDA's first device
+//! with `--features cuda`, on HIP's with `--features hip`), and skip, with
+//! a message, when there is none, unless `TENSOR_AT_REQUIRE_GPU=1` is set,
+//! which CI does.
 //!
 //! # Limits
 //!
@@ -232,3 +258,7 @@ pub use error::GpuError;
 pub use mask::DeviceMask;
 pub use tensor::GpuTensor;
 pub use tensor_core::element::Compare;
+
+/// The cubecl this crate is built on: write your own kernels with it, and
+/// pass them tensors with [`GpuTensor::arg`].
+pub use cubecl;

@@ -44,16 +44,18 @@ use crate::tensor::{GpuTensor, c_strides};
 /// [`IndexError::OnDevice`](tensor_core::IndexError::OnDevice)).
 ///
 /// ```
+/// # #[cfg(feature = "wgpu")] {
 /// use ndarray::array;
 /// use tensor_at::at;
 /// use tensor_gpu::{Gpu, GpuTensor};
 ///
-/// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-/// let gpu = Gpu::vulkan()?;
+/// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+/// let gpu = Gpu::wgpu()?;
 /// let mut g = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0, 3.0, 4.0])?;
 /// let h = GpuTensor::from_array(&gpu, &array![0, 1, 1, 0])?;
 /// at!(g[(h == 1) & (g > 2.0)] += 10.0);
 /// assert_eq!(g.to_array()?, array![1.0, 2.0, 13.0, 4.0].into_dyn());
+/// # }
 /// # Ok::<(), tensor_gpu::GpuError>(())
 /// ```
 #[derive(Clone)]
@@ -430,9 +432,10 @@ mod tests {
     /// target's type and shape, in C order, and apart from the target
     /// (whose elements other units may be writing).
     #[test]
+    #[cfg(feature = "wgpu")]
     fn only_tensors_apart_from_the_target_are_read_in_its_pass() {
-        let Ok(gpu) = Gpu::vulkan() else {
-            eprintln!("skipped: no Vulkan device");
+        let Ok(gpu) = Gpu::wgpu() else {
+            eprintln!("skipped: no device");
             return;
         };
         let host = ndarray::Array2::<f32>::zeros((2, 3));

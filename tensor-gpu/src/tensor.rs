@@ -19,15 +19,17 @@ use crate::layout::Region;
 /// semantics by cubecl kernels.
 ///
 /// ```
+/// # #[cfg(feature = "wgpu")] {
 /// use ndarray::array;
 /// use tensor_at::{ix, Mode, Op};
 /// use tensor_gpu::{Gpu, GpuTensor};
 ///
-/// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-/// let gpu = Gpu::vulkan()?;
+/// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+/// let gpu = Gpu::wgpu()?;
 /// let mut hist = GpuTensor::from_array(&gpu, &array![0u32, 0, 0])?;
 /// hist.update(&[ix([0, 2, 2])], Op::Add, 1, Mode::Error)?;
 /// assert_eq!(hist.to_array()?, array![1, 0, 2].into_dyn());
+/// # }
 /// # Ok::<(), tensor_gpu::GpuError>(())
 /// ```
 ///
@@ -90,16 +92,18 @@ impl<T: GpuElement> GpuTensor<T> {
     /// shape has more than `i32::MAX` elements.
     ///
     /// ```
+    /// # #[cfg(feature = "wgpu")] {
     /// use ndarray::array;
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
-    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-    /// let gpu = Gpu::vulkan()?;
+    /// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+    /// let gpu = Gpu::wgpu()?;
     /// let handle = gpu.client().create_from_slice(u32::as_bytes(&[2, 0, 1])); // (what a kernel would write)
     /// let order = GpuTensor::<u32>::from_handle(&gpu, handle, &[3])?;
     /// let x = GpuTensor::from_array(&gpu, &array![10.0f32, 20.0, 30.0])?;
     /// assert_eq!(x.get(&[tensor_core::ix(&order)], Default::default())?.to_array()?, array![30.0, 10.0, 20.0].into_dyn());
     /// # use cubecl::prelude::CubeElement;
+    /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn from_handle(gpu: &Gpu, handle: Handle, shape: &[usize]) -> Result<Self, GpuError> {

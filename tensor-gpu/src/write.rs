@@ -164,12 +164,13 @@ impl<T: GpuElement> GpuTensor<T> {
     /// device).
     ///
     /// ```
+    /// # #[cfg(feature = "wgpu")] {
     /// use ndarray::array;
     /// use tensor_at::{ix, Mode};
     /// use tensor_gpu::{Gpu, GpuTensor};
     ///
-    /// # if Gpu::vulkan().is_err() { return Ok(()) } // (skipped without a Vulkan device)
-    /// let gpu = Gpu::vulkan()?;
+    /// # if Gpu::wgpu().is_err() { return Ok(()) } // (skipped without a device)
+    /// let gpu = Gpu::wgpu()?;
     /// let mut x = GpuTensor::from_array(&gpu, &ndarray::Array2::<f32>::zeros((2, 3)))?;
     /// let row = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0, 3.0])?;
     /// let rows = GpuTensor::from_array(&gpu, &array![1, 0])?; //    indices on the device too
@@ -178,6 +179,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// x.set_from(&[ix(&rows)], &row, Mode::Clip)?; //               then copies nothing
     /// assert_eq!(gpu.transfers() - before, Default::default());
     /// assert_eq!(x.to_array()?, array![[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]].into_dyn());
+    /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
     pub fn set_from(&mut self, index: &[IndexElem<'_>], value: &GpuTensor<T>, mode: Mode) -> Result<(), GpuError> {

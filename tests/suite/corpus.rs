@@ -16,10 +16,10 @@ use ndarray::{ArrayD, ArrayViewMutD, Axis, CowArray, Dimension, IxDyn, Slice};
 use serde_json::Value as Json;
 use tensor_at::backend::AnyMode;
 use tensor_at::backend::Value;
+use tensor_at::element::Nonzero;
 use tensor_at::element::{Arith, Scalar};
 use tensor_at::index::{CrossIndex, Ellipsis, IndexArrayElement, IndexElem, IndexInt, NewAxis, PySlice, RangeSlice};
 use tensor_at::num_complex::Complex;
-use tensor_at::element::Nonzero;
 use tensor_at::{IndexError, Mode, Op, ReadMode, along, ix, nd};
 
 /// Cases below this count mean the corpus was cut short.

@@ -5,12 +5,11 @@
 //! final download. The result is the CPU's: the same argmax on the host,
 //! then tensor-core's scatter-add.
 
-use crate::common::{InAnyMode, Lcg, assert_same, upload};
-use cubecl::prelude::*;
+use crate::common::{Lcg, assert_same, upload};
 use ndarray::{Array, Array2, ArrayD, Axis, IxDyn};
 use tensor_at::at;
-use tensor_core::backend::AnyMode;
-use tensor_core::{Op, ix};
+use tensor_core::{Mode, Op, ix};
+use tensor_gpu::cubecl::prelude::*;
 use tensor_gpu::{Gpu, GpuTensor};
 
 /// `labels[r]` = the first column of row `r` of `scores` (`rows` x `cols`,
@@ -78,8 +77,8 @@ fn argmax_then_scatter_add_copies_nothing_between_upload_and_download() {
     let mut counts = upload(&gpu, &ArrayD::<f32>::zeros(IxDyn(&[k])));
     // A first step meets the shapes: their descriptions are uploaded once.
     let labels = argmax(&gpu, &scores);
-    sums.update_in(&[ix(&labels)], Op::Add, &rows, AnyMode::Clip).unwrap();
-    counts.update_in(&[ix(&labels)], Op::Add, 1.0, AnyMode::Clip).unwrap();
+    sums.update(&[ix(&labels)], Op::Add, &rows, Mode::Clip).unwrap();
+    counts.update(&[ix(&labels)], Op::Add, 1.0, Mode::Clip).unwrap();
 
     let before = gpu.transfers();
     for _ in 0..3 {

@@ -10,20 +10,48 @@ use tensor_core::value::IntoValue;
 use tensor_core::{IndexError, Op};
 use tensor_gpu::{Gpu, GpuElement, GpuError, GpuTensor};
 
-/// The Vulkan device, or `None` (with a message) when this machine has
-/// none. With `TENSOR_AT_REQUIRE_GPU=1` (set in CI) a missing device fails
-/// the test instead.
+/// The device the tests run on, or `None` (with a message) when this
+/// machine has none. With `TENSOR_AT_REQUIRE_GPU=1` (set in CI) a missing
+/// device fails the test instead.
 pub fn gpu() -> Option<Gpu> {
-    match Gpu::vulkan() {
+    match first_device() {
         Ok(gpu) => Some(gpu),
         Err(error) if std::env::var("TENSOR_AT_REQUIRE_GPU").is_ok_and(|v| v == "1") => {
-            panic!("TENSOR_AT_REQUIRE_GPU=1 but no Vulkan device: {error}")
+            panic!("TENSOR_AT_REQUIRE_GPU=1 but no device: {error}")
         }
         Err(error) => {
-            eprintln!("skipped: no Vulkan device ({error}); install mesa-vulkan-drivers to run the GPU tests");
+            eprintln!("skipped: no device ({error}); on Linux, mesa-vulkan-drivers gives wgpu one");
             None
         }
     }
+}
+
+/// The first CUDA device, where the `cuda` feature is on: the tests run on
+/// the runtime asked for, the first of CUDA, HIP and wgpu compiled in.
+#[cfg(feature = "cuda")]
+fn first_device() -> Result<Gpu, GpuError> {
+    Gpu::cuda(0)
+}
+
+/// The first HIP device (feature `hip`, without `cuda`).
+#[cfg(all(feature = "hip", not(feature = "cuda")))]
+fn first_device() -> Result<Gpu, GpuError> {
+    Gpu::hip(0)
+}
+
+/// wgpu's device on the platform's own API (feature `wgpu` alone, the
+/// default): Vulkan on Linux, lavapipe in CI.
+#[cfg(all(feature = "wgpu", not(any(feature = "cuda", feature = "hip"))))]
+fn first_device() -> Result<Gpu, GpuError> {
+    Gpu::wgpu()
+}
+
+/// No runtime compiled in (`--no-default-features` alone).
+#[cfg(not(any(feature = "wgpu", feature = "cuda", feature = "hip")))]
+fn first_device() -> Result<Gpu, GpuError> {
+    Err(GpuError::NoDevice(
+        "no runtime compiled in: features `wgpu`, `cuda`, `hip`".to_string(),
+    ))
 }
 
 /// `let gpu = device!();` or return from the test (skipped).

@@ -14,16 +14,17 @@
 //!     centroids = sums / counts[:, None]
 //! ```
 //!
-//! Run with `cargo run -p tensor-gpu --example kmeans` (on any Vulkan
-//! device, Mesa's lavapipe included). The same steps run on the CPU with
-//! ndarray, and the two must agree.
+//! Run with `cargo run --example kmeans_gpu --features gpu` (on the
+//! platform's own graphics API through wgpu: Vulkan on Linux, Mesa's
+//! lavapipe included). The same steps run on the CPU with ndarray, and the
+//! two must agree. The kernel is written with the cubecl tensor-at's GPU
+//! tensor is built on (`tensor_at::gpu::cubecl`).
 
-use cubecl::prelude::*;
-use ndarray::{Array1, Array2, Axis, array};
-use tensor_at::at;
-use tensor_core::index::NewAxis;
-use tensor_core::ix;
-use tensor_gpu::{Gpu, GpuError, GpuTensor};
+use tensor_at::gpu::cubecl::{self, prelude::*};
+use tensor_at::gpu::{Gpu, GpuError, GpuTensor};
+use tensor_at::index::NewAxis;
+use tensor_at::ndarray::{Array1, Array2, Axis, array};
+use tensor_at::{at, ix};
 
 /// `labels[i]` = the centroid nearest to point `i` (squared distance, the
 /// first on a tie); `points` is `n` x `dims` and `centroids` `k` x `dims`,
@@ -68,10 +69,10 @@ fn nearest_centroids(gpu: &Gpu, points: &GpuTensor<f32>, centroids: &GpuTensor<f
 }
 
 fn main() -> Result<(), GpuError> {
-    let gpu = match Gpu::vulkan() {
+    let gpu = match Gpu::wgpu() {
         Ok(gpu) => gpu,
         Err(error) if std::env::var("TENSOR_AT_REQUIRE_GPU").as_deref() != Ok("1") => {
-            println!("skipped, no Vulkan device: {error}");
+            println!("skipped, no device: {error}");
             return Ok(());
         }
         Err(error) => return Err(error),
