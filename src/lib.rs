@@ -248,8 +248,10 @@ macro_rules! try_set {
     ($($call:tt)*) => { $crate::__private::try_set!($crate; $($call)*) };
 }
 
-/// The GPU tensor and its device (feature `gpu`): the crate `tensor-gpu`.
-/// The macros work on a `gpu::GpuTensor` with the same syntax.
+/// The GPU tensor and its device (features `gpu` for wgpu, `cuda`, `hip`;
+/// each brings its runtime alone, and they combine): the crate
+/// `tensor-gpu`. The macros work on a `gpu::GpuTensor` with the same
+/// syntax; `gpu::cubecl` is the cubecl it is built on.
 #[cfg(any(feature = "gpu", feature = "cuda", feature = "hip"))]
 pub use tensor_gpu as gpu;
 
