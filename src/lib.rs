@@ -24,6 +24,7 @@
 //! the idioms of NumPy, JAX and PyTorch side by side, and [`guarantees`]
 //! for what holds on any input (validation, atomicity, determinism).
 #![warn(missing_docs)]
+#![doc(test(attr(deny(warnings))))]
 
 pub mod guarantees;
 pub mod numpy_users;

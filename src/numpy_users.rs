@@ -19,7 +19,7 @@
 //! | `np.negative.at(x, i)` | `x.at[i].apply(jnp.negative)` | `at!(x[i].apply(\|e\| -e))` |
 //! | `x.index_put_((i,), v, accumulate=True)` | | `at!(x[i] += v)` |
 //! | | `x.at[i].get(mode='clip')` | `at!(x[i]; mode = clip)` |
-//! | `np.take(x, i, mode='clip')` (flat), `np.put(x, i, v)` | `jnp.take(x, i)` | `tensor_at::take(&x, &i, ReadMode::Clip)`, `tensor_at::put(&mut x, &i, &v, Mode::Error)` |
+//! | `np.take(x, i, mode='clip')` (flat), `np.put(x, i, v)` | `jnp.take(x, i, mode='clip')` | `tensor_at::take(&x, &i, ReadMode::Clip)`, `tensor_at::put(&mut x, &i, &v, Mode::Error)` |
 //! | `np.place(x, m, v)` | | `tensor_at::place(&mut x, &m, &v)` (values cycled) |
 //! | `np.nonzero(x)`, `np.argwhere(x)` | `jnp.nonzero(x)`, `jnp.argwhere(x)` | `tensor_at::nonzero(&x)`, `tensor_at::argwhere(&x)` |
 //! | `x[np.ix_(rows, cols)] += 1` | `x.at[jnp.ix_(rows, cols)].add(1)` | `at!(x[ix_(rows, cols)] += 1.0)` (reads: `(rows.len(), cols.len(), ..)`) |

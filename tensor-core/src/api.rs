@@ -27,12 +27,12 @@ use crate::value::{Broadcast, InOrder, IntoValue, Value};
 /// ```
 /// use ndarray::array;
 /// use tensor_core::backend::get;
-/// use tensor_core::{ix, Mode};
+/// use tensor_core::{ix, ReadMode};
 ///
 /// let x = array![[1, 2, 3], [4, 5, 6]];
-/// let column = get(&x, &[ix(..), ix(-1)], Mode::Error)?;
+/// let column = get(&x, &[ix(..), ix(-1)], ReadMode::Error)?;
 /// assert_eq!(column, array![3, 6].into_dyn());
-/// let picked = get(&x, &[ix([1, 0, 1]), ix([0, 0, 2])], Mode::Error)?;
+/// let picked = get(&x, &[ix([1, 0, 1]), ix([0, 0, 2])], ReadMode::Error)?;
 /// assert_eq!(picked, array![4, 1, 6].into_dyn());
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
@@ -85,13 +85,13 @@ pub fn select<'a, T: Clone>(
 /// ```
 /// use ndarray::{array, Array2};
 /// use tensor_core::backend::get_into;
-/// use tensor_core::{ix, Mode};
+/// use tensor_core::{ix, ReadMode};
 ///
 /// let x = array![[1, 2], [3, 4], [5, 6]];
 /// let mut out = Array2::zeros((2, 2));
-/// get_into(&x, &[ix([2, 0])], Mode::Error, &mut out)?;
+/// get_into(&x, &[ix([2, 0])], ReadMode::Error, &mut out)?;
 /// assert_eq!(out, array![[5, 6], [1, 2]]);
-/// assert!(get_into(&x, &[ix([2, 0, 1])], Mode::Error, &mut out).is_err());
+/// assert!(get_into(&x, &[ix([2, 0, 1])], ReadMode::Error, &mut out).is_err());
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```
 pub fn get_into<T, S, D, SO, DO>(

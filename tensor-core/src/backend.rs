@@ -26,7 +26,6 @@ use crate::api;
 use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::index::{BasicList, IndexElem, IndexSlice};
-use crate::rank::{Advanced, Kind, Rank};
 pub use crate::target::{Target, TargetMut};
 use crate::value::InOrder;
 
@@ -38,7 +37,7 @@ pub use crate::mode::{AnyMode, Bounds, Resolution};
 pub use crate::plan;
 #[doc(inline)]
 pub use crate::prepare;
-pub use crate::rank::Selection;
+pub use crate::rank::{Advanced, Basic, BatchedAlong, BatchedIndices, BatchedMask, Dynamic, Integers, Kind, NoBatchAxes, Rank, Selection};
 pub use crate::value::{Broadcast, Value};
 
 /// Which elements a mask on the target itself selects (`x[x < s]`,

@@ -31,12 +31,12 @@ use crate::value::{IntoValue, Value};
 /// ```
 /// use ndarray::array;
 /// use tensor_core::backend::get_batched;
-/// use tensor_core::{ix, Mode};
+/// use tensor_core::{ix, ReadMode};
 ///
 /// let x = array![[10, 11, 12], [20, 21, 22]];
 /// let idx = array![[2, 0], [1, 1]];
 /// // tf.gather(x, idx, batch_dims=1): row b picks idx[b].
-/// let picked = get_batched(&x, &[ix(&idx)], 1, Mode::Error)?;
+/// let picked = get_batched(&x, &[ix(&idx)], 1, ReadMode::Error)?;
 /// assert_eq!(picked, array![[12, 10], [21, 21]].into_dyn());
 /// # Ok::<(), tensor_core::IndexError>(())
 /// ```

@@ -25,7 +25,7 @@
 use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension};
 
 use crate::backend::{IntoUpdatable, owned_copy};
-use crate::element::{Arith, Op};
+use crate::element::{Arith, Op, Ordered};
 use crate::entry;
 use crate::error::{IndexError, SetError};
 use crate::index::{CrossArgs, IndexElem, IntoIndexElem, RangeSlice};
@@ -163,7 +163,8 @@ impl<'s, X: Target + ?Sized, L> At<'s, X, L> {
     }
 
     /// Reads out-of-bounds positions as `value` (JAX's `mode='fill'`): the
-    /// result is then always gathered, even for a basic index.
+    /// result is then always gathered, even for a basic index. Fill is a
+    /// mode of its own: it replaces a mode set by [`mode`](Self::mode).
     pub fn fill(self, value: X::Elem) -> AtFilled<'s, X, L> {
         AtFilled {
             target: self.target,
@@ -395,10 +396,11 @@ macro_rules! op_methods {
         {
             self.update(Op::Pow, value)
         }
-        /// `np.minimum.at` (NaN propagates).
+        /// `np.minimum.at` (NaN propagates). Element types with an order only
+        /// ([`Ordered`]: not complex numbers).
         pub fn min<'i, 'v, V>(self, value: V) -> $out
         where
-            T: Arith + 'v,
+            T: Ordered + 'v,
             L: IndexList<'i>,
             D: IndexedBy<'i, L>,
             V: IntoValue<'v, T>,
@@ -406,10 +408,11 @@ macro_rules! op_methods {
         {
             self.update(Op::Min, value)
         }
-        /// `np.maximum.at` (NaN propagates).
+        /// `np.maximum.at` (NaN propagates). Element types with an order only
+        /// ([`Ordered`]: not complex numbers).
         pub fn max<'i, 'v, V>(self, value: V) -> $out
         where
-            T: Arith + 'v,
+            T: Ordered + 'v,
             L: IndexList<'i>,
             D: IndexedBy<'i, L>,
             V: IntoValue<'v, T>,

@@ -259,7 +259,7 @@ pub enum IndexError {
     /// An argument of `ix_(..)` that is not one-dimensional (an array of
     /// dynamic rank; a static rank other than one does not compile).
     /// NumPy's `np.ix_` raises it before anything is indexed.
-    #[error("cross index must be 1 dimensional: an argument of ix_(...) has {ndim} dimensions")]
+    #[error("Cross index must be 1 dimensional (an argument of ix_(...) has {ndim} dimensions)")]
     CrossIndexRank {
         /// The argument's number of dimensions.
         ndim: usize,

@@ -41,6 +41,7 @@
 //! order; every other operation applies each occurrence in index order.
 //! On any error the target is unchanged.
 #![warn(missing_docs)]
+#![doc(test(attr(deny(warnings))))]
 
 // The layers, each importing only from those above it in this list:
 // leaves (error, element, mode, index, rank, value, target, exec::sys),

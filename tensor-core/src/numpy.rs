@@ -7,11 +7,10 @@
 //! Each checks everything before the first write, so on an error the
 //! array is unchanged, bit for bit.
 //!
-//! Where these differ from the indexing of `x[..]`, as NumPy's do:
-//! `take` and `put` in mode `clip` clamp every negative index to 0 (NumPy
+//! Where these differ from the indexing of `x[..]`, as NumPy's do: `take`
+//! and `put` in mode `clip` clamp every negative index to 0 (NumPy
 //! "disables indexing with negative numbers" there), where
-//! `at!(x[idx]; mode = clip)` keeps `-1` as the last element; and in mode
-//! `wrap` every index is taken modulo the size.
+//! `at!(x[idx]; mode = clip)` keeps `-1` as the last element.
 
 use ndarray::{Array, Array1, Array2, ArrayBase, ArrayView, CowArray, Data, Dimension, IxDyn};
 
@@ -235,7 +234,7 @@ where
         return Vec::new();
     }
     let count = flat::count(&view, Nonzero::is_nonzero);
-    let mut axes: Vec<Vec<usize>> = (0..view.ndim()).map(|_| coordinates(count)).collect();
+    let mut axes: Vec<Vec<usize>> = (0..view.ndim()).map(|_| room_for(count, count)).collect();
     flat::each_selected(&view, Nonzero::is_nonzero, |at| {
         for (axis, &coordinate) in axes.iter_mut().zip(at) {
             axis.push(coordinate);
@@ -271,26 +270,27 @@ where
 {
     let view = x.target_view().into_dyn();
     let (count, ndim) = (flat::count(&view, Nonzero::is_nonzero), view.ndim());
-    let len = count.checked_mul(ndim).unwrap_or_else(|| no_room(count, ndim));
-    let mut rows = coordinates(len);
+    let len = count.checked_mul(ndim).unwrap_or_else(|| no_room(count));
+    let mut rows = room_for(len, count);
     flat::each_selected(&view, Nonzero::is_nonzero, |at| rows.extend_from_slice(at));
     Array2::from_shape_vec((count, ndim), rows).expect("one row of ndim coordinates per element")
 }
 
-/// Room for `len` coordinates.
+/// Room for `len` coordinates of `count` non-zero elements.
 #[track_caller]
-fn coordinates(len: usize) -> Vec<usize> {
+fn room_for(len: usize, count: usize) -> Vec<usize> {
     let mut out = Vec::new();
     if out.try_reserve_exact(len).is_err() {
-        no_room(len, 1);
+        no_room(count);
     }
     out
 }
 
+/// The panic of coordinates that cannot be allocated.
 #[cold]
 #[track_caller]
-fn no_room(count: usize, ndim: usize) -> ! {
-    panic!("the coordinates of {count} elements of {ndim} dimensions are too large to allocate")
+fn no_room(count: usize) -> ! {
+    panic!("the coordinates of {count} non-zero elements are too large to allocate")
 }
 
 /// What NumPy's `mode=` of `take` is.

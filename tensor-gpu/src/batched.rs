@@ -11,8 +11,8 @@
 //! one kernel.
 
 use tensor_core::backend::AnyMode;
+use tensor_core::backend::prepare::{self, Batch, Layout, Update};
 use tensor_core::index::IndexElem;
-use tensor_core::prepare::{self, Batch, Layout, Update};
 use tensor_core::value::{IntoValue, Value};
 use tensor_core::{IndexError, Mode, Op, ReadMode};
 

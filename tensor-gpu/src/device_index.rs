@@ -13,11 +13,11 @@
 //! unchanged.
 
 use ndarray::{ArrayD, ArrayViewD, CowArray, IxDyn, ShapeBuilder};
+use tensor_core::backend::plan::IndexedPlan;
+use tensor_core::backend::plan::Plan;
+use tensor_core::backend::prepare::{self, Batch, Layout, Update};
 use tensor_core::backend::{AnyMode, Bounds, DeviceArray, DeviceForm, IntIndex, IntoIntIndex};
 use tensor_core::index::{IndexElem, IntArray, IntoIndexElem};
-use tensor_core::plan::IndexedPlan;
-use tensor_core::plan::Plan;
-use tensor_core::prepare::{self, Batch, Layout, Update};
 use tensor_core::value::{IntoValue, Value};
 use tensor_core::{IndexError, ix};
 
@@ -59,8 +59,8 @@ impl<'a, I: GpuIndex> IntoIndexElem<'a> for &'a GpuTensor<I> {
     type Consumed = ndarray::Ix1;
     type Produced = ndarray::Ix0;
     type Broadcast = IxDyn;
-    type Kind = tensor_core::rank::Advanced;
-    type Role = tensor_core::rank::BatchedIndices;
+    type Kind = tensor_core::backend::Advanced;
+    type Role = tensor_core::backend::BatchedIndices;
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
         self.index_elem(DeviceForm::Array)
@@ -473,7 +473,7 @@ impl<'t> OnDevice<'t> {
                 let entries: Vec<i32> = host
                     .iter()
                     .map(|&entry| {
-                        if entry == tensor_core::plan::SKIP {
+                        if entry == tensor_core::backend::plan::SKIP {
                             Ok(DEVICE_SKIP)
                         } else {
                             small(entry)

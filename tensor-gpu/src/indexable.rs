@@ -6,9 +6,9 @@
 use ndarray::IxDyn;
 use tensor_core::Op;
 use tensor_core::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate};
+use tensor_core::backend::{Kind, Rank};
 use tensor_core::element::Arith;
 use tensor_core::index::IndexElem;
-use tensor_core::rank::{Kind, Rank};
 use tensor_core::value::Value;
 
 use crate::device::Gpu;

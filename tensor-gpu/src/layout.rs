@@ -1,8 +1,8 @@
 //! Regions on the host: the axes a plan (or a whole tensor) selects, as the
 //! rows of `meta` the kernels decompose positions with, and their upload.
 
-use tensor_core::plan::Plan;
-use tensor_core::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
+use tensor_core::backend::plan::Plan;
+use tensor_core::backend::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -314,9 +314,9 @@ impl Region {
 #[cfg(test)]
 mod tests {
     use tensor_core::backend::Bounds;
+    use tensor_core::backend::plan::resolve;
     use tensor_core::index::IndexElem;
     use tensor_core::ix;
-    use tensor_core::plan::resolve;
 
     use super::*;
 

@@ -160,7 +160,7 @@
 //! # How it runs
 //!
 //! Every read and update is prepared on the host by tensor-core's
-//! [`prepare`](tensor_core::prepare), the same code the CPU prepares with
+//! [`prepare`](tensor_core::backend::prepare), the same code the CPU prepares with
 //! (the mode, the index, the value's broadcast, the operands, in NumPy's
 //! order), so every rule and every error is the CPU's and all of them are
 //! raised before any kernel writes. The plan (a base
@@ -235,6 +235,7 @@
 //! Positions and offsets are 32-bit on the device: a tensor or a selected
 //! region holds at most `i32::MAX` elements ([`GpuError::TooLarge`]).
 #![warn(missing_docs)]
+#![doc(test(attr(deny(warnings))))]
 
 mod batched;
 mod buffer;

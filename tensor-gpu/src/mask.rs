@@ -394,8 +394,8 @@ impl<'a> IntoIndexElem<'a> for DeviceMask {
     type Consumed = ndarray::IxDyn;
     type Produced = ndarray::Ix0;
     type Broadcast = ndarray::Ix1;
-    type Kind = tensor_core::rank::Advanced;
-    type Role = tensor_core::rank::BatchedMask;
+    type Kind = tensor_core::backend::Advanced;
+    type Role = tensor_core::backend::BatchedMask;
     type Kept = IndexElem<'a>;
     fn keep(self) -> IndexElem<'a> {
         // A mask whose tensors do not broadcast reports it when it indexes.

@@ -3,10 +3,10 @@
 
 use tensor_core::ReadMode;
 use tensor_core::backend::AnyMode;
+use tensor_core::backend::plan::Plan;
+use tensor_core::backend::prepare;
 use tensor_core::element::Compare;
 use tensor_core::index::IndexElem;
-use tensor_core::plan::Plan;
-use tensor_core::prepare;
 
 use crate::device_index::OnDevice;
 use crate::element::GpuElement;

@@ -4,9 +4,9 @@
 use cubecl::server::Handle;
 use ndarray::{ArrayBase, ArrayD, Data, Dimension, IxDyn};
 use tensor_core::backend::AnyMode;
+use tensor_core::backend::plan::Plan;
+use tensor_core::backend::prepare::{self, Layout};
 use tensor_core::index::IndexElem;
-use tensor_core::plan::Plan;
-use tensor_core::prepare::{self, Layout};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;

@@ -4,11 +4,11 @@
 //! kernel runs, so on error the tensor is unchanged.
 
 use ndarray::{ArrayViewD, Dimension, IxDyn, ShapeBuilder};
+use tensor_core::backend::plan::Plan;
+use tensor_core::backend::prepare::{self, Layout, Update};
 use tensor_core::backend::{AnyMode, Bounds, DeviceForm};
 use tensor_core::element::{Arith, Compare};
 use tensor_core::index::IndexElem;
-use tensor_core::plan::Plan;
-use tensor_core::prepare::{self, Layout, Update};
 use tensor_core::value::{Broadcast, IntoValue, Value};
 use tensor_core::{IndexError, Mode, Op};
 

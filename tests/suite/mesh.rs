@@ -79,7 +79,7 @@ fn an_argument_of_dynamic_rank_other_than_one_is_refused_at_run_time() {
     assert_eq!(error, IndexError::CrossIndexRank { ndim: 2 });
     assert_eq!(
         error.to_string(),
-        "cross index must be 1 dimensional: an argument of ix_(...) has 2 dimensions"
+        "Cross index must be 1 dimensional (an argument of ix_(...) has 2 dimensions)"
     );
     let before = x.clone();
     assert_eq!(

@@ -525,6 +525,7 @@ pub use ndarray::NewAxis;
 /// Marks an integer array as a TensorFlow-style `gather_nd` index: its last
 /// axis holds one coordinate per indexed axis.
 #[derive(Clone, Debug)]
+#[must_use = "an index element does nothing until it indexes"]
 pub struct Nd<T>(pub T);
 
 /// Wraps an index array for `gather_nd`-style indexing (see [`IndexElem::Nd`]).
@@ -535,6 +536,7 @@ pub fn nd<T>(index: T) -> Nd<T> {
 /// Marks an integer array as an index along one axis of the target (see
 /// [`IndexElem::Along`]).
 #[derive(Clone, Debug)]
+#[must_use = "an index element does nothing until it indexes"]
 pub struct Along<T> {
     /// The index array, of the target's rank.
     pub index: T,
@@ -563,6 +565,7 @@ pub fn along<T>(index: T, axis: isize) -> Along<T> {
 
 impl PySlice {
     /// The slice `start:stop:step`.
+    #[must_use]
     pub fn new(start: Option<isize>, stop: Option<isize>, step: Option<isize>) -> Self {
         PySlice { start, stop, step }
     }
@@ -570,6 +573,7 @@ impl PySlice {
 
 impl RangeSlice {
     /// The range `start..end` with step 1.
+    #[must_use]
     pub fn new(start: isize, end: Option<isize>) -> Self {
         RangeSlice { start, end, step: 1 }
     }

@@ -203,7 +203,7 @@ fn place<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Res
             IndexElem::Device { array, .. } => return Err(IndexError::on_device("index array", array.shape())),
             IndexElem::Int(_) => unreachable!("integers were placed above"),
             IndexElem::Along { .. } => unreachable!("along(...) is resolved alone"),
-            IndexElem::CrossRank { ndim } => return Err(IndexError::CrossIndexRank { ndim: *ndim }),
+            IndexElem::CrossRank { .. } => unreachable!("Placement::new refuses an ix_ argument of another rank"),
         });
     }
     Ok(items)

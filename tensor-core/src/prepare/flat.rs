@@ -9,9 +9,9 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 use crate::prepare::{out_of_bounds, too_large};
 
 /// How `take` and `put` resolve a flat index outside the array (NumPy's
-/// `mode=`, and `drop`). These differ from the modes of `x[idx]`: NumPy's
+/// `mode=`, and `drop`). `clip` differs from the mode of `x[idx]`: NumPy's
 /// `clip` here clamps every negative index to 0 ("disables indexing with
-/// negative numbers"), and `wrap` takes every index modulo the size.
+/// negative numbers").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FlatMode {
     /// `raise`: an index in `[-n, n)`, negative from the end, or an error.

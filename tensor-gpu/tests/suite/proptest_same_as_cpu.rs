@@ -5,9 +5,9 @@
 use crate::common::{InAnyMode, assert_same, assert_same_outcome, upload};
 use ndarray::{Array, ArrayD, IxDyn};
 use proptest::prelude::*;
+use tensor_core::backend::plan::resolve;
 use tensor_core::backend::{AnyMode, Bounds};
 use tensor_core::index::{IndexElem, PySlice};
-use tensor_core::plan::resolve;
 use tensor_core::value::{IntoValue, Value};
 use tensor_core::{Op, ix};
 use tensor_gpu::Gpu;

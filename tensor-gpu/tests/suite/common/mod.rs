@@ -3,9 +3,9 @@
 #![allow(dead_code)] // each part of the suite uses its own share
 
 use ndarray::{ArrayD, IxDyn};
+use tensor_core::backend::Dynamic;
 use tensor_core::backend::{AnyMode, Indexable, IndexableMut};
 use tensor_core::index::IndexElem;
-use tensor_core::rank::Dynamic;
 use tensor_core::value::IntoValue;
 use tensor_core::{IndexError, Op};
 use tensor_gpu::{Gpu, GpuElement, GpuError, GpuTensor};
