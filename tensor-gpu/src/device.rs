@@ -213,6 +213,7 @@ impl Gpu {
     /// let before = gpu.transfers();
     /// let x = GpuTensor::from_array(&gpu, &array![1.0f32, 2.0])?;
     /// assert_eq!((gpu.transfers() - before).uploads, 1);
+    /// assert_eq!(x.shape(), [2]);
     /// # }
     /// # Ok::<(), tensor_gpu::GpuError>(())
     /// ```
