@@ -26,7 +26,8 @@ mod reference;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use reference::case::{Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, check, value_shape};
-use tensor_at::{Mode, Op};
+use tensor_at::Op;
+use tensor_at::backend::AnyMode;
 use tensor_at::index::{PySlice, RangeSlice};
 
 fuzz_target!(|data: &[u8]| {
@@ -258,13 +259,13 @@ fn action(u: &mut Unstructured<'_>) -> Result<Action> {
     })
 }
 
-fn mode<T: ArbitraryElem>(u: &mut Unstructured<'_>) -> Result<Mode<T>> {
+fn mode<T: ArbitraryElem>(u: &mut Unstructured<'_>) -> Result<AnyMode<T>> {
     Ok(match u.int_in_range(0..=4)? {
-        0 => Mode::Error,
-        1 => Mode::Clip,
-        2 => Mode::Wrap,
-        3 => Mode::Drop,
-        _ => Mode::Fill(T::base(u)?),
+        0 => AnyMode::Error,
+        1 => AnyMode::Clip,
+        2 => AnyMode::Wrap,
+        3 => AnyMode::Drop,
+        _ => AnyMode::Fill(T::base(u)?),
     })
 }
 
