@@ -256,6 +256,13 @@ macro_rules! try_set {
 #[cfg(any(feature = "gpu", feature = "cuda", feature = "hip"))]
 pub use tensor_gpu as gpu;
 
+/// The macros on burn tensors (feature `burn`): `at!`, `set!`, `try_at!`
+/// and `try_set!` take a `burn::tensor::Tensor<D, K>`, differentiably.
+#[cfg(feature = "burn")]
+pub mod burn {
+    pub use tensor_core::burn::*;
+}
+
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -37,7 +37,9 @@ pub use crate::mode::{AnyMode, Bounds, Resolution};
 pub use crate::plan;
 #[doc(inline)]
 pub use crate::prepare;
-pub use crate::rank::{Advanced, Basic, BatchedAlong, BatchedIndices, BatchedMask, Dynamic, Integers, Kind, NoBatchAxes, Rank, Selection};
+pub use crate::rank::{
+    Advanced, Basic, BatchedAlong, BatchedIndices, BatchedMask, Dynamic, Integers, Kind, NoBatchAxes, PerRank, Rank, Selection,
+};
 pub use crate::value::{Broadcast, Value};
 
 /// Which elements a mask on the target itself selects (`x[x < s]`,

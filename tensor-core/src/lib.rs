@@ -52,6 +52,8 @@ mod api;
 pub mod backend;
 mod batched;
 mod builder;
+#[cfg(feature = "burn")]
+pub mod burn;
 mod choose;
 #[cfg(share_generics)]
 mod common;

@@ -24,6 +24,50 @@ pub trait Rank: Dimension + sealed::Sealed {
     /// [`IntegerFill`](Self::IntegerFill).
     #[doc(hidden)]
     fn integer_fill<T>(array: Array<T, Self>) -> Self::IntegerFill<T>;
+    /// The type `P` gives this rank: a backend whose tensors carry their
+    /// rank as a number (burn's `Tensor<D>`) returns its own type for each.
+    type Pick<P: PerRank>;
+    /// Makes the type `P` gives this rank from `parts`.
+    fn pick<P: PerRank>(parts: P::Parts) -> Self::Pick<P>;
+}
+
+/// A backend's result type for each static rank, and how each is made
+/// from the same parts (see [`Rank::Pick`]).
+pub trait PerRank {
+    /// What every rank's type is made from.
+    type Parts;
+    /// Rank 0.
+    type R0;
+    /// Rank 1.
+    type R1;
+    /// Rank 2.
+    type R2;
+    /// Rank 3.
+    type R3;
+    /// Rank 4.
+    type R4;
+    /// Rank 5.
+    type R5;
+    /// Rank 6.
+    type R6;
+    /// A rank known only at run time (`IxDyn`).
+    type Dynamic;
+    /// Rank 0 from `parts`.
+    fn r0(parts: Self::Parts) -> Self::R0;
+    /// Rank 1 from `parts`.
+    fn r1(parts: Self::Parts) -> Self::R1;
+    /// Rank 2 from `parts`.
+    fn r2(parts: Self::Parts) -> Self::R2;
+    /// Rank 3 from `parts`.
+    fn r3(parts: Self::Parts) -> Self::R3;
+    /// Rank 4 from `parts`.
+    fn r4(parts: Self::Parts) -> Self::R4;
+    /// Rank 5 from `parts`.
+    fn r5(parts: Self::Parts) -> Self::R5;
+    /// Rank 6 from `parts`.
+    fn r6(parts: Self::Parts) -> Self::R6;
+    /// A dynamic rank from `parts`.
+    fn dynamic(parts: Self::Parts) -> Self::Dynamic;
 }
 
 mod sealed {
@@ -42,10 +86,14 @@ impl Rank for Ix0 {
     fn integer_fill<T>(array: Array<T, Ix0>) -> T {
         array.into_scalar()
     }
+    type Pick<P: PerRank> = P::R0;
+    fn pick<P: PerRank>(parts: P::Parts) -> P::R0 {
+        P::r0(parts)
+    }
 }
 
 macro_rules! viewed_rank {
-    ($($d:ty),*) => {$(
+    ($($d:ty => $pick:ident, $make:ident);*) => {$(
         impl sealed::Sealed for $d {}
         impl Rank for $d {
             type IntegerRead<'a, T: 'a> = ArrayView<'a, T, $d>;
@@ -57,12 +105,16 @@ macro_rules! viewed_rank {
             fn integer_fill<T>(array: Array<T, $d>) -> Array<T, $d> {
                 array
             }
+            type Pick<P: PerRank> = P::$pick;
+            fn pick<P: PerRank>(parts: P::Parts) -> P::$pick {
+                P::$make(parts)
+            }
         }
     )*};
 }
 // A dynamic rank stays a view even when it turns out to be 0: its type
 // cannot depend on the run-time rank.
-viewed_rank!(Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn);
+viewed_rank!(Ix1 => R1, r1; Ix2 => R2, r2; Ix3 => R3, r3; Ix4 => R4, r4; Ix5 => R5, r5; Ix6 => R6, r6; IxDyn => Dynamic, dynamic);
 
 /// `Self + Rhs` as ranks.
 pub trait RankAdd<Rhs> {

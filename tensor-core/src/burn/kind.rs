@@ -1,0 +1,225 @@
+//! The kinds of burn tensors the macros index (`Float`, `Int`, `Bool`),
+//! the host element each takes its values in, and what each kind's
+//! updates compute element by element.
+
+use crate::Op;
+use burn_tensor::{Bool, DType, Element, ElementConversion, Float, Int, Tensor, TensorData};
+
+use super::error::BurnError;
+use super::region::Region;
+
+/// A burn tensor kind the macros index.
+///
+/// Its host element is the widest of the kind (`f64`, `i64`, `bool`):
+/// scalars and host arrays are converted to the tensor's own data type,
+/// as PyTorch converts a Python number, and a read keeps the tensor's type.
+///
+/// Sealed: implemented for burn's three kinds. Its functions are the
+/// adapter's own.
+pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static {
+    /// The host element: scalars and host arrays of values hold it.
+    type Elem: Element + ElementConversion + crate::element::Arith + Default + Copy + Send + Sync + 'static;
+
+    #[doc(hidden)]
+    /// One, which the elements a mask leaves out enter an operation as.
+    const ONE: Self::Elem;
+
+    /// The kind's name, for messages.
+    const NAME: &'static str;
+
+    #[doc(hidden)]
+    /// `self compare other`, element by element, for a mask on the target.
+    fn compare(tensor: Tensor<1, Self>, compare: crate::element::Compare, scalar: Self::Elem) -> Tensor<1, Bool>;
+
+    #[doc(hidden)]
+    /// `cur op value`, element by element, as tensor-core's element types
+    /// compute it; `None` where the kind has no such operation.
+    fn combine(cur: Tensor<1, Self>, op: Op, value: Tensor<1, Self>) -> Option<Tensor<1, Self>>;
+
+    #[doc(hidden)]
+    /// Whether the kind has `op`.
+    fn has(op: Op) -> bool;
+
+    #[doc(hidden)]
+    /// Whether `op` is an additive one whose occurrences burn's indexed add
+    /// folds in index order, bit for bit as the CPU does (`+=`, `-=`).
+    fn adds(op: Op) -> bool {
+        matches!(op, Op::Add | Op::Sub)
+    }
+
+    #[doc(hidden)]
+    /// `-values`, for `-=` (on the kinds that add).
+    fn negated(values: Tensor<1, Self>) -> Tensor<1, Self>;
+
+    #[doc(hidden)]
+    /// `flat[region] op= values` for `min` and `max`: in rounds, and on
+    /// floats that autodiff tracks, with a tie's gradient shared.
+    fn min_max(flat: Tensor<1, Self>, region: &Region, values: Tensor<1, Self>, op: Op) -> Tensor<1, Self> {
+        super::flat::in_rounds(flat, region, values, op)
+    }
+}
+
+mod sealed {
+    /// Closes [`BurnKind`](super::BurnKind) to burn's kinds.
+    pub trait Sealed {}
+    impl Sealed for burn_tensor::Float {}
+    impl Sealed for burn_tensor::Int {}
+    impl Sealed for burn_tensor::Bool {}
+}
+
+/// A host vector of the kind's elements as a rank-1 tensor on `device` of
+/// data type `dtype`.
+pub(crate) fn upload<K: BurnKind>(values: Vec<K::Elem>, device: &burn_tensor::Device, dtype: DType) -> Tensor<1, K> {
+    let len = values.len();
+    Tensor::from_data(TensorData::new(values, [len]), (device, dtype))
+}
+
+/// Integer positions as a rank-1 tensor of `i64` on `device`.
+pub(crate) fn positions(values: Vec<i64>, device: &burn_tensor::Device) -> Tensor<1, Int> {
+    let len = values.len();
+    Tensor::from_data(TensorData::new(values, [len]), (device, DType::I64))
+}
+
+fn compare_numeric<K: burn_tensor::kind::Ordered>(
+    tensor: Tensor<1, K>,
+    compare: crate::element::Compare,
+    scalar: impl Element,
+) -> Tensor<1, Bool> {
+    use crate::element::Compare;
+    match compare {
+        Compare::Lt => tensor.lower_elem(scalar),
+        Compare::Le => tensor.lower_equal_elem(scalar),
+        Compare::Gt => tensor.greater_elem(scalar),
+        Compare::Ge => tensor.greater_equal_elem(scalar),
+        Compare::Eq => tensor.equal_elem(scalar),
+        Compare::Ne => tensor.not_equal_elem(scalar),
+    }
+}
+
+impl BurnKind for Float {
+    type Elem = f64;
+    const ONE: f64 = 1.0;
+    const NAME: &'static str = "Float";
+
+    fn has(op: Op) -> bool {
+        matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow | Op::Rem | Op::Min | Op::Max)
+    }
+
+    fn negated(values: Tensor<1, Float>) -> Tensor<1, Float> {
+        -values
+    }
+
+    fn min_max(flat: Tensor<1, Float>, region: &Region, values: Tensor<1, Float>, op: Op) -> Tensor<1, Float> {
+        match flat.is_require_grad() || values.is_require_grad() {
+            true => super::ties::shared(flat, region, values, op),
+            false => super::flat::in_rounds(flat, region, values, op),
+        }
+    }
+
+    fn compare(tensor: Tensor<1, Float>, compare: crate::element::Compare, scalar: f64) -> Tensor<1, Bool> {
+        compare_numeric(tensor, compare, scalar)
+    }
+
+    fn combine(cur: Tensor<1, Float>, op: Op, value: Tensor<1, Float>) -> Option<Tensor<1, Float>> {
+        Some(match op {
+            Op::Add => cur + value,
+            Op::Sub => cur - value,
+            Op::Mul => cur * value,
+            Op::Div => cur / value,
+            Op::Pow => cur.powf(value),
+            Op::Rem => cur.remainder(value),
+            // NaN propagates: the current element is kept when it is NaN
+            // or wins, the value otherwise (ties included), as on the CPU.
+            Op::Min => {
+                let keep = cur.clone().is_nan().bool_or(cur.clone().lower(value.clone()));
+                value.mask_where(keep, cur)
+            }
+            Op::Max => {
+                let keep = cur.clone().is_nan().bool_or(cur.clone().greater(value.clone()));
+                value.mask_where(keep, cur)
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl BurnKind for Int {
+    type Elem = i64;
+    const ONE: i64 = 1;
+    const NAME: &'static str = "Int";
+
+    fn has(_: Op) -> bool {
+        true
+    }
+
+    fn negated(values: Tensor<1, Int>) -> Tensor<1, Int> {
+        -values
+    }
+
+    fn compare(tensor: Tensor<1, Int>, compare: crate::element::Compare, scalar: i64) -> Tensor<1, Bool> {
+        compare_numeric(tensor, compare, scalar)
+    }
+
+    fn combine(cur: Tensor<1, Int>, op: Op, value: Tensor<1, Int>) -> Option<Tensor<1, Int>> {
+        Some(match op {
+            Op::Add => cur + value,
+            Op::Sub => cur - value,
+            Op::Mul => cur * value,
+            Op::Div => cur / value,
+            Op::Pow => cur.powi(value),
+            Op::Rem => cur.remainder(value),
+            Op::Min => cur.min_pair(value),
+            Op::Max => cur.max_pair(value),
+            Op::BitAnd => cur.bitwise_and(value),
+            Op::BitOr => cur.bitwise_or(value),
+            Op::BitXor => cur.bitwise_xor(value),
+        })
+    }
+}
+
+impl BurnKind for Bool {
+    type Elem = bool;
+    const ONE: bool = true;
+    const NAME: &'static str = "Bool";
+
+    fn has(_: Op) -> bool {
+        false
+    }
+
+    fn negated(values: Tensor<1, Bool>) -> Tensor<1, Bool> {
+        values
+    }
+
+    fn compare(tensor: Tensor<1, Bool>, compare: crate::element::Compare, scalar: bool) -> Tensor<1, Bool> {
+        use crate::element::Compare;
+        // Booleans order false < true, as Rust's do.
+        let every = |tensor: Tensor<1, Bool>, holds: bool| match holds {
+            true => tensor.clone().equal(tensor),
+            false => tensor.clone().not_equal(tensor),
+        };
+        match (compare, scalar) {
+            (Compare::Eq, _) => tensor.equal_elem(scalar),
+            (Compare::Ne, _) => tensor.not_equal_elem(scalar),
+            (Compare::Lt, true) | (Compare::Le, false) => tensor.bool_not(),
+            (Compare::Gt, false) | (Compare::Ge, true) => tensor,
+            (Compare::Lt, false) | (Compare::Gt, true) => every(tensor, false),
+            (Compare::Le, true) | (Compare::Ge, false) => every(tensor, true),
+        }
+    }
+
+    fn combine(_: Tensor<1, Bool>, _: Op, _: Tensor<1, Bool>) -> Option<Tensor<1, Bool>> {
+        None
+    }
+
+    fn adds(_: Op) -> bool {
+        false
+    }
+}
+
+/// The error for an operation `kind` has no kernel for.
+pub(crate) fn unsupported<K: BurnKind>(op: Op) -> BurnError {
+    BurnError::Unsupported {
+        operation: op.symbol(),
+        reason: format!("burn's {} tensors have no such operation", K::NAME),
+    }
+}

@@ -1,0 +1,182 @@
+//! A prepared plan as positions in the flattened tensor: where each
+//! element of the selected region sits, in C order (index order), and
+//! which the mode skipped. burn's own indexed reads and writes then run on
+//! the tensor viewed as one axis.
+
+use std::collections::HashMap;
+
+use crate::backend::plan::{Plan, ViewAxis};
+
+/// The selected region of a call, on the host.
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    /// The region's shape: a read's result shape, which a value
+    /// broadcasts to (under `; batch = k`, the batch axes first).
+    pub(crate) shape: Vec<usize>,
+    /// Each element's position in the flattened tensor, in C order of the
+    /// region; 0 for a skipped one.
+    pub(crate) offsets: Vec<i64>,
+    /// Which elements the mode skipped (`drop`, `fill`); empty when none.
+    pub(crate) skipped: Vec<bool>,
+}
+
+impl Region {
+    /// The number of elements the region holds.
+    pub(crate) fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Adds the elements `plan` selects in a target of C-order `strides`
+    /// whose first element sits at `base`.
+    pub(crate) fn push(&mut self, plan: &Plan<'_>, base: isize, strides: &[isize]) {
+        let start = self.offsets.len();
+        match plan {
+            Plan::View(view) => {
+                let mut origin = base;
+                let mut axes = Vec::with_capacity(view.shape.len());
+                let mut target_axis = 0;
+                for axis in &view.axes {
+                    match *axis {
+                        ViewAxis::Select(at) => {
+                            origin += at as isize * strides[target_axis];
+                            target_axis += 1;
+                        }
+                        ViewAxis::Slice { first, len, step } => {
+                            if len > 0 {
+                                origin += first as isize * strides[target_axis];
+                            }
+                            axes.push((len, step * strides[target_axis]));
+                            target_axis += 1;
+                        }
+                        ViewAxis::NewAxis => axes.push((1, 0)),
+                    }
+                }
+                walk(&axes, origin, &mut self.offsets);
+            }
+            Plan::Indexed(indexed) => {
+                let mut skipped = false;
+                indexed.for_each_offset(|offset| match offset {
+                    Some(offset) => self.offsets.push((base + offset) as i64),
+                    None => {
+                        self.offsets.push(0);
+                        skipped = true;
+                    }
+                });
+                if skipped {
+                    self.skipped.resize(start, false);
+                    indexed.for_each_offset(|offset| self.skipped.push(offset.is_none()));
+                }
+            }
+        }
+        if !self.skipped.is_empty() {
+            self.skipped.resize(self.offsets.len(), false);
+        }
+    }
+
+    /// Whether element `at` is written or read.
+    fn kept(&self, at: usize) -> bool {
+        self.skipped.get(at).is_none_or(|skipped| !skipped)
+    }
+
+    /// The occurrences grouped into rounds in which no position repeats:
+    /// round `r` holds, in index order, each position's `r`-th occurrence
+    /// (skipped elements in none). Applying the rounds in order applies
+    /// every position's occurrences in index order.
+    pub(crate) fn rounds(&self) -> Vec<Vec<usize>> {
+        let mut seen: HashMap<i64, usize> = HashMap::with_capacity(self.len());
+        let mut rounds: Vec<Vec<usize>> = Vec::new();
+        for (at, &offset) in self.offsets.iter().enumerate() {
+            if !self.kept(at) {
+                continue;
+            }
+            let round = seen.entry(offset).or_insert(0);
+            if *round == rounds.len() {
+                rounds.push(Vec::new());
+            }
+            rounds[*round].push(at);
+            *round += 1;
+        }
+        rounds
+    }
+
+    /// The last occurrence of each position (what `=` writes), in index
+    /// order, and whether that is every kept element.
+    pub(crate) fn last_occurrences(&self) -> (Vec<usize>, bool) {
+        let mut last: HashMap<i64, usize> = HashMap::with_capacity(self.len());
+        for (at, &offset) in self.offsets.iter().enumerate() {
+            if self.kept(at) {
+                last.insert(offset, at);
+            }
+        }
+        let mut winners: Vec<usize> = last.into_values().collect();
+        winners.sort_unstable();
+        let every = winners.len() == self.len();
+        (winners, every)
+    }
+
+    /// The kept elements, in index order, and whether that is all of them.
+    pub(crate) fn kept_elements(&self) -> (Vec<usize>, bool) {
+        let kept: Vec<usize> = (0..self.len()).filter(|&at| self.kept(at)).collect();
+        let every = kept.len() == self.len();
+        (kept, every)
+    }
+
+    /// The offsets of elements `at`.
+    pub(crate) fn offsets_of(&self, at: &[usize]) -> Vec<i64> {
+        at.iter().map(|&at| self.offsets[at]).collect()
+    }
+}
+
+/// Pushes the offsets of a strided region, `(len, stride)` per axis, from
+/// `origin`, in C order.
+fn walk(axes: &[(usize, isize)], origin: isize, out: &mut Vec<i64>) {
+    match axes.split_first() {
+        None => out.push(origin as i64),
+        Some((&(len, stride), rest)) => {
+            for i in 0..len as isize {
+                walk(rest, origin + i * stride, out);
+            }
+        }
+    }
+}
+
+/// The C-order strides of `shape`, in elements.
+pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0; shape.len()];
+    let mut step = 1isize;
+    for (stride, &len) in strides.iter_mut().zip(shape).rev() {
+        *stride = step;
+        step *= len.max(1) as isize;
+    }
+    strides
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Bounds;
+    use crate::backend::plan::resolve;
+    use crate::ix;
+
+    #[test]
+    fn a_view_walks_its_axes_in_c_order() {
+        // x of shape (3, 4): x[1:, ::-2] selects rows 1 and 2, columns 3 and 1.
+        let index = [ix(1..), ix(crate::index::PySlice::new(None, None, Some(-2)))];
+        let plan = resolve(&index, &[3, 4], &c_strides(&[3, 4]), Bounds::Error).unwrap();
+        let mut region = Region::default();
+        region.push(&plan, 0, &c_strides(&[3, 4]));
+        assert_eq!(region.offsets, [7, 5, 11, 9]);
+    }
+
+    #[test]
+    fn rounds_hold_each_position_once_in_index_order() {
+        let region = Region {
+            shape: vec![6],
+            offsets: vec![1, 4, 1, 1, 0, 4],
+            skipped: vec![false, false, false, false, true, false],
+        };
+        assert_eq!(region.rounds(), vec![vec![0, 1], vec![2, 5], vec![3]]);
+        assert_eq!(region.last_occurrences(), (vec![3, 5], false));
+        assert_eq!(region.kept_elements(), (vec![0, 1, 2, 3, 5], false));
+    }
+}

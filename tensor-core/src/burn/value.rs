@@ -1,0 +1,153 @@
+//! Values written into a burn tensor: scalars and host arrays (checked and
+//! broadcast by tensor-core, then uploaded), and burn tensors, which stay
+//! on their device: tensor-core checks their shape through a stand-in,
+//! and each region element then picks its value's element by position, so
+//! that autodiff sends each value element the gradients of every position
+//! it was broadcast to.
+
+use std::sync::Arc;
+
+use crate::backend::{Broadcast, DeviceArray};
+use crate::value::{IntoValue, Value};
+use burn_tensor::Tensor;
+use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder};
+
+use super::error::BurnError;
+use super::kind::{BurnKind, positions, upload};
+
+/// A burn tensor as a value or an index array: viewed as one axis, its
+/// shape beside it in the [`DeviceArray`] that holds it.
+pub(crate) struct Flat<K: BurnKind>(pub(crate) Tensor<1, K>);
+
+/// A burn tensor as the device array tensor-core carries.
+pub(crate) fn device_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>) -> DeviceArray<'a> {
+    let shape = tensor.dims().to_vec();
+    let len = shape.iter().product::<usize>();
+    DeviceArray::shared(shape, Arc::new(Flat(tensor.reshape([len]))))
+}
+
+/// `x[idx] = v`, `x[idx] += v` with `v` a burn tensor of the target's kind,
+/// broadcast as NumPy broadcasts.
+impl<'a, const D: usize, K: BurnKind> IntoValue<'a, K::Elem> for Tensor<D, K>
+where
+    Tensor<D, K>: super::target::Ranked,
+{
+    type Dim = <Tensor<D, K> as super::target::Ranked>::Dim;
+    fn into_value(self) -> Value<'a, K::Elem> {
+        Value::Device(device_array(self))
+    }
+}
+
+/// A borrowed burn tensor as a value: the tensor is not consumed.
+impl<'a, const D: usize, K: BurnKind> IntoValue<'a, K::Elem> for &Tensor<D, K>
+where
+    Tensor<D, K>: super::target::Ranked,
+{
+    type Dim = <Tensor<D, K> as super::target::Ranked>::Dim;
+    fn into_value(self) -> Value<'a, K::Elem> {
+        Value::Device(device_array(self.clone()))
+    }
+}
+
+/// The burn tensor a device value holds.
+pub(crate) fn flat_of<'v, K: BurnKind>(array: &'v DeviceArray<'_>) -> Result<&'v Tensor<1, K>, BurnError> {
+    array.downcast::<Flat<K>>().map(|flat| &flat.0).ok_or(BurnError::Unsupported {
+        operation: "a device value",
+        reason: format!("a value on the device is a burn tensor of the target's kind ({})", K::NAME),
+    })
+}
+
+/// A value as tensor-core checks it: a device value by its shape alone
+/// (one element, `zero`, broadcast), the others as they are.
+pub(crate) fn host_form<'v, T: Copy>(value: &'v Value<'_, T>, zero: &'v T) -> Value<'v, T> {
+    match value {
+        Value::Scalar(scalar) => Value::Scalar(*scalar),
+        Value::Array(array) => Value::Array(array.view().into()),
+        Value::Device(array) => {
+            let layout = IxDyn(array.shape()).strides(IxDyn(&vec![0; array.shape().len()]));
+            Value::Array(
+                ArrayViewD::from_shape(layout, std::slice::from_ref(zero))
+                    .expect("zero strides read one element")
+                    .into(),
+            )
+        }
+    }
+}
+
+/// The values of a region, gathered on the host or as positions into a
+/// device value.
+pub(crate) enum Gathered<T> {
+    /// One element for every position.
+    Scalar(T),
+    /// Each position's element, in region order.
+    Host(Vec<T>),
+    /// Each position's element of the device value, by its position there.
+    Device(Vec<i64>),
+}
+
+impl<T: Copy> Gathered<T> {
+    /// Nothing gathered yet, for `value`.
+    pub(crate) fn new(value: &Value<'_, T>) -> Self {
+        match value {
+            Value::Scalar(scalar) => Gathered::Scalar(*scalar),
+            Value::Array(_) => Gathered::Host(Vec::new()),
+            Value::Device(_) => Gathered::Device(Vec::new()),
+        }
+    }
+
+    /// Adds the values of one region (a batch's), prepared as `values` for
+    /// a region of `shape`; `device` is the device value's shape and
+    /// `batch_at` the batch position whose share of it this region takes.
+    pub(crate) fn push(&mut self, values: &Broadcast<'_, T>, shape: &[usize], device: &[usize], batch_at: &[usize]) {
+        match (self, values) {
+            (Gathered::Scalar(_), _) => {}
+            (Gathered::Host(out), Broadcast::Scalar(scalar)) => out.extend(std::iter::repeat_n(**scalar, shape.iter().product())),
+            (Gathered::Host(out), Broadcast::Array { view, shape }) => {
+                out.extend(view.broadcast(shape.clone()).expect("prepared to broadcast").iter().copied());
+            }
+            (Gathered::Device(out), _) => {
+                let len = device.iter().product::<usize>() as i64;
+                let mut at = ArrayD::from_shape_vec(IxDyn(device), (0..len).collect()).expect("one position per element");
+                // The batch position's share, at 0 along axes of length one.
+                for &position in batch_at {
+                    let position = if at.shape()[0] == 1 { 0 } else { position };
+                    at = at.index_axis_move(Axis(0), position);
+                }
+                // Leading axes of length one are dropped (as tensor-core
+                // drops them) until the value fits the region.
+                while at.ndim() > shape.len() && at.shape()[0] == 1 {
+                    at = at.index_axis_move(Axis(0), 0);
+                }
+                out.extend(at.broadcast(IxDyn(shape)).expect("prepared to broadcast").iter().copied());
+            }
+        }
+    }
+}
+
+/// The gathered values of `len` region elements as a tensor like `like`
+/// (its device and data type); `device` is the device value, if any.
+pub(crate) fn to_tensor<K: BurnKind>(
+    gathered: Gathered<K::Elem>,
+    len: usize,
+    device: Option<&Tensor<1, K>>,
+    like: &Tensor<1, K>,
+) -> Result<Tensor<1, K>, BurnError> {
+    let (on, dtype) = (like.device(), like.dtype());
+    Ok(match gathered {
+        Gathered::Scalar(scalar) => Tensor::full([len], scalar, (&on, dtype)),
+        Gathered::Host(values) => upload(values, &on, dtype),
+        Gathered::Device(at) => {
+            let value = device.expect("a device value").clone();
+            if value.dtype() != dtype {
+                return Err(BurnError::DataType {
+                    value: value.dtype(),
+                    target: dtype,
+                });
+            }
+            if at.is_empty() {
+                return Ok(Tensor::empty([0], (&on, dtype)));
+            }
+            value.select(0, positions(at, &on))
+        }
+    })
+}

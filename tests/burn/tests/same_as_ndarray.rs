@@ -1,0 +1,179 @@
+//! The same macro calls on an ndarray and on a burn tensor (the flex
+//! device), compared bit for bit: every index form, operation and mode.
+
+use burn_tensor::Tensor;
+use ndarray::{Array, ArrayD, Ix1, Ix2, Ix3, IxDyn, array};
+use tensor_at::burn::BurnError;
+use tensor_at::{IndexError, along, at, nd, set, try_at};
+use tensor_at_burn_tests::{float, float_array, plain, same_bits};
+
+/// Distinct values of `shape`, negative and positive, with repeats of none.
+fn sample(shape: &[usize]) -> ArrayD<f64> {
+    let len = shape.iter().product::<usize>();
+    ArrayD::from_shape_vec(IxDyn(shape), (0..len).map(|i| (i as f64 - len as f64 / 2.0) * 0.75).collect()).unwrap()
+}
+
+/// Runs `body` on `x` as an ndarray of dimension `$dim`, then as a burn
+/// tensor of rank `$rank`, and compares the results bit for bit.
+macro_rules! same {
+    ($rank:literal, $dim:ty, $shape:expr, |$x:ident| $body:block) => {{
+        let start = sample(&$shape);
+        let expected = {
+            #[allow(unused_mut)]
+            let mut $x: Array<f64, $dim> = start.clone().into_dimensionality().unwrap();
+            $body;
+            $x.into_dyn()
+        };
+        let actual = {
+            #[allow(unused_mut)]
+            let mut $x: Tensor<$rank> = float(&start, &plain());
+            $body;
+            float_array($x)
+        };
+        assert!(same_bits(&actual, &expected), "burn:\n{actual}\nndarray:\n{expected}");
+    }};
+}
+
+/// Reads `read` from `x` as an ndarray and as a burn tensor, and compares.
+macro_rules! same_read {
+    ($rank:literal, $dim:ty, $shape:expr, |$x:ident| $read:expr) => {{
+        let start = sample(&$shape);
+        let expected = {
+            let $x: Array<f64, $dim> = start.clone().into_dimensionality().unwrap();
+            let read = $read;
+            read.to_owned().into_dyn()
+        };
+        let actual = {
+            let $x: Tensor<$rank> = float(&start, &plain());
+            float_array($read)
+        };
+        assert!(same_bits(&actual, &expected), "burn:\n{actual}\nndarray:\n{expected}");
+    }};
+}
+
+/// A read of dynamic rank: the ndarray one as it is, the burn one in rank 1.
+trait IntoRank1 {
+    type Out;
+    fn into_rank1(self) -> Self::Out;
+}
+
+impl IntoRank1 for tensor_at::burn::AnyRank<burn_tensor::Float> {
+    type Out = Tensor<1>;
+    fn into_rank1(self) -> Tensor<1> {
+        self.into_rank::<1>().unwrap()
+    }
+}
+
+impl IntoRank1 for ArrayD<f64> {
+    type Out = ArrayD<f64>;
+    fn into_rank1(self) -> ArrayD<f64> {
+        self
+    }
+}
+
+fn into_rank1<R: IntoRank1>(read: R) -> R::Out {
+    read.into_rank1()
+}
+
+#[test]
+fn basic_reads() {
+    same_read!(2, Ix2, [4, 5], |x| at!(x[1..3, ..]));
+    same_read!(2, Ix2, [4, 5], |x| at!(x[::-1, 1::2]));
+    same_read!(2, Ix2, [4, 5], |x| at!(x[.., -1..;-2]));
+    same_read!(3, Ix3, [2, 3, 4], |x| at!(x[..., 1]));
+    same_read!(3, Ix3, [2, 3, 4], |x| at!(x[1, None, .., 2..]));
+}
+
+#[test]
+fn advanced_reads() {
+    same_read!(2, Ix2, [4, 5], |x| at!(x[[3, 0, 3], 1..4]));
+    same_read!(2, Ix2, [4, 5], |x| at!(x[.., [4, -1, 0]]));
+    same_read!(3, Ix3, [2, 3, 4], |x| at!(x[[1, 0], .., [3, 2]]));
+    same_read!(2, Ix2, [4, 5], |x| into_rank1(at!(x[nd(array![[1, 2], [3, 4], [1, 2]])])));
+    same_read!(2, Ix2, [4, 5], |x| at!(x[along(array![[0, 4], [1, 1], [2, 0], [3, 3]], 1)]));
+    same_read!(2, Ix2, [4, 5], |x| at!(x[x > 1.0]));
+    same_read!(1, Ix1, [6], |x| at!(x[[7, -9, 2]]; mode = clip));
+    same_read!(1, Ix1, [6], |x| at!(x[[7, -9, 2]]; mode = wrap));
+    same_read!(1, Ix1, [6], |x| at!(x[[7, -9, 2]]; mode = fill(-4.5)));
+    same_read!(2, Ix2, [3, 4], |x| at!(x[[[0, 1], [2, 2], [3, 0]]]; batch = 1));
+}
+
+#[test]
+fn element_reads_are_one_element_tensors() {
+    let x: Tensor<2> = float(&sample(&[3, 4]), &plain());
+    let element: Tensor<1> = at!(x[2, -1]);
+    assert_eq!(float_array(element).as_slice().unwrap(), &[sample(&[3, 4])[[2, 3]]]);
+}
+
+#[test]
+fn writes_with_repeated_positions() {
+    let idx = [1, 4, 1, 1, 0];
+    same!(1, Ix1, [6], |x| { at!(x[idx] = array![1.5, 2.5, 3.5, 4.5, 5.5]) });
+    same!(1, Ix1, [6], |x| { at!(x[idx] += array![1.5, 2.5, 3.5, 4.5, 5.5]) });
+    same!(1, Ix1, [6], |x| { at!(x[idx] -= 0.1) });
+    same!(1, Ix1, [6], |x| { at!(x[idx] *= array![1.5, -2.5, 0.0, 4.5, 5.5]) });
+    same!(1, Ix1, [6], |x| { at!(x[idx] /= array![1.5, -2.5, 3.0, 4.5, 5.5]) });
+    same!(1, Ix1, [6], |x| { at!(x[idx].min(array![1.5, -2.5, 3.0, -4.5, 5.5])) });
+    same!(1, Ix1, [6], |x| { at!(x[idx].max(array![1.5, -2.5, 3.0, -4.5, f64::NAN])) });
+    same!(1, Ix1, [6], |x| { at!(x[idx].pow(array![2.0, 0.5, 3.0, 1.0, 2.0])) });
+}
+
+#[test]
+fn writes_of_every_form() {
+    same!(2, Ix2, [4, 5], |x| { at!(x[1.., ::2] = 7.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[::-1, 1] += array![1.0, 2.0, 3.0, 4.0]) });
+    same!(2, Ix2, [4, 5], |x| {
+        at!(x[[0, 2, 0], 1:4:2] += array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    });
+    same!(3, Ix3, [2, 3, 4], |x| { at!(x[..., [3, 3]] *= 2.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[x < 0.0] = 0.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[(x > -2.0) & (x < 2.0)] *= 10.0) });
+    same!(2, Ix2, [4, 5], |x| {
+        at!(x[x < 0.0] = array![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    });
+    same!(2, Ix2, [4, 5], |x| { at!(x[nd(array![[1, 2], [3, 4], [1, 2]])] += 1.0) });
+    same!(2, Ix2, [4, 5], |x| {
+        at!(x[along(array![[0, 0], [1, 4], [2, 2], [3, 0]], 1)] += 1.0)
+    });
+    same!(1, Ix1, [6], |x| { at!(x[[7, -9, 2, 9]] = 9.0; mode = drop) });
+    same!(1, Ix1, [6], |x| { at!(x[[7, -9, 2]] += 1.0; mode = clip) });
+    same!(1, Ix1, [6], |x| { at!(x[[7, -9, 2]] = 3.0; mode = wrap) });
+    same!(2, Ix2, [3, 4], |x| {
+        at!(x[[[0, 1], [2, 2], [3, 0]]] += array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; batch = 1)
+    });
+}
+
+#[test]
+fn burn_tensors_as_values() {
+    let device = plain();
+    let v: Tensor<2> = float(&sample(&[3, 2]), &device);
+    let start = sample(&[4, 5]);
+    let mut expected: Array<f64, Ix2> = start.clone().into_dimensionality().unwrap();
+    at!(expected[[0, 2, 0], 1:4:2] += sample(&[3, 2]));
+    let mut x: Tensor<2> = float(&start, &device);
+    at!(x[[0, 2, 0], 1:4:2] += v.clone());
+    assert!(same_bits(&float_array(x), &expected.into_dyn()));
+
+    // Broadcast from a row.
+    let row: Tensor<1> = float(&sample(&[5]), &device);
+    let updated = set!(float::<2>(&start, &device)[1..3] = row);
+    let mut expected: Array<f64, Ix2> = start.clone().into_dimensionality().unwrap();
+    at!(expected[1..3] = sample(&[5]));
+    assert!(same_bits(&float_array(updated), &expected.into_dyn()));
+}
+
+#[test]
+fn errors_are_numpy_s_and_nothing_is_written() {
+    let start = sample(&[6]);
+    let mut x: Tensor<1> = float(&start, &plain());
+    let error = try_at!(x[[1, 7]] += 1.0).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 0, len: 6 })),
+        "{error}"
+    );
+    assert!(same_bits(&float_array(x.clone()), &start));
+
+    let error = try_at!(x[[1, 2]] = array![1.0, 2.0, 3.0]).unwrap_err();
+    assert!(matches!(error, BurnError::Index(IndexError::ShapeMismatch { .. })), "{error}");
+    assert!(same_bits(&float_array(x), &start));
+}
