@@ -53,7 +53,7 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
 
     #[doc(hidden)]
     /// `flat[region] op= values` for `min` and `max`: in rounds, and on
-    /// floats that autodiff tracks, with a tie's gradient shared.
+    /// floats on a device with autodiff, with a tie's gradient shared.
     fn min_max(flat: Tensor<1, Self>, region: &Region, values: Tensor<1, Self>, op: Op) -> Tensor<1, Self> {
         super::flat::in_rounds(flat, region, values, op)
     }
@@ -110,7 +110,9 @@ impl BurnKind for Float {
     }
 
     fn min_max(flat: Tensor<1, Float>, region: &Region, values: Tensor<1, Float>, op: Op) -> Tensor<1, Float> {
-        match flat.is_require_grad() || values.is_require_grad() {
+        // On a device with autodiff, whether or not this call is tracked
+        // (burn tells that only with its `autodiff` feature).
+        match flat.is_autodiff() {
             true => super::ties::shared(flat, region, values, op),
             false => super::flat::in_rounds(flat, region, values, op),
         }

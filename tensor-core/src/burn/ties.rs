@@ -1,4 +1,4 @@
-//! `min` and `max` on floats that autodiff tracks, with JAX's gradient:
+//! `min` and `max` on floats on a device with autodiff, with JAX's gradient:
 //! where several candidates tie for a position's result (the target's
 //! element and the values written there), each gets an equal share of the
 //! position's gradient; the others get none.
