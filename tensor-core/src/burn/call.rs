@@ -13,14 +13,24 @@ use crate::value::Value;
 use burn_tensor::{Bool, Tensor};
 
 use super::error::BurnError;
-use super::flat::{gather, write};
+use super::device::{DeviceRegion, OnDevice};
+use super::flat::{gather, gather_on_device, write, write_on_device};
 use super::kind::{BurnKind, unsupported};
 use super::region::{Region, c_strides};
 use super::value::{Gathered, flat_of, host_form, to_tensor};
 
+/// Where a call reads or writes: positions known on the host, or
+/// computed on the device from index arrays there.
+pub(crate) enum Where {
+    /// Known on the host.
+    Host(Region),
+    /// On the device.
+    Device(DeviceRegion),
+}
+
 /// A write, prepared: where, and the value of each position.
 pub(crate) struct Prepared<K: BurnKind> {
-    region: Region,
+    at: Where,
     values: Tensor<1, K>,
     op: Option<Op>,
 }
@@ -28,24 +38,38 @@ pub(crate) struct Prepared<K: BurnKind> {
 impl<K: BurnKind> Prepared<K> {
     /// Runs the write on the target `flat`; it cannot fail.
     pub(crate) fn run(self, flat: Tensor<1, K>) -> Tensor<1, K> {
-        write(flat, &self.region, self.values, self.op)
+        match self.at {
+            Where::Host(region) => write(flat, &region, self.values, self.op),
+            Where::Device(region) => write_on_device(flat, region, self.values, self.op),
+        }
     }
+}
+
+/// The plan of `index` on a target of `shape` and `strides` with `batch`
+/// paired axes, as a region, in mode `error`, with no value: where a device
+/// array's elements are read ([`OnDevice`]).
+pub(crate) fn probe(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], batch: usize) -> Result<Region, BurnError> {
+    let mode = AnyMode::<i64>::Error;
+    let mut region = Region::default();
+    let layout = Layout {
+        shape: &shape[batch..],
+        strides: &strides[batch..],
+    };
+    if batch == 0 {
+        region.push(&prepare::apply(index, layout, &mode)?, 0, strides);
+        return Ok(region);
+    }
+    let batches = prepare::batch_update(batch, shape, index, &mode, None)?;
+    for at in batches.positions() {
+        let index = batches.index_at(index, &at);
+        region.push(&prepare::apply(&index, layout, &mode)?, batch_base(&at, strides), layout.strides);
+    }
+    Ok(region)
 }
 
 /// The offset of batch position `at` in a target of `strides`.
 fn batch_base(at: &[usize], strides: &[isize]) -> isize {
     at.iter().zip(strides).map(|(&at, &stride)| at as isize * stride).sum()
-}
-
-/// Refuses index elements no burn target takes yet: arrays on a device.
-fn host_index(index: &[IndexElem<'_>]) -> Result<(), BurnError> {
-    match index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) {
-        true => Err(BurnError::Unsupported {
-            operation: "a device index array",
-            reason: "index a burn tensor with host index arrays (ndarray arrays, Vec, literals)".into(),
-        }),
-        false => Ok(()),
-    }
 }
 
 /// `flat[index]` for a tensor of `shape`: the elements read, and the
@@ -57,7 +81,8 @@ pub(crate) fn read<K: BurnKind>(
     batch: usize,
     mode: AnyMode<K::Elem>,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
-    host_index(index)?;
+    let on_device = OnDevice::split(index, shape, batch)?;
+    let index = on_device.as_ref().map_or(index, OnDevice::planned);
     let strides = c_strides(shape);
     let layout = Layout {
         shape: &shape[batch.min(shape.len())..],
@@ -87,7 +112,14 @@ pub(crate) fn read<K: BurnKind>(
         AnyMode::Fill(fill) => Some(fill),
         _ => None,
     };
-    Ok((gather(flat, &region, fill), region.shape))
+    let read = match on_device {
+        None => gather(flat, &region, fill),
+        Some(on_device) => {
+            let at = on_device.positions(&region, shape, batch, &mode, &flat.device())?;
+            gather_on_device(flat, at, fill)
+        }
+    };
+    Ok((read, region.shape))
 }
 
 /// `flat[index] = value` (`op` `None`) or `flat[index] op= value`,
@@ -107,7 +139,8 @@ pub(crate) fn prepare_write<K: BurnKind>(
     {
         return Err(unsupported::<K>(op));
     }
-    host_index(index)?;
+    let on_device = OnDevice::split(index, shape, batch)?;
+    let index = on_device.as_ref().map_or(index, OnDevice::planned);
     let value = vetted_on_host::<K>(value, op)?;
     let zero = K::Elem::default();
     let host = host_form(&value, &zero);
@@ -143,7 +176,11 @@ pub(crate) fn prepare_write<K: BurnKind>(
         _ => None,
     };
     let values = to_tensor(gathered, region.len(), device, flat)?;
-    Ok(Prepared { region, values, op })
+    let at = match on_device {
+        None => Where::Host(region),
+        Some(on_device) => Where::Device(on_device.positions(&region, shape, batch, &mode, &flat.device())?),
+    };
+    Ok(Prepared { at, values, op })
 }
 
 /// One region's write, prepared: its plan and its values.

@@ -17,6 +17,7 @@
 use crate::Op;
 use burn_tensor::{IndexingUpdateOp, Int, Tensor};
 
+use super::device::DeviceRegion;
 use super::kind::{BurnKind, positions};
 use super::region::Region;
 
@@ -94,4 +95,85 @@ pub(crate) fn in_rounds<K: BurnKind>(mut flat: Tensor<1, K>, region: &Region, va
         flat = flat.select_assign(0, at, combined, IndexingUpdateOp::Assign);
     }
     flat
+}
+
+/// The elements of `flat` at positions computed on the device; skipped
+/// ones read `fill`.
+pub(crate) fn gather_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion, fill: Option<K::Elem>) -> Tensor<1, K> {
+    if at.len == 0 {
+        return Tensor::empty([0], (&flat.device(), flat.dtype()));
+    }
+    let read = flat.select(0, at.positions);
+    match (fill, at.skipped) {
+        (Some(fill), Some(skipped)) => read.mask_fill(skipped, fill),
+        _ => read,
+    }
+}
+
+/// [`write`] at positions computed on the device. `=` finds each
+/// position's last occurrence there, `+=` and `-=` add with the skipped
+/// values made the sum's identity, and the operations that run in rounds
+/// read the positions back once (their rounds need them on the host).
+pub(crate) fn write_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion, values: Tensor<1, K>, op: Option<Op>) -> Tensor<1, K> {
+    if at.len == 0 {
+        return flat;
+    }
+    let device = flat.device();
+    let identity = |values: Tensor<1, K>, skipped: &Option<Tensor<1, burn_tensor::Bool>>| match skipped {
+        Some(skipped) => values.mask_fill(skipped.clone(), K::ADD_IDENTITY),
+        None => values,
+    };
+    match op {
+        None => {
+            // The last occurrence of each position: the largest of the
+            // occurrences' numbers written there (skipped ones write none).
+            let numbers = Tensor::<1, Int>::arange(0..at.len as i64, (&device, burn_tensor::DType::I64));
+            let written = match &at.skipped {
+                Some(skipped) => numbers.clone().mask_fill(skipped.clone(), -1),
+                None => numbers.clone(),
+            };
+            let len = flat.dims()[0];
+            let last = Tensor::<1, Int>::full([len], -1, (&device, burn_tensor::DType::I64)).select_assign(
+                0,
+                at.positions.clone(),
+                written,
+                IndexingUpdateOp::Max,
+            );
+            let wins = last.clone().select(0, at.positions.clone()).equal(numbers);
+            let hit = last.greater_equal_elem(0);
+            let winners = values.mask_fill(wins.bool_not(), K::ADD_IDENTITY);
+            let empty = Tensor::<1, K>::full([len], K::ADD_IDENTITY, (&device, flat.dtype()));
+            let placed = empty.select_assign(0, at.positions, winners, IndexingUpdateOp::Add);
+            flat.mask_where(hit, placed)
+        }
+        Some(op) if K::adds(op) => {
+            let values = match op {
+                Op::Sub => K::negated(values),
+                _ => values,
+            };
+            flat.select_assign(0, at.positions, identity(values, &at.skipped), IndexingUpdateOp::Add)
+        }
+        Some(op) => {
+            let region = read_back(at);
+            write(flat, &region, values, Some(op))
+        }
+    }
+}
+
+/// Positions computed on the device, read back into a host region.
+fn read_back(at: DeviceRegion) -> Region {
+    let offsets = at.positions.into_data().convert::<i64>().try_into_vec::<i64>().expect("positions are integers");
+    let skipped = match at.skipped {
+        Some(skipped) => skipped
+            .into_data()
+            .convert_dtype(burn_tensor::DType::Bool(burn_tensor::BoolStore::Native))
+            .try_into_vec::<bool>()
+            .expect("flags are booleans"),
+        None => Vec::new(),
+    };
+    Region {
+        shape: vec![offsets.len()],
+        offsets,
+        skipped,
+    }
 }

@@ -24,6 +24,12 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
     /// One, which the elements a mask leaves out enter an operation as.
     const ONE: Self::Elem;
 
+    #[doc(hidden)]
+    /// The identity of burn's indexed add, which leaves every element's
+    /// bits as they are: `-0.0` for floats (`-0.0 + x` is `x`, a `-0.0`
+    /// included), `0`, `false` (burn adds booleans with `or`).
+    const ADD_IDENTITY: Self::Elem;
+
     /// The kind's name, for messages.
     const NAME: &'static str;
 
@@ -99,6 +105,7 @@ fn compare_numeric<K: burn_tensor::kind::Ordered>(
 impl BurnKind for Float {
     type Elem = f64;
     const ONE: f64 = 1.0;
+    const ADD_IDENTITY: f64 = -0.0;
     const NAME: &'static str = "Float";
 
     fn has(op: Op) -> bool {
@@ -148,6 +155,7 @@ impl BurnKind for Float {
 impl BurnKind for Int {
     type Elem = i64;
     const ONE: i64 = 1;
+    const ADD_IDENTITY: i64 = 0;
     const NAME: &'static str = "Int";
 
     fn has(_: Op) -> bool {
@@ -182,6 +190,7 @@ impl BurnKind for Int {
 impl BurnKind for Bool {
     type Elem = bool;
     const ONE: bool = true;
+    const ADD_IDENTITY: bool = false;
     const NAME: &'static str = "Bool";
 
     fn has(_: Op) -> bool {

@@ -36,8 +36,10 @@
 //!   finite takes no share.
 
 mod call;
+mod device;
 mod error;
 mod flat;
+mod index;
 mod kind;
 mod rank;
 mod region;

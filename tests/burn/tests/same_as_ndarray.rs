@@ -177,3 +177,109 @@ fn errors_are_numpy_s_and_nothing_is_written() {
     assert!(matches!(error, BurnError::Index(IndexError::ShapeMismatch { .. })), "{error}");
     assert!(same_bits(&float_array(x), &start));
 }
+
+/// Runs `body` with `$i` an integer index array: on the ndarray, a host
+/// array; on the burn tensor, a burn tensor of integers on its device.
+macro_rules! same_device {
+    ($rank:literal, $dim:ty, $shape:expr, $indices:expr, $irank:literal, |$x:ident, $i:ident| $body:block) => {{
+        let start = sample(&$shape);
+        let indices: ndarray::ArrayD<i64> = $indices.into_dyn();
+        let expected = {
+            #[allow(unused_mut)]
+            let mut $x: Array<f64, $dim> = start.clone().into_dimensionality().unwrap();
+            let $i: Array<i64, ndarray::Dim<[usize; $irank]>> = indices.clone().into_dimensionality().unwrap();
+            $body
+        };
+        let actual = {
+            #[allow(unused_mut)]
+            let mut $x: Tensor<$rank> = float(&start, &plain());
+            let $i: Tensor<$irank, burn_tensor::Int> = tensor_at_burn_tests::int(&indices, &plain());
+            float_array($body)
+        };
+        assert!(same_bits(&actual, &expected.into_dyn()), "burn:\n{actual}");
+    }};
+}
+
+#[test]
+fn index_arrays_on_the_device() {
+    let repeated = array![1, 4, 1, -1, 0];
+    same_device!(1, Ix1, [6], repeated.clone(), 1, |x, i| { at!(x[i]).to_owned() });
+    same_device!(1, Ix1, [6], repeated.clone(), 1, |x, i| {
+        at!(x[i] = array![1.5, 2.5, 3.5, 4.5, 5.5]);
+        x
+    });
+    same_device!(1, Ix1, [6], repeated.clone(), 1, |x, i| {
+        at!(x[&i] += array![1.5, 2.5, 3.5, 4.5, 5.5]);
+        x
+    });
+    same_device!(1, Ix1, [6], repeated.clone(), 1, |x, i| {
+        at!(x[i] -= 0.25);
+        x
+    });
+    same_device!(1, Ix1, [6], repeated.clone(), 1, |x, i| {
+        at!(x[i] *= array![1.5, -2.5, 0.0, 4.5, 5.5]);
+        x
+    });
+    same_device!(2, Ix2, [4, 5], array![[4, 0], [4, 2]], 2, |x, i| { at!(x[1.., i]).to_owned() });
+    same_device!(2, Ix2, [4, 5], array![[4, 0], [4, 2]], 2, |x, i| {
+        at!(x[[0, 3], i] += 1.0);
+        x
+    });
+    same_device!(2, Ix2, [4, 5], array![[1, 2], [3, 4], [1, 2]], 2, |x, i| {
+        at!(x[nd(i)] += 2.0);
+        x
+    });
+    same_device!(2, Ix2, [4, 5], array![[0, 4], [1, 1], [2, 0], [3, 3]], 2, |x, i| {
+        at!(x[along(i, 1)] *= 3.0);
+        x
+    });
+    same_device!(2, Ix2, [3, 4], array![[0, 1], [2, 2], [3, 0]], 2, |x, i| {
+        at!(x[i] += array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; batch = 1);
+        x
+    });
+}
+
+#[test]
+fn modes_with_index_arrays_on_the_device() {
+    let wild = array![7, -9, 2, 5, -1];
+    same_device!(1, Ix1, [6], wild.clone(), 1, |x, i| { at!(x[i]; mode = clip).to_owned() });
+    same_device!(1, Ix1, [6], wild.clone(), 1, |x, i| { at!(x[i]; mode = wrap).to_owned() });
+    same_device!(1, Ix1, [6], wild.clone(), 1, |x, i| { at!(x[i]; mode = fill(-4.5)).to_owned() });
+    same_device!(1, Ix1, [6], wild.clone(), 1, |x, i| {
+        at!(x[i] = 9.0; mode = drop);
+        x
+    });
+    same_device!(1, Ix1, [6], wild.clone(), 1, |x, i| {
+        at!(x[i] += 1.0; mode = drop);
+        x
+    });
+    same_device!(1, Ix1, [6], wild.clone(), 1, |x, i| {
+        at!(x[i].max(1.0); mode = clip);
+        x
+    });
+
+    let start = sample(&[6]);
+    let mut x: Tensor<1> = float(&start, &plain());
+    let i = tensor_at_burn_tests::int::<1>(&wild.into_dyn(), &plain());
+    let error = try_at!(x[i] += 1.0).unwrap_err();
+    assert!(matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 0, len: 6 })), "{error}");
+    assert!(same_bits(&float_array(x), &start));
+}
+
+#[test]
+fn masks_on_the_device() {
+    let device = plain();
+    let start = sample(&[4, 5]);
+    let other: Tensor<2> = float(&start.mapv(|v| v * -1.5 + 1.0), &device);
+    let mut expected: Array<f64, Ix2> = start.clone().into_dimensionality().unwrap();
+    let host_other: Array<f64, Ix2> = start.mapv(|v| v * -1.5 + 1.0).into_dimensionality().unwrap();
+    at!(expected[host_other > 0.0] = 0.5);
+    let mut x: Tensor<2> = float(&start, &device);
+    at!(x[other > 0.0] = 0.5);
+    assert!(same_bits(&float_array(x.clone()), &expected.clone().into_dyn()));
+
+    let mask = x.clone().greater_elem(0.0);
+    let read: Tensor<1> = at!(x[mask]);
+    let host_mask = expected.mapv(|v| v > 0.0);
+    assert!(same_bits(&float_array(read), &at!(expected[host_mask]).into_dyn()));
+}

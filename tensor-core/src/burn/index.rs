@@ -1,0 +1,89 @@
+//! burn tensors inside an index: integer tensors as index arrays (`x[idx]`,
+//! `nd(idx)`, `along(idx, k)`), boolean tensors as masks, and comparisons
+//! of a burn tensor (`x[a > 0.0]`) as masks built on the device. They stay
+//! on their device ([`super::device`]).
+
+use burn_tensor::{Bool, Int, Tensor};
+use ndarray::{Ix0, Ix1};
+
+use super::kind::BurnKind;
+use super::target::Ranked;
+use super::value::device_array;
+use crate::backend::{DeviceForm, IntIndex, IntoIntIndex, MaskOperand};
+use crate::element::Compare;
+use crate::index::{IndexElem, IntoIndexElem};
+use crate::rank::{Advanced, BatchedIndices, BatchedMask};
+
+macro_rules! device_index {
+    ($($tensor:ty),*) => {$(
+        /// An index array on the device: indexes one axis, as an integer
+        /// array does.
+        impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
+        where
+            Tensor<N, Int>: Ranked,
+        {
+            type Consumed = Ix1;
+            type Produced = Ix0;
+            type Broadcast = <Tensor<N, Int> as Ranked>::Dim;
+            type Kind = Advanced;
+            type Role = BatchedIndices;
+            type Kept = IndexElem<'a>;
+            fn keep(self) -> IndexElem<'a> {
+                IndexElem::Device {
+                    array: device_array(self.clone()),
+                    form: DeviceForm::Array,
+                }
+            }
+        }
+
+        /// `nd(idx)` and `along(idx, k)` with an index array on the device.
+        impl<'a, const N: usize> IntoIntIndex<'a> for $tensor
+        where
+            Tensor<N, Int>: Ranked,
+        {
+            type Dim = <Tensor<N, Int> as Ranked>::Dim;
+            fn into_int_index(self) -> IntIndex<'a> {
+                IntIndex::Device(device_array(self.clone()))
+            }
+        }
+    )*};
+}
+device_index!(Tensor<N, Int>, &Tensor<N, Int>);
+
+macro_rules! device_mask {
+    ($($tensor:ty),*) => {$(
+        /// A mask on the device: consumes as many axes as it has.
+        impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
+        where
+            Tensor<N, Bool>: Ranked,
+        {
+            type Consumed = <Tensor<N, Bool> as Ranked>::Dim;
+            type Produced = Ix0;
+            type Broadcast = Ix1;
+            type Kind = Advanced;
+            type Role = BatchedMask;
+            type Kept = IndexElem<'a>;
+            fn keep(self) -> IndexElem<'a> {
+                IndexElem::Device {
+                    array: device_array(self.clone()),
+                    form: DeviceForm::Mask,
+                }
+            }
+        }
+    )*};
+}
+device_mask!(Tensor<N, Bool>, &Tensor<N, Bool>);
+
+/// `x[a > s]` with `a` a burn tensor: the comparison runs on the device.
+impl<const D: usize, K: BurnKind> MaskOperand for Tensor<D, K>
+where
+    Tensor<D, K>: Ranked,
+{
+    type Elem = K::Elem;
+    type Mask = Tensor<D, Bool>;
+    fn mask(&self, compare: Compare, scalar: &K::Elem, _: impl FnMut(&K::Elem) -> bool) -> Tensor<D, Bool> {
+        let dims = self.dims();
+        let flat = self.clone().reshape([dims.iter().product::<usize>()]);
+        K::compare(flat, compare, *scalar).reshape(dims)
+    }
+}
