@@ -134,6 +134,19 @@ impl<X: Target + ?Sized> MaskOperand for X {
     }
 }
 
+/// A target whose elements a host closure can update (`.apply(f)`): every
+/// ndarray. A tensor whose elements live on another device does not
+/// implement it where the closure cannot reach them, so that `.apply(f)`
+/// on it does not compile.
+#[diagnostic::on_unimplemented(
+    message = "`.apply(f)` runs a host closure on each element, which `{Self}` cannot do",
+    label = "its elements are not on the host",
+    note = "read the elements (`at!(x[i])`), compute with the tensor's own operations, and write the result back (`at!(x[i] = y)`)"
+)]
+pub trait HostClosures {}
+
+impl<X: Target + ?Sized> HostClosures for X {}
+
 /// A target the macros can read: every ndarray and reference to one (the
 /// blanket implementation over [`Target`]), or another backend's tensor.
 #[diagnostic::on_unimplemented(

@@ -16,7 +16,7 @@ use ndarray::{ArrayViewMut, Dimension};
 
 pub use ndarray::{Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-use crate::backend::{Indexable, IndexableMut, IntoUpdatable, MaskOperand};
+use crate::backend::{HostClosures, Indexable, IndexableMut, IntoUpdatable, MaskOperand};
 pub use crate::backend::{Predicate, Step};
 pub use crate::element::Compare;
 use crate::element::{Arith, Op};
@@ -373,7 +373,7 @@ where
 /// `target[list].apply(f)`.
 pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
-    X: IndexableMut + ?Sized,
+    X: IndexableMut + HostClosures + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
@@ -452,6 +452,7 @@ where
 pub fn apply_copy<'i, X, L>(source: X, list: L, f: impl FnMut(ElemOf<X>) -> ElemOf<X>, mode: AnyMode<ElemOf<X>>) -> CopyResult<X>
 where
     X: IntoUpdatable,
+    Updatable<X>: HostClosures,
     ElemOf<X>: Clone,
     DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,

@@ -8,7 +8,7 @@ use crate::rank::Rank;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be indexed by tensor-at",
     label = "not an ndarray",
-    note = "the target of `at!`/`set!` is an ndarray (`Array`, `ArrayView`, `ArrayViewMut`, `ArcArray`, `CowArray`) or a reference to one"
+    note = "a view (`at!(&x[..])`, `at!(&mut x[..])`) is of an ndarray (`Array`, `ArrayView`, `ArrayViewMut`, `ArcArray`, `CowArray`) or a reference to one; a GPU or burn tensor is read with `at!(x[..])`, which returns a new tensor"
 )]
 pub trait Target {
     /// The element type.
@@ -51,8 +51,8 @@ impl<X: Target + ?Sized> Target for &mut X {
 /// other owners never see the change.
 #[diagnostic::on_unimplemented(
     message = "cannot write through `{Self}`",
-    label = "this array is read-only",
-    note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray` or a `&mut` of one; an `ArrayView` is read-only: `set!` returns an updated copy instead"
+    label = "not an ndarray that can be written",
+    note = "`at!` writes into an `Array`, `ArrayViewMut`, `ArcArray` or a `&mut` of one, and views them mutably (`at!(&mut x[..])`); an `ArrayView` is read-only: `set!` returns an updated copy instead; a GPU or burn tensor has no mutable view: update it with `at!(x[..] = v)`"
 )]
 pub trait TargetMut: Target {
     /// The array as a mutable view.

@@ -5,7 +5,7 @@
 
 use ndarray::IxDyn;
 use tensor_core::Op;
-use tensor_core::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate};
+use tensor_core::backend::{AnyMode, HostClosures, Indexable, IndexableMut, IntoUpdatable, Predicate};
 use tensor_core::backend::{Kind, Rank};
 use tensor_core::element::Arith;
 use tensor_core::index::IndexElem;
@@ -77,6 +77,11 @@ impl<T: GpuElement> IndexableMut for GpuTensor<T> {
         self.update_condition(condition, op, value)
     }
 }
+
+// `.apply(f)` compiles on a GPU tensor, and is refused when it runs
+// (`GpuError::Unsupported`), until a kernel can take the closure.
+impl<T: GpuElement> HostClosures for GpuTensor<T> {}
+impl<T: GpuElement> HostClosures for &mut GpuTensor<T> {}
 
 /// `&g` and `&mut g`, as the macros' auto-ref reaches them (a `&mut`
 /// binding read by `at!(g[..])`): the tensor itself.

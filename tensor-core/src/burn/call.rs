@@ -12,9 +12,10 @@ use crate::index::IndexElem;
 use crate::value::Value;
 use burn_tensor::{Bool, Tensor};
 
-use super::error::BurnError;
 use super::device::{DeviceRegion, OnDevice};
+use super::error::BurnError;
 use super::flat::{gather, gather_on_device, write, write_on_device};
+use super::host;
 use super::kind::{BurnKind, unsupported};
 use super::region::{Region, c_strides};
 use super::value::{Gathered, flat_of, host_form, to_tensor};
@@ -208,9 +209,7 @@ fn vetted_on_host<K: BurnKind>(value: Value<'_, K::Elem>, op: Option<Op>) -> Res
     if !K::Elem::checks_operands(op) {
         return Ok(value);
     }
-    let elements = flat_of::<K>(array)?
-        .clone()
-        .into_data()
+    let elements = host::data(flat_of::<K>(array)?.clone())
         .convert::<K::Elem>()
         .try_into_vec::<K::Elem>()
         .map_err(|error| BurnError::Unsupported {
@@ -253,8 +252,7 @@ pub(crate) fn mask_of<K: BurnKind, F>(flat: &Tensor<1, K>, predicate: &Predicate
 
 /// The positions a mask selects, read back (the one copy to the host).
 pub(crate) fn selected(mask: Tensor<1, Bool>) -> Region {
-    let flags = mask
-        .into_data()
+    let flags = host::data(mask)
         .convert::<bool>()
         .try_into_vec::<bool>()
         .expect("a mask's elements are booleans");

@@ -13,17 +13,18 @@
 //! offsets. In mode `error` one flag is read back. A mask is read back (its
 //! count decides the region's shape) and indexes as a host mask.
 
-use burn_tensor::{Bool, DType, IntDType, Int, Tensor};
+use burn_tensor::{Bool, DType, Int, IntDType, Tensor};
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 
 use super::error::BurnError;
+use super::host;
 use super::kind::positions;
 use super::region::Region;
 use super::value::Flat;
+use crate::IndexError;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
 use crate::index::{IndexElem, IntArray};
 use crate::prepare;
-use crate::IndexError;
 
 /// The positions of a region on the device: each element's position in
 /// the flattened target, and which the mode skipped.
@@ -68,7 +69,11 @@ fn int_tensor(array: &DeviceArray<'_>) -> Result<Tensor<1, Int>, BurnError> {
 fn zeros<'z>(shape: &[usize]) -> IntArray<'z> {
     static ZERO: usize = 0;
     let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
-    IntArray::Usize(ndarray::ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO)).expect("zero strides read one element").into())
+    IntArray::Usize(
+        ndarray::ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO))
+            .expect("zero strides read one element")
+            .into(),
+    )
 }
 
 /// Each element's position in an array of `shape` (for `nd`, the point's
@@ -79,7 +84,11 @@ fn own_positions<'z>(shape: &[usize], column: Option<(usize, usize)>) -> IntArra
         None => (0..len as i64).collect(),
         Some((c, depth)) => (0..len).map(|at| if at % depth == c { (at / depth) as i64 } else { 0 }).collect(),
     };
-    IntArray::I64(ArrayD::from_shape_vec(IxDyn(shape), values).expect("one position per element").into())
+    IntArray::I64(
+        ArrayD::from_shape_vec(IxDyn(shape), values)
+            .expect("one position per element")
+            .into(),
+    )
 }
 
 impl<'t> OnDevice<'t> {
@@ -106,7 +115,7 @@ impl<'t> OnDevice<'t> {
                 // A zero-dimensional array indexes as an integer (as in
                 // NumPy): its value is read back.
                 DeviceForm::Array if array_shape.is_empty() => {
-                    planned.push(IndexElem::Int(flat.into_scalar::<i64>().into()));
+                    planned.push(IndexElem::Int(host::scalar::<i64, Int>(flat).into()));
                     continue;
                 }
                 DeviceForm::Array => planned.push(IndexElem::Array(zeros(array_shape))),
@@ -251,7 +260,7 @@ fn host_mask(array: &DeviceArray<'_>) -> Result<ArrayD<bool>, BurnError> {
         operation: "a device mask",
         reason: "a mask on the device is a burn tensor of kind Bool".into(),
     })?;
-    let flags = flat.0.clone().into_data().convert_dtype(DType::Bool(burn_tensor::BoolStore::Native));
+    let flags = host::data(flat.0.clone()).convert_dtype(DType::Bool(burn_tensor::BoolStore::Native));
     let flags = flags.try_into_vec::<bool>().map_err(|error| BurnError::Unsupported {
         operation: "a device mask",
         reason: format!("its elements could not be read: {error:?}"),
@@ -270,8 +279,14 @@ struct Resolved {
 /// `indices` on an axis of `len`, as [`Bounds::resolve`] resolves each.
 fn resolve(indices: Tensor<1, Int>, len: usize, bounds: Bounds) -> Resolved {
     let n = len as i64;
-    let outside = indices.clone().greater_equal_elem(-n).bool_and(indices.clone().lower_elem(n)).bool_not();
-    let counted = indices.clone().mask_where(indices.clone().lower_elem(0), indices.clone().add_scalar(n));
+    let outside = indices
+        .clone()
+        .greater_equal_elem(-n)
+        .bool_and(indices.clone().lower_elem(n))
+        .bool_not();
+    let counted = indices
+        .clone()
+        .mask_where(indices.clone().lower_elem(0), indices.clone().add_scalar(n));
     let inside = counted.mask_fill(outside.clone(), 0);
     match bounds {
         // An empty axis has no position to clamp or wrap to.
@@ -309,15 +324,17 @@ fn first_fault(faults: Vec<(usize, usize, Tensor<1, Int>, Tensor<1, Bool>)>) -> 
     let Some(any) = faults.iter().map(|(.., fault)| fault.clone().any()).reduce(|a, b| a.bool_or(b)) else {
         return Ok(None);
     };
-    if !any.into_scalar::<bool>() {
+    if !host::scalar::<bool, Bool>(any) {
         return Ok(None);
     }
     for (axis, len, elements, fault) in faults {
-        let flags = fault.into_data().convert_dtype(DType::Bool(burn_tensor::BoolStore::Native)).try_into_vec::<bool>();
+        let flags = host::data(fault)
+            .convert_dtype(DType::Bool(burn_tensor::BoolStore::Native))
+            .try_into_vec::<bool>();
         let Some(first) = flags.ok().and_then(|flags| flags.iter().position(|&out| out)) else {
             continue;
         };
-        let values = elements.into_data().convert::<i64>().try_into_vec::<i64>().unwrap_or_default();
+        let values = host::data(elements).convert::<i64>().try_into_vec::<i64>().unwrap_or_default();
         return Ok(Some(IndexError::OutOfBounds {
             index: values.get(first).copied().unwrap_or_default().into(),
             axis,

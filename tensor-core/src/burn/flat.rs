@@ -18,6 +18,7 @@ use crate::Op;
 use burn_tensor::{IndexingUpdateOp, Int, Tensor};
 
 use super::device::DeviceRegion;
+use super::host;
 use super::kind::{BurnKind, positions};
 use super::region::Region;
 
@@ -162,10 +163,12 @@ pub(crate) fn write_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion,
 
 /// Positions computed on the device, read back into a host region.
 fn read_back(at: DeviceRegion) -> Region {
-    let offsets = at.positions.into_data().convert::<i64>().try_into_vec::<i64>().expect("positions are integers");
+    let offsets = host::data(at.positions)
+        .convert::<i64>()
+        .try_into_vec::<i64>()
+        .expect("positions are integers");
     let skipped = match at.skipped {
-        Some(skipped) => skipped
-            .into_data()
+        Some(skipped) => host::data(skipped)
             .convert_dtype(burn_tensor::DType::Bool(burn_tensor::BoolStore::Native))
             .try_into_vec::<bool>()
             .expect("flags are booleans"),

@@ -39,6 +39,7 @@ mod call;
 mod device;
 mod error;
 mod flat;
+mod host;
 mod index;
 mod kind;
 mod rank;
@@ -48,6 +49,7 @@ mod ties;
 mod value;
 
 pub use error::BurnError;
+pub use host::copies_to_host;
 pub use kind::BurnKind;
 pub use rank::{AnyRank, Reads};
 pub use target::Ranked;

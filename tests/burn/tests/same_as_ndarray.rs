@@ -262,7 +262,10 @@ fn modes_with_index_arrays_on_the_device() {
     let mut x: Tensor<1> = float(&start, &plain());
     let i = tensor_at_burn_tests::int::<1>(&wild.into_dyn(), &plain());
     let error = try_at!(x[i] += 1.0).unwrap_err();
-    assert!(matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 0, len: 6 })), "{error}");
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 0, len: 6 })),
+        "{error}"
+    );
     assert!(same_bits(&float_array(x), &start));
 }
 
