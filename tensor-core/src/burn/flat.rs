@@ -63,7 +63,7 @@ pub(crate) fn write<K: BurnKind>(flat: Tensor<1, K>, region: &Region, values: Te
                 return flat;
             }
             let at = positions(region.offsets_of(&last), &device);
-            flat.select_assign(0, at, pick(values, &last, every), IndexingUpdateOp::Assign)
+            K::assign(flat, at, pick(values, &last, every))
         }
         Some(op) if K::adds(op) => {
             let (kept, every) = region.kept_elements();
@@ -93,7 +93,7 @@ pub(crate) fn in_rounds<K: BurnKind>(mut flat: Tensor<1, K>, region: &Region, va
         let current = flat.clone().select(0, at.clone());
         let value = pick(values.clone(), round, whole);
         let combined = K::combine(current, op, value).expect("a supported operation");
-        flat = flat.select_assign(0, at, combined, IndexingUpdateOp::Assign);
+        flat = K::assign(flat, at, combined);
     }
     flat
 }

@@ -58,6 +58,12 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
     fn negated(values: Tensor<1, Self>) -> Tensor<1, Self>;
 
     #[doc(hidden)]
+    /// `flat[at] = values` at distinct positions `at`.
+    fn assign(flat: Tensor<1, Self>, at: Tensor<1, Int>, values: Tensor<1, Self>) -> Tensor<1, Self> {
+        flat.select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Assign)
+    }
+
+    #[doc(hidden)]
     /// `flat[region] op= values` for `min` and `max`: in rounds, and on
     /// floats on a device with autodiff, with a tie's gradient shared.
     fn min_max(flat: Tensor<1, Self>, region: &Region, values: Tensor<1, Self>, op: Op) -> Tensor<1, Self> {
@@ -199,6 +205,16 @@ impl BurnKind for Bool {
 
     fn negated(values: Tensor<1, Bool>) -> Tensor<1, Bool> {
         values
+    }
+
+    // burn writes booleans by index only with `or`: the written positions
+    // are cleared first, then `or`ed with their values.
+    fn assign(flat: Tensor<1, Bool>, at: Tensor<1, Int>, values: Tensor<1, Bool>) -> Tensor<1, Bool> {
+        let (device, len, count) = (flat.device(), flat.dims()[0], values.dims()[0]);
+        let none = || Tensor::<1, Bool>::full([len], false, &device);
+        let hit = none().select_assign(0, at.clone(), Tensor::full([count], true, &device), burn_tensor::IndexingUpdateOp::Add);
+        let placed = none().select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Add);
+        flat.mask_where(hit, placed)
     }
 
     fn compare(tensor: Tensor<1, Bool>, compare: crate::element::Compare, scalar: bool) -> Tensor<1, Bool> {
