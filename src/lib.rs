@@ -26,6 +26,8 @@
 #![warn(missing_docs)]
 #![doc(test(attr(deny(warnings))))]
 
+#[cfg(feature = "burn")]
+pub mod burn_users;
 pub mod guarantees;
 pub mod numpy_users;
 

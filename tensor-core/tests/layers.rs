@@ -24,6 +24,8 @@ const LAYERS: &[&[&str]] = &[
     &["batched"],
     &["numpy"],
     &["backend", "builder", "typed", "entry", "common"],
+    // A backend beside the CPU's: burn's tensors (feature `burn`).
+    &["burn"],
     &["lib"],
 ];
 

@@ -3,11 +3,11 @@
 //! runs), the plans become a [`Region`], and [`super::flat`] runs it with
 //! burn's operations.
 
-use crate::Op;
 use crate::backend::plan::Plan;
 use crate::backend::prepare::{self, Layout};
 use crate::backend::{AnyMode, Broadcast, Predicate, Step};
 use crate::element::Arith;
+use crate::element::Op;
 use crate::index::IndexElem;
 use crate::value::Value;
 use burn_tensor::{Bool, Tensor};
@@ -26,7 +26,7 @@ pub(crate) enum Where {
     /// Known on the host.
     Host(Region),
     /// On the device.
-    Device(DeviceRegion),
+    Device(Box<DeviceRegion>),
 }
 
 /// A write, prepared: where, and the value of each position.
@@ -41,7 +41,7 @@ impl<K: BurnKind> Prepared<K> {
     pub(crate) fn run(self, flat: Tensor<1, K>) -> Tensor<1, K> {
         match self.at {
             Where::Host(region) => write(flat, &region, self.values, self.op),
-            Where::Device(region) => write_on_device(flat, region, self.values, self.op),
+            Where::Device(region) => write_on_device(flat, *region, self.values, self.op),
         }
     }
 }
@@ -179,7 +179,7 @@ pub(crate) fn prepare_write<K: BurnKind>(
     let values = to_tensor(gathered, region.len(), device, flat)?;
     let at = match on_device {
         None => Where::Host(region),
-        Some(on_device) => Where::Device(on_device.positions(&region, shape, batch, &mode, &flat.device())?),
+        Some(on_device) => Where::Device(Box::new(on_device.positions(&region, shape, batch, &mode, &flat.device())?)),
     };
     Ok(Prepared { at, values, op })
 }

@@ -21,8 +21,8 @@ use super::host;
 use super::kind::positions;
 use super::region::Region;
 use super::value::Flat;
-use crate::IndexError;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
+use crate::error::IndexError;
 use crate::index::{IndexElem, IntArray};
 use crate::prepare;
 

@@ -1,6 +1,6 @@
 //! What a call on a burn tensor returns when it cannot run.
 
-use crate::IndexError;
+use crate::error::IndexError;
 
 /// Why an indexed read or update of a burn tensor failed. Nothing was
 /// written: the tensor is as it was.

@@ -14,7 +14,7 @@
 //! - `min` and `max` then share a tie's gradient equally among the target's
 //!   element and every tied value ([`super::ties`]), as JAX does.
 
-use crate::Op;
+use crate::element::Op;
 use burn_tensor::{IndexingUpdateOp, Int, Tensor};
 
 use super::device::DeviceRegion;

@@ -2,7 +2,7 @@
 //! the host element each takes its values in, and what each kind's
 //! updates compute element by element.
 
-use crate::Op;
+use crate::element::Op;
 use burn_tensor::{Bool, DType, Element, ElementConversion, Float, Int, Tensor, TensorData};
 
 use super::error::BurnError;
@@ -212,7 +212,12 @@ impl BurnKind for Bool {
     fn assign(flat: Tensor<1, Bool>, at: Tensor<1, Int>, values: Tensor<1, Bool>) -> Tensor<1, Bool> {
         let (device, len, count) = (flat.device(), flat.dims()[0], values.dims()[0]);
         let none = || Tensor::<1, Bool>::full([len], false, &device);
-        let hit = none().select_assign(0, at.clone(), Tensor::full([count], true, &device), burn_tensor::IndexingUpdateOp::Add);
+        let hit = none().select_assign(
+            0,
+            at.clone(),
+            Tensor::full([count], true, &device),
+            burn_tensor::IndexingUpdateOp::Add,
+        );
         let placed = none().select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Add);
         flat.mask_where(hit, placed)
     }

@@ -22,7 +22,7 @@
 //!   where the CPU gives one, in the same order, and nothing is written.
 //! - On a device with autodiff, gradients flow through every read and
 //!   update, to the target and to the value, with JAX's answers where
-//!   burn's own operations have none: see [`flat`](self#gradients).
+//!   burn's own operations have none (below).
 //!
 //! # Gradients
 //!

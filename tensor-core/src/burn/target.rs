@@ -9,9 +9,9 @@ use super::error::BurnError;
 use super::flat::gather;
 use super::kind::BurnKind;
 use super::rank::Reads;
-use crate::Op;
 use crate::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate};
 use crate::element::Arith;
+use crate::element::Op;
 use crate::index::IndexElem;
 use crate::rank::{Kind, Rank};
 use crate::value::Value;
@@ -89,8 +89,8 @@ where
     where
         Self: 't;
 
-    fn read_index<'t, Kd: Kind, R: Rank>(
-        &'t self,
+    fn read_index<Kd: Kind, R: Rank>(
+        &self,
         index: &[IndexElem<'_>],
         batch: usize,
         mode: AnyMode<K::Elem>,

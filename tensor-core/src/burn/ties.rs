@@ -11,7 +11,7 @@
 //! the shares. A candidate that is not finite takes no share (its product
 //! would make the zero a NaN).
 
-use crate::Op;
+use crate::element::Op;
 use burn_tensor::{Float, IndexingUpdateOp, Tensor};
 
 use super::flat::in_rounds;

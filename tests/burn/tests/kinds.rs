@@ -77,7 +77,11 @@ fn against_differences(x: &[f64], v: &[f64], f: impl Fn(Tensor<1>, Tensor<1>) ->
     let difference = |at: usize, of_x: bool| {
         let bumped = |by: f64| {
             let (mut x, mut v) = (x.to_vec(), v.to_vec());
-            if of_x { x[at] += by } else { v[at] += by }
+            if of_x {
+                x[at] += by
+            } else {
+                v[at] += by
+            }
             loss(&x, &v, false).0.into_scalar::<f64>()
         };
         (bumped(h) - bumped(-h)) / (2.0 * h)

@@ -1,0 +1,82 @@
+//! For burn users: each of burn's indexing methods beside its `at!` form,
+//! and where the answers differ (feature `burn`).
+//!
+//! With the feature `burn`, `at!`, `set!`, `try_at!` and `try_set!` take a
+//! `burn::tensor::Tensor<D, K>` of kind `Float` or `Int` (every operation),
+//! or `Bool` (`=` and reads), on any device, with the whole syntax of the
+//! ndarray macros. Index arrays may be host arrays (ndarray arrays, `Vec`,
+//! literals) or burn `Tensor<N, Int>`s, which stay on their device; masks
+//! may be `Tensor<N, Bool>`s or comparisons of burn tensors. Values are
+//! burn tensors of the target's kind, scalars, or host arrays of `f64`,
+//! `i64` or `bool` (converted to the tensor's data type, as PyTorch
+//! converts a Python number). A read returns a `Tensor<M, K>` whose rank
+//! `M` is found at compile time (one element: a `Tensor<1, K>`, as burn has
+//! no rank 0); an update replaces the tensor in the caller's variable;
+//! `set!` returns the new tensor.
+//!
+//! ```ignore
+//! use burn::tensor::{Device, Int, Tensor, TensorData};
+//! use tensor_at::{along, at};
+//!
+//! let device = Device::flex().autodiff();
+//! let x0 = Tensor::<2>::from_data(TensorData::new(data, [3, 4]), &device).require_grad();
+//! let idx = Tensor::<1, Int>::from_data(TensorData::new(vec![2i64, 0, 2], [3]), &device);
+//! let mut x = x0.clone();
+//! at!(x[1:, idx] += v.clone());                    // idx stays on the device
+//! let logp_picked = at!(logp[along(targets, 1)]);  // a cross-entropy's gather
+//! let grads = (x * weights).sum().backward();
+//! let dx = x0.grad(&grads).unwrap();
+//! ```
+//!
+//! | burn | tensor-at |
+//! | --- | --- |
+//! | `x.slice(s![1..3, ..;2])` | `at!(x[1:3, ::2])` (NumPy's negative steps too: `x[::-1]`) |
+//! | `x.slice_assign(s![1..3, ..], v)` | `at!(x[1:3, :] = v)` (`v` broadcasts) |
+//! | `x.select(0, idx)` | `at!(x[idx])` |
+//! | `x.select_assign(1, idx, v, IndexingUpdateOp::Add)` | `at!(x[:, idx] += v)` |
+//! | `x.select_assign(0, idx, v, IndexingUpdateOp::Assign)` | `at!(x[idx] = v)` (repeated indices: the last wins) |
+//! | `x.select_assign(0, idx, v, IndexingUpdateOp::Mul)`, `Min`, `Max` | `at!(x[idx] *= v)`, `.min(v)`, `.max(v)` |
+//! | `x.gather(1, idx)` | `at!(x[along(idx, 1)])` |
+//! | `x.scatter(1, idx, v, IndexingUpdateOp::Add)` | `at!(x[along(idx, 1)] += v)` |
+//! | `x.mask_where(m, v)` | `at!(x[m] = v)` (`v` with one value per selected element, or a scalar) |
+//! | `x.mask_fill(x.clone().lower_elem(0.0), 0.0)` | `at!(x[x < 0.0] = 0.0)` |
+//! | `x.clone().mask_select(m)` | `at!(x[m])` |
+//! | `x.gather_nd(idx)`, `x.scatter_nd(idx, v, op)` | `at!(x[nd(idx)])`, `at!(x[nd(idx)] += v)` |
+//! | `x.take(0, idx)` | `at!(x[idx])` (`idx` of any rank) |
+//! | | `at!(x[idx] += v; mode = drop)`, `; mode = clip`, `; mode = fill(0.0)` |
+//! | | `at!(x[idx]; batch = 1)` (JAX's `vmap` of `.at[]`) |
+//!
+//! # Where the answers differ
+//!
+//! burn leaves the forward result and the gradients of `Assign`, `Mul`,
+//! `Min` and `Max` undefined when an index repeats. tensor-at defines them,
+//! and its answers are JAX's (`jax.vjp` of `x.at[idx].op(v)`), where JAX
+//! has one:
+//!
+//! - `=`: the last occurrence wins, and it alone gets its gradient; the
+//!   written positions of the target get none.
+//! - `+=`, `-=`: exact, occurrences added in index order (on the CPU the
+//!   same bits as ndarray's `at!`).
+//! - `*=`, `/=`, `pow`: the product rule, each occurrence applied in index
+//!   order, zeros included (JAX refuses to differentiate these with
+//!   repeated indices).
+//! - `min`, `max`: a tie shares the gradient equally among the target's
+//!   element and every tied value, as JAX does (burn's own backward gives
+//!   each tied side all of it). A candidate that is not finite takes no
+//!   share.
+//! - Masks, `along`, `nd`, `; batch = k` and the modes: a dropped update
+//!   gets no gradient; a clipped index reads, and differentiates, the
+//!   clipped element.
+//!
+//! Other differences from burn's methods:
+//! - An index out of bounds is NumPy's error ([`BurnError::Index`](crate::burn::BurnError)),
+//!   and nothing is written; burn clamps slices and panics on bad indices.
+//! - Negative indices count from the end, and a slice's negative step
+//!   walks from its start, as in NumPy.
+//! - Device index arrays: in mode `error` one flag is read back to the
+//!   host per call; the other modes read nothing back. `*=`, `/=`, `pow`,
+//!   `min` and `max` with device index arrays read the positions back once
+//!   (they run in rounds of distinct positions, planned on the host). A
+//!   mask is read back (its count is the read's length).
+//! - `.apply(f)` (a host closure) and mutable views (`at!(&mut x[..])`) do
+//!   not compile on a burn tensor.
