@@ -18,6 +18,7 @@ macro_rules! device_index {
     ($($tensor:ty),*) => {$(
         /// An index array on the device: indexes one axis, as an integer
         /// array does.
+        #[diagnostic::do_not_recommend]
         impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
         where
             Tensor<N, Int>: Ranked,
@@ -37,6 +38,7 @@ macro_rules! device_index {
         }
 
         /// `nd(idx)` and `along(idx, k)` with an index array on the device.
+        #[diagnostic::do_not_recommend]
         impl<'a, const N: usize> IntoIntIndex<'a> for $tensor
         where
             Tensor<N, Int>: Ranked,
@@ -53,6 +55,7 @@ device_index!(Tensor<N, Int>, &Tensor<N, Int>);
 macro_rules! device_mask {
     ($($tensor:ty),*) => {$(
         /// A mask on the device: consumes as many axes as it has.
+        #[diagnostic::do_not_recommend]
         impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
         where
             Tensor<N, Bool>: Ranked,
@@ -75,6 +78,7 @@ macro_rules! device_mask {
 device_mask!(Tensor<N, Bool>, &Tensor<N, Bool>);
 
 /// `x[a > s]` with `a` a burn tensor: the comparison runs on the device.
+#[diagnostic::do_not_recommend]
 impl<const D: usize, K: BurnKind> MaskOperand for Tensor<D, K>
 where
     Tensor<D, K>: Ranked,

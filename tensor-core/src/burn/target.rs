@@ -77,6 +77,7 @@ fn write_where<const D: usize, K: BurnKind, F>(
     Ok(())
 }
 
+#[diagnostic::do_not_recommend]
 impl<const D: usize, K: BurnKind> Indexable for Tensor<D, K>
 where
     Tensor<D, K>: Ranked,
@@ -110,6 +111,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<const D: usize, K: BurnKind> IndexableMut for Tensor<D, K>
 where
     Tensor<D, K>: Ranked,
@@ -174,6 +176,7 @@ where
 }
 
 /// `set!({t}[...] = v)`: the tensor itself, updated.
+#[diagnostic::do_not_recommend]
 impl<const D: usize, K: BurnKind> IntoUpdatable for Tensor<D, K>
 where
     Tensor<D, K>: Ranked,
@@ -186,6 +189,7 @@ where
 
 /// `set!(t[...] = v)`: a new tensor; `t` is unchanged (burn's tensors are
 /// values: the clone shares the buffer until one of them is written).
+#[diagnostic::do_not_recommend]
 impl<const D: usize, K: BurnKind> IntoUpdatable for &Tensor<D, K>
 where
     Tensor<D, K>: Ranked,

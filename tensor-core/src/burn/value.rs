@@ -28,6 +28,7 @@ pub(crate) fn device_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>
 
 /// `x[idx] = v`, `x[idx] += v` with `v` a burn tensor of the target's kind,
 /// broadcast as NumPy broadcasts.
+#[diagnostic::do_not_recommend]
 impl<'a, const D: usize, K: BurnKind> IntoValue<'a, K::Elem> for Tensor<D, K>
 where
     Tensor<D, K>: super::target::Ranked,
@@ -39,6 +40,7 @@ where
 }
 
 /// A borrowed burn tensor as a value: the tensor is not consumed.
+#[diagnostic::do_not_recommend]
 impl<'a, const D: usize, K: BurnKind> IntoValue<'a, K::Elem> for &Tensor<D, K>
 where
     Tensor<D, K>: super::target::Ranked,
