@@ -78,11 +78,35 @@ impl Region {
         self.skipped.get(at).is_none_or(|skipped| !skipped)
     }
 
+    /// Whether no two kept elements share a position: one bit per position
+    /// up to the largest, the common case found in one pass.
+    fn all_distinct(&self) -> bool {
+        let Some(&largest) = self.offsets.iter().max() else {
+            return true;
+        };
+        let mut seen = vec![0u64; largest as usize / 64 + 1];
+        for (at, &offset) in self.offsets.iter().enumerate() {
+            if !self.kept(at) {
+                continue;
+            }
+            let (word, bit) = (offset as usize / 64, 1u64 << (offset % 64));
+            if seen[word] & bit != 0 {
+                return false;
+            }
+            seen[word] |= bit;
+        }
+        true
+    }
+
     /// The occurrences grouped into rounds in which no position repeats:
     /// round `r` holds, in index order, each position's `r`-th occurrence
     /// (skipped elements in none). Applying the rounds in order applies
     /// every position's occurrences in index order.
     pub(crate) fn rounds(&self) -> Vec<Vec<usize>> {
+        if self.all_distinct() {
+            let (kept, _) = self.kept_elements();
+            return if kept.is_empty() { Vec::new() } else { vec![kept] };
+        }
         let mut seen: HashMap<i64, usize> = HashMap::with_capacity(self.len());
         let mut rounds: Vec<Vec<usize>> = Vec::new();
         for (at, &offset) in self.offsets.iter().enumerate() {
@@ -102,6 +126,9 @@ impl Region {
     /// The last occurrence of each position (what `=` writes), in index
     /// order, and whether that is every kept element.
     pub(crate) fn last_occurrences(&self) -> (Vec<usize>, bool) {
+        if self.all_distinct() {
+            return self.kept_elements();
+        }
         let mut last: HashMap<i64, usize> = HashMap::with_capacity(self.len());
         for (at, &offset) in self.offsets.iter().enumerate() {
             if self.kept(at) {

@@ -1,0 +1,101 @@
+//! tensor-at's `at!` on burn's CPU device (flex) beside burn's own
+//! methods for the same work: a gather, a scatter-add and a scatter-set of
+//! unique indices, with the indices on the device and on the host. Medians
+//! of alternated rounds, in milliseconds; the ratio is `at!` over burn.
+//!
+//! Run: `cargo run --release -p tensor-at-burn-tests --example burn_speed`
+
+use std::time::Instant;
+
+use burn_tensor::{DType, Device, IndexingUpdateOp, Int, Tensor, TensorData};
+use ndarray::Array1;
+use tensor_at::at;
+
+const ROWS: usize = 1 << 22;
+const PICKS: usize = 1 << 18;
+const ROUNDS: usize = 15;
+
+/// A permutation's first `PICKS` entries: unique indices, in no order.
+fn unique_indices() -> Vec<i64> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut all: Vec<i64> = (0..ROWS as i64).collect();
+    for i in (1..ROWS).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        all.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    all.truncate(PICKS);
+    all
+}
+
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Runs `ours` and `theirs` alternately, each waited for, and prints the
+/// medians and their ratio.
+fn compare(name: &str, mut ours: impl FnMut() -> Tensor<1>, mut theirs: impl FnMut() -> Tensor<1>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let start = Instant::now();
+        let out = ours();
+        let _ = out.into_data();
+        a.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        let out = theirs();
+        let _ = out.into_data();
+        b.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let (a, b) = (median(a), median(b));
+    println!("{name:<36} at! {a:8.3} ms   burn {b:8.3} ms   ratio {:.2}", a / b);
+}
+
+fn main() {
+    let device = Device::flex();
+    let x = Tensor::<1>::from_data(TensorData::new((0..ROWS).map(|i| i as f32).collect::<Vec<_>>(), [ROWS]), &device);
+    let indices = unique_indices();
+    let host = Array1::from(indices.clone());
+    let idx = Tensor::<1, Int>::from_data(TensorData::new(indices, [PICKS]), (&device, DType::I64));
+    let v = Tensor::<1>::from_data(TensorData::new(vec![1.5f32; PICKS], [PICKS]), &device);
+
+    compare("gather, device indices", || at!(x[&idx]), || x.clone().select(0, idx.clone()));
+    compare("gather, host indices", || at!(x[host.clone()]), || x.clone().select(0, idx.clone()));
+    compare(
+        "scatter-add, device indices",
+        || {
+            let mut y = x.clone();
+            at!(y[&idx] += v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Add),
+    );
+    compare(
+        "scatter-add, host indices",
+        || {
+            let mut y = x.clone();
+            at!(y[host.clone()] += v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Add),
+    );
+    compare(
+        "scatter-set, device indices",
+        || {
+            let mut y = x.clone();
+            at!(y[&idx] = v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Assign),
+    );
+    compare(
+        "scatter-set, host indices",
+        || {
+            let mut y = x.clone();
+            at!(y[host.clone()] = v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Assign),
+    );
+}
