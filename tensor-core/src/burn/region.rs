@@ -29,7 +29,6 @@ impl Region {
     /// Adds the elements `plan` selects in a target of C-order `strides`
     /// whose first element sits at `base`.
     pub(crate) fn push(&mut self, plan: &Plan<'_>, base: isize, strides: &[isize]) {
-        let start = self.offsets.len();
         match plan {
             Plan::View(view) => {
                 let mut origin = base;
@@ -53,20 +52,15 @@ impl Region {
                 }
                 walk(&axes, origin, &mut self.offsets);
             }
-            Plan::Indexed(indexed) => {
-                let mut skipped = false;
-                indexed.for_each_offset(|offset| match offset {
-                    Some(offset) => self.offsets.push((base + offset) as i64),
-                    None => {
-                        self.offsets.push(0);
-                        skipped = true;
-                    }
-                });
-                if skipped {
-                    self.skipped.resize(start, false);
-                    indexed.for_each_offset(|offset| self.skipped.push(offset.is_none()));
+            Plan::Indexed(indexed) => indexed.for_each_offset(|offset| match offset {
+                Some(offset) => self.offsets.push((base + offset) as i64),
+                None => {
+                    // The flags start at the first skipped element.
+                    self.skipped.resize(self.offsets.len(), false);
+                    self.skipped.push(true);
+                    self.offsets.push(0);
                 }
-            }
+            }),
         }
         if !self.skipped.is_empty() {
             self.skipped.resize(self.offsets.len(), false);

@@ -8,16 +8,21 @@ use serde_json::Value as Json;
 use tensor_at::{along, at, nd};
 use tensor_at_burn_tests::{autodiff, float, float_array};
 
-/// An array of the corpus.
-fn array(json: &Json) -> ArrayD<f64> {
+/// An array of the corpus, its elements read by `element`.
+fn elements<T>(json: &Json, element: impl Fn(&Json) -> T) -> ArrayD<T> {
     let shape: Vec<usize> = json["shape"]
         .as_array()
         .unwrap()
         .iter()
         .map(|n| n.as_u64().unwrap() as usize)
         .collect();
-    let data: Vec<f64> = json["data"].as_array().unwrap().iter().map(|n| n.as_f64().unwrap()).collect();
+    let data: Vec<T> = json["data"].as_array().unwrap().iter().map(element).collect();
     ArrayD::from_shape_vec(IxDyn(&shape), data).unwrap()
+}
+
+/// An array of floats of the corpus.
+fn array(json: &Json) -> ArrayD<f64> {
+    elements(json, |n| n.as_f64().unwrap())
 }
 
 fn indices(json: &Json) -> ArrayD<i64> {
@@ -25,14 +30,7 @@ fn indices(json: &Json) -> ArrayD<i64> {
 }
 
 fn mask(json: &Json) -> Array2<bool> {
-    let shape: Vec<usize> = json["shape"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_u64().unwrap() as usize)
-        .collect();
-    let data: Vec<bool> = json["data"].as_array().unwrap().iter().map(|b| b.as_bool().unwrap()).collect();
-    Array2::from_shape_vec((shape[0], shape[1]), data).unwrap()
+    elements(json, |b| b.as_bool().unwrap()).into_dimensionality().unwrap()
 }
 
 /// Whether `actual` is `expected` up to rounding (the corpus's values are
