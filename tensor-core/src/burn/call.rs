@@ -12,7 +12,7 @@ use crate::index::IndexElem;
 use crate::value::Value;
 use burn_tensor::{Bool, Tensor};
 
-use super::device::{DeviceRegion, OnDevice};
+use super::device::{DeviceRegion, OnDevice, StandIns};
 use super::error::BurnError;
 use super::flat::{gather, gather_on_device, write, write_on_device};
 use super::host;
@@ -40,7 +40,7 @@ impl<K: BurnKind> Prepared<K> {
     /// Runs the write on the target `flat`; it cannot fail.
     pub(crate) fn run(self, flat: Tensor<1, K>) -> Tensor<1, K> {
         match self.at {
-            Where::Host(region) => write(flat, &region, self.values, self.op),
+            Where::Host(region) => write(flat, region, self.values, self.op),
             Where::Device(region) => write_on_device(flat, *region, self.values, self.op),
         }
     }
@@ -68,6 +68,17 @@ pub(crate) fn probe(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize],
     Ok(region)
 }
 
+/// Adds the elements of an unbatched `plan` to `region`. Those of a lone
+/// device array are all at zero: the array's elements alone place them.
+fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], on_device: Option<&OnDevice<'_>>) {
+    if on_device.is_some_and(OnDevice::is_lone) {
+        region.offsets = vec![0; plan.shape().iter().product()];
+        region.skipped.clear();
+    } else {
+        region.push(plan, 0, strides);
+    }
+}
+
 /// The offset of batch position `at` in a target of `strides`.
 fn batch_base(at: &[usize], strides: &[isize]) -> isize {
     at.iter().zip(strides).map(|(&at, &stride)| at as isize * stride).sum()
@@ -82,8 +93,23 @@ pub(crate) fn read<K: BurnKind>(
     batch: usize,
     mode: AnyMode<K::Elem>,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
-    let on_device = OnDevice::split(index, shape, batch)?;
-    let index = on_device.as_ref().map_or(index, OnDevice::planned);
+    let stand_ins = StandIns::for_index(index);
+    match OnDevice::split(index, &stand_ins, shape, batch)? {
+        None => read_planned(flat, shape, index, batch, mode, None),
+        Some(on_device) => read_planned(flat, shape, on_device.planned(), batch, mode, Some(&on_device)),
+    }
+}
+
+/// [`read`] of the index the host plans, and the device arrays it stands
+/// in for.
+fn read_planned<K: BurnKind>(
+    flat: Tensor<1, K>,
+    shape: &[usize],
+    index: &[IndexElem<'_>],
+    batch: usize,
+    mode: AnyMode<K::Elem>,
+    on_device: Option<&OnDevice<'_>>,
+) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
     let strides = c_strides(shape);
     let layout = Layout {
         shape: &shape[batch.min(shape.len())..],
@@ -93,7 +119,7 @@ pub(crate) fn read<K: BurnKind>(
     if batch == 0 {
         let plan = prepare::read(index, layout, &mode)?;
         region.shape = plan.shape().to_vec();
-        region.push(&plan, 0, &strides);
+        push_plan(&mut region, &plan, &strides, on_device);
     } else {
         let batches = prepare::batch_read(batch, shape, index, &mode)?;
         let mut inner = None;
@@ -113,14 +139,15 @@ pub(crate) fn read<K: BurnKind>(
         AnyMode::Fill(fill) => Some(fill),
         _ => None,
     };
+    let shape_of_read = region.shape.clone();
     let read = match on_device {
-        None => gather(flat, &region, fill),
+        None => gather(flat, region, fill),
         Some(on_device) => {
             let at = on_device.positions(&region, shape, batch, &mode, &flat.device())?;
             gather_on_device(flat, at, fill)
         }
     };
-    Ok((read, region.shape))
+    Ok((read, shape_of_read))
 }
 
 /// `flat[index] = value` (`op` `None`) or `flat[index] op= value`,
@@ -140,8 +167,39 @@ pub(crate) fn prepare_write<K: BurnKind>(
     {
         return Err(unsupported::<K>(op));
     }
-    let on_device = OnDevice::split(index, shape, batch)?;
-    let index = on_device.as_ref().map_or(index, OnDevice::planned);
+    let stand_ins = StandIns::for_index(index);
+    match OnDevice::split(index, &stand_ins, shape, batch)? {
+        None => prepare_planned(flat, shape, index, batch, Update { value, mode, op }, None),
+        Some(on_device) => prepare_planned(
+            flat,
+            shape,
+            on_device.planned(),
+            batch,
+            Update { value, mode, op },
+            Some(&on_device),
+        ),
+    }
+}
+
+/// What a write writes: its value, in what mode, by which operation
+/// (`None` for `=`).
+struct Update<'v, T> {
+    value: Value<'v, T>,
+    mode: AnyMode<T>,
+    op: Option<Op>,
+}
+
+/// [`prepare_write`] of the index the host plans, and the device arrays it
+/// stands in for.
+fn prepare_planned<K: BurnKind>(
+    flat: &Tensor<1, K>,
+    shape: &[usize],
+    index: &[IndexElem<'_>],
+    batch: usize,
+    update: Update<'_, K::Elem>,
+    on_device: Option<&OnDevice<'_>>,
+) -> Result<Prepared<K>, BurnError> {
+    let Update { value, mode, op } = update;
     let value = vetted_on_host::<K>(value, op)?;
     let zero = K::Elem::default();
     let host = host_form(&value, &zero);
@@ -157,7 +215,7 @@ pub(crate) fn prepare_write<K: BurnKind>(
         let (plan, values) = prepare_one(index, layout, &mode, &host, op)?;
         gathered.push(&values, plan.shape(), &device_shape, &[]);
         region.shape = plan.shape().to_vec();
-        region.push(&plan, 0, &strides);
+        push_plan(&mut region, &plan, &strides, on_device);
     } else {
         let batches = prepare::batch_update(batch, shape, index, &mode, Some(&host))?;
         let layout = Layout {
@@ -305,7 +363,7 @@ pub(crate) fn write_where<K: BurnKind>(
         _ => None,
     };
     let values = to_tensor(gathered, count, device, &flat)?;
-    Ok(write(flat, &region, values, op))
+    Ok(write(flat, region, values, op))
 }
 
 /// `flat[mask] = scalar` or `flat[mask] op= scalar` without reading the

@@ -14,7 +14,7 @@
 //! count decides the region's shape) and indexes as a host mask.
 
 use burn_tensor::{Bool, DType, Int, IntDType, Tensor};
-use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use ndarray::{ArrayD, IxDyn};
 
 use super::error::BurnError;
 use super::host;
@@ -54,6 +54,9 @@ struct Placed {
 pub(crate) struct OnDevice<'t> {
     planned: Vec<IndexElem<'t>>,
     arrays: Vec<Placed>,
+    /// Whether the index is one array on a one-dimensional target: the
+    /// region is then the array's elements, in order.
+    lone: bool,
 }
 
 /// The burn tensor of integers a device index array holds.
@@ -65,15 +68,34 @@ fn int_tensor(array: &DeviceArray<'_>) -> Result<Tensor<1, Int>, BurnError> {
     Ok(flat.0.clone().cast(IntDType::I64))
 }
 
-/// Zeros of `shape` (one element, broadcast), standing in for an array.
-fn zeros<'z>(shape: &[usize]) -> IntArray<'z> {
-    static ZERO: usize = 0;
-    let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
-    IntArray::Usize(
-        ndarray::ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO))
-            .expect("zero strides read one element")
-            .into(),
-    )
+/// Zeros that stand in for an index's device arrays while the host plans:
+/// one buffer as long as the largest array, which each stand-in views.
+/// Contiguous, so that the planner walks them as fast as a host array.
+pub(crate) struct StandIns(Vec<usize>);
+
+impl StandIns {
+    /// The buffer for the device arrays of `index`.
+    pub(crate) fn for_index(index: &[IndexElem<'_>]) -> Self {
+        let largest = index
+            .iter()
+            .filter_map(|elem| match elem {
+                IndexElem::Device { array, .. } => Some(array.shape().iter().product::<usize>()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        StandIns(vec![0; largest])
+    }
+
+    /// Zeros of `shape`.
+    fn zeros(&self, shape: &[usize]) -> IntArray<'_> {
+        let len = shape.iter().product::<usize>();
+        IntArray::Usize(
+            ndarray::ArrayViewD::from_shape(IxDyn(shape), &self.0[..len])
+                .expect("the buffer holds the largest array")
+                .into(),
+        )
+    }
 }
 
 /// Each element's position in an array of `shape` (for `nd`, the point's
@@ -94,7 +116,12 @@ fn own_positions<'z>(shape: &[usize], column: Option<(usize, usize)>) -> IntArra
 impl<'t> OnDevice<'t> {
     /// `index` on a target of `shape` with `batch` paired axes, split for
     /// planning; `None` when no element of it is on the device.
-    pub(crate) fn split(index: &[IndexElem<'t>], shape: &[usize], batch: usize) -> Result<Option<Self>, BurnError> {
+    pub(crate) fn split(
+        index: &'t [IndexElem<'_>],
+        stand_ins: &'t StandIns,
+        shape: &[usize],
+        batch: usize,
+    ) -> Result<Option<Self>, BurnError> {
         if !index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) {
             return Ok(None);
         }
@@ -102,7 +129,7 @@ impl<'t> OnDevice<'t> {
         let mut devices = Vec::new();
         for elem in index {
             let IndexElem::Device { array, form } = elem else {
-                planned.push(elem.clone());
+                planned.push(elem.view());
                 continue;
             };
             if *form == DeviceForm::Mask {
@@ -118,10 +145,10 @@ impl<'t> OnDevice<'t> {
                     planned.push(IndexElem::Int(host::scalar::<i64, Int>(flat).into()));
                     continue;
                 }
-                DeviceForm::Array => planned.push(IndexElem::Array(zeros(array_shape))),
-                DeviceForm::Nd => planned.push(IndexElem::Nd(zeros(array_shape))),
+                DeviceForm::Array => planned.push(IndexElem::Array(stand_ins.zeros(array_shape))),
+                DeviceForm::Nd => planned.push(IndexElem::Nd(stand_ins.zeros(array_shape))),
                 DeviceForm::Along(axis) => planned.push(IndexElem::Along {
-                    index: zeros(array_shape),
+                    index: stand_ins.zeros(array_shape),
                     axis,
                 }),
                 _ => {
@@ -168,7 +195,14 @@ impl<'t> OnDevice<'t> {
                 }),
             }
         }
-        Ok(Some(OnDevice { planned, arrays }))
+        let lone = shape.len() == 1 && batch == 0 && matches!(planned[..], [IndexElem::Array(_)]);
+        Ok(Some(OnDevice { planned, arrays, lone }))
+    }
+
+    /// Whether the region is the lone device array's elements, in order:
+    /// the host's plan then places none of them.
+    pub(crate) fn is_lone(&self) -> bool {
+        self.lone
     }
 
     /// The index the host plans.
@@ -186,37 +220,83 @@ impl<'t> OnDevice<'t> {
         mode: &AnyMode<T>,
         device: &burn_tensor::Device,
     ) -> Result<DeviceRegion, BurnError> {
+        if host.len() == 0 {
+            return Ok(DeviceRegion {
+                positions: positions(Vec::new(), device),
+                skipped: None,
+                len: 0,
+            });
+        }
         let strides = super::region::c_strides(shape);
         let bounds = mode.bounds();
-        let mut at = positions(host.offsets.clone(), device);
         let mut skipped = (!host.skipped.is_empty()).then(|| {
             let len = host.skipped.len();
             Tensor::<1, Bool>::from_data(burn_tensor::TensorData::new(host.skipped.clone(), [len]), device)
         });
-        let mut faults = Vec::new();
+        let mut terms = Vec::with_capacity(self.arrays.len());
+        let mut checked = Vec::new();
         for placed in &self.arrays {
             let len = shape[placed.axis];
-            let reads = self.reads(placed, shape, batch)?;
-            let elements = placed.flat.clone().select(0, positions(reads, device));
-            let resolved = resolve(elements.clone(), len, bounds);
-            at = at + resolved.position.mul_scalar(strides[placed.axis] as i64);
-            if let Some(skip) = resolved.skipped {
+            let elements = self.elements(placed, shape, batch, device)?;
+            // No index is in bounds on an empty axis, so `clip` and `wrap`
+            // fail there as `error` does.
+            if bounds == Bounds::Error || (len == 0 && bounds != Bounds::Skip) {
+                checked.push(Checked {
+                    axis: placed.axis,
+                    len,
+                    elements,
+                });
+                continue;
+            }
+            let (position, skip) = resolve(elements, len, bounds);
+            if let Some(skip) = skip {
                 skipped = Some(match skipped {
                     Some(before) => before.bool_or(skip),
                     None => skip,
                 });
             }
-            if let Some(fault) = resolved.fault {
-                faults.push((placed.axis, len, elements, fault));
-            }
+            terms.push((position, strides[placed.axis]));
         }
-        if let Some(error) = first_fault(faults)? {
-            return Err(error.into());
+        for (axis, position) in in_bounds(checked)? {
+            terms.push((position, strides[axis]));
+        }
+        // The host's offsets are often all zeros (the region is the arrays'
+        // alone), and a stride often one: neither then costs a pass.
+        let mut at = host
+            .offsets
+            .iter()
+            .any(|&offset| offset != 0)
+            .then(|| positions(host.offsets.clone(), device));
+        for (position, stride) in terms {
+            let term = if stride == 1 {
+                position
+            } else {
+                position.mul_scalar(stride as i64)
+            };
+            at = Some(match at {
+                Some(at) => at + term,
+                None => term,
+            });
         }
         Ok(DeviceRegion {
-            positions: at,
+            positions: at.unwrap_or_else(|| positions(host.offsets.clone(), device)),
             skipped,
             len: host.len(),
+        })
+    }
+
+    /// The elements of `placed` that each region element reads, in the
+    /// region's order: the array itself when that is its own order.
+    fn elements(&self, placed: &Placed, shape: &[usize], batch: usize, device: &burn_tensor::Device) -> Result<Tensor<1, Int>, BurnError> {
+        if self.lone {
+            return Ok(placed.flat.clone());
+        }
+        let reads = self.reads(placed, shape, batch)?;
+        let in_order = reads.len() == placed.flat.dims()[0] && reads.iter().zip(0..).all(|(&read, at)| read == at);
+        Ok(if in_order {
+            placed.flat.clone()
+        } else {
+            placed.flat.clone().select(0, positions(reads, device))
         })
     }
 
@@ -268,78 +348,80 @@ fn host_mask(array: &DeviceArray<'_>) -> Result<ArrayD<bool>, BurnError> {
     Ok(ArrayD::from_shape_vec(IxDyn(array.shape()), flags).expect("a mask's elements fill its shape"))
 }
 
-/// Device indices resolved on an axis: positions, and what the mode made
-/// of the ones out of bounds.
-struct Resolved {
-    position: Tensor<1, Int>,
-    skipped: Option<Tensor<1, Bool>>,
-    fault: Option<Tensor<1, Bool>>,
-}
-
-/// `indices` on an axis of `len`, as [`Bounds::resolve`] resolves each.
-fn resolve(indices: Tensor<1, Int>, len: usize, bounds: Bounds) -> Resolved {
+/// `indices` on an axis of `len` in mode `clip`, `wrap` or `drop`/`fill`
+/// (on an axis that is not empty), as [`Bounds::resolve`] resolves each:
+/// the positions, and which the mode skipped.
+fn resolve(indices: Tensor<1, Int>, len: usize, bounds: Bounds) -> (Tensor<1, Int>, Option<Tensor<1, Bool>>) {
     let n = len as i64;
-    let outside = indices
-        .clone()
-        .greater_equal_elem(-n)
-        .bool_and(indices.clone().lower_elem(n))
-        .bool_not();
-    let counted = indices
-        .clone()
-        .mask_where(indices.clone().lower_elem(0), indices.clone().add_scalar(n));
-    let inside = counted.mask_fill(outside.clone(), 0);
     match bounds {
-        // An empty axis has no position to clamp or wrap to.
-        Bounds::Clip | Bounds::Wrap if len == 0 => Resolved {
-            position: inside,
-            skipped: None,
-            fault: Some(outside),
-        },
-        Bounds::Clip => Resolved {
-            position: inside.mask_where(outside, indices.clamp(0, n - 1)),
-            skipped: None,
-            fault: None,
-        },
-        Bounds::Wrap => Resolved {
-            position: indices.remainder_scalar(n),
-            skipped: None,
-            fault: None,
-        },
-        Bounds::Skip => Resolved {
-            position: inside,
-            skipped: Some(outside),
-            fault: None,
-        },
-        _ => Resolved {
-            position: inside,
-            skipped: None,
-            fault: Some(outside),
-        },
+        Bounds::Wrap => (indices.remainder_scalar(n), None),
+        Bounds::Clip => (from_end(indices.clamp(-n, n - 1), n), None),
+        _ => {
+            let outside = indices
+                .clone()
+                .greater_equal_elem(-n)
+                .bool_and(indices.clone().lower_elem(n))
+                .bool_not();
+            (from_end(indices, n).mask_fill(outside.clone(), 0), Some(outside))
+        }
     }
 }
 
-/// The first index out of bounds among the arrays' faults, in index
-/// order: one flag read back, and the offending array only on error.
-fn first_fault(faults: Vec<(usize, usize, Tensor<1, Int>, Tensor<1, Bool>)>) -> Result<Option<IndexError>, BurnError> {
-    let Some(any) = faults.iter().map(|(.., fault)| fault.clone().any()).reduce(|a, b| a.bool_or(b)) else {
-        return Ok(None);
-    };
-    if !host::scalar::<bool, Bool>(any) {
-        return Ok(None);
+/// `indices`, those below zero counted from the end of an axis of `n`.
+fn from_end(indices: Tensor<1, Int>, n: i64) -> Tensor<1, Int> {
+    let negative = indices.clone().lower_elem(0);
+    indices.clone().mask_where(negative, indices.add_scalar(n))
+}
+
+/// A device array whose indices must all be in bounds.
+struct Checked {
+    /// The target axis it indexes.
+    axis: usize,
+    /// That axis's length.
+    len: usize,
+    /// The indices, in the region's order.
+    elements: Tensor<1, Int>,
+}
+
+/// The positions of arrays whose indices must all be in bounds, with the
+/// axis each indexes. The arrays' extremes are read back, one copy for all
+/// of them: they decide the bounds, and whether any index counts from the
+/// end. On error, the first index out of bounds, in index order.
+fn in_bounds(checked: Vec<Checked>) -> Result<Vec<(usize, Tensor<1, Int>)>, BurnError> {
+    if checked.is_empty() {
+        return Ok(Vec::new());
     }
-    for (axis, len, elements, fault) in faults {
-        let flags = host::data(fault)
-            .convert_dtype(DType::Bool(burn_tensor::BoolStore::Native))
-            .try_into_vec::<bool>();
-        let Some(first) = flags.ok().and_then(|flags| flags.iter().position(|&out| out)) else {
-            continue;
-        };
-        let values = host::data(elements).convert::<i64>().try_into_vec::<i64>().unwrap_or_default();
-        return Ok(Some(IndexError::OutOfBounds {
-            index: values.get(first).copied().unwrap_or_default().into(),
-            axis,
-            len,
-        }));
+    let extremes = checked
+        .iter()
+        .flat_map(|array| [array.elements.clone().min(), array.elements.clone().max()])
+        .collect();
+    let extremes = host::data(Tensor::cat(extremes, 0))
+        .convert::<i64>()
+        .try_into_vec::<i64>()
+        .expect("indices are integers");
+    let mut resolved = Vec::with_capacity(checked.len());
+    for (array, extremes) in checked.into_iter().zip(extremes.chunks(2)) {
+        let (least, most, n) = (extremes[0], extremes[1], array.len as i64);
+        if least < -n || most >= n {
+            return Err(first_out_of_bounds(array).into());
+        }
+        let position = if least >= 0 { array.elements } else { from_end(array.elements, n) };
+        resolved.push((array.axis, position));
     }
-    Ok(None)
+    Ok(resolved)
+}
+
+/// The error for the first index of `array` out of bounds, read back.
+fn first_out_of_bounds(array: Checked) -> IndexError {
+    let n = array.len as i64;
+    let values = host::data(array.elements)
+        .convert::<i64>()
+        .try_into_vec::<i64>()
+        .expect("indices are integers");
+    let index = values.into_iter().find(|&at| at < -n || at >= n).unwrap_or(n);
+    IndexError::OutOfBounds {
+        index: index.into(),
+        axis: array.axis,
+        len: array.len,
+    }
 }

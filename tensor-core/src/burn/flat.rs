@@ -15,7 +15,7 @@
 //!   element and every tied value ([`super::ties`]), as JAX does.
 
 use crate::element::Op;
-use burn_tensor::{IndexingUpdateOp, Int, Tensor};
+use burn_tensor::{DType, IndexingUpdateOp, Int, Tensor};
 
 use super::device::DeviceRegion;
 use super::host;
@@ -24,14 +24,15 @@ use super::region::Region;
 
 /// The elements of `flat` at `region`, in its order; skipped ones read
 /// `fill`.
-pub(crate) fn gather<K: BurnKind>(flat: Tensor<1, K>, region: &Region, fill: Option<K::Elem>) -> Tensor<1, K> {
+pub(crate) fn gather<K: BurnKind>(flat: Tensor<1, K>, region: Region, fill: Option<K::Elem>) -> Tensor<1, K> {
     let device = flat.device();
     if region.len() == 0 {
         return Tensor::empty([0], (&device, flat.dtype()));
     }
-    let read = flat.select(0, positions(region.offsets.clone(), &device));
-    match fill {
-        Some(fill) if !region.skipped.is_empty() => read.mask_fill(skipped_mask(region, &device), fill),
+    let skipped = (fill.is_some() && !region.skipped.is_empty()).then(|| skipped_mask(&region, &device));
+    let read = flat.select(0, positions(region.offsets, &device));
+    match (fill, skipped) {
+        (Some(fill), Some(skipped)) => read.mask_fill(skipped, fill),
         _ => read,
     }
 }
@@ -42,44 +43,47 @@ fn skipped_mask(region: &Region, device: &burn_tensor::Device) -> Tensor<1, burn
     Tensor::from_data(burn_tensor::TensorData::new(region.skipped.clone(), [len]), device)
 }
 
-/// The elements `at` of `tensor` (all of them when `every`).
-fn pick<K: BurnKind>(tensor: Tensor<1, K>, at: &[usize], every: bool) -> Tensor<1, K> {
-    if every {
-        return tensor;
+/// The positions of elements `at` of `region`, and their values; every
+/// element's when `at` is `None`.
+fn chosen<K: BurnKind>(region: Region, values: Tensor<1, K>, at: Option<Vec<usize>>) -> (Tensor<1, Int>, Tensor<1, K>) {
+    let device = values.device();
+    match at {
+        None => (positions(region.offsets, &device), values),
+        Some(at) => {
+            let offsets = region.offsets_of(&at);
+            let picks = positions(at.into_iter().map(|at| at as i64).collect(), &device);
+            (positions(offsets, &device), values.select(0, picks))
+        }
     }
-    let device = tensor.device();
-    tensor.select(0, positions(at.iter().map(|&at| at as i64).collect(), &device))
 }
 
 /// `flat[region] = values` (`op` `None`) or `flat[region] op= values`,
 /// every occurrence in index order; `values` holds one element per region
 /// element. The caller has checked that `op` runs on `K` ([`supports`]).
-pub(crate) fn write<K: BurnKind>(flat: Tensor<1, K>, region: &Region, values: Tensor<1, K>, op: Option<Op>) -> Tensor<1, K> {
-    let device = flat.device();
+pub(crate) fn write<K: BurnKind>(flat: Tensor<1, K>, region: Region, values: Tensor<1, K>, op: Option<Op>) -> Tensor<1, K> {
     match op {
         None => {
-            let (last, every) = region.last_occurrences();
-            if last.is_empty() {
+            let last = region.last_occurrences();
+            if last.as_ref().is_some_and(Vec::is_empty) {
                 return flat;
             }
-            let at = positions(region.offsets_of(&last), &device);
-            K::assign(flat, at, pick(values, &last, every))
+            let (at, values) = chosen(region, values, last);
+            K::assign(flat, at, values)
         }
         Some(op) if K::adds(op) => {
-            let (kept, every) = region.kept_elements();
-            if kept.is_empty() {
+            let kept = region.kept_elements();
+            if kept.as_ref().is_some_and(Vec::is_empty) {
                 return flat;
             }
-            let at = positions(region.offsets_of(&kept), &device);
-            let values = pick(values, &kept, every);
+            let (at, values) = chosen(region, values, kept);
             let values = match op {
                 Op::Sub => K::negated(values),
                 _ => values,
             };
             flat.select_assign(0, at, values, IndexingUpdateOp::Add)
         }
-        Some(op @ (Op::Min | Op::Max)) => K::min_max(flat, region, values, op),
-        Some(op) => in_rounds(flat, region, values, op),
+        Some(op @ (Op::Min | Op::Max)) => K::min_max(flat, &region, values, op),
+        Some(op) => in_rounds(flat, &region, values, op),
     }
 }
 
@@ -91,7 +95,13 @@ pub(crate) fn in_rounds<K: BurnKind>(mut flat: Tensor<1, K>, region: &Region, va
     for round in &rounds {
         let at: Tensor<1, Int> = positions(region.offsets_of(round), &device);
         let current = flat.clone().select(0, at.clone());
-        let value = pick(values.clone(), round, whole);
+        let value = if whole {
+            values.clone()
+        } else {
+            values
+                .clone()
+                .select(0, positions(round.iter().map(|&at| at as i64).collect(), &device))
+        };
         let combined = K::combine(current, op, value).expect("a supported operation");
         flat = K::assign(flat, at, combined);
     }
@@ -119,46 +129,50 @@ pub(crate) fn write_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion,
     if at.len == 0 {
         return flat;
     }
-    let device = flat.device();
-    let identity = |values: Tensor<1, K>, skipped: &Option<Tensor<1, burn_tensor::Bool>>| match skipped {
-        Some(skipped) => values.mask_fill(skipped.clone(), K::ADD_IDENTITY),
-        None => values,
-    };
     match op {
-        None => {
-            // The last occurrence of each position: the largest of the
-            // occurrences' numbers written there (skipped ones write none).
-            let numbers = Tensor::<1, Int>::arange(0..at.len as i64, (&device, burn_tensor::DType::I64));
-            let written = match &at.skipped {
-                Some(skipped) => numbers.clone().mask_fill(skipped.clone(), -1),
-                None => numbers.clone(),
-            };
-            let len = flat.dims()[0];
-            let last = Tensor::<1, Int>::full([len], -1, (&device, burn_tensor::DType::I64)).select_assign(
-                0,
-                at.positions.clone(),
-                written,
-                IndexingUpdateOp::Max,
-            );
-            let wins = last.clone().select(0, at.positions.clone()).equal(numbers);
-            let hit = last.greater_equal_elem(0);
-            let winners = values.mask_fill(wins.bool_not(), K::ADD_IDENTITY);
-            let empty = Tensor::<1, K>::full([len], K::ADD_IDENTITY, (&device, flat.dtype()));
-            let placed = empty.select_assign(0, at.positions, winners, IndexingUpdateOp::Add);
-            flat.mask_where(hit, placed)
-        }
+        None => assign_on_device(flat, at, values),
         Some(op) if K::adds(op) => {
             let values = match op {
                 Op::Sub => K::negated(values),
                 _ => values,
             };
-            flat.select_assign(0, at.positions, identity(values, &at.skipped), IndexingUpdateOp::Add)
+            let values = match at.skipped {
+                Some(skipped) => values.mask_fill(skipped, K::ADD_IDENTITY),
+                None => values,
+            };
+            flat.select_assign(0, at.positions, values, IndexingUpdateOp::Add)
         }
-        Some(op) => {
-            let region = read_back(at);
-            write(flat, &region, values, Some(op))
-        }
+        Some(op) => write(flat, read_back(at), values, Some(op)),
     }
+}
+
+/// `flat[at] = values` at positions computed on the device: every
+/// occurrence of a position writes the value of its last occurrence, so
+/// the order burn writes repeated positions in does not matter, and the
+/// gradient reaches that one value alone. A skipped occurrence writes to a
+/// scratch element past the end.
+fn assign_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion, values: Tensor<1, K>) -> Tensor<1, K> {
+    let (device, dtype, len) = (flat.device(), flat.dtype(), flat.dims()[0]);
+    let (flat, positions) = match at.skipped {
+        Some(skipped) => (
+            Tensor::cat(vec![flat, Tensor::full([1], K::ADD_IDENTITY, (&device, dtype))], 0),
+            at.positions.mask_fill(skipped, len as i64),
+        ),
+        None => (flat, at.positions),
+    };
+    // Numbers as narrow as they fit: the buffer below is as long as the
+    // target.
+    let dtype = if i32::try_from(at.len).is_ok() { DType::I32 } else { DType::I64 };
+    let numbers = Tensor::<1, Int>::arange(0..at.len as i64, (&device, dtype));
+    // Each position's last occurrence: the largest of its occurrences'
+    // numbers.
+    let last = Tensor::<1, Int>::full([flat.dims()[0]], -1, (&device, dtype))
+        .select_assign(0, positions.clone(), numbers.clone(), IndexingUpdateOp::Max)
+        .select(0, positions.clone());
+    let wins = last.clone().equal(numbers);
+    let written = K::detached(values.clone().select(0, last)).mask_where(wins, values);
+    let written = K::assign(flat, positions, written);
+    if written.dims()[0] == len { written } else { written.slice(0..len) }
 }
 
 /// Positions computed on the device, read back into a host region.

@@ -58,7 +58,15 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
     fn negated(values: Tensor<1, Self>) -> Tensor<1, Self>;
 
     #[doc(hidden)]
-    /// `flat[at] = values` at distinct positions `at`.
+    /// `values`, cut from the graph: no gradient flows back through them
+    /// (only floats carry one).
+    fn detached(values: Tensor<1, Self>) -> Tensor<1, Self> {
+        values
+    }
+
+    #[doc(hidden)]
+    /// `flat[at] = values` at distinct positions `at`, or at repeated ones
+    /// that all write the same value.
     fn assign(flat: Tensor<1, Self>, at: Tensor<1, Int>, values: Tensor<1, Self>) -> Tensor<1, Self> {
         flat.select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Assign)
     }
@@ -116,6 +124,10 @@ impl BurnKind for Float {
 
     fn has(op: Op) -> bool {
         matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow | Op::Rem | Op::Min | Op::Max)
+    }
+
+    fn detached(values: Tensor<1, Float>) -> Tensor<1, Float> {
+        values.detach()
     }
 
     fn negated(values: Tensor<1, Float>) -> Tensor<1, Float> {

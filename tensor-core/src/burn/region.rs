@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use crate::backend::plan::{Plan, ViewAxis};
+use crate::backend::plan::{Dim, Entries, IndexedPlan, Plan, Row, SKIP, Table, ViewAxis};
+use crate::index::with_int_array;
 
 /// The selected region of a call, on the host.
 #[derive(Clone, Debug, Default)]
@@ -52,19 +53,54 @@ impl Region {
                 }
                 walk(&axes, origin, &mut self.offsets);
             }
-            Plan::Indexed(indexed) => indexed.for_each_offset(|offset| match offset {
-                Some(offset) => self.offsets.push((base + offset) as i64),
-                None => {
-                    // The flags start at the first skipped element.
-                    self.skipped.resize(self.offsets.len(), false);
-                    self.skipped.push(true);
-                    self.offsets.push(0);
+            // One index array, read in place: its offsets in one loop.
+            Plan::Indexed(IndexedPlan {
+                dims,
+                table: Table {
+                    entries: Entries::Index(axis),
+                    ..
+                },
+                base: first,
+                ..
+            }) if dims[..] == [Dim::Table] => {
+                let first = base + first;
+                with_int_array!(&axis.index, index => self.offsets.extend(index.iter().map(|&i| (first + axis.offset(i)) as i64)));
+            }
+            // Row by row, so that a row with nothing skipped extends the
+            // offsets in one loop.
+            Plan::Indexed(indexed) => indexed.for_each_row(|row| match row {
+                Row::Point(offset) => self.offsets.push((base + offset) as i64),
+                Row::Strided { base: first, len, stride } => {
+                    let first = base + first;
+                    self.offsets.extend((0..len as isize).map(|k| (first + k * stride) as i64));
                 }
+                Row::Table { base: row_base, offsets } if !offsets.contains(&SKIP) => {
+                    let row_base = base + row_base;
+                    self.offsets.extend(offsets.iter().map(|&offset| (row_base + offset) as i64));
+                }
+                Row::Table { base: row_base, offsets } => {
+                    for &offset in offsets {
+                        if offset == SKIP {
+                            self.skip();
+                        } else {
+                            self.offsets.push((base + row_base + offset) as i64);
+                        }
+                    }
+                }
+                Row::Skipped(len) => (0..len).for_each(|_| self.skip()),
             }),
         }
         if !self.skipped.is_empty() {
             self.skipped.resize(self.offsets.len(), false);
         }
+    }
+
+    /// Adds an element the mode skipped.
+    fn skip(&mut self) {
+        // The flags start at the first skipped element.
+        self.skipped.resize(self.offsets.len(), false);
+        self.skipped.push(true);
+        self.offsets.push(0);
     }
 
     /// Whether element `at` is written or read.
@@ -98,7 +134,7 @@ impl Region {
     /// every position's occurrences in index order.
     pub(crate) fn rounds(&self) -> Vec<Vec<usize>> {
         if self.all_distinct() {
-            let (kept, _) = self.kept_elements();
+            let kept = self.kept_elements().unwrap_or_else(|| (0..self.len()).collect());
             return if kept.is_empty() { Vec::new() } else { vec![kept] };
         }
         let mut seen: HashMap<i64, usize> = HashMap::with_capacity(self.len());
@@ -118,8 +154,8 @@ impl Region {
     }
 
     /// The last occurrence of each position (what `=` writes), in index
-    /// order, and whether that is every kept element.
-    pub(crate) fn last_occurrences(&self) -> (Vec<usize>, bool) {
+    /// order; `None` when that is every element.
+    pub(crate) fn last_occurrences(&self) -> Option<Vec<usize>> {
         if self.all_distinct() {
             return self.kept_elements();
         }
@@ -131,15 +167,15 @@ impl Region {
         }
         let mut winners: Vec<usize> = last.into_values().collect();
         winners.sort_unstable();
-        let every = winners.len() == self.len();
-        (winners, every)
+        Some(winners)
     }
 
-    /// The kept elements, in index order, and whether that is all of them.
-    pub(crate) fn kept_elements(&self) -> (Vec<usize>, bool) {
-        let kept: Vec<usize> = (0..self.len()).filter(|&at| self.kept(at)).collect();
-        let every = kept.len() == self.len();
-        (kept, every)
+    /// The kept elements, in index order; `None` when that is all of them.
+    pub(crate) fn kept_elements(&self) -> Option<Vec<usize>> {
+        if self.skipped.is_empty() {
+            return None;
+        }
+        Some((0..self.len()).filter(|&at| self.kept(at)).collect())
     }
 
     /// The offsets of elements `at`.
@@ -197,7 +233,7 @@ mod tests {
             skipped: vec![false, false, false, false, true, false],
         };
         assert_eq!(region.rounds(), vec![vec![0, 1], vec![2, 5], vec![3]]);
-        assert_eq!(region.last_occurrences(), (vec![3, 5], false));
-        assert_eq!(region.kept_elements(), (vec![0, 1, 2, 3, 5], false));
+        assert_eq!(region.last_occurrences(), Some(vec![3, 5]));
+        assert_eq!(region.kept_elements(), Some(vec![0, 1, 2, 3, 5]));
     }
 }

@@ -106,8 +106,8 @@ where
     ) -> Result<R::Pick<Reads<K>>, BurnError> {
         let (flat, _) = flat(self.clone());
         let region = selected(mask_of(&flat, &predicate)?);
-        let read = gather(flat, &region, None);
-        Ok(R::pick::<Reads<K>>((read, region.shape)))
+        let shape = region.shape.clone();
+        Ok(R::pick::<Reads<K>>((gather(flat, region, None), shape)))
     }
 }
 

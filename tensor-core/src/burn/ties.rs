@@ -23,7 +23,7 @@ use super::region::Region;
 pub(crate) fn shared(flat: Tensor<1, Float>, region: &Region, values: Tensor<1, Float>, op: Op) -> Tensor<1, Float> {
     let device = flat.device();
     let dtype = flat.dtype();
-    let (kept, _) = region.kept_elements();
+    let kept = region.kept_elements().unwrap_or_else(|| (0..region.len()).collect());
     if kept.is_empty() {
         return flat;
     }

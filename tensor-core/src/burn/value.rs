@@ -85,6 +85,8 @@ pub(crate) enum Gathered<T> {
     Host(Vec<T>),
     /// Each position's element of the device value, by its position there.
     Device(Vec<i64>),
+    /// The device value as it is: it has the region's shape.
+    Whole,
 }
 
 impl<T: Copy> Gathered<T> {
@@ -101,8 +103,16 @@ impl<T: Copy> Gathered<T> {
     /// a region of `shape`; `device` is the device value's shape and
     /// `batch_at` the batch position whose share of it this region takes.
     pub(crate) fn push(&mut self, values: &Broadcast<'_, T>, shape: &[usize], device: &[usize], batch_at: &[usize]) {
+        if let Gathered::Device(out) = self
+            && out.is_empty()
+            && batch_at.is_empty()
+            && device == shape
+        {
+            *self = Gathered::Whole;
+            return;
+        }
         match (self, values) {
-            (Gathered::Scalar(_), _) => {}
+            (Gathered::Scalar(_) | Gathered::Whole, _) => {}
             (Gathered::Host(out), Broadcast::Scalar(scalar)) => out.extend(std::iter::repeat_n(**scalar, shape.iter().product())),
             (Gathered::Host(out), Broadcast::Array { view, shape }) => {
                 out.extend(view.broadcast(shape.clone()).expect("prepared to broadcast").iter().copied());
@@ -138,7 +148,7 @@ pub(crate) fn to_tensor<K: BurnKind>(
     Ok(match gathered {
         Gathered::Scalar(scalar) => Tensor::full([len], scalar, (&on, dtype)),
         Gathered::Host(values) => upload(values, &on, dtype),
-        Gathered::Device(at) => {
+        Gathered::Whole | Gathered::Device(_) => {
             let value = device.expect("a device value").clone();
             if value.dtype() != dtype {
                 return Err(BurnError::DataType {
@@ -146,6 +156,9 @@ pub(crate) fn to_tensor<K: BurnKind>(
                     target: dtype,
                 });
             }
+            let Gathered::Device(at) = gathered else {
+                return Ok(value);
+            };
             if at.is_empty() {
                 return Ok(Tensor::empty([0], (&on, dtype)));
             }

@@ -57,6 +57,15 @@ impl<'a> DeviceArray<'a> {
         &self.shape
     }
 
+    /// The same array, borrowed.
+    pub(crate) fn view(&self) -> DeviceArray<'_> {
+        let array: &(dyn Any + Send + Sync) = match &self.array {
+            Held::Borrowed(array) => *array,
+            Held::Shared(array) => &**array,
+        };
+        DeviceArray::new(&self.shape, array)
+    }
+
     /// The device's array, if it is an `A`.
     pub fn downcast<A: Any>(&self) -> Option<&A> {
         match &self.array {

@@ -611,6 +611,32 @@ impl fmt::Display for RangeSlice {
     }
 }
 
+impl IndexElem<'_> {
+    /// The same element, its arrays borrowed (the types' lifetimes are
+    /// invariant, so a shorter-lived index cannot simply hold a clone).
+    pub(crate) fn view(&self) -> IndexElem<'_> {
+        match self {
+            IndexElem::Int(i) => IndexElem::Int(*i),
+            IndexElem::Slice(slice) => IndexElem::Slice(*slice),
+            IndexElem::Range(range) => IndexElem::Range(*range),
+            IndexElem::Ellipsis => IndexElem::Ellipsis,
+            IndexElem::NewAxis => IndexElem::NewAxis,
+            IndexElem::Array(array) => IndexElem::Array(array.view()),
+            IndexElem::Mask(mask) => IndexElem::Mask(mask.view().into()),
+            IndexElem::Nd(array) => IndexElem::Nd(array.view()),
+            IndexElem::Along { index, axis } => IndexElem::Along {
+                index: index.view(),
+                axis: *axis,
+            },
+            IndexElem::Device { array, form } => IndexElem::Device {
+                array: array.view(),
+                form: *form,
+            },
+            IndexElem::CrossRank { ndim } => IndexElem::CrossRank { ndim: *ndim },
+        }
+    }
+}
+
 impl fmt::Display for IndexElem<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
