@@ -1,7 +1,7 @@
-//! One call of the macros on a burn tensor viewed as one axis: tensor-core
-//! prepares it (every rule and error, in NumPy's order, before anything
-//! runs), the plans become a [`Region`], and [`super::flat`] runs it with
-//! burn's operations.
+//! One call of the macros on a burn tensor viewed as rows ([`Rows`]):
+//! tensor-core prepares it (every rule and error, in NumPy's order, before
+//! anything runs), the plans of the rows become a [`Region`], and
+//! [`super::flat`] runs it with burn's operations.
 
 use crate::backend::plan::Plan;
 use crate::backend::prepare::{self, Layout};
@@ -10,7 +10,7 @@ use crate::element::Arith;
 use crate::element::Op;
 use crate::index::IndexElem;
 use crate::value::Value;
-use burn_tensor::{Bool, Tensor};
+use burn_tensor::{Bool, Slice, Tensor};
 
 use super::device::{DeviceRegion, OnDevice, StandIns};
 use super::error::BurnError;
@@ -18,60 +18,122 @@ use super::flat::{gather, gather_on_device, write, write_on_device};
 use super::host;
 use super::kind::{BurnKind, unsupported};
 use super::region::{Region, c_strides};
+use super::rows::Rows;
+use super::slices;
 use super::value::{Gathered, flat_of, host_form, to_tensor};
 
-/// Where a call reads or writes: positions known on the host, or
-/// computed on the device from index arrays there.
+/// Where a call reads or writes: rows known on the host, rows computed on
+/// the device from index arrays there, or a view.
 pub(crate) enum Where {
     /// Known on the host.
     Host(Region),
     /// On the device.
     Device(Box<DeviceRegion>),
+    /// A view: burn's slices, one per axis ([`slices`]).
+    Slices(Vec<Slice>),
 }
 
-/// A write, prepared: where, and the value of each position.
+/// A write, prepared: where, and the value of each element, in C order.
 pub(crate) struct Prepared<K: BurnKind> {
     at: Where,
     values: Tensor<1, K>,
     op: Option<Op>,
+    /// The target's rows and their length.
+    rows: [usize; 2],
 }
 
 impl<K: BurnKind> Prepared<K> {
-    /// Runs the write on the target `flat`; it cannot fail.
-    pub(crate) fn run(self, flat: Tensor<1, K>) -> Tensor<1, K> {
-        match self.at {
-            Where::Host(region) => write(flat, region, self.values, self.op),
-            Where::Device(region) => write_on_device(flat, *region, self.values, self.op),
-        }
+    /// Runs the write on `target`; it cannot fail.
+    pub(crate) fn run<const D: usize>(self, target: Tensor<D, K>) -> Tensor<D, K> {
+        let (dims, [_, row_len]) = (target.dims(), self.rows);
+        let written = match self.at {
+            Where::Slices(at) => return slices::write(target, &at, self.values, self.op),
+            Where::Host(region) => {
+                let values = self.values.reshape([region.len(), row_len]);
+                write(target.reshape(self.rows), region, values, self.op)
+            }
+            Where::Device(region) => {
+                let values = self.values.reshape([region.len, row_len]);
+                write_on_device(target.reshape(self.rows), *region, values, self.op)
+            }
+        };
+        written.reshape(dims)
+    }
+}
+
+/// A call's index on a target: its shape, the batch axes, and the rows the
+/// index addresses.
+struct Indexed<'c, 'i> {
+    shape: &'c [usize],
+    /// The whole index, which tensor-core checks.
+    index: &'c [IndexElem<'i>],
+    batch: usize,
+    rows: Rows,
+}
+
+impl<'c, 'i> Indexed<'c, 'i> {
+    /// The index elements that address the rows.
+    fn rows_index(&self) -> &'c [IndexElem<'i>] {
+        &self.index[..self.rows.kept]
+    }
+
+    /// The shape of the rows' axes.
+    fn rows_shape(&self) -> &'c [usize] {
+        &self.shape[..self.rows.leading]
+    }
+
+    /// The shape of a row.
+    fn row_shape(&self) -> &'c [usize] {
+        &self.shape[self.rows.leading..]
+    }
+
+    /// The target as rows: how many, and how long.
+    fn as_rows(&self) -> [usize; 2] {
+        [self.rows_shape().iter().product(), self.row_shape().iter().product()]
     }
 }
 
 /// The plan of `index` on a target of `shape` and `strides` with `batch`
-/// paired axes, as a region, in mode `error`, with no value: where a device
-/// array's elements are read ([`OnDevice`]).
-pub(crate) fn probe(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], batch: usize) -> Result<Region, BurnError> {
-    let mode = AnyMode::<i64>::Error;
+/// paired axes, in `mode`, with no value, as a region. A lone device
+/// array's elements are all at zero ([`OnDevice::is_lone`]).
+pub(crate) fn plan_region<T>(
+    index: &[IndexElem<'_>],
+    shape: &[usize],
+    strides: &[isize],
+    batch: usize,
+    mode: &AnyMode<T>,
+    lone: bool,
+) -> Result<Region, BurnError> {
     let mut region = Region::default();
     let layout = Layout {
         shape: &shape[batch..],
         strides: &strides[batch..],
     };
     if batch == 0 {
-        region.push(&prepare::apply(index, layout, &mode)?, 0, strides);
+        let plan = prepare::apply(index, layout, mode)?;
+        region.shape = plan.shape().to_vec();
+        push_plan(&mut region, &plan, strides, lone);
         return Ok(region);
     }
-    let batches = prepare::batch_update(batch, shape, index, &mode, None)?;
+    let batches = prepare::batch_update(batch, shape, index, mode, None)?;
     for at in batches.positions() {
         let index = batches.index_at(index, &at);
-        region.push(&prepare::apply(&index, layout, &mode)?, batch_base(&at, strides), layout.strides);
+        let plan = prepare::apply(&index, layout, mode)?;
+        region.push(&plan, batch_base(&at, strides), layout.strides);
     }
     Ok(region)
 }
 
+/// Where a device array's elements are read ([`OnDevice`]): the plan of
+/// `index` in mode `error`, as a region.
+pub(crate) fn probe(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], batch: usize) -> Result<Region, BurnError> {
+    plan_region(index, shape, strides, batch, &AnyMode::<i64>::Error, false)
+}
+
 /// Adds the elements of an unbatched `plan` to `region`. Those of a lone
 /// device array are all at zero: the array's elements alone place them.
-fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], on_device: Option<&OnDevice<'_>>) {
-    if on_device.is_some_and(OnDevice::is_lone) {
+fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], lone: bool) {
+    if lone {
         region.offsets = vec![0; plan.shape().iter().product()];
         region.skipped.clear();
     } else {
@@ -86,30 +148,50 @@ fn batch_base(at: &[usize], strides: &[isize]) -> isize {
 
 /// `flat[index]` for a tensor of `shape`: the elements read, and the
 /// read's shape.
-pub(crate) fn read<K: BurnKind>(
-    flat: Tensor<1, K>,
+pub(crate) fn read<const D: usize, K: BurnKind>(
+    target: &Tensor<D, K>,
     shape: &[usize],
     index: &[IndexElem<'_>],
     batch: usize,
     mode: AnyMode<K::Elem>,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
-    let stand_ins = StandIns::for_index(index);
-    match OnDevice::split(index, &stand_ins, shape, batch)? {
-        None => read_planned(flat, shape, index, batch, mode, None),
-        Some(on_device) => read_planned(flat, shape, on_device.planned(), batch, mode, Some(&on_device)),
+    if batch == 0 && index.iter().all(is_basic) {
+        let strides = c_strides(shape);
+        let plan = prepare::read(index, Layout { shape, strides: &strides }, &mode)?;
+        if let Some(at) = slices::of(&plan) {
+            return Ok((slices::read(target, &at), plan.shape().to_vec()));
+        }
     }
+    let len = shape.iter().product::<usize>();
+    let flat = target.clone().reshape([len]);
+    let rows = Rows::of(index, shape, batch);
+    let stand_ins = StandIns::for_index(index);
+    match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
+        None => read_planned(flat, Indexed { shape, index, batch, rows }, mode, None),
+        Some(on_device) => {
+            let index = on_device.whole();
+            read_planned(flat, Indexed { shape, index, batch, rows }, mode, Some(&on_device))
+        }
+    }
+}
+
+/// Whether `elem` is an element of a basic index, which selects a view.
+fn is_basic(elem: &IndexElem<'_>) -> bool {
+    matches!(
+        elem,
+        IndexElem::Int(_) | IndexElem::Slice(_) | IndexElem::Range(_) | IndexElem::Ellipsis | IndexElem::NewAxis
+    )
 }
 
 /// [`read`] of the index the host plans, and the device arrays it stands
 /// in for.
 fn read_planned<K: BurnKind>(
     flat: Tensor<1, K>,
-    shape: &[usize],
-    index: &[IndexElem<'_>],
-    batch: usize,
+    call: Indexed<'_, '_>,
     mode: AnyMode<K::Elem>,
     on_device: Option<&OnDevice<'_>>,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
+    let (shape, index, batch) = (call.rows_shape(), call.rows_index(), call.batch);
     let strides = c_strides(shape);
     let layout = Layout {
         shape: &shape[batch.min(shape.len())..],
@@ -119,7 +201,7 @@ fn read_planned<K: BurnKind>(
     if batch == 0 {
         let plan = prepare::read(index, layout, &mode)?;
         region.shape = plan.shape().to_vec();
-        push_plan(&mut region, &plan, &strides, on_device);
+        push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::is_lone));
     } else {
         let batches = prepare::batch_read(batch, shape, index, &mode)?;
         let mut inner = None;
@@ -139,15 +221,17 @@ fn read_planned<K: BurnKind>(
         AnyMode::Fill(fill) => Some(fill),
         _ => None,
     };
-    let shape_of_read = region.shape.clone();
+    let read_shape = [&region.shape[..], call.row_shape()].concat();
+    let rows = flat.reshape(call.as_rows());
     let read = match on_device {
-        None => gather(flat, region, fill),
+        None => gather(rows, region, fill),
         Some(on_device) => {
-            let at = on_device.positions(&region, shape, batch, &mode, &flat.device())?;
-            gather_on_device(flat, at, fill)
+            let at = on_device.positions(&region, &mode, &rows.device())?;
+            gather_on_device(rows, at, fill)
         }
     };
-    Ok((read, shape_of_read))
+    let len = read.dims().iter().product::<usize>();
+    Ok((read.reshape([len]), read_shape))
 }
 
 /// `flat[index] = value` (`op` `None`) or `flat[index] op= value`,
@@ -167,17 +251,15 @@ pub(crate) fn prepare_write<K: BurnKind>(
     {
         return Err(unsupported::<K>(op));
     }
+    let rows = Rows::of(index, shape, batch);
     let stand_ins = StandIns::for_index(index);
-    match OnDevice::split(index, &stand_ins, shape, batch)? {
-        None => prepare_planned(flat, shape, index, batch, Update { value, mode, op }, None),
-        Some(on_device) => prepare_planned(
-            flat,
-            shape,
-            on_device.planned(),
-            batch,
-            Update { value, mode, op },
-            Some(&on_device),
-        ),
+    let update = Update { value, mode, op };
+    match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
+        None => prepare_planned(flat, Indexed { shape, index, batch, rows }, update, None),
+        Some(on_device) => {
+            let index = on_device.whole();
+            prepare_planned(flat, Indexed { shape, index, batch, rows }, update, Some(&on_device))
+        }
     }
 }
 
@@ -190,16 +272,16 @@ struct Update<'v, T> {
 }
 
 /// [`prepare_write`] of the index the host plans, and the device arrays it
-/// stands in for.
+/// stands in for. The whole index is checked, and the value broadcast to
+/// its region, element by element; the rows' index then places the rows.
 fn prepare_planned<K: BurnKind>(
     flat: &Tensor<1, K>,
-    shape: &[usize],
-    index: &[IndexElem<'_>],
-    batch: usize,
+    call: Indexed<'_, '_>,
     update: Update<'_, K::Elem>,
     on_device: Option<&OnDevice<'_>>,
 ) -> Result<Prepared<K>, BurnError> {
     let Update { value, mode, op } = update;
+    let (shape, index, batch) = (call.shape, call.index, call.batch);
     let value = vetted_on_host::<K>(value, op)?;
     let zero = K::Elem::default();
     let host = host_form(&value, &zero);
@@ -208,14 +290,20 @@ fn prepare_planned<K: BurnKind>(
         _ => Vec::new(),
     };
     let strides = c_strides(shape);
-    let mut region = Region::default();
     let mut gathered = Gathered::new(&value);
+    let mut count = 0;
+    let mut view = None;
     if batch == 0 {
         let layout = Layout { shape, strides: &strides };
         let (plan, values) = prepare_one(index, layout, &mode, &host, op)?;
         gathered.push(&values, plan.shape(), &device_shape, &[]);
-        region.shape = plan.shape().to_vec();
-        push_plan(&mut region, &plan, &strides, on_device);
+        count = plan.shape().iter().product();
+        // A view holds each element once, so that burn's own rules are
+        // right for every operation but a tie of `min` and `max`, whose
+        // gradient is shared.
+        if !matches!(op, Some(Op::Min | Op::Max)) {
+            view = slices::of(&plan);
+        }
     } else {
         let batches = prepare::batch_update(batch, shape, index, &mode, Some(&host))?;
         let layout = Layout {
@@ -227,19 +315,32 @@ fn prepare_planned<K: BurnKind>(
             let host = batches.value_at(&host, &at);
             let (plan, values) = prepare_one(&index, layout, &mode, &host, op)?;
             gathered.push(&values, plan.shape(), &device_shape, &at);
-            region.push(&plan, batch_base(&at, &strides), layout.strides);
+            count += plan.shape().iter().product::<usize>();
         }
     }
     let device = match &value {
         Value::Device(array) => Some(flat_of::<K>(array)?),
         _ => None,
     };
-    let values = to_tensor(gathered, region.len(), device, flat)?;
-    let at = match on_device {
-        None => Where::Host(region),
-        Some(on_device) => Where::Device(Box::new(on_device.positions(&region, shape, batch, &mode, &flat.device())?)),
+    let values = to_tensor(gathered, count, device, flat)?;
+    let at = match (view, on_device) {
+        (Some(view), _) => Where::Slices(view),
+        (None, on_device) => {
+            let rows_shape = call.rows_shape();
+            let lone = on_device.is_some_and(OnDevice::is_lone);
+            let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, lone)?;
+            match on_device {
+                None => Where::Host(region),
+                Some(on_device) => Where::Device(Box::new(on_device.positions(&region, &mode, &flat.device())?)),
+            }
+        }
     };
-    Ok(Prepared { at, values, op })
+    Ok(Prepared {
+        at,
+        values,
+        op,
+        rows: call.as_rows(),
+    })
 }
 
 /// One region's write, prepared: its plan and its values.
@@ -362,8 +463,17 @@ pub(crate) fn write_where<K: BurnKind>(
         Value::Device(array) => Some(flat_of::<K>(array)?),
         _ => None,
     };
-    let values = to_tensor(gathered, count, device, &flat)?;
-    Ok(write(flat, region, values, op))
+    let values = to_tensor(gathered, count, device, &flat)?.reshape([count, 1]);
+    let len = flat.dims()[0];
+    Ok(write(flat.reshape([len, 1]), region, values, op).reshape([len]))
+}
+
+/// `flat[mask]`, the mask read back: the elements read, and their shape.
+pub(crate) fn read_where<K: BurnKind>(flat: Tensor<1, K>, mask: Tensor<1, Bool>) -> (Tensor<1, K>, Vec<usize>) {
+    let region = selected(mask);
+    let (len, shape) = (flat.dims()[0], region.shape.clone());
+    let read = gather(flat.reshape([len, 1]), region, None);
+    (read.reshape([shape[0]]), shape)
 }
 
 /// `flat[mask] = scalar` or `flat[mask] op= scalar` without reading the
@@ -374,7 +484,8 @@ fn masked_scalar<K: BurnKind>(flat: Tensor<1, K>, mask: Tensor<1, Bool>, scalar:
         return flat.mask_fill(mask, scalar);
     };
     let (device, dtype, len) = (flat.device(), flat.dtype(), flat.dims()[0]);
-    let base = flat.clone().mask_fill(mask.clone().bool_not(), K::ONE);
-    let combined = K::combine(base, op, Tensor::full([len], scalar, (&device, dtype))).expect("a supported operation");
-    flat.mask_where(mask, combined)
+    let base = flat.clone().mask_fill(mask.clone().bool_not(), K::ONE).reshape([len, 1]);
+    let scalars = Tensor::full([len, 1], scalar, (&device, dtype));
+    let combined = K::combine(base, op, scalars).expect("a supported operation");
+    flat.mask_where(mask, combined.reshape([len]))
 }

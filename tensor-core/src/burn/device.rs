@@ -20,6 +20,7 @@ use super::error::BurnError;
 use super::host;
 use super::kind::positions;
 use super::region::Region;
+use super::rows::Rows;
 use super::value::Flat;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
 use crate::error::IndexError;
@@ -52,11 +53,14 @@ struct Placed {
 
 /// An index holding burn tensors, split for the host to plan.
 pub(crate) struct OnDevice<'t> {
+    /// The whole index as the host checks it, stand-ins in place.
     planned: Vec<IndexElem<'t>>,
     arrays: Vec<Placed>,
-    /// Whether the index is one array on a one-dimensional target: the
-    /// region is then the array's elements, in order.
-    lone: bool,
+    /// The elements that address the target's rows ([`Rows`]).
+    kept: usize,
+    /// The shape of the rows' axes (the leading axes).
+    rows_shape: Vec<usize>,
+    batch: usize,
 }
 
 /// The burn tensor of integers a device index array holds.
@@ -121,6 +125,7 @@ impl<'t> OnDevice<'t> {
         stand_ins: &'t StandIns,
         shape: &[usize],
         batch: usize,
+        rows: Rows,
     ) -> Result<Option<Self>, BurnError> {
         if !index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) {
             return Ok(None);
@@ -195,31 +200,36 @@ impl<'t> OnDevice<'t> {
                 }),
             }
         }
-        let lone = shape.len() == 1 && batch == 0 && matches!(planned[..], [IndexElem::Array(_)]);
-        Ok(Some(OnDevice { planned, arrays, lone }))
+        Ok(Some(OnDevice {
+            planned,
+            arrays,
+            kept: rows.kept,
+            rows_shape: shape[..rows.leading].to_vec(),
+            batch,
+        }))
     }
 
-    /// Whether the region is the lone device array's elements, in order:
-    /// the host's plan then places none of them.
+    /// Whether the region is the lone device array's elements, in order
+    /// (the index is one array, on one axis of rows): the host's plan then
+    /// places none of them.
     pub(crate) fn is_lone(&self) -> bool {
-        self.lone
+        self.batch == 0 && self.rows_shape.len() == 1 && matches!(self.planned(), [IndexElem::Array(_)])
     }
 
-    /// The index the host plans.
+    /// The index that addresses the rows, as the host plans it.
     pub(crate) fn planned(&self) -> &[IndexElem<'t>] {
+        &self.planned[..self.kept]
+    }
+
+    /// The whole index, as the host checks it.
+    pub(crate) fn whole(&self) -> &[IndexElem<'t>] {
         &self.planned
     }
 
-    /// The region's positions once the device arrays are added to the
-    /// host's plan `host` of a target of `shape`, resolved by `mode`.
-    pub(crate) fn positions<T>(
-        &self,
-        host: &Region,
-        shape: &[usize],
-        batch: usize,
-        mode: &AnyMode<T>,
-        device: &burn_tensor::Device,
-    ) -> Result<DeviceRegion, BurnError> {
+    /// The region's rows once the device arrays are added to the host's
+    /// plan `host` of the rows, resolved by `mode`.
+    pub(crate) fn positions<T>(&self, host: &Region, mode: &AnyMode<T>, device: &burn_tensor::Device) -> Result<DeviceRegion, BurnError> {
+        let (shape, batch) = (&self.rows_shape[..], self.batch);
         if host.len() == 0 {
             return Ok(DeviceRegion {
                 positions: positions(Vec::new(), device),
@@ -288,7 +298,7 @@ impl<'t> OnDevice<'t> {
     /// The elements of `placed` that each region element reads, in the
     /// region's order: the array itself when that is its own order.
     fn elements(&self, placed: &Placed, shape: &[usize], batch: usize, device: &burn_tensor::Device) -> Result<Tensor<1, Int>, BurnError> {
-        if self.lone {
+        if self.is_lone() {
             return Ok(placed.flat.clone());
         }
         let reads = self.reads(placed, shape, batch)?;
@@ -304,7 +314,7 @@ impl<'t> OnDevice<'t> {
     /// with the array replaced by its own positions, on a target whose
     /// strides are zero but along the array's axis.
     fn reads(&self, placed: &Placed, shape: &[usize], batch: usize) -> Result<Vec<i64>, BurnError> {
-        let mut probe = self.planned.clone();
+        let mut probe = self.planned().to_vec();
         let own = match &probe[placed.element] {
             IndexElem::Array(array) => IndexElem::Array(own_positions(array.shape(), None)),
             IndexElem::Nd(array) => IndexElem::Nd(own_positions(array.shape(), placed.column)),

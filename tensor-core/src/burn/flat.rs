@@ -1,11 +1,14 @@
-//! Reads and writes of a region of the tensor viewed as one axis, lowered
-//! to burn's own indexed operations so that autodiff differentiates them.
+//! Reads and writes of a region of the tensor viewed as rows ([`Rows`]),
+//! lowered to burn's own indexed operations so that autodiff
+//! differentiates them. A region's positions are rows; a tensor whose
+//! every axis is indexed is rows of one element.
 //!
 //! burn defines the gradients of `select`, of `select_assign` with `Add`,
 //! and of `select_assign` with `Assign` over distinct positions; with
 //! repeated positions it leaves `Assign`, `Mul`, `Min` and `Max`
 //! undefined. So every write here reaches burn with distinct positions
-//! only, or as an `Add`:
+//! only, as an `Add`, or with every occurrence of a position writing the
+//! same values:
 //! - `=` writes each position's last occurrence alone;
 //! - `+=` and `-=` are one indexed add, which burn folds in index order;
 //! - every other operation runs in rounds, each holding each position at
@@ -13,39 +16,46 @@
 //!   applied occurrence by occurrence, zeros included;
 //! - `min` and `max` then share a tie's gradient equally among the target's
 //!   element and every tied value ([`super::ties`]), as JAX does.
+//!
+//! [`Rows`]: super::rows::Rows
 
 use crate::element::Op;
-use burn_tensor::{DType, IndexingUpdateOp, Int, Tensor};
+use burn_tensor::{Bool, DType, IndexingUpdateOp, Int, Tensor};
 
 use super::device::DeviceRegion;
 use super::host;
 use super::kind::{BurnKind, positions};
 use super::region::Region;
 
-/// The elements of `flat` at `region`, in its order; skipped ones read
-/// `fill`.
-pub(crate) fn gather<K: BurnKind>(flat: Tensor<1, K>, region: Region, fill: Option<K::Elem>) -> Tensor<1, K> {
-    let device = flat.device();
+/// The rows of `rows` at `region`, in its order; skipped ones read `fill`.
+pub(crate) fn gather<K: BurnKind>(rows: Tensor<2, K>, region: Region, fill: Option<K::Elem>) -> Tensor<2, K> {
+    let (device, row_len) = (rows.device(), rows.dims()[1]);
     if region.len() == 0 {
-        return Tensor::empty([0], (&device, flat.dtype()));
+        return Tensor::empty([0, row_len], (&device, rows.dtype()));
     }
     let skipped = (fill.is_some() && !region.skipped.is_empty()).then(|| skipped_mask(&region, &device));
-    let read = flat.select(0, positions(region.offsets, &device));
+    let read = rows.select(0, positions(region.offsets, &device));
     match (fill, skipped) {
-        (Some(fill), Some(skipped)) => read.mask_fill(skipped, fill),
+        (Some(fill), Some(skipped)) => read.mask_fill(per_row(skipped, row_len), fill),
         _ => read,
     }
 }
 
 /// The region's skipped elements as a mask on `device`.
-fn skipped_mask(region: &Region, device: &burn_tensor::Device) -> Tensor<1, burn_tensor::Bool> {
+fn skipped_mask(region: &Region, device: &burn_tensor::Device) -> Tensor<1, Bool> {
     let len = region.skipped.len();
     Tensor::from_data(burn_tensor::TensorData::new(region.skipped.clone(), [len]), device)
 }
 
+/// A flag per row as a mask over rows of `row_len`.
+fn per_row(flags: Tensor<1, Bool>, row_len: usize) -> Tensor<2, Bool> {
+    let len = flags.dims()[0];
+    flags.reshape([len, 1]).expand([len, row_len])
+}
+
 /// The positions of elements `at` of `region`, and their values; every
 /// element's when `at` is `None`.
-fn chosen<K: BurnKind>(region: Region, values: Tensor<1, K>, at: Option<Vec<usize>>) -> (Tensor<1, Int>, Tensor<1, K>) {
+fn chosen<K: BurnKind>(region: Region, values: Tensor<2, K>, at: Option<Vec<usize>>) -> (Tensor<1, Int>, Tensor<2, K>) {
     let device = values.device();
     match at {
         None => (positions(region.offsets, &device), values),
@@ -57,44 +67,44 @@ fn chosen<K: BurnKind>(region: Region, values: Tensor<1, K>, at: Option<Vec<usiz
     }
 }
 
-/// `flat[region] = values` (`op` `None`) or `flat[region] op= values`,
-/// every occurrence in index order; `values` holds one element per region
+/// `rows[region] = values` (`op` `None`) or `rows[region] op= values`,
+/// every occurrence in index order; `values` holds one row per region
 /// element. The caller has checked that `op` runs on `K` ([`supports`]).
-pub(crate) fn write<K: BurnKind>(flat: Tensor<1, K>, region: Region, values: Tensor<1, K>, op: Option<Op>) -> Tensor<1, K> {
+pub(crate) fn write<K: BurnKind>(rows: Tensor<2, K>, region: Region, values: Tensor<2, K>, op: Option<Op>) -> Tensor<2, K> {
     match op {
         None => {
             let last = region.last_occurrences();
             if last.as_ref().is_some_and(Vec::is_empty) {
-                return flat;
+                return rows;
             }
             let (at, values) = chosen(region, values, last);
-            K::assign(flat, at, values)
+            K::assign(rows, at, values)
         }
         Some(op) if K::adds(op) => {
             let kept = region.kept_elements();
             if kept.as_ref().is_some_and(Vec::is_empty) {
-                return flat;
+                return rows;
             }
             let (at, values) = chosen(region, values, kept);
             let values = match op {
                 Op::Sub => K::negated(values),
                 _ => values,
             };
-            flat.select_assign(0, at, values, IndexingUpdateOp::Add)
+            rows.select_assign(0, at, values, IndexingUpdateOp::Add)
         }
-        Some(op @ (Op::Min | Op::Max)) => K::min_max(flat, &region, values, op),
-        Some(op) => in_rounds(flat, &region, values, op),
+        Some(op @ (Op::Min | Op::Max)) => K::min_max(rows, &region, values, op),
+        Some(op) => in_rounds(rows, &region, values, op),
     }
 }
 
-/// `flat[region] op= values`, one round of distinct positions at a time.
-pub(crate) fn in_rounds<K: BurnKind>(mut flat: Tensor<1, K>, region: &Region, values: Tensor<1, K>, op: Op) -> Tensor<1, K> {
-    let device = flat.device();
+/// `rows[region] op= values`, one round of distinct positions at a time.
+pub(crate) fn in_rounds<K: BurnKind>(mut rows: Tensor<2, K>, region: &Region, values: Tensor<2, K>, op: Op) -> Tensor<2, K> {
+    let device = rows.device();
     let rounds = region.rounds();
     let whole = rounds.len() == 1 && rounds[0].len() == region.len();
     for round in &rounds {
         let at: Tensor<1, Int> = positions(region.offsets_of(round), &device);
-        let current = flat.clone().select(0, at.clone());
+        let current = rows.clone().select(0, at.clone());
         let value = if whole {
             values.clone()
         } else {
@@ -103,20 +113,21 @@ pub(crate) fn in_rounds<K: BurnKind>(mut flat: Tensor<1, K>, region: &Region, va
                 .select(0, positions(round.iter().map(|&at| at as i64).collect(), &device))
         };
         let combined = K::combine(current, op, value).expect("a supported operation");
-        flat = K::assign(flat, at, combined);
+        rows = K::assign(rows, at, combined);
     }
-    flat
+    rows
 }
 
-/// The elements of `flat` at positions computed on the device; skipped
-/// ones read `fill`.
-pub(crate) fn gather_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion, fill: Option<K::Elem>) -> Tensor<1, K> {
+/// The rows of `rows` at positions computed on the device; skipped ones
+/// read `fill`.
+pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, fill: Option<K::Elem>) -> Tensor<2, K> {
+    let row_len = rows.dims()[1];
     if at.len == 0 {
-        return Tensor::empty([0], (&flat.device(), flat.dtype()));
+        return Tensor::empty([0, row_len], (&rows.device(), rows.dtype()));
     }
-    let read = flat.select(0, at.positions);
+    let read = rows.select(0, at.positions);
     match (fill, at.skipped) {
-        (Some(fill), Some(skipped)) => read.mask_fill(skipped, fill),
+        (Some(fill), Some(skipped)) => read.mask_fill(per_row(skipped, row_len), fill),
         _ => read,
     }
 }
@@ -125,53 +136,54 @@ pub(crate) fn gather_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion
 /// position's last occurrence there, `+=` and `-=` add with the skipped
 /// values made the sum's identity, and the operations that run in rounds
 /// read the positions back once (their rounds need them on the host).
-pub(crate) fn write_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion, values: Tensor<1, K>, op: Option<Op>) -> Tensor<1, K> {
+pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Option<Op>) -> Tensor<2, K> {
     if at.len == 0 {
-        return flat;
+        return rows;
     }
     match op {
-        None => assign_on_device(flat, at, values),
+        None => assign_on_device(rows, at, values),
         Some(op) if K::adds(op) => {
             let values = match op {
                 Op::Sub => K::negated(values),
                 _ => values,
             };
+            let row_len = rows.dims()[1];
             let values = match at.skipped {
-                Some(skipped) => values.mask_fill(skipped, K::ADD_IDENTITY),
+                Some(skipped) => values.mask_fill(per_row(skipped, row_len), K::ADD_IDENTITY),
                 None => values,
             };
-            flat.select_assign(0, at.positions, values, IndexingUpdateOp::Add)
+            rows.select_assign(0, at.positions, values, IndexingUpdateOp::Add)
         }
-        Some(op) => write(flat, read_back(at), values, Some(op)),
+        Some(op) => write(rows, read_back(at), values, Some(op)),
     }
 }
 
-/// `flat[at] = values` at positions computed on the device: every
-/// occurrence of a position writes the value of its last occurrence, so
+/// `rows[at] = values` at positions computed on the device: every
+/// occurrence of a position writes the values of its last occurrence, so
 /// the order burn writes repeated positions in does not matter, and the
-/// gradient reaches that one value alone. A skipped occurrence writes to a
-/// scratch element past the end.
-fn assign_on_device<K: BurnKind>(flat: Tensor<1, K>, at: DeviceRegion, values: Tensor<1, K>) -> Tensor<1, K> {
-    let (device, dtype, len) = (flat.device(), flat.dtype(), flat.dims()[0]);
-    let (flat, positions) = match at.skipped {
+/// gradient reaches those values alone. A skipped occurrence writes to a
+/// scratch row past the end.
+fn assign_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>) -> Tensor<2, K> {
+    let (device, dtype, [len, row_len]) = (rows.device(), rows.dtype(), rows.dims());
+    let (rows, positions) = match at.skipped {
         Some(skipped) => (
-            Tensor::cat(vec![flat, Tensor::full([1], K::ADD_IDENTITY, (&device, dtype))], 0),
+            Tensor::cat(vec![rows, Tensor::full([1, row_len], K::ADD_IDENTITY, (&device, dtype))], 0),
             at.positions.mask_fill(skipped, len as i64),
         ),
-        None => (flat, at.positions),
+        None => (rows, at.positions),
     };
-    // Numbers as narrow as they fit: the buffer below is as long as the
-    // target.
-    let dtype = if i32::try_from(at.len).is_ok() { DType::I32 } else { DType::I64 };
-    let numbers = Tensor::<1, Int>::arange(0..at.len as i64, (&device, dtype));
+    // Numbers as narrow as they fit: the buffer below has a number for
+    // every row of the target.
+    let numbers_dtype = if i32::try_from(at.len).is_ok() { DType::I32 } else { DType::I64 };
+    let numbers = Tensor::<1, Int>::arange(0..at.len as i64, (&device, numbers_dtype));
     // Each position's last occurrence: the largest of its occurrences'
     // numbers.
-    let last = Tensor::<1, Int>::full([flat.dims()[0]], -1, (&device, dtype))
+    let last = Tensor::<1, Int>::full([rows.dims()[0]], -1, (&device, numbers_dtype))
         .select_assign(0, positions.clone(), numbers.clone(), IndexingUpdateOp::Max)
         .select(0, positions.clone());
-    let wins = last.clone().equal(numbers);
+    let wins = per_row(last.clone().equal(numbers), row_len);
     let written = K::detached(values.clone().select(0, last)).mask_where(wins, values);
-    let written = K::assign(flat, positions, written);
+    let written = K::assign(rows, positions, written);
     if written.dims()[0] == len { written } else { written.slice(0..len) }
 }
 

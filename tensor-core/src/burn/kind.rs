@@ -40,7 +40,7 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
     #[doc(hidden)]
     /// `cur op value`, element by element, as tensor-core's element types
     /// compute it; `None` where the kind has no such operation.
-    fn combine(cur: Tensor<1, Self>, op: Op, value: Tensor<1, Self>) -> Option<Tensor<1, Self>>;
+    fn combine(cur: Tensor<2, Self>, op: Op, value: Tensor<2, Self>) -> Option<Tensor<2, Self>>;
 
     #[doc(hidden)]
     /// Whether the kind has `op`.
@@ -55,27 +55,27 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
 
     #[doc(hidden)]
     /// `-values`, for `-=` (on the kinds that add).
-    fn negated(values: Tensor<1, Self>) -> Tensor<1, Self>;
+    fn negated(values: Tensor<2, Self>) -> Tensor<2, Self>;
 
     #[doc(hidden)]
     /// `values`, cut from the graph: no gradient flows back through them
     /// (only floats carry one).
-    fn detached(values: Tensor<1, Self>) -> Tensor<1, Self> {
+    fn detached(values: Tensor<2, Self>) -> Tensor<2, Self> {
         values
     }
 
     #[doc(hidden)]
-    /// `flat[at] = values` at distinct positions `at`, or at repeated ones
-    /// that all write the same value.
-    fn assign(flat: Tensor<1, Self>, at: Tensor<1, Int>, values: Tensor<1, Self>) -> Tensor<1, Self> {
-        flat.select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Assign)
+    /// `rows[at] = values` at distinct rows `at`, or at repeated ones that
+    /// all write the same values.
+    fn assign(rows: Tensor<2, Self>, at: Tensor<1, Int>, values: Tensor<2, Self>) -> Tensor<2, Self> {
+        rows.select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Assign)
     }
 
     #[doc(hidden)]
     /// `flat[region] op= values` for `min` and `max`: in rounds, and on
     /// floats on a device with autodiff, with a tie's gradient shared.
-    fn min_max(flat: Tensor<1, Self>, region: &Region, values: Tensor<1, Self>, op: Op) -> Tensor<1, Self> {
-        super::flat::in_rounds(flat, region, values, op)
+    fn min_max(rows: Tensor<2, Self>, region: &Region, values: Tensor<2, Self>, op: Op) -> Tensor<2, Self> {
+        super::flat::in_rounds(rows, region, values, op)
     }
 }
 
@@ -126,20 +126,20 @@ impl BurnKind for Float {
         matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow | Op::Rem | Op::Min | Op::Max)
     }
 
-    fn detached(values: Tensor<1, Float>) -> Tensor<1, Float> {
+    fn detached(values: Tensor<2, Float>) -> Tensor<2, Float> {
         values.detach()
     }
 
-    fn negated(values: Tensor<1, Float>) -> Tensor<1, Float> {
+    fn negated(values: Tensor<2, Float>) -> Tensor<2, Float> {
         -values
     }
 
-    fn min_max(flat: Tensor<1, Float>, region: &Region, values: Tensor<1, Float>, op: Op) -> Tensor<1, Float> {
+    fn min_max(rows: Tensor<2, Float>, region: &Region, values: Tensor<2, Float>, op: Op) -> Tensor<2, Float> {
         // On a device with autodiff, whether or not this call is tracked
         // (burn tells that only with its `autodiff` feature).
-        match flat.is_autodiff() {
-            true => super::ties::shared(flat, region, values, op),
-            false => super::flat::in_rounds(flat, region, values, op),
+        match rows.is_autodiff() {
+            true => super::ties::shared(rows, region, values, op),
+            false => super::flat::in_rounds(rows, region, values, op),
         }
     }
 
@@ -147,7 +147,7 @@ impl BurnKind for Float {
         compare_numeric(tensor, compare, scalar)
     }
 
-    fn combine(cur: Tensor<1, Float>, op: Op, value: Tensor<1, Float>) -> Option<Tensor<1, Float>> {
+    fn combine(cur: Tensor<2, Float>, op: Op, value: Tensor<2, Float>) -> Option<Tensor<2, Float>> {
         Some(match op {
             Op::Add => cur + value,
             Op::Sub => cur - value,
@@ -180,7 +180,7 @@ impl BurnKind for Int {
         true
     }
 
-    fn negated(values: Tensor<1, Int>) -> Tensor<1, Int> {
+    fn negated(values: Tensor<2, Int>) -> Tensor<2, Int> {
         -values
     }
 
@@ -188,7 +188,7 @@ impl BurnKind for Int {
         compare_numeric(tensor, compare, scalar)
     }
 
-    fn combine(cur: Tensor<1, Int>, op: Op, value: Tensor<1, Int>) -> Option<Tensor<1, Int>> {
+    fn combine(cur: Tensor<2, Int>, op: Op, value: Tensor<2, Int>) -> Option<Tensor<2, Int>> {
         Some(match op {
             Op::Add => cur + value,
             Op::Sub => cur - value,
@@ -215,23 +215,23 @@ impl BurnKind for Bool {
         false
     }
 
-    fn negated(values: Tensor<1, Bool>) -> Tensor<1, Bool> {
+    fn negated(values: Tensor<2, Bool>) -> Tensor<2, Bool> {
         values
     }
 
     // burn writes booleans by index only with `or`: the written positions
     // are cleared first, then `or`ed with their values.
-    fn assign(flat: Tensor<1, Bool>, at: Tensor<1, Int>, values: Tensor<1, Bool>) -> Tensor<1, Bool> {
-        let (device, len, count) = (flat.device(), flat.dims()[0], values.dims()[0]);
-        let none = || Tensor::<1, Bool>::full([len], false, &device);
+    fn assign(rows: Tensor<2, Bool>, at: Tensor<1, Int>, values: Tensor<2, Bool>) -> Tensor<2, Bool> {
+        let (device, [len, row_len], count) = (rows.device(), rows.dims(), values.dims()[0]);
+        let none = || Tensor::<2, Bool>::full([len, row_len], false, &device);
         let hit = none().select_assign(
             0,
             at.clone(),
-            Tensor::full([count], true, &device),
+            Tensor::full([count, row_len], true, &device),
             burn_tensor::IndexingUpdateOp::Add,
         );
         let placed = none().select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Add);
-        flat.mask_where(hit, placed)
+        rows.mask_where(hit, placed)
     }
 
     fn compare(tensor: Tensor<1, Bool>, compare: crate::element::Compare, scalar: bool) -> Tensor<1, Bool> {
@@ -251,7 +251,7 @@ impl BurnKind for Bool {
         }
     }
 
-    fn combine(_: Tensor<1, Bool>, _: Op, _: Tensor<1, Bool>) -> Option<Tensor<1, Bool>> {
+    fn combine(_: Tensor<2, Bool>, _: Op, _: Tensor<2, Bool>) -> Option<Tensor<2, Bool>> {
         None
     }
 

@@ -44,6 +44,8 @@ mod index;
 mod kind;
 mod rank;
 mod region;
+mod rows;
+mod slices;
 mod target;
 mod ties;
 mod value;

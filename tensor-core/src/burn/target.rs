@@ -4,9 +4,8 @@
 use burn_tensor::Tensor;
 use ndarray::{Dimension, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6};
 
-use super::call::{self, mask_of, selected};
+use super::call::{self, mask_of};
 use super::error::BurnError;
-use super::flat::gather;
 use super::kind::BurnKind;
 use super::rank::Reads;
 use crate::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate};
@@ -41,10 +40,9 @@ fn flat<const D: usize, K: BurnKind>(tensor: Tensor<D, K>) -> (Tensor<1, K>, [us
 /// Runs a prepared write on `target`, which it replaces. The tensor is
 /// moved out (an empty one of the same rank stands in), so that burn may
 /// update its buffer in place.
-fn replace<const D: usize, K: BurnKind>(target: &mut Tensor<D, K>, write: impl FnOnce(Tensor<1, K>) -> Tensor<1, K>) {
+fn replace<const D: usize, K: BurnKind>(target: &mut Tensor<D, K>, write: impl FnOnce(Tensor<D, K>) -> Tensor<D, K>) {
     let stand_in = Tensor::empty([0; D], (&target.device(), target.dtype()));
-    let (flat, dims) = flat(std::mem::replace(target, stand_in));
-    *target = write(flat).reshape(dims);
+    *target = write(std::mem::replace(target, stand_in));
 }
 
 /// `target[index] = value` or `target[index] op= value`.
@@ -96,8 +94,7 @@ where
         batch: usize,
         mode: AnyMode<K::Elem>,
     ) -> Result<R::Pick<Reads<K>>, BurnError> {
-        let (flat, dims) = flat(self.clone());
-        Ok(R::pick::<Reads<K>>(call::read(flat, &dims, index, batch, mode)?))
+        Ok(R::pick::<Reads<K>>(call::read(self, &self.dims(), index, batch, mode)?))
     }
 
     fn read_where<R: Rank, F: FnMut(&K::Elem) -> bool>(
@@ -105,9 +102,8 @@ where
         predicate: Predicate<'_, K::Elem, F>,
     ) -> Result<R::Pick<Reads<K>>, BurnError> {
         let (flat, _) = flat(self.clone());
-        let region = selected(mask_of(&flat, &predicate)?);
-        let shape = region.shape.clone();
-        Ok(R::pick::<Reads<K>>((gather(flat, region, None), shape)))
+        let mask = mask_of(&flat, &predicate)?;
+        Ok(R::pick::<Reads<K>>(call::read_where(flat, mask)))
     }
 }
 

@@ -18,14 +18,15 @@ use super::flat::in_rounds;
 use super::kind::positions;
 use super::region::Region;
 
-/// `flat[region] = op(flat[region], values)` for `op` `min` or `max`,
+/// `rows[region] = op(rows[region], values)` for `op` `min` or `max`,
 /// every occurrence in index order, with tied gradients shared.
-pub(crate) fn shared(flat: Tensor<1, Float>, region: &Region, values: Tensor<1, Float>, op: Op) -> Tensor<1, Float> {
-    let device = flat.device();
-    let dtype = flat.dtype();
+pub(crate) fn shared(rows: Tensor<2, Float>, region: &Region, values: Tensor<2, Float>, op: Op) -> Tensor<2, Float> {
+    let device = rows.device();
+    let dtype = rows.dtype();
+    let row_len = rows.dims()[1];
     let kept = region.kept_elements().unwrap_or_else(|| (0..region.len()).collect());
     if kept.is_empty() {
-        return flat;
+        return rows;
     }
     // The distinct positions written, and each kept element's among them.
     let mut distinct: Vec<i64> = Vec::new();
@@ -45,21 +46,21 @@ pub(crate) fn shared(flat: Tensor<1, Float>, region: &Region, values: Tensor<1, 
     let groups = positions(groups, &device);
     let values = values.select(0, positions(kept.iter().map(|&at| at as i64).collect(), &device));
 
-    let result = in_rounds(flat.clone().detach(), region, values.clone().detach(), op).select(0, at.clone());
+    let result = in_rounds(rows.clone().detach(), region, values.clone().detach(), op).select(0, at.clone());
     let at_values = result.clone().select(0, groups.clone());
-    let targets = flat.clone().select(0, at.clone());
+    let targets = rows.clone().select(0, at.clone());
     let target_ties = targets.clone().detach().equal(result.clone());
     let value_ties = values.clone().detach().equal(at_values);
 
-    let zeros = || Tensor::<1, Float>::zeros([written], (&device, dtype));
+    let zeros = || Tensor::<2, Float>::zeros([written, row_len], (&device, dtype));
     let counts = (target_ties.clone().float().cast(dtype)
         + zeros().select_assign(0, groups.clone(), value_ties.clone().float().cast(dtype), IndexingUpdateOp::Add))
     .clamp_min(1.0);
     let target_shares = target_ties.float().cast(dtype) / counts.clone();
     let value_shares = value_ties.float().cast(dtype) / counts.select(0, groups.clone());
 
-    let finite = |tensor: Tensor<1, Float>| tensor.clone().mask_fill(tensor.is_finite().bool_not(), 0.0);
+    let finite = |tensor: Tensor<2, Float>| tensor.clone().mask_fill(tensor.is_finite().bool_not(), 0.0);
     let sum = finite(targets) * target_shares + zeros().select_assign(0, groups, finite(values) * value_shares, IndexingUpdateOp::Add);
     let exact = result - (sum.clone().detach() - sum);
-    flat.select_assign(0, at, exact, IndexingUpdateOp::Assign)
+    rows.select_assign(0, at, exact, IndexingUpdateOp::Assign)
 }

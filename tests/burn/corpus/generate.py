@@ -112,6 +112,18 @@ FORMS = {
         lambda x, index, v: jax.vmap(lambda xb, ib, vb: xb.at[ib].add(vb))(x, index[0], v),
         False,
     ),
+    # Whole rows of a 2-D target, indices repeated.
+    "get_rows": (lambda x, index, v: x[index[0]], True),
+    "set_rows": (lambda x, index, v: sequential(x, index[0], v, "set"), False),
+    "add_rows": (lambda x, index, v: x.at[index[0]].add(v), False),
+    "mul_rows": (lambda x, index, v: sequential(x, index[0], v, "multiply"), False),
+    "max_rows": (lambda x, index, v: x.at[index[0]].max(v), False),
+    # Views: basic indexes, negative steps and a selected axis.
+    "get_view": (lambda x, index, v: x[1:, ::-2], True),
+    "set_view": (lambda x, index, v: x.at[1:, ::-2].set(v), False),
+    "mul_view": (lambda x, index, v: x.at[1:, ::-2].multiply(v), False),
+    "max_view": (lambda x, index, v: x.at[1:, ::-2].max(v), False),
+    "add_view": (lambda x, index, v: x.at[::-1, 2].add(v), False),
 }
 
 
@@ -174,6 +186,26 @@ def case(rng, form):
             idx_jax = np.clip(idx, 0, 5)
         v = quarters(rng, (5,))
         index = [idx]
+    elif form.endswith("_rows"):
+        x = quarters(rng, (5, 3))
+        m = int(rng.integers(3, 6))
+        idx = rng.integers(0, 5, size=m)
+        idx[-1] = idx[0]
+        v = quarters(rng, (m, 3))
+        if form == "max_rows":
+            v[1] = x[idx[1]]
+            v[-1] = v[0]
+        if form == "mul_rows":
+            v[int(rng.integers(0, m)), 1] = 0.0
+        index = [idx]
+    elif form.endswith("_view"):
+        x = quarters(rng, (4, 5))
+        v = quarters(rng, (3, 3) if form != "add_view" else (4,))
+        if form == "max_view":
+            v[0, 1] = x[1, 2]
+        if form == "mul_view":
+            v[1, 1] = 0.0
+        index = []
     else:  # batch
         x = quarters(rng, (3, 5))
         idx = rng.integers(0, 5, size=(3, 4))

@@ -131,6 +131,23 @@ macro_rules! one_array_forms {
                 at!(x[$idx] += v; mode = drop);
                 x
             })),
+            "get_rows" => Some(answer!($case, 2, 2, 2, |x, v| at!(x[$idx]))),
+            "set_rows" => Some(answer!($case, 2, 2, 2, |x, v| {
+                at!(x[$idx] = v);
+                x
+            })),
+            "add_rows" => Some(answer!($case, 2, 2, 2, |x, v| {
+                at!(x[$idx] += v);
+                x
+            })),
+            "mul_rows" => Some(answer!($case, 2, 2, 2, |x, v| {
+                at!(x[$idx] *= v);
+                x
+            })),
+            "max_rows" => Some(answer!($case, 2, 2, 2, |x, v| {
+                at!(x[$idx].max(v));
+                x
+            })),
             _ => None,
         }
     };
@@ -167,6 +184,23 @@ fn run(case: &Json) -> Answer {
         "get_batch" => answer!(case, 2, 2, 2, |x, v| at!(x[idx2()]; batch = 1)),
         "add_batch" => answer!(case, 2, 2, 2, |x, v| {
             at!(x[idx2()] += v; batch = 1);
+            x
+        }),
+        "get_view" => answer!(case, 2, 2, 2, |x, v| at!(x[1:, ::-2])),
+        "set_view" => answer!(case, 2, 2, 2, |x, v| {
+            at!(x[1:, ::-2] = v);
+            x
+        }),
+        "mul_view" => answer!(case, 2, 2, 2, |x, v| {
+            at!(x[1:, ::-2] *= v);
+            x
+        }),
+        "max_view" => answer!(case, 2, 2, 2, |x, v| {
+            at!(x[1:, ::-2].max(v));
+            x
+        }),
+        "add_view" => answer!(case, 2, 1, 2, |x, v| {
+            at!(x[::-1, 2] += v);
             x
         }),
         form => panic!("a form the test does not know: {form}"),
@@ -225,6 +259,6 @@ fn gradients_are_jax_s() {
 #[test]
 fn gradients_with_index_arrays_on_the_device_are_jax_s() {
     // Every form indexed by one array: reads, every operation, the modes.
-    // 16 forms, 4 cases each.
-    assert_eq!(same_as_jax(run_on_device), 64);
+    // 21 forms, 4 cases each.
+    assert_eq!(same_as_jax(run_on_device), 84);
 }

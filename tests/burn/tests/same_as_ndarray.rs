@@ -135,6 +135,19 @@ fn writes_of_every_form() {
     same!(2, Ix2, [4, 5], |x| {
         at!(x[along(array![[0, 0], [1, 4], [2, 2], [3, 0]], 1)] += 1.0)
     });
+    // Views: burn's slices, every step and axis form.
+    same!(2, Ix2, [4, 5], |x| {
+        at!(x[1:, ::-2] *= array![[1.5, 0.0, -2.0], [3.0, 4.0, 0.5], [2.0, 2.0, 2.0]])
+    });
+    same!(3, Ix3, [2, 3, 4], |x| { at!(x[None, 1, 1:3, ::-3] -= 2.0) });
+    same!(3, Ix3, [2, 3, 4], |x| { at!(x[..., 2] /= 4.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[1, 1] = 3.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[2:2] = 1.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[1:3, ..].max(0.5)) });
+    // Rows: the trailing axes whole.
+    same!(2, Ix2, [4, 5], |x| { at!(x[[3, 0, 3]] = array![[1.0], [2.0], [3.0]]) });
+    same!(3, Ix3, [4, 2, 3], |x| { at!(x[[0, 2, 0], ..] += 1.5) });
+    same!(3, Ix3, [4, 2, 3], |x| { at!(x[1, [1, 0]] *= 2.0) });
     same!(1, Ix1, [6], |x| { at!(x[[7, -9, 2, 9]] = 9.0; mode = drop) });
     same!(1, Ix1, [6], |x| { at!(x[[7, -9, 2]] += 1.0; mode = clip) });
     same!(1, Ix1, [6], |x| { at!(x[[7, -9, 2]] = 3.0; mode = wrap) });
@@ -235,6 +248,18 @@ fn index_arrays_on_the_device() {
     });
     same_device!(2, Ix2, [3, 4], array![[0, 1], [2, 2], [3, 0]], 2, |x, i| {
         at!(x[i] += array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; batch = 1);
+        x
+    });
+    // Rows repeated within a batch position: the last one is written.
+    let rows = Array::from_iter((0..24).map(|v| v as f64 * 0.5 - 3.0))
+        .into_shape_with_order((2, 4, 3))
+        .unwrap();
+    same_device!(3, Ix3, [2, 5, 3], array![[1, 4, 1, 0], [2, 2, 3, 2]], 2, |x, i| {
+        at!(x[i] = rows.clone(); batch = 1);
+        x
+    });
+    same_device!(2, Ix2, [5, 3], array![1, 4, 1, 0, 1], 1, |x, i| {
+        at!(x[i] = rows.slice(ndarray::s![0, 0..1, ..]).to_owned());
         x
     });
 }
