@@ -10,7 +10,7 @@ use crate::element::Arith;
 use crate::element::Op;
 use crate::index::IndexElem;
 use crate::value::Value;
-use burn_tensor::{Bool, Slice, Tensor};
+use burn_tensor::{Bool, IndexingUpdateOp, Int, Slice, Tensor};
 
 use super::device::{DeviceRegion, OnDevice, StandIns};
 use super::error::BurnError;
@@ -24,18 +24,23 @@ use super::value::{Gathered, flat_of, host_form, to_tensor};
 
 /// Where a call reads or writes: rows known on the host, rows computed on
 /// the device from index arrays there, or a view.
-pub(crate) enum Where {
+pub(crate) enum Where<T> {
     /// Known on the host.
     Host(Region),
     /// On the device.
     Device(Box<DeviceRegion>),
     /// A view: burn's slices, one per axis ([`slices`]).
     Slices(Vec<Slice>),
+    /// A view that `=` fills with one scalar.
+    Fill(Vec<Slice>, T),
+    /// `along(idx, axis)` that burn's `scatter` takes as it is: the
+    /// indices, resolved, and their shape.
+    Along(Tensor<1, Int>, usize, Vec<usize>),
 }
 
 /// A write, prepared: where, and the value of each element, in C order.
 pub(crate) struct Prepared<K: BurnKind> {
-    at: Where,
+    at: Where<K::Elem>,
     values: Tensor<1, K>,
     op: Option<Op>,
     /// The target's rows and their length.
@@ -48,6 +53,16 @@ impl<K: BurnKind> Prepared<K> {
         let (dims, [_, row_len]) = (target.dims(), self.rows);
         let written = match self.at {
             Where::Slices(at) => return slices::write(target, &at, self.values, self.op),
+            Where::Fill(at, scalar) => return target.slice_fill(&at, scalar),
+            Where::Along(at, axis, shape) => {
+                let dims: [usize; D] = std::array::from_fn(|k| shape[k]);
+                let count = self.values.dims()[0];
+                let values = match self.op {
+                    Some(Op::Sub) => K::negated(self.values.reshape([count, 1])).reshape(dims),
+                    _ => self.values.reshape(dims),
+                };
+                return target.scatter(axis, at.reshape(dims), values, IndexingUpdateOp::Add);
+            }
             Where::Host(region) => {
                 let values = self.values.reshape([region.len(), row_len]);
                 write(target.reshape(self.rows), region, values, self.op)
@@ -162,15 +177,13 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
             return Ok((slices::read(target, &at), plan.shape().to_vec()));
         }
     }
-    let len = shape.iter().product::<usize>();
-    let flat = target.clone().reshape([len]);
     let rows = Rows::of(index, shape, batch);
     let stand_ins = StandIns::for_index(index);
     match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
-        None => read_planned(flat, Indexed { shape, index, batch, rows }, mode, None),
+        None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None),
         Some(on_device) => {
             let index = on_device.whole();
-            read_planned(flat, Indexed { shape, index, batch, rows }, mode, Some(&on_device))
+            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device))
         }
     }
 }
@@ -185,13 +198,14 @@ fn is_basic(elem: &IndexElem<'_>) -> bool {
 
 /// [`read`] of the index the host plans, and the device arrays it stands
 /// in for.
-fn read_planned<K: BurnKind>(
-    flat: Tensor<1, K>,
+fn read_planned<const D: usize, K: BurnKind>(
+    target: &Tensor<D, K>,
     call: Indexed<'_, '_>,
     mode: AnyMode<K::Elem>,
     on_device: Option<&OnDevice<'_>>,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
     let (shape, index, batch) = (call.rows_shape(), call.rows_index(), call.batch);
+    let along = on_device.and_then(|on_device| on_device.along_axis(&mode).map(|axis| (on_device, axis)));
     let strides = c_strides(shape);
     let layout = Layout {
         shape: &shape[batch.min(shape.len())..],
@@ -201,6 +215,12 @@ fn read_planned<K: BurnKind>(
     if batch == 0 {
         let plan = prepare::read(index, layout, &mode)?;
         region.shape = plan.shape().to_vec();
+        if let Some((on_device, axis)) = along {
+            // burn's `gather` takes the indices as they are.
+            let dims: [usize; D] = std::array::from_fn(|k| region.shape[k]);
+            let read = target.clone().gather(axis, on_device.along_positions(&mode)?.reshape(dims));
+            return Ok((read.reshape([region.shape.iter().product::<usize>()]), region.shape));
+        }
         push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::is_lone));
     } else {
         let batches = prepare::batch_read(batch, shape, index, &mode)?;
@@ -222,7 +242,7 @@ fn read_planned<K: BurnKind>(
         _ => None,
     };
     let read_shape = [&region.shape[..], call.row_shape()].concat();
-    let rows = flat.reshape(call.as_rows());
+    let rows = target.clone().reshape(call.as_rows());
     let read = match on_device {
         None => gather(rows, region, fill),
         Some(on_device) => {
@@ -292,12 +312,13 @@ fn prepare_planned<K: BurnKind>(
     let strides = c_strides(shape);
     let mut gathered = Gathered::new(&value);
     let mut count = 0;
-    let mut view = None;
+    let (mut view, mut region_shape) = (None, Vec::new());
     if batch == 0 {
         let layout = Layout { shape, strides: &strides };
         let (plan, values) = prepare_one(index, layout, &mode, &host, op)?;
         gathered.push(&values, plan.shape(), &device_shape, &[]);
         count = plan.shape().iter().product();
+        region_shape = plan.shape().to_vec();
         // A view holds each element once, so that burn's own rules are
         // right for every operation but a tie of `min` and `max`, whose
         // gradient is shared.
@@ -322,10 +343,21 @@ fn prepare_planned<K: BurnKind>(
         Value::Device(array) => Some(flat_of::<K>(array)?),
         _ => None,
     };
-    let values = to_tensor(gathered, count, device, flat)?;
-    let at = match (view, on_device) {
-        (Some(view), _) => Where::Slices(view),
-        (None, on_device) => {
+    let fill = match (&value, op) {
+        (Value::Scalar(scalar), None) => Some(*scalar),
+        _ => None,
+    };
+    let values = to_tensor(gathered, if view.is_some() && fill.is_some() { 0 } else { count }, device, flat)?;
+    let along = on_device.and_then(|on_device| on_device.along_axis(&mode).map(|axis| (on_device, axis)));
+    let at = match (view, on_device, fill) {
+        (Some(view), _, Some(scalar)) => Where::Fill(view, scalar),
+        (Some(view), _, None) => Where::Slices(view),
+        // burn's `scatter` adds in index order, and differentiates that.
+        (None, Some(_), _) if along.is_some() && op.is_some_and(K::adds) => {
+            let (on_device, axis) = along.expect("checked");
+            Where::Along(on_device.along_positions(&mode)?, axis, region_shape)
+        }
+        (None, on_device, _) => {
             let rows_shape = call.rows_shape();
             let lone = on_device.is_some_and(OnDevice::is_lone);
             let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, lone)?;

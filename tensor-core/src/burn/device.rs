@@ -49,6 +49,8 @@ struct Placed {
     column: Option<(usize, usize)>,
     /// The target axis it indexes (under `; batch = k`, among all axes).
     axis: usize,
+    /// The array's shape.
+    shape: Vec<usize>,
 }
 
 /// An index holding burn tensors, split for the host to plan.
@@ -178,6 +180,7 @@ impl<'t> OnDevice<'t> {
                             element,
                             column: Some((c, depth)),
                             axis: batch + axes[element] + c,
+                            shape: array_shape.clone(),
                         });
                     }
                 }
@@ -190,6 +193,7 @@ impl<'t> OnDevice<'t> {
                         element,
                         column: None,
                         axis: batch + axis,
+                        shape: array_shape,
                     });
                 }
                 _ => arrays.push(Placed {
@@ -197,6 +201,7 @@ impl<'t> OnDevice<'t> {
                     element,
                     column: None,
                     axis: batch + axes[element],
+                    shape: array_shape,
                 }),
             }
         }
@@ -214,6 +219,42 @@ impl<'t> OnDevice<'t> {
     /// places none of them.
     pub(crate) fn is_lone(&self) -> bool {
         self.batch == 0 && self.rows_shape.len() == 1 && matches!(self.planned(), [IndexElem::Array(_)])
+    }
+
+    /// The axis of a lone `along(idx, axis)` whose `idx` has the target's
+    /// shape but along `axis`, and that `mode` resolves without skipping:
+    /// burn's own `gather` and `scatter` then take it as it is.
+    pub(crate) fn along_axis<T>(&self, mode: &AnyMode<T>) -> Option<usize> {
+        let [placed] = &self.arrays[..] else {
+            return None;
+        };
+        let shape = &self.rows_shape;
+        let fits = placed.shape.len() == shape.len()
+            && placed
+                .shape
+                .iter()
+                .zip(shape)
+                .enumerate()
+                .all(|(axis, (&a, &t))| axis == placed.axis || a == t);
+        let lone = self.batch == 0 && matches!(self.planned(), [IndexElem::Along { .. }]);
+        (lone && fits && shape[placed.axis] > 0 && mode.bounds() != Bounds::Skip).then_some(placed.axis)
+    }
+
+    /// The lone `along` array's indices resolved by `mode`, in the array's
+    /// order ([`along_axis`](Self::along_axis) said it fits).
+    pub(crate) fn along_positions<T>(&self, mode: &AnyMode<T>) -> Result<Tensor<1, Int>, BurnError> {
+        let placed = &self.arrays[0];
+        let len = self.rows_shape[placed.axis];
+        let elements = placed.flat.clone();
+        if mode.bounds() == Bounds::Error {
+            let checked = vec![Checked {
+                axis: placed.axis,
+                len,
+                elements,
+            }];
+            return Ok(in_bounds(checked)?.remove(0).1);
+        }
+        Ok(resolve(elements, len, mode.bounds()).0)
     }
 
     /// The index that addresses the rows, as the host plans it.

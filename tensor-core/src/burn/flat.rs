@@ -24,7 +24,7 @@ use burn_tensor::{Bool, DType, IndexingUpdateOp, Int, Tensor};
 
 use super::device::DeviceRegion;
 use super::host;
-use super::kind::{BurnKind, positions};
+use super::kind::{BurnKind, positions, select_assign_rows, select_rows};
 use super::region::Region;
 
 /// The rows of `rows` at `region`, in its order; skipped ones read `fill`.
@@ -34,7 +34,7 @@ pub(crate) fn gather<K: BurnKind>(rows: Tensor<2, K>, region: Region, fill: Opti
         return Tensor::empty([0, row_len], (&device, rows.dtype()));
     }
     let skipped = (fill.is_some() && !region.skipped.is_empty()).then(|| skipped_mask(&region, &device));
-    let read = rows.select(0, positions(region.offsets, &device));
+    let read = select_rows(rows, positions(region.offsets, &device));
     match (fill, skipped) {
         (Some(fill), Some(skipped)) => read.mask_fill(per_row(skipped, row_len), fill),
         _ => read,
@@ -62,7 +62,7 @@ fn chosen<K: BurnKind>(region: Region, values: Tensor<2, K>, at: Option<Vec<usiz
         Some(at) => {
             let offsets = region.offsets_of(&at);
             let picks = positions(at.into_iter().map(|at| at as i64).collect(), &device);
-            (positions(offsets, &device), values.select(0, picks))
+            (positions(offsets, &device), select_rows(values, picks))
         }
     }
 }
@@ -90,7 +90,7 @@ pub(crate) fn write<K: BurnKind>(rows: Tensor<2, K>, region: Region, values: Ten
                 Op::Sub => K::negated(values),
                 _ => values,
             };
-            rows.select_assign(0, at, values, IndexingUpdateOp::Add)
+            select_assign_rows(rows, at, values, IndexingUpdateOp::Add)
         }
         Some(op @ (Op::Min | Op::Max)) => K::min_max(rows, &region, values, op),
         Some(op) => in_rounds(rows, &region, values, op),
@@ -104,7 +104,7 @@ pub(crate) fn in_rounds<K: BurnKind>(mut rows: Tensor<2, K>, region: &Region, va
     let whole = rounds.len() == 1 && rounds[0].len() == region.len();
     for round in &rounds {
         let at: Tensor<1, Int> = positions(region.offsets_of(round), &device);
-        let current = rows.clone().select(0, at.clone());
+        let current = select_rows(rows.clone(), at.clone());
         let value = if whole {
             values.clone()
         } else {
@@ -125,7 +125,7 @@ pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion
     if at.len == 0 {
         return Tensor::empty([0, row_len], (&rows.device(), rows.dtype()));
     }
-    let read = rows.select(0, at.positions);
+    let read = select_rows(rows, at.positions);
     match (fill, at.skipped) {
         (Some(fill), Some(skipped)) => read.mask_fill(per_row(skipped, row_len), fill),
         _ => read,
@@ -152,7 +152,7 @@ pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion,
                 Some(skipped) => values.mask_fill(per_row(skipped, row_len), K::ADD_IDENTITY),
                 None => values,
             };
-            rows.select_assign(0, at.positions, values, IndexingUpdateOp::Add)
+            select_assign_rows(rows, at.positions, values, IndexingUpdateOp::Add)
         }
         Some(op) => write(rows, read_back(at), values, Some(op)),
     }
@@ -182,7 +182,7 @@ fn assign_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: T
         .select_assign(0, positions.clone(), numbers.clone(), IndexingUpdateOp::Max)
         .select(0, positions.clone());
     let wins = per_row(last.clone().equal(numbers), row_len);
-    let written = K::detached(values.clone().select(0, last)).mask_where(wins, values);
+    let written = K::detached(select_rows(values.clone(), last)).mask_where(wins, values);
     let written = K::assign(rows, positions, written);
     if written.dims()[0] == len { written } else { written.slice(0..len) }
 }

@@ -68,7 +68,7 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
     /// `rows[at] = values` at distinct rows `at`, or at repeated ones that
     /// all write the same values.
     fn assign(rows: Tensor<2, Self>, at: Tensor<1, Int>, values: Tensor<2, Self>) -> Tensor<2, Self> {
-        rows.select_assign(0, at, values, burn_tensor::IndexingUpdateOp::Assign)
+        select_assign_rows(rows, at, values, burn_tensor::IndexingUpdateOp::Assign)
     }
 
     #[doc(hidden)]
@@ -92,6 +92,34 @@ mod sealed {
 pub(crate) fn upload<K: BurnKind>(values: Vec<K::Elem>, device: &burn_tensor::Device, dtype: DType) -> Tensor<1, K> {
     let len = values.len();
     Tensor::from_data(TensorData::new(values, [len]), (device, dtype))
+}
+
+/// `rows.select(0, at)`. Rows of one element go through burn's kernels
+/// for one axis, which are faster there.
+pub(crate) fn select_rows<K: BurnKind>(rows: Tensor<2, K>, at: Tensor<1, Int>) -> Tensor<2, K> {
+    let [len, row_len] = rows.dims();
+    if row_len != 1 {
+        return rows.select(0, at);
+    }
+    let count = at.dims()[0];
+    rows.reshape([len]).select(0, at).reshape([count, 1])
+}
+
+/// `rows.select_assign(0, at, values, op)`, as [`select_rows`] selects.
+pub(crate) fn select_assign_rows<K: BurnKind>(
+    rows: Tensor<2, K>,
+    at: Tensor<1, Int>,
+    values: Tensor<2, K>,
+    op: burn_tensor::IndexingUpdateOp,
+) -> Tensor<2, K> {
+    let [len, row_len] = rows.dims();
+    if row_len != 1 {
+        return rows.select_assign(0, at, values, op);
+    }
+    let count = values.dims()[0];
+    rows.reshape([len])
+        .select_assign(0, at, values.reshape([count]), op)
+        .reshape([len, 1])
 }
 
 /// Integer positions as a rank-1 tensor of `i64` on `device`.

@@ -85,8 +85,9 @@ pub(crate) enum Gathered<T> {
     Host(Vec<T>),
     /// Each position's element of the device value, by its position there.
     Device(Vec<i64>),
-    /// The device value as it is: it has the region's shape.
-    Whole,
+    /// The device value repeated this many times: its shape, leading ones
+    /// aside, is the region's trailing shape (once: the region's shape).
+    Tiled(usize),
 }
 
 impl<T: Copy> Gathered<T> {
@@ -106,25 +107,29 @@ impl<T: Copy> Gathered<T> {
         if let Gathered::Device(out) = self
             && out.is_empty()
             && batch_at.is_empty()
-            && device == shape
+            && let Some(times) = tiles(device, shape)
         {
-            *self = Gathered::Whole;
+            *self = Gathered::Tiled(times);
             return;
         }
         match (self, values) {
-            (Gathered::Scalar(_) | Gathered::Whole, _) => {}
+            (Gathered::Scalar(_) | Gathered::Tiled(_), _) => {}
             (Gathered::Host(out), Broadcast::Scalar(scalar)) => out.extend(std::iter::repeat_n(**scalar, shape.iter().product())),
             (Gathered::Host(out), Broadcast::Array { view, shape }) => {
                 out.extend(view.broadcast(shape.clone()).expect("prepared to broadcast").iter().copied());
             }
             (Gathered::Device(out), _) => {
-                let len = device.iter().product::<usize>() as i64;
-                let mut at = ArrayD::from_shape_vec(IxDyn(device), (0..len).collect()).expect("one position per element");
-                // The batch position's share, at 0 along axes of length one.
-                for &position in batch_at {
-                    let position = if at.shape()[0] == 1 { 0 } else { position };
-                    at = at.index_axis_move(Axis(0), position);
+                // The batch position's share, at 0 along axes of length one:
+                // where it starts, and its shape.
+                let strides = super::region::c_strides(device);
+                let mut first = 0;
+                for ((&position, &len), &stride) in batch_at.iter().zip(device).zip(&strides) {
+                    first += if len == 1 { 0 } else { position as isize * stride };
                 }
+                let share = &device[batch_at.len().min(device.len())..];
+                let len = share.iter().product::<usize>() as i64;
+                let first = first as i64;
+                let mut at = ArrayD::from_shape_vec(IxDyn(share), (first..first + len).collect()).expect("one position per element");
                 // Leading axes of length one are dropped (as tensor-core
                 // drops them) until the value fits the region.
                 while at.ndim() > shape.len() && at.shape()[0] == 1 {
@@ -134,6 +139,16 @@ impl<T: Copy> Gathered<T> {
             }
         }
     }
+}
+
+/// How many times a value of shape `value` repeats to fill a region of
+/// `shape`, when its shape is the region's trailing one (leading ones
+/// aside); `None` when it broadcasts otherwise.
+fn tiles(value: &[usize], shape: &[usize]) -> Option<usize> {
+    let first = value.iter().position(|&len| len != 1).unwrap_or(value.len());
+    let value = &value[first..];
+    let lead = shape.len().checked_sub(value.len())?;
+    (shape[lead..] == *value).then(|| shape[..lead].iter().product())
 }
 
 /// The gathered values of `len` region elements as a tensor like `like`
@@ -148,7 +163,7 @@ pub(crate) fn to_tensor<K: BurnKind>(
     Ok(match gathered {
         Gathered::Scalar(scalar) => Tensor::full([len], scalar, (&on, dtype)),
         Gathered::Host(values) => upload(values, &on, dtype),
-        Gathered::Whole | Gathered::Device(_) => {
+        Gathered::Tiled(_) | Gathered::Device(_) => {
             let value = device.expect("a device value").clone();
             if value.dtype() != dtype {
                 return Err(BurnError::DataType {
@@ -156,8 +171,18 @@ pub(crate) fn to_tensor<K: BurnKind>(
                     target: dtype,
                 });
             }
-            let Gathered::Device(at) = gathered else {
-                return Ok(value);
+            let at = match gathered {
+                Gathered::Tiled(1) => return Ok(value),
+                Gathered::Tiled(times) => {
+                    let len = value.dims()[0];
+                    return Ok(value.reshape([1, len]).expand([times, len]).reshape([times * len]));
+                }
+                // Batch by batch, each share of the value in its place.
+                Gathered::Device(at) if at.len() == value.dims()[0] && at.iter().zip(0..).all(|(&at, k)| at == k) => {
+                    return Ok(value);
+                }
+                Gathered::Device(at) => at,
+                _ => unreachable!("a device value gathers positions or tiles"),
             };
             if at.is_empty() {
                 return Ok(Tensor::empty([0], (&on, dtype)));

@@ -1,7 +1,9 @@
 //! tensor-at's `at!` on burn's CPU device (flex) beside burn's own
 //! methods for the same work: a gather, a scatter-add and a scatter-set of
-//! unique indices, with the indices on the device and on the host. Medians
-//! of alternated rounds, in milliseconds; the ratio is `at!` over burn.
+//! unique indices, with the indices on the device and on the host, and
+//! writes with repeated indices beside the loop a user writes to apply
+//! each occurrence in turn. Medians of alternated rounds, in
+//! milliseconds; the ratio is `at!` over burn.
 //!
 //! Run: `cargo run --release -p tensor-at-burn-tests --example burn_speed [filter]`
 
@@ -14,6 +16,8 @@ use tensor_at::at;
 const ROWS: usize = 1 << 22;
 const PICKS: usize = 1 << 18;
 const ROUNDS: usize = 15;
+/// Occurrences of the repeated indices: 1024 positions, four times each.
+const REPEATED: usize = 4096;
 
 /// A permutation's first `PICKS` entries: unique indices, in no order.
 fn unique_indices() -> Vec<i64> {
@@ -103,5 +107,53 @@ fn main() {
             y
         },
         || x.clone().select_assign(0, uploaded(), v.clone(), IndexingUpdateOp::Assign),
+    );
+
+    // Repeated indices: burn's own indexed writes leave them undefined, so
+    // a user who needs every occurrence applied in order (and gradients
+    // burn defines) writes a loop of one-element slices.
+    let len = 1 << 16;
+    let repeated: Vec<i64> = (0..REPEATED as i64).map(|k| (k * 7919) % 1024).collect();
+    let dup = Tensor::<1, Int>::from_data(TensorData::new(repeated.clone(), [REPEATED]), (&device, DType::I64));
+    let small = Tensor::<1>::from_data(TensorData::new((0..len).map(|i| i as f32).collect::<Vec<_>>(), [len]), &device);
+    let w = Tensor::<1>::from_data(
+        TensorData::new((0..REPEATED).map(|k| (k % 97) as f32 * 0.5).collect::<Vec<_>>(), [REPEATED]),
+        &device,
+    );
+    let looped = |op: fn(Tensor<1>, Tensor<1>) -> Tensor<1>| {
+        let mut y = small.clone();
+        for (k, &i) in repeated.iter().enumerate() {
+            let (i, k) = (i as usize, k);
+            let current = y.clone().slice(i..i + 1);
+            y = y.slice_assign(i..i + 1, op(current, w.clone().slice(k..k + 1)));
+        }
+        y
+    };
+    compare(
+        "scatter-set, repeated, vs a loop",
+        || {
+            let mut y = small.clone();
+            at!(y[&dup] = w.clone());
+            y
+        },
+        || looped(|_, value| value),
+    );
+    compare(
+        "scatter-mul, repeated, vs a loop",
+        || {
+            let mut y = small.clone();
+            at!(y[&dup] *= w.clone());
+            y
+        },
+        || looped(|current, value| current * value),
+    );
+    compare(
+        "scatter-max, repeated, vs a loop",
+        || {
+            let mut y = small.clone();
+            at!(y[&dup].max(w.clone()));
+            y
+        },
+        || looped(|current, value| current.max_pair(value)),
     );
 }

@@ -21,7 +21,7 @@ mod pages;
 
 use std::time::Instant;
 
-use burn_tensor::{Bool, DType, Device, IndexingUpdateOp, Int, Tensor, TensorData};
+use burn_tensor::{Bool, DType, Device, IndexingUpdateOp, Int, Tensor, TensorData, s};
 use ndarray::{Array, Array1, Dimension};
 use tensor_at::{along, at};
 
@@ -56,6 +56,12 @@ fn checksum<const D: usize>(tensor: &Tensor<D>) -> f64 {
         .try_to_vec::<f32>()
         .expect("f32 elements");
     inputs::sum(&Array1::from(elements))
+}
+
+/// The tensor `x` holds, taken out of it as a burn user's owned tensor is
+/// (`x = x.select_assign(..)`), so that burn may write its buffer in place.
+fn owned<const D: usize>(x: &mut Tensor<D>) -> Tensor<D> {
+    std::mem::replace(x, Tensor::empty([0; D], (&Device::flex(), DType::F32)))
 }
 
 /// A workload updating a burn tensor in place, or reading from it.
@@ -123,24 +129,51 @@ fn build(name: &str) -> (Box<dyn Runner>, Option<Box<dyn Runner>>) {
             let w = if name == "W1" { 1 } else { 2 };
             let x = uniform(seed(w, 0), (4096, 4096));
             let y: Tensor<2> = tensor(&uniform(seed(w, 1), (4096, 2000)));
-            let ours = match w {
-                1 => update(&x, false, move |x: &mut Tensor<2>| at!(x[:, 1000:3000] = y.clone())),
-                _ => update(&x, false, move |x: &mut Tensor<2>| at!(x[:, 1:4000:2] = y.clone())),
-            };
-            (ours, None)
+            let u = y.clone();
+            match w {
+                1 => (
+                    update(&x, false, move |x: &mut Tensor<2>| at!(x[:, 1000:3000] = u.clone())),
+                    Some(update(&x, false, move |x: &mut Tensor<2>| {
+                        *x = owned(x).slice_assign(s![.., 1000..3000], y.clone());
+                    })),
+                ),
+                _ => (
+                    update(&x, false, move |x: &mut Tensor<2>| at!(x[:, 1:4000:2] = u.clone())),
+                    Some(update(&x, false, move |x: &mut Tensor<2>| {
+                        *x = owned(x).slice_assign(s![.., 1..4000;2], y.clone());
+                    })),
+                ),
+            }
         }
         "W3a" => {
             let x = uniform(seed(3, 0), (256, 256, 256));
-            (update(&x, false, |x: &mut Tensor<3>| at!(x[:, :, 2] = 0.0)), None)
+            (
+                update(&x, false, |x: &mut Tensor<3>| at!(x[:, :, 2] = 0.0)),
+                Some(update(&x, false, |x: &mut Tensor<3>| {
+                    *x = owned(x).slice_fill(s![.., .., 2..3], 0.0)
+                })),
+            )
         }
         "W3b" => {
             let x = uniform(seed(3, 0), (256, 256, 256));
-            (update(&x, false, |x: &mut Tensor<3>| at!(x[10:200, :, :] = 0.0)), None)
+            (
+                update(&x, false, |x: &mut Tensor<3>| at!(x[10:200, :, :] = 0.0)),
+                Some(update(&x, false, |x: &mut Tensor<3>| {
+                    *x = owned(x).slice_fill(s![10..200, .., ..], 0.0)
+                })),
+            )
         }
         "W4" => {
             let x = uniform(seed(4, 0), (4096, 4096));
             let row: Tensor<1> = tensor(&uniform(seed(4, 1), 4096));
-            (update(&x, false, move |x: &mut Tensor<2>| at!(x[100:3000, :] = row.clone())), None)
+            let r = row.clone();
+            (
+                update(&x, false, move |x: &mut Tensor<2>| at!(x[100:3000, :] = r.clone())),
+                Some(update(&x, false, move |x: &mut Tensor<2>| {
+                    let rows = row.clone().reshape([1, 4096]).expand([2900, 4096]);
+                    *x = owned(x).slice_assign(s![100..3000, ..], rows);
+                })),
+            )
         }
         "W5" | "W6" | "W13" => {
             let (w, len, count, op) = match name {
@@ -158,7 +191,7 @@ fn build(name: &str) -> (Box<dyn Runner>, Option<Box<dyn Runner>>) {
                 _ => update(&x, false, move |x: &mut Tensor<1>| at!(x[&i].max(u.clone()))),
             };
             let theirs = update(&x, false, move |x: &mut Tensor<1>| {
-                *x = x.clone().select_assign(0, idx.clone(), v.clone(), op);
+                *x = owned(x).select_assign(0, idx.clone(), v.clone(), op);
             });
             (ours, Some(theirs))
         }
@@ -169,7 +202,7 @@ fn build(name: &str) -> (Box<dyn Runner>, Option<Box<dyn Runner>>) {
             let (r, u) = (rows.clone(), upd.clone());
             let ours = update(&x, false, move |x: &mut Tensor<2>| at!(x[&r] = u.clone()));
             let theirs = update(&x, false, move |x: &mut Tensor<2>| {
-                *x = x.clone().select_assign(0, rows.clone(), upd.clone(), IndexingUpdateOp::Assign);
+                *x = owned(x).select_assign(0, rows.clone(), upd.clone(), IndexingUpdateOp::Assign);
             });
             (ours, Some(theirs))
         }
@@ -177,7 +210,8 @@ fn build(name: &str) -> (Box<dyn Runner>, Option<Box<dyn Runner>>) {
             let x = symmetric(seed(8, 0), 16 * M);
             let ours = update(&x, true, |x: &mut Tensor<1>| at!(x[x < 0.0] = 0.0));
             let theirs = update(&x, true, |x: &mut Tensor<1>| {
-                *x = x.clone().mask_fill(x.clone().lower_elem(0.0), 0.0)
+                let negative = x.clone().lower_elem(0.0);
+                *x = owned(x).mask_fill(negative, 0.0);
             });
             (ours, Some(theirs))
         }
@@ -234,7 +268,7 @@ fn build(name: &str) -> (Box<dyn Runner>, Option<Box<dyn Runner>>) {
             let (i, s) = (idx.clone(), src.clone());
             let ours = update(&x, false, move |x: &mut Tensor<2>| at!(x[along(&i, 1)] += s.clone()));
             let theirs = update(&x, false, move |x: &mut Tensor<2>| {
-                *x = x.clone().scatter(1, idx.clone(), src.clone(), IndexingUpdateOp::Add);
+                *x = owned(x).scatter(1, idx.clone(), src.clone(), IndexingUpdateOp::Add);
             });
             (ours, Some(theirs))
         }

@@ -211,7 +211,15 @@ fn run(case: &Json) -> Answer {
 /// forms with another index.
 fn run_on_device(case: &Json) -> Option<Answer> {
     let index = || indices(&case["index"][0]);
-    one_array_forms!(case, int::<1>(&index(), &autodiff()))
+    let idx2 = || int::<2>(&index(), &autodiff());
+    match case["form"].as_str().unwrap() {
+        "get_along" => Some(answer!(case, 2, 2, 2, |x, v| at!(x[along(idx2(), 1)]))),
+        "add_along" => Some(answer!(case, 2, 2, 2, |x, v| {
+            at!(x[along(idx2(), 1)] += v);
+            x
+        })),
+        _ => one_array_forms!(case, int::<1>(&index(), &autodiff())),
+    }
 }
 
 /// Checks `run`'s answer for every case of the corpus it answers against
@@ -259,6 +267,6 @@ fn gradients_are_jax_s() {
 #[test]
 fn gradients_with_index_arrays_on_the_device_are_jax_s() {
     // Every form indexed by one array: reads, every operation, the modes.
-    // 21 forms, 4 cases each.
-    assert_eq!(same_as_jax(run_on_device), 84);
+    // 23 forms, 4 cases each.
+    assert_eq!(same_as_jax(run_on_device), 92);
 }

@@ -173,6 +173,15 @@ fn burn_tensors_as_values() {
     let mut expected: Array<f64, Ix2> = start.clone().into_dimensionality().unwrap();
     at!(expected[1..3] = sample(&[5]));
     assert!(same_bits(&float_array(updated), &expected.into_dyn()));
+
+    // A row repeated down rows picked twice, and a column across them.
+    let mut expected: Array<f64, Ix2> = start.clone().into_dimensionality().unwrap();
+    at!(expected[[0, 2, 0]] += sample(&[5]));
+    at!(expected[[3, 1]] *= sample(&[2, 1]));
+    let mut x: Tensor<2> = float(&start, &device);
+    at!(x[[0, 2, 0]] += float::<1>(&sample(&[5]), &device));
+    at!(x[[3, 1]] *= float::<2>(&sample(&[2, 1]), &device));
+    assert!(same_bits(&float_array(x), &expected.into_dyn()));
 }
 
 #[test]
@@ -250,6 +259,30 @@ fn index_arrays_on_the_device() {
         at!(x[i] += array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; batch = 1);
         x
     });
+    // `along` whose index has the target's shape but along its axis:
+    // burn's own gather and scatter.
+    let picks = array![[0, -1], [1, 1], [4, 0], [3, 3]];
+    same_device!(2, Ix2, [4, 5], picks.clone(), 2, |x, i| { at!(x[along(i, 1)]).to_owned() });
+    same_device!(2, Ix2, [4, 5], picks.clone(), 2, |x, i| {
+        at!(x[along(i, 1)] += 1.5);
+        x
+    });
+    same_device!(2, Ix2, [4, 5], picks.clone(), 2, |x, i| {
+        at!(x[along(i, 1)] -= array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]);
+        x
+    });
+    let wild = array![[7, -9], [1, 5], [-1, 0], [3, 30]];
+    same_device!(2, Ix2, [4, 5], wild.clone(), 2, |x, i| {
+        at!(x[along(i, 1)]; mode = clip).to_owned()
+    });
+    same_device!(2, Ix2, [4, 5], wild.clone(), 2, |x, i| {
+        at!(x[along(i, 1)] += 1.0; mode = wrap);
+        x
+    });
+    same_device!(3, Ix3, [2, 3, 4], array![[[1, 0, 2, 1]], [[0, 0, 2, 2]]], 3, |x, i| {
+        at!(x[along(i, -2)] += 0.25);
+        x
+    });
     // Rows repeated within a batch position: the last one is written.
     let rows = Array::from_iter((0..24).map(|v| v as f64 * 0.5 - 3.0))
         .into_shape_with_order((2, 4, 3))
@@ -282,6 +315,17 @@ fn modes_with_index_arrays_on_the_device() {
         at!(x[i].max(1.0); mode = clip);
         x
     });
+
+    let start = sample(&[4, 5]);
+    let mut x: Tensor<2> = float(&start, &plain());
+    let i = tensor_at_burn_tests::int::<2>(&array![[0, 1], [2, 5], [1, 1], [0, 0]].into_dyn(), &plain());
+    let error = try_at!(x[along(&i, 1)] += 1.0).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 5, axis: 1, len: 5 })),
+        "{error}"
+    );
+    assert!(same_bits(&float_array(x.clone()), &start));
+    assert!(try_at!(x[along(&i, 1)]).is_err());
 
     let start = sample(&[6]);
     let mut x: Tensor<1> = float(&start, &plain());
