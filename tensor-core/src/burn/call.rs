@@ -33,9 +33,16 @@ pub(crate) enum Where<T> {
     Slices(Vec<Slice>),
     /// A view that `=` fills with one scalar.
     Fill(Vec<Slice>, T),
-    /// `along(idx, axis)` that burn's `scatter` takes as it is: the
-    /// indices, resolved, and their shape.
-    Along(Tensor<1, Int>, usize, Vec<usize>),
+    /// `along(idx, axis)` that burn's `scatter` takes as it is.
+    Along(Box<AlongAt>),
+}
+
+/// A lone device `along(idx, axis)`: the indices, resolved, their axis and
+/// their shape.
+pub(crate) struct AlongAt {
+    positions: Tensor<1, Int>,
+    axis: usize,
+    shape: Vec<usize>,
 }
 
 /// A write, prepared: where, and the value of each element, in C order.
@@ -54,14 +61,15 @@ impl<K: BurnKind> Prepared<K> {
         let written = match self.at {
             Where::Slices(at) => return slices::write(target, &at, self.values, self.op),
             Where::Fill(at, scalar) => return target.slice_fill(&at, scalar),
-            Where::Along(at, axis, shape) => {
+            Where::Along(at) => {
+                let AlongAt { positions, axis, shape } = *at;
                 let dims: [usize; D] = std::array::from_fn(|k| shape[k]);
                 let count = self.values.dims()[0];
                 let values = match self.op {
                     Some(Op::Sub) => K::negated(self.values.reshape([count, 1])).reshape(dims),
                     _ => self.values.reshape(dims),
                 };
-                return target.scatter(axis, at.reshape(dims), values, IndexingUpdateOp::Add);
+                return target.scatter(axis, positions.reshape(dims), values, IndexingUpdateOp::Add);
             }
             Where::Host(region) => {
                 let values = self.values.reshape([region.len(), row_len]);
@@ -355,7 +363,11 @@ fn prepare_planned<K: BurnKind>(
         // burn's `scatter` adds in index order, and differentiates that.
         (None, Some(_), _) if along.is_some() && op.is_some_and(K::adds) => {
             let (on_device, axis) = along.expect("checked");
-            Where::Along(on_device.along_positions(&mode)?, axis, region_shape)
+            Where::Along(Box::new(AlongAt {
+                positions: on_device.along_positions(&mode)?,
+                axis,
+                shape: region_shape,
+            }))
         }
         (None, on_device, _) => {
             let rows_shape = call.rows_shape();

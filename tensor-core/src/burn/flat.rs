@@ -69,7 +69,7 @@ fn chosen<K: BurnKind>(region: Region, values: Tensor<2, K>, at: Option<Vec<usiz
 
 /// `rows[region] = values` (`op` `None`) or `rows[region] op= values`,
 /// every occurrence in index order; `values` holds one row per region
-/// element. The caller has checked that `op` runs on `K` ([`supports`]).
+/// element. The caller has checked that `op` runs on `K` (`K::has`).
 pub(crate) fn write<K: BurnKind>(rows: Tensor<2, K>, region: Region, values: Tensor<2, K>, op: Option<Op>) -> Tensor<2, K> {
     match op {
         None => {
@@ -132,7 +132,7 @@ pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion
     }
 }
 
-/// [`write`] at positions computed on the device. `=` finds each
+/// [`write()`] at positions computed on the device. `=` finds each
 /// position's last occurrence there, `+=` and `-=` add with the skipped
 /// values made the sum's identity, and the operations that run in rounds
 /// read the positions back once (their rounds need them on the host).
