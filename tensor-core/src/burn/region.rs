@@ -3,8 +3,6 @@
 //! which the mode skipped. burn's own indexed reads and writes then run on
 //! the tensor viewed as one axis.
 
-use std::collections::HashMap;
-
 use crate::backend::plan::{Dim, Entries, IndexedPlan, Plan, Row, SKIP, Table, ViewAxis};
 use crate::index::with_int_array;
 
@@ -137,17 +135,18 @@ impl Region {
             let kept = self.kept_elements().unwrap_or_else(|| (0..self.len()).collect());
             return if kept.is_empty() { Vec::new() } else { vec![kept] };
         }
-        let mut seen: HashMap<i64, usize> = HashMap::with_capacity(self.len());
+        // Positions are rows of the target: a counter per row.
+        let mut seen = vec![0u32; self.span()];
         let mut rounds: Vec<Vec<usize>> = Vec::new();
         for (at, &offset) in self.offsets.iter().enumerate() {
             if !self.kept(at) {
                 continue;
             }
-            let round = seen.entry(offset).or_insert(0);
-            if *round == rounds.len() {
+            let round = &mut seen[offset as usize];
+            if *round as usize == rounds.len() {
                 rounds.push(Vec::new());
             }
-            rounds[*round].push(at);
+            rounds[*round as usize].push(at);
             *round += 1;
         }
         rounds
@@ -159,15 +158,24 @@ impl Region {
         if self.all_distinct() {
             return self.kept_elements();
         }
-        let mut last: HashMap<i64, usize> = HashMap::with_capacity(self.len());
+        // Each row's last occurrence, plus one (zero: none).
+        let mut last = vec![0usize; self.span()];
         for (at, &offset) in self.offsets.iter().enumerate() {
             if self.kept(at) {
-                last.insert(offset, at);
+                last[offset as usize] = at + 1;
             }
         }
-        let mut winners: Vec<usize> = last.into_values().collect();
-        winners.sort_unstable();
-        Some(winners)
+        Some(
+            (0..self.len())
+                .filter(|&at| self.kept(at) && last[self.offsets[at] as usize] == at + 1)
+                .collect(),
+        )
+    }
+
+    /// One more than the largest position: the rows a table by position
+    /// needs.
+    fn span(&self) -> usize {
+        self.offsets.iter().max().map_or(0, |&largest| largest as usize + 1)
     }
 
     /// The kept elements, in index order; `None` when that is all of them.
