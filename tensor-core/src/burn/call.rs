@@ -117,15 +117,16 @@ impl<'c, 'i> Indexed<'c, 'i> {
 }
 
 /// The plan of `index` on a target of `shape` and `strides` with `batch`
-/// paired axes, in `mode`, with no value, as a region. A lone device
-/// array's elements are all at zero ([`OnDevice::is_lone`]).
+/// paired axes, in `mode`, with no value, as a region. When device arrays
+/// alone place its elements, they are all at zero
+/// ([`OnDevice::places_alone`]).
 pub(crate) fn plan_region<T>(
     index: &[IndexElem<'_>],
     shape: &[usize],
     strides: &[isize],
     batch: usize,
     mode: &AnyMode<T>,
-    lone: bool,
+    alone: bool,
 ) -> Result<Region, BurnError> {
     let mut region = Region::default();
     let layout = Layout {
@@ -135,7 +136,7 @@ pub(crate) fn plan_region<T>(
     if batch == 0 {
         let plan = prepare::apply(index, layout, mode)?;
         region.shape = plan.shape().to_vec();
-        push_plan(&mut region, &plan, strides, lone);
+        push_plan(&mut region, &plan, strides, alone);
         return Ok(region);
     }
     let batches = prepare::batch_update(batch, shape, index, mode, None)?;
@@ -153,10 +154,10 @@ pub(crate) fn probe(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize],
     plan_region(index, shape, strides, batch, &AnyMode::<i64>::Error, false)
 }
 
-/// Adds the elements of an unbatched `plan` to `region`. Those of a lone
-/// device array are all at zero: the array's elements alone place them.
-fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], lone: bool) {
-    if lone {
+/// Adds the elements of an unbatched `plan` to `region`; all at zero when
+/// device arrays alone place them.
+fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], alone: bool) {
+    if alone {
         region.offsets = vec![0; plan.shape().iter().product()];
         region.skipped.clear();
     } else {
@@ -229,7 +230,7 @@ fn read_planned<const D: usize, K: BurnKind>(
             let read = target.clone().gather(axis, on_device.along_positions(&mode)?.reshape(dims));
             return Ok((read.reshape([region.shape.iter().product::<usize>()]), region.shape));
         }
-        push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::is_lone));
+        push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::places_alone));
     } else {
         let batches = prepare::batch_read(batch, shape, index, &mode)?;
         let mut inner = None;
@@ -371,8 +372,8 @@ fn prepare_planned<K: BurnKind>(
         }
         (None, on_device, _) => {
             let rows_shape = call.rows_shape();
-            let lone = on_device.is_some_and(OnDevice::is_lone);
-            let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, lone)?;
+            let alone = on_device.is_some_and(OnDevice::places_alone);
+            let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, alone)?;
             match on_device {
                 None => Where::Host(region),
                 Some(on_device) => Where::Device(Box::new(on_device.positions(&region, &mode, &flat.device())?)),

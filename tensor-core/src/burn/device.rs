@@ -214,11 +214,20 @@ impl<'t> OnDevice<'t> {
         }))
     }
 
-    /// Whether the region is the lone device array's elements, in order
-    /// (the index is one array, on one axis of rows): the host's plan then
-    /// places none of them.
-    pub(crate) fn is_lone(&self) -> bool {
-        self.batch == 0 && self.rows_shape.len() == 1 && matches!(self.planned(), [IndexElem::Array(_)])
+    /// Whether the index is device arrays alone, of one shape, one per
+    /// axis of rows: the region is then their elements, in order, and the
+    /// host's plan places none of them.
+    pub(crate) fn places_alone(&self) -> bool {
+        let planned = self.planned();
+        let Some(IndexElem::Array(first)) = planned.first() else {
+            return false;
+        };
+        self.batch == 0
+            && planned.len() == self.rows_shape.len()
+            && planned.len() == self.arrays.len()
+            && planned
+                .iter()
+                .all(|elem| matches!(elem, IndexElem::Array(array) if array.shape() == first.shape()))
     }
 
     /// The axis of a lone `along(idx, axis)` whose `idx` has the target's
@@ -339,7 +348,7 @@ impl<'t> OnDevice<'t> {
     /// The elements of `placed` that each region element reads, in the
     /// region's order: the array itself when that is its own order.
     fn elements(&self, placed: &Placed, shape: &[usize], batch: usize, device: &burn_tensor::Device) -> Result<Tensor<1, Int>, BurnError> {
-        if self.is_lone() {
+        if self.places_alone() {
             return Ok(placed.flat.clone());
         }
         let reads = self.reads(placed, shape, batch)?;

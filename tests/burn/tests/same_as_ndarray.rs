@@ -355,3 +355,39 @@ fn masks_on_the_device() {
     let host_mask = expected.mapv(|v| v > 0.0);
     assert!(same_bits(&float_array(read), &at!(expected[host_mask]).into_dyn()));
 }
+
+#[test]
+fn pairs_of_device_index_arrays() {
+    let device = plain();
+    let (rows, cols) = (array![1i64, 3, 1, -1, 0], array![4i64, 0, 4, 2, -5]);
+    let (i, j) = (
+        tensor_at_burn_tests::int::<1>(&rows.clone().into_dyn(), &device),
+        tensor_at_burn_tests::int::<1>(&cols.clone().into_dyn(), &device),
+    );
+    let values = array![1.5, 2.5, 3.5, 4.5, 5.5];
+    for shape in [vec![4, 5], vec![4, 5, 3]] {
+        let start = sample(&shape);
+        let v = Array::from_iter(values.iter().flat_map(|&v| std::iter::repeat_n(v, shape[2..].iter().product())))
+            .into_shape_with_order([&[5][..], &shape[2..]].concat())
+            .unwrap();
+        let mut expected = start.clone();
+        at!(expected[rows.clone(), cols.clone()] = v.clone());
+        at!(expected[rows.clone(), cols.clone()] += 0.25);
+        let read = at!(expected[rows.clone(), cols.clone()]);
+        let (actual, actual_read) = if shape.len() == 2 {
+            let mut x: Tensor<2> = float(&start, &device);
+            at!(x[&i, &j] = float::<1>(&v, &device));
+            at!(x[&i, &j] += 0.25);
+            let read: Tensor<1> = at!(x[&i, &j]);
+            (float_array(x), float_array(read))
+        } else {
+            let mut x: Tensor<3> = float(&start, &device);
+            at!(x[&i, &j] = float::<2>(&v, &device));
+            at!(x[&i, &j] += 0.25);
+            let read: Tensor<2> = at!(x[&i, &j]);
+            (float_array(x), float_array(read))
+        };
+        assert!(same_bits(&actual, &expected), "burn:\n{actual}");
+        assert!(same_bits(&actual_read, &read.into_dyn()), "burn:\n{actual_read}");
+    }
+}
