@@ -8,10 +8,12 @@
 //! reads each array is found by planning once more per array, with the
 //! array replaced by its own positions on a target whose strides are zero
 //! but along the array's axis: the plan's offsets are then positions in
-//! the array. The device gathers the arrays' elements there, resolves them
-//! by the mode, and adds them, times their axis's stride, to the host's
-//! offsets. In mode `error` one flag is read back. A mask is read back (its
-//! count decides the region's shape) and indexes as a host mask.
+//! the array (unless arrays alone index, each read in its own order). The
+//! device gathers the arrays' elements there, resolves them by the mode,
+//! and adds them, times their axis's stride, to the host's offsets. In
+//! mode `error` the arrays' extremes are read back, in one copy. A mask is
+//! read back (its count decides the region's shape) and indexes as a host
+//! mask.
 
 use burn_tensor::{Bool, DType, Int, IntDType, Tensor};
 use ndarray::{ArrayD, IxDyn};
@@ -28,7 +30,7 @@ use crate::index::{IndexElem, IntArray};
 use crate::prepare;
 
 /// The positions of a region on the device: each element's position in
-/// the flattened target, and which the mode skipped.
+/// the target's rows, and which the mode skipped.
 pub(crate) struct DeviceRegion {
     /// Each element's position (0 for a skipped one).
     pub(crate) positions: Tensor<1, Int>,

@@ -1,7 +1,9 @@
-//! A prepared plan as positions in the flattened tensor: where each
-//! element of the selected region sits, in C order (index order), and
+//! A prepared plan as positions of the tensor's rows ([`Rows`]): where
+//! each element of the selected region sits, in C order (index order), and
 //! which the mode skipped. burn's own indexed reads and writes then run on
-//! the tensor viewed as one axis.
+//! the rows.
+//!
+//! [`Rows`]: super::rows::Rows
 
 use crate::backend::plan::{Dim, Entries, IndexedPlan, Plan, Row, SKIP, Table, ViewAxis};
 use crate::index::with_int_array;
@@ -12,7 +14,7 @@ pub struct Region {
     /// The region's shape: a read's result shape, which a value
     /// broadcasts to (under `; batch = k`, the batch axes first).
     pub(crate) shape: Vec<usize>,
-    /// Each element's position in the flattened tensor, in C order of the
+    /// Each element's row in the tensor viewed as rows, in C order of the
     /// region; 0 for a skipped one.
     pub(crate) offsets: Vec<i64>,
     /// Which elements the mode skipped (`drop`, `fill`); empty when none.

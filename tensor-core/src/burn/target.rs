@@ -1,5 +1,5 @@
 //! burn tensors as targets of the macros: the backend traits, each call
-//! run on the tensor viewed as one axis ([`super::call`]).
+//! run by [`super::call`].
 
 use burn_tensor::Tensor;
 use ndarray::{Dimension, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6};

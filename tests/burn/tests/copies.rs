@@ -1,6 +1,7 @@
 //! What crosses from the device to the host: nothing for host indices,
-//! one flag for device index arrays in mode `error`, nothing in the other
-//! modes; a mask's selection where it sets the region's shape.
+//! one copy (the indices' extremes) for device index arrays in mode
+//! `error`, nothing in the other modes; a mask's selection where it sets
+//! the region's shape.
 
 use burn_tensor::{Int, Tensor};
 use ndarray::{ArrayD, IxDyn, array};
