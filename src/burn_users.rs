@@ -75,10 +75,12 @@
 //!   walks from its start, as in NumPy.
 //! - Device index arrays: in mode `error` the arrays' least and greatest
 //!   indices are read back to the host, in one copy per call; the other
-//!   modes read nothing back. `*=`, `/=`, `pow`, `min` and `max` with
-//!   device index arrays read the positions back once (they run in rounds
-//!   of distinct positions, planned on the host). A mask is read back (its
-//!   count is the read's length).
+//!   modes read nothing back. `*=`, `/=`, `pow`, `min` and `max` run in
+//!   rounds of distinct positions, and read back how many (one number);
+//!   past four rounds, or for `min` and `max` on a device with autodiff
+//!   (whose shared ties need the positions' groups), they read the
+//!   positions back once and plan the rounds on the host. A mask is read
+//!   back (its count is the read's length).
 //! - `.apply(f)` (a host closure) and mutable views (`at!(&mut x[..])`) do
 //!   not compile on a burn tensor.
 //!

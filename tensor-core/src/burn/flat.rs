@@ -135,7 +135,8 @@ pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion
 /// [`write()`] at positions computed on the device. `=` finds each
 /// position's last occurrence there, `+=` and `-=` add with the skipped
 /// values made the sum's identity, and the operations that run in rounds
-/// read the positions back once (their rounds need them on the host).
+/// run them there too, but for `min` and `max` with autodiff, whose
+/// shared ties read the positions back once.
 pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Option<Op>) -> Tensor<2, K> {
     if at.len == 0 {
         return rows;
@@ -154,8 +155,68 @@ pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion,
             };
             select_assign_rows(rows, at.positions, values, IndexingUpdateOp::Add)
         }
-        Some(op) => write(rows, read_back(at), values, Some(op)),
+        // A tie's shared gradient needs the positions' groups on the host.
+        Some(op @ (Op::Min | Op::Max)) if K::on_autodiff(&rows) => write(rows, read_back(at), values, Some(op)),
+        Some(op) => rounds_on_device(rows, at, values, op),
     }
+}
+
+/// The most rounds [`rounds_on_device`] runs on the device.
+const ROUNDS_ON_DEVICE: usize = 4;
+
+/// `rows[at] op= values` at positions computed on the device, one round
+/// of distinct positions at a time, as [`in_rounds`] runs them: round `r`
+/// applies each position's `r`-th occurrence. How many rounds is read back
+/// (one number); past [`ROUNDS_ON_DEVICE`], the positions too, and the
+/// host plans the rounds. Within a round every occurrence of a position writes the
+/// values its round's occurrence computed, so the order burn writes them
+/// in does not matter; the others enter `op` as ones, so that no gradient
+/// of theirs is a NaN. Skipped and finished occurrences write to a scratch
+/// row past the end.
+fn rounds_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Op) -> Tensor<2, K> {
+    let (device, dtype, [len, row_len]) = (rows.device(), rows.dtype(), rows.dims());
+    let live = match &at.skipped {
+        Some(skipped) => skipped.clone().bool_not(),
+        None => Tensor::<1, Bool>::full([at.len], true, &device),
+    };
+    let positions = match &at.skipped {
+        Some(skipped) => at.positions.clone().mask_fill(skipped.clone(), len as i64),
+        None => at.positions.clone(),
+    };
+    let counts = Tensor::<1, Int>::zeros([len + 1], (&device, DType::I64)).select_assign(
+        0,
+        positions.clone(),
+        live.clone().int().cast(burn_tensor::IntDType::I64),
+        IndexingUpdateOp::Add,
+    );
+    let rounds = host::scalar::<i64, Int>(counts.max()).max(0) as usize;
+    // Each round passes over every occurrence: past a few, planning the
+    // rounds on the host costs less.
+    if rounds > ROUNDS_ON_DEVICE {
+        return write(rows, read_back(at), values, Some(op));
+    }
+    let scratch = Tensor::full([1, row_len], K::ADD_IDENTITY, (&device, dtype));
+    let mut rows = Tensor::cat(vec![rows, scratch], 0);
+    let none = at.len as i64;
+    let numbers = Tensor::<1, Int>::arange(0..none, (&device, DType::I64));
+    let mut remaining = live;
+    for _ in 0..rounds {
+        // Each position's first remaining occurrence (`none`: finished).
+        let candidates = numbers.clone().mask_fill(remaining.clone().bool_not(), none);
+        let first = Tensor::<1, Int>::full([len + 1], none, (&device, DType::I64))
+            .select_assign(0, positions.clone(), candidates, IndexingUpdateOp::Min)
+            .select(0, positions.clone());
+        let wins = first.clone().equal(numbers.clone());
+        let finished = first.clone().equal_elem(none);
+        let at = positions.clone().mask_fill(finished, len as i64);
+        let operands = values.clone().mask_fill(per_row(wins.clone().bool_not(), row_len), K::ONE);
+        let combined = K::combine(select_rows(rows.clone(), at.clone()), op, operands).expect("a supported operation");
+        let winners = K::detached(select_rows(combined.clone(), first.clamp_max(none - 1)));
+        let written = winners.mask_where(per_row(wins.clone(), row_len), combined);
+        rows = K::assign(rows, at, written);
+        remaining = remaining.bool_and(wins.bool_not());
+    }
+    rows.slice(0..len)
 }
 
 /// `rows[at] = values` at positions computed on the device: every

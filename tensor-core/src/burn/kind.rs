@@ -58,6 +58,13 @@ pub trait BurnKind: sealed::Sealed + burn_tensor::kind::Basic + Sized + 'static 
     fn negated(values: Tensor<2, Self>) -> Tensor<2, Self>;
 
     #[doc(hidden)]
+    /// Whether `rows` is on a device with autodiff (only floats carry a
+    /// gradient).
+    fn on_autodiff(_rows: &Tensor<2, Self>) -> bool {
+        false
+    }
+
+    #[doc(hidden)]
     /// `values`, cut from the graph: no gradient flows back through them
     /// (only floats carry one).
     fn detached(values: Tensor<2, Self>) -> Tensor<2, Self> {
@@ -158,14 +165,18 @@ impl BurnKind for Float {
         values.detach()
     }
 
+    // Whether or not this call is tracked (burn tells that only with its
+    // `autodiff` feature).
+    fn on_autodiff(rows: &Tensor<2, Float>) -> bool {
+        rows.is_autodiff()
+    }
+
     fn negated(values: Tensor<2, Float>) -> Tensor<2, Float> {
         -values
     }
 
     fn min_max(rows: Tensor<2, Float>, region: &Region, values: Tensor<2, Float>, op: Op) -> Tensor<2, Float> {
-        // On a device with autodiff, whether or not this call is tracked
-        // (burn tells that only with its `autodiff` feature).
-        match rows.is_autodiff() {
+        match Self::on_autodiff(&rows) {
             true => super::ties::shared(rows, region, values, op),
             false => super::flat::in_rounds(rows, region, values, op),
         }

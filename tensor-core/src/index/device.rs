@@ -58,6 +58,7 @@ impl<'a> DeviceArray<'a> {
     }
 
     /// The same array, borrowed.
+    #[cfg(feature = "burn")]
     pub(crate) fn view(&self) -> DeviceArray<'_> {
         let array: &(dyn Any + Send + Sync) = match &self.array {
             Held::Borrowed(array) => *array,

@@ -611,6 +611,7 @@ impl fmt::Display for RangeSlice {
     }
 }
 
+#[cfg(feature = "burn")]
 impl IndexElem<'_> {
     /// The same element, its arrays borrowed (the types' lifetimes are
     /// invariant, so a shorter-lived index cannot simply hold a clone).

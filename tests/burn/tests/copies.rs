@@ -1,7 +1,8 @@
-//! What crosses from the device to the host: nothing for host indices,
-//! one copy (the indices' extremes) for device index arrays in mode
-//! `error`, nothing in the other modes; a mask's selection where it sets
-//! the region's shape.
+//! What crosses from the device to the host: nothing for host indices;
+//! for device index arrays, one copy (the indices' extremes) in mode
+//! `error` and nothing in the other modes, and one number (how many
+//! rounds) for the operations that run in rounds; a mask's selection where
+//! it sets the region's shape.
 
 use burn_tensor::{Int, Tensor};
 use ndarray::{ArrayD, IxDyn, array};
@@ -44,7 +45,7 @@ fn host_indices_copy_nothing() {
 }
 
 #[test]
-fn device_indices_copy_one_flag_in_mode_error_only() {
+fn device_indices_copy_their_extremes_in_mode_error_only() {
     let mut x = target();
     let i = indices();
     assert_eq!(copies(|| at!(x[.., &i] += 1.0)), 1);
@@ -67,11 +68,24 @@ fn device_indices_copy_one_flag_in_mode_error_only() {
 }
 
 #[test]
-fn rounds_and_selections_copy_their_positions_once() {
+fn rounds_copy_their_count_and_selections_their_positions() {
     let mut x = target();
     let i = indices();
-    // `*=` runs in rounds, which need the positions on the host.
+    // `*=` runs in rounds on the device: how many is one number read back,
+    // beside mode `error`'s extremes.
     assert_eq!(copies(|| at!(x[.., &i] *= 2.0; mode = clip)), 1);
+    assert_eq!(copies(|| at!(x[.., &i] *= 2.0)), 2);
+    assert_eq!(copies(|| at!(x[.., &i].max(1.0); mode = wrap)), 1);
+    // Past four rounds, the positions too.
+    let many: Tensor<1, Int> = int(&array![0, 0, 0, 0, 0].into_dyn(), &plain());
+    assert_eq!(copies(|| at!(x[.., &many] *= 2.0; mode = clip)), 2);
+    // With autodiff, `max`'s shared ties read the positions back once.
+    let mut tracked: Tensor<2> = float(
+        &ArrayD::from_shape_fn(IxDyn(&[4, 5]), |at| at[1] as f64),
+        &tensor_at_burn_tests::autodiff(),
+    );
+    let on_autodiff: Tensor<1, Int> = int(&array![4, 0, 4, -1].into_dyn(), &tensor_at_burn_tests::autodiff());
+    assert_eq!(copies(|| at!(tracked[.., &on_autodiff].max(1.0); mode = clip)), 1);
     // A read by a mask has the count of its selection as its shape.
     assert_eq!(
         copies(|| {

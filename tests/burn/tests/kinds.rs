@@ -24,6 +24,14 @@ fn integer_tensors_as_ndarray_s() {
     at!(x[[3, 3]] %= -4);
     at!(x[[1, 1]] ^= 6);
     at!(x[x < 0] = 0);
+    assert_eq!(int_array(x.clone()), expected.clone().into_dyn());
+
+    // Rounds on the device, of integers.
+    let device_idx: Tensor<1, Int> = int(&array![0i64, 5, 0, -1].into_dyn(), &plain());
+    at!(expected[[0, 5, 0, -1]] /= array![2, -2, 3, 5]);
+    at!(expected[[0, 5, 0, -1]] %= 7);
+    at!(x[&device_idx] /= array![2, -2, 3, 5]);
+    at!(x[&device_idx] %= 7);
     assert_eq!(int_array(x), expected.into_dyn());
 }
 

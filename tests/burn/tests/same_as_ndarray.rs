@@ -315,6 +315,29 @@ fn modes_with_index_arrays_on_the_device() {
         at!(x[i].max(1.0); mode = clip);
         x
     });
+    // Rounds on the device: skipped occurrences, repeats, NaN.
+    let repeats = array![7, 2, -1, 2, 9, 5, 2];
+    same_device!(1, Ix1, [6], repeats.clone(), 1, |x, i| {
+        at!(x[i] *= array![2.0, -3.0, 0.5, 0.0, 4.0, 1.5, 2.5]; mode = drop);
+        x
+    });
+    same_device!(1, Ix1, [6], repeats.clone(), 1, |x, i| {
+        at!(x[i].max(array![1.0, f64::NAN, -1.0, 2.0, 0.0, -0.0, 3.0]); mode = wrap);
+        x
+    });
+    same_device!(1, Ix1, [6], repeats.clone(), 1, |x, i| {
+        at!(x[i] /= array![2.0, -3.0, 0.5, 8.0, 4.0, 1.5, 2.5]; mode = clip);
+        x
+    });
+    // Past four rounds, the host plans them.
+    same_device!(1, Ix1, [6], array![2, 2, -4, 2, 2, 1, 2], 1, |x, i| {
+        at!(x[i] *= array![2.0, -3.0, 0.5, 0.0, 4.0, 1.5, 2.5]);
+        x
+    });
+    same_device!(2, Ix2, [6, 2], repeats.clone(), 1, |x, i| {
+        at!(x[i].min(array![[1.0], [-2.0], [0.5], [-1.0], [0.0], [-0.0], [3.0]]); mode = wrap);
+        x
+    });
 
     let start = sample(&[4, 5]);
     let mut x: Tensor<2> = float(&start, &plain());
