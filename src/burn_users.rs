@@ -76,8 +76,8 @@
 //! - Device index arrays: in mode `error` the arrays' least and greatest
 //!   indices are read back to the host, in one copy per call; the other
 //!   modes read nothing back. `*=`, `/=`, `pow`, `min` and `max` run in
-//!   rounds of distinct positions, and read back how many (one number);
-//!   past four rounds, or for `min` and `max` on a device with autodiff
+//!   rounds of distinct positions, and read back how many (one number, in
+//!   mode `error` in the same copy as the extremes); past four rounds, or for `min` and `max` on a device with autodiff
 //!   (whose shared ties need the positions' groups), they read the
 //!   positions back once and plan the rounds on the host. A mask is read
 //!   back (its count is the read's length).

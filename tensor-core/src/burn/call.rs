@@ -255,7 +255,7 @@ fn read_planned<const D: usize, K: BurnKind>(
     let read = match on_device {
         None => gather(rows, region, fill),
         Some(on_device) => {
-            let at = on_device.positions(&region, &mode, &rows.device())?;
+            let at = on_device.positions(&region, &mode, false, &rows.device())?;
             gather_on_device(rows, at, fill)
         }
     };
@@ -376,7 +376,10 @@ fn prepare_planned<K: BurnKind>(
             let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, alone)?;
             match on_device {
                 None => Where::Host(region),
-                Some(on_device) => Where::Device(Box::new(on_device.positions(&region, &mode, &flat.device())?)),
+                Some(on_device) => {
+                    let rounds = runs_rounds_on_device::<K>(flat, op);
+                    Where::Device(Box::new(on_device.positions(&region, &mode, rounds, &flat.device())?))
+                }
             }
         }
     };
@@ -386,6 +389,17 @@ fn prepare_planned<K: BurnKind>(
         op,
         rows: call.as_rows(),
     })
+}
+
+/// Whether `op` on `flat` runs in rounds on the device ([`write_on_device`]
+/// says which do): their count is then read back with the bounds.
+fn runs_rounds_on_device<K: BurnKind>(flat: &Tensor<1, K>, op: Option<Op>) -> bool {
+    let Some(op) = op else {
+        return false;
+    };
+    let len = flat.dims()[0];
+    let shares_ties = matches!(op, Op::Min | Op::Max) && K::on_autodiff(&flat.clone().reshape([len, 1]));
+    !(K::adds(op) || shares_ties)
 }
 
 /// One region's write, prepared: its plan and its values.

@@ -38,6 +38,8 @@ pub(crate) struct DeviceRegion {
     pub(crate) skipped: Option<Tensor<1, Bool>>,
     /// The number of elements.
     pub(crate) len: usize,
+    /// The most occurrences of one position, where the call asked.
+    pub(crate) rounds: Option<usize>,
 }
 
 /// One device array of an index (a column of one, for `nd`) and the
@@ -263,7 +265,7 @@ impl<'t> OnDevice<'t> {
                 len,
                 elements,
             }];
-            return Ok(in_bounds(checked)?.remove(0).1);
+            return Ok(in_bounds(checked, None)?.positions.remove(0).1);
         }
         Ok(resolve(elements, len, mode.bounds()).0)
     }
@@ -279,14 +281,23 @@ impl<'t> OnDevice<'t> {
     }
 
     /// The region's rows once the device arrays are added to the host's
-    /// plan `host` of the rows, resolved by `mode`.
-    pub(crate) fn positions<T>(&self, host: &Region, mode: &AnyMode<T>, device: &burn_tensor::Device) -> Result<DeviceRegion, BurnError> {
+    /// plan `host` of the rows, resolved by `mode`; with `rounds`, also the
+    /// most occurrences of one row, read back in the same copy as the
+    /// bounds' extremes.
+    pub(crate) fn positions<T>(
+        &self,
+        host: &Region,
+        mode: &AnyMode<T>,
+        rounds: bool,
+        device: &burn_tensor::Device,
+    ) -> Result<DeviceRegion, BurnError> {
         let (shape, batch) = (&self.rows_shape[..], self.batch);
         if host.len() == 0 {
             return Ok(DeviceRegion {
                 positions: positions(Vec::new(), device),
                 skipped: None,
                 len: 0,
+                rounds: rounds.then_some(0),
             });
         }
         let strides = super::region::c_strides(shape);
@@ -303,6 +314,11 @@ impl<'t> OnDevice<'t> {
             // No index is in bounds on an empty axis, so `clip` and `wrap`
             // fail there as `error` does.
             if bounds == Bounds::Error || (len == 0 && bounds != Bounds::Skip) {
+                if rounds {
+                    // The positions if the check passes, so that the rounds
+                    // are counted before the one copy.
+                    terms.push((in_range(elements.clone(), len), strides[placed.axis]));
+                }
                 checked.push(Checked {
                     axis: placed.axis,
                     len,
@@ -319,31 +335,24 @@ impl<'t> OnDevice<'t> {
             }
             terms.push((position, strides[placed.axis]));
         }
-        for (axis, position) in in_bounds(checked)? {
-            terms.push((position, strides[axis]));
-        }
-        // The host's offsets are often all zeros (the region is the arrays'
-        // alone), and a stride often one: neither then costs a pass.
-        let mut at = host
-            .offsets
-            .iter()
-            .any(|&offset| offset != 0)
-            .then(|| positions(host.offsets.clone(), device));
-        for (position, stride) in terms {
-            let term = if stride == 1 {
-                position
-            } else {
-                position.mul_scalar(stride as i64)
-            };
-            at = Some(match at {
-                Some(at) => at + term,
-                None => term,
+        if rounds {
+            let at = sum(host, terms, device);
+            let repeats = most_repeats(at.clone(), skipped.clone(), shape.iter().product());
+            let rounds = in_bounds(checked, Some(repeats))?.extra;
+            return Ok(DeviceRegion {
+                positions: at,
+                skipped,
+                len: host.len(),
+                rounds,
             });
         }
+        let resolved = in_bounds(checked, None)?.positions;
+        terms.extend(resolved.into_iter().map(|(axis, position)| (position, strides[axis])));
         Ok(DeviceRegion {
-            positions: at.unwrap_or_else(|| positions(host.offsets.clone(), device)),
+            positions: sum(host, terms, device),
             skipped,
             len: host.len(),
+            rounds: None,
         })
     }
 
@@ -445,24 +454,85 @@ struct Checked {
     elements: Tensor<1, Int>,
 }
 
-/// The positions of arrays whose indices must all be in bounds, with the
-/// axis each indexes. The arrays' extremes are read back, one copy for all
-/// of them: they decide the bounds, and whether any index counts from the
-/// end. On error, the first index out of bounds, in index order.
-fn in_bounds(checked: Vec<Checked>) -> Result<Vec<(usize, Tensor<1, Int>)>, BurnError> {
-    if checked.is_empty() {
-        return Ok(Vec::new());
+/// The host's offsets plus each term times its stride. The host's offsets
+/// are often all zeros (the region is the arrays' alone), and a stride
+/// often one: neither then costs a pass.
+fn sum(host: &Region, terms: Vec<(Tensor<1, Int>, isize)>, device: &burn_tensor::Device) -> Tensor<1, Int> {
+    let mut at = host
+        .offsets
+        .iter()
+        .any(|&offset| offset != 0)
+        .then(|| positions(host.offsets.clone(), device));
+    for (position, stride) in terms {
+        let term = if stride == 1 {
+            position
+        } else {
+            position.mul_scalar(stride as i64)
+        };
+        at = Some(match at {
+            Some(at) => at + term,
+            None => term,
+        });
     }
-    let extremes = checked
+    at.unwrap_or_else(|| positions(host.offsets.clone(), device))
+}
+
+/// `indices` on an axis of `len` as positions when all are in bounds (and
+/// in range whatever they are).
+fn in_range(indices: Tensor<1, Int>, len: usize) -> Tensor<1, Int> {
+    let n = len as i64;
+    if n == 0 {
+        return indices.mul_scalar(0);
+    }
+    from_end(indices.clamp(-n, n - 1), n)
+}
+
+/// The most occurrences of one of `rows` rows among the kept positions
+/// `at`, as a tensor of one element.
+fn most_repeats(at: Tensor<1, Int>, skipped: Option<Tensor<1, Bool>>, rows: usize) -> Tensor<1, Int> {
+    let device = at.device();
+    let len = at.dims()[0];
+    let (at, kept) = match skipped {
+        Some(skipped) => (at.mask_fill(skipped.clone(), rows as i64), skipped.bool_not()),
+        None => (at, Tensor::<1, Bool>::full([len], true, &device)),
+    };
+    Tensor::<1, Int>::zeros([rows + 1], (&device, DType::I64))
+        .select_assign(0, at, kept.int().cast(IntDType::I64), burn_tensor::IndexingUpdateOp::Add)
+        .max()
+}
+
+/// What [`in_bounds`] found: each array's axis and positions, and the
+/// number read back beside them.
+struct InBounds {
+    positions: Vec<(usize, Tensor<1, Int>)>,
+    extra: Option<usize>,
+}
+
+/// The positions of arrays whose indices must all be in bounds, with the
+/// axis each indexes, and the number `extra` holds. The arrays' extremes
+/// and `extra` are read back in one copy: the extremes decide the bounds,
+/// and whether any index counts from the end. On error, the first index
+/// out of bounds, in index order.
+fn in_bounds(checked: Vec<Checked>, extra: Option<Tensor<1, Int>>) -> Result<InBounds, BurnError> {
+    if checked.is_empty() && extra.is_none() {
+        return Ok(InBounds {
+            positions: Vec::new(),
+            extra: None,
+        });
+    }
+    let mut read: Vec<Tensor<1, Int>> = checked
         .iter()
         .flat_map(|array| [array.elements.clone().min(), array.elements.clone().max()])
         .collect();
-    let extremes = host::data(Tensor::cat(extremes, 0))
+    let asked = extra.is_some();
+    read.extend(extra);
+    let numbers = host::data(Tensor::cat(read, 0))
         .convert::<i64>()
         .try_into_vec::<i64>()
         .expect("indices are integers");
+    let extra = asked.then(|| numbers[numbers.len() - 1].max(0) as usize);
     let mut resolved = Vec::with_capacity(checked.len());
-    for (array, extremes) in checked.into_iter().zip(extremes.chunks(2)) {
+    for (array, extremes) in checked.into_iter().zip(numbers.chunks_exact(2)) {
         let (least, most, n) = (extremes[0], extremes[1], array.len as i64);
         if least < -n || most >= n {
             return Err(first_out_of_bounds(array).into());
@@ -470,7 +540,10 @@ fn in_bounds(checked: Vec<Checked>) -> Result<Vec<(usize, Tensor<1, Int>)>, Burn
         let position = if least >= 0 { array.elements } else { from_end(array.elements, n) };
         resolved.push((array.axis, position));
     }
-    Ok(resolved)
+    Ok(InBounds {
+        positions: resolved,
+        extra,
+    })
 }
 
 /// The error for the first index of `array` out of bounds, read back.

@@ -155,46 +155,35 @@ pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion,
             };
             select_assign_rows(rows, at.positions, values, IndexingUpdateOp::Add)
         }
-        // A tie's shared gradient needs the positions' groups on the host.
-        Some(op @ (Op::Min | Op::Max)) if K::on_autodiff(&rows) => write(rows, read_back(at), values, Some(op)),
-        Some(op) => rounds_on_device(rows, at, values, op),
+        // A tie's shared gradient needs the positions' groups on the host,
+        // and past a few rounds, planning them there costs less (each
+        // round on the device passes over every occurrence).
+        Some(op) => match at.rounds {
+            Some(rounds) if rounds <= ROUNDS_ON_DEVICE && !(matches!(op, Op::Min | Op::Max) && K::on_autodiff(&rows)) => {
+                rounds_on_device(rows, at, values, op, rounds)
+            }
+            _ => write(rows, read_back(at), values, Some(op)),
+        },
     }
 }
 
-/// The most rounds [`rounds_on_device`] runs on the device.
+/// The most rounds run on the device; past them, the positions are read
+/// back and the host plans the rounds.
 const ROUNDS_ON_DEVICE: usize = 4;
 
-/// `rows[at] op= values` at positions computed on the device, one round
-/// of distinct positions at a time, as [`in_rounds`] runs them: round `r`
-/// applies each position's `r`-th occurrence. How many rounds is read back
-/// (one number); past [`ROUNDS_ON_DEVICE`], the positions too, and the
-/// host plans the rounds. Within a round every occurrence of a position writes the
+/// `rows[at] op= values` at positions computed on the device, in
+/// `rounds` rounds of distinct positions, as [`in_rounds`] runs them:
+/// round `r` applies each position's `r`-th occurrence. Within a round every occurrence of a position writes the
 /// values its round's occurrence computed, so the order burn writes them
 /// in does not matter; the others enter `op` as ones, so that no gradient
 /// of theirs is a NaN. Skipped and finished occurrences write to a scratch
 /// row past the end.
-fn rounds_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Op) -> Tensor<2, K> {
+fn rounds_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Op, rounds: usize) -> Tensor<2, K> {
     let (device, dtype, [len, row_len]) = (rows.device(), rows.dtype(), rows.dims());
-    let live = match &at.skipped {
-        Some(skipped) => skipped.clone().bool_not(),
-        None => Tensor::<1, Bool>::full([at.len], true, &device),
+    let (positions, live) = match at.skipped {
+        Some(skipped) => (at.positions.mask_fill(skipped.clone(), len as i64), skipped.bool_not()),
+        None => (at.positions, Tensor::<1, Bool>::full([at.len], true, &device)),
     };
-    let positions = match &at.skipped {
-        Some(skipped) => at.positions.clone().mask_fill(skipped.clone(), len as i64),
-        None => at.positions.clone(),
-    };
-    let counts = Tensor::<1, Int>::zeros([len + 1], (&device, DType::I64)).select_assign(
-        0,
-        positions.clone(),
-        live.clone().int().cast(burn_tensor::IntDType::I64),
-        IndexingUpdateOp::Add,
-    );
-    let rounds = host::scalar::<i64, Int>(counts.max()).max(0) as usize;
-    // Each round passes over every occurrence: past a few, planning the
-    // rounds on the host costs less.
-    if rounds > ROUNDS_ON_DEVICE {
-        return write(rows, read_back(at), values, Some(op));
-    }
     let scratch = Tensor::full([1, row_len], K::ADD_IDENTITY, (&device, dtype));
     let mut rows = Tensor::cat(vec![rows, scratch], 0);
     let none = at.len as i64;

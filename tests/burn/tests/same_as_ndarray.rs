@@ -353,7 +353,13 @@ fn modes_with_index_arrays_on_the_device() {
     let start = sample(&[6]);
     let mut x: Tensor<1> = float(&start, &plain());
     let i = tensor_at_burn_tests::int::<1>(&wild.into_dyn(), &plain());
-    let error = try_at!(x[i] += 1.0).unwrap_err();
+    let error = try_at!(x[&i] += 1.0).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 0, len: 6 })),
+        "{error}"
+    );
+    // Counted for rounds, checked in the same copy.
+    let error = try_at!(x[i] *= 2.0).unwrap_err();
     assert!(
         matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 0, len: 6 })),
         "{error}"
