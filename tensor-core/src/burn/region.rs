@@ -64,7 +64,11 @@ impl Region {
                 ..
             }) if dims[..] == [Dim::Table] => {
                 let first = base + first;
-                with_int_array!(&axis.index, index => self.offsets.extend(index.iter().map(|&i| (first + axis.offset(i)) as i64)));
+                with_int_array!(&axis.index, index => match index.as_slice() {
+                    // A slice's iterator knows its length: one reservation.
+                    Some(index) => self.offsets.extend(index.iter().map(|&i| (first + axis.offset(i)) as i64)),
+                    None => self.offsets.extend(index.iter().map(|&i| (first + axis.offset(i)) as i64)),
+                });
             }
             // Row by row, so that a row with nothing skipped extends the
             // offsets in one loop.
