@@ -391,8 +391,10 @@ fn prepare_planned<K: BurnKind>(
     })
 }
 
-/// Whether `op` on `flat` runs in rounds on the device ([`write_on_device`]
-/// says which do): their count is then read back with the bounds.
+/// Whether `op` on `flat` may run its rounds on the device: all but the
+/// additive ones and, with autodiff, `min` and `max` (whose shared ties
+/// need the positions' groups on the host). Their count is then read back
+/// with the bounds, and [`write_on_device`] runs them where it is small.
 fn runs_rounds_on_device<K: BurnKind>(flat: &Tensor<1, K>, op: Option<Op>) -> bool {
     let Some(op) = op else {
         return false;

@@ -155,13 +155,12 @@ pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion,
             };
             select_assign_rows(rows, at.positions, values, IndexingUpdateOp::Add)
         }
-        // A tie's shared gradient needs the positions' groups on the host,
-        // and past a few rounds, planning them there costs less (each
-        // round on the device passes over every occurrence).
+        // The rounds were counted where they may run on the device (not a
+        // tie's shared gradient, whose groups the host needs); past a few,
+        // planning them on the host costs less (each round on the device
+        // passes over every occurrence).
         Some(op) => match at.rounds {
-            Some(rounds) if rounds <= ROUNDS_ON_DEVICE && !(matches!(op, Op::Min | Op::Max) && K::on_autodiff(&rows)) => {
-                rounds_on_device(rows, at, values, op, rounds)
-            }
+            Some(rounds) if rounds <= ROUNDS_ON_DEVICE => rounds_on_device(rows, at, values, op, rounds),
             _ => write(rows, read_back(at), values, Some(op)),
         },
     }
