@@ -40,6 +40,8 @@ pub(crate) struct DeviceRegion {
     pub(crate) len: usize,
     /// The most occurrences of one position, where the call asked.
     pub(crate) rounds: Option<usize>,
+    /// Whether the positions were promised distinct.
+    pub(crate) distinct: bool,
 }
 
 /// One device array of an index (a column of one, for `nd`) and the
@@ -55,6 +57,8 @@ struct Placed {
     axis: usize,
     /// The array's shape.
     shape: Vec<usize>,
+    /// Whether its elements were promised distinct.
+    distinct: bool,
 }
 
 /// An index holding burn tensors, split for the host to plan.
@@ -69,13 +73,14 @@ pub(crate) struct OnDevice<'t> {
     batch: usize,
 }
 
-/// The burn tensor of integers a device index array holds.
-fn int_tensor(array: &DeviceArray<'_>) -> Result<Tensor<1, Int>, BurnError> {
+/// The burn tensor of integers a device index array holds, and whether
+/// its elements were promised distinct.
+fn int_tensor(array: &DeviceArray<'_>) -> Result<(Tensor<1, Int>, bool), BurnError> {
     let flat = array.downcast::<Flat<Int>>().ok_or(BurnError::Unsupported {
         operation: "a device index array",
         reason: "an index array on the device is a burn tensor of kind Int".into(),
     })?;
-    Ok(flat.0.clone().cast(IntDType::I64))
+    Ok((flat.tensor.clone().cast(IntDType::I64), flat.distinct))
 }
 
 /// Zeros that stand in for an index's device arrays while the host plans:
@@ -147,7 +152,7 @@ impl<'t> OnDevice<'t> {
                 planned.push(IndexElem::Mask(host_mask(array)?.into()));
                 continue;
             }
-            let flat = int_tensor(array)?;
+            let (flat, distinct) = int_tensor(array)?;
             let array_shape = array.shape();
             match *form {
                 // A zero-dimensional array indexes as an integer (as in
@@ -169,12 +174,12 @@ impl<'t> OnDevice<'t> {
                     });
                 }
             }
-            devices.push((planned.len() - 1, flat, array_shape.to_vec(), *form));
+            devices.push((planned.len() - 1, flat, array_shape.to_vec(), *form, distinct));
         }
         let ndim = shape.len().saturating_sub(batch);
         let axes = prepare::first_axes(&planned, ndim)?;
         let mut arrays = Vec::new();
-        for (element, flat, array_shape, form) in devices {
+        for (element, flat, array_shape, form, distinct) in devices {
             match form {
                 DeviceForm::Nd => {
                     let depth = array_shape.last().copied().unwrap_or(0);
@@ -185,6 +190,7 @@ impl<'t> OnDevice<'t> {
                             column: Some((c, depth)),
                             axis: batch + axes[element] + c,
                             shape: array_shape.clone(),
+                            distinct: false,
                         });
                     }
                 }
@@ -198,6 +204,7 @@ impl<'t> OnDevice<'t> {
                         column: None,
                         axis: batch + axis,
                         shape: array_shape,
+                        distinct: false,
                     });
                 }
                 _ => arrays.push(Placed {
@@ -206,6 +213,7 @@ impl<'t> OnDevice<'t> {
                     column: None,
                     axis: batch + axes[element],
                     shape: array_shape,
+                    distinct,
                 }),
             }
         }
@@ -232,6 +240,12 @@ impl<'t> OnDevice<'t> {
             && planned
                 .iter()
                 .all(|elem| matches!(elem, IndexElem::Array(array) if array.shape() == first.shape()))
+    }
+
+    /// Whether the index is one device array, alone, promised distinct
+    /// ([`unique`](super::unique)): its positions are then distinct too.
+    pub(crate) fn distinct(&self) -> bool {
+        self.places_alone() && matches!(&self.arrays[..], [placed] if placed.distinct)
     }
 
     /// The axis of a lone `along(idx, axis)` whose `idx` has the target's
@@ -292,12 +306,16 @@ impl<'t> OnDevice<'t> {
         device: &burn_tensor::Device,
     ) -> Result<DeviceRegion, BurnError> {
         let (shape, batch) = (&self.rows_shape[..], self.batch);
+        let distinct = self.distinct();
+        // Distinct positions take one round: nothing to count.
+        let counts = rounds && !distinct;
         if host.len() == 0 {
             return Ok(DeviceRegion {
                 positions: positions(Vec::new(), device),
                 skipped: None,
                 len: 0,
                 rounds: rounds.then_some(0),
+                distinct,
             });
         }
         let strides = super::region::c_strides(shape);
@@ -314,7 +332,7 @@ impl<'t> OnDevice<'t> {
             // No index is in bounds on an empty axis, so `clip` and `wrap`
             // fail there as `error` does.
             if bounds == Bounds::Error || (len == 0 && bounds != Bounds::Skip) {
-                if rounds {
+                if counts {
                     // The positions if the check passes, so that the rounds
                     // are counted before the one copy.
                     terms.push((in_range(elements.clone(), len), strides[placed.axis]));
@@ -335,7 +353,7 @@ impl<'t> OnDevice<'t> {
             }
             terms.push((position, strides[placed.axis]));
         }
-        if rounds {
+        if counts {
             let at = sum(host, terms, device);
             let repeats = most_repeats(at.clone(), skipped.clone(), shape.iter().product());
             let rounds = in_bounds(checked, Some(repeats))?.extra;
@@ -344,6 +362,7 @@ impl<'t> OnDevice<'t> {
                 skipped,
                 len: host.len(),
                 rounds,
+                distinct,
             });
         }
         let resolved = in_bounds(checked, None)?.positions;
@@ -352,7 +371,8 @@ impl<'t> OnDevice<'t> {
             positions: sum(host, terms, device),
             skipped,
             len: host.len(),
-            rounds: None,
+            rounds: rounds.then_some(1),
+            distinct,
         })
     }
 
@@ -411,7 +431,7 @@ fn host_mask(array: &DeviceArray<'_>) -> Result<ArrayD<bool>, BurnError> {
         operation: "a device mask",
         reason: "a mask on the device is a burn tensor of kind Bool".into(),
     })?;
-    let flags = host::data(flat.0.clone()).convert_dtype(DType::Bool(burn_tensor::BoolStore::Native));
+    let flags = host::data(flat.tensor.clone()).convert_dtype(DType::Bool(burn_tensor::BoolStore::Native));
     let flags = flags.try_into_vec::<bool>().map_err(|error| BurnError::Unsupported {
         operation: "a device mask",
         reason: format!("its elements could not be read: {error:?}"),
@@ -496,9 +516,14 @@ fn most_repeats(at: Tensor<1, Int>, skipped: Option<Tensor<1, Bool>>, rows: usiz
         Some(skipped) => (at.mask_fill(skipped.clone(), rows as i64), skipped.bool_not()),
         None => (at, Tensor::<1, Bool>::full([len], true, &device)),
     };
-    Tensor::<1, Int>::zeros([rows + 1], (&device, DType::I64))
-        .select_assign(0, at, kept.int().cast(IntDType::I64), burn_tensor::IndexingUpdateOp::Add)
+    // Counts as narrow as they fit, one per row, read where they occur:
+    // the largest is then found among the occurrences, not the rows.
+    let counts_dtype = if i32::try_from(len).is_ok() { DType::I32 } else { DType::I64 };
+    Tensor::<1, Int>::zeros([rows + 1], (&device, counts_dtype))
+        .select_assign(0, at.clone(), kept.int().cast(counts_dtype), burn_tensor::IndexingUpdateOp::Add)
+        .select(0, at)
         .max()
+        .cast(IntDType::I64)
 }
 
 /// What [`in_bounds`] found: each array's axis and positions, and the

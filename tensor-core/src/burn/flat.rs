@@ -136,12 +136,18 @@ pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion
 /// position's last occurrence there, `+=` and `-=` add with the skipped
 /// values made the sum's identity, and the operations that run in rounds
 /// run them there too, but for `min` and `max` with autodiff, whose
-/// shared ties read the positions back once.
+/// shared ties read the positions back once. Positions promised distinct
+/// ([`unique`](super::unique)) and none skipped go to burn's own
+/// operation, in one round.
 pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Option<Op>) -> Tensor<2, K> {
     if at.len == 0 {
         return rows;
     }
+    // Promised distinct, or counted so.
+    let distinct = (at.distinct || at.rounds == Some(1)) && at.skipped.is_none();
     match op {
+        // Distinct positions: burn's own operations are right.
+        None if distinct => K::assign(rows, at.positions, values),
         None => assign_on_device(rows, at, values),
         Some(op) if K::adds(op) => {
             let values = match op {
@@ -160,6 +166,7 @@ pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion,
         // planning them on the host costs less (each round on the device
         // passes over every occurrence).
         Some(op) => match at.rounds {
+            Some(_) if distinct => once_on_device(rows, at.positions, values, op),
             Some(rounds) if rounds <= ROUNDS_ON_DEVICE => rounds_on_device(rows, at, values, op, rounds),
             _ => write(rows, read_back(at), values, Some(op)),
         },
@@ -205,6 +212,17 @@ fn rounds_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: T
         remaining = remaining.bool_and(wins.bool_not());
     }
     rows.slice(0..len)
+}
+
+/// `rows[at] op= values` at distinct positions, none skipped: one round,
+/// burn's own `Mul` where it is `*=` (the same product, and burn's
+/// gradient is right where no position repeats).
+fn once_on_device<K: BurnKind>(rows: Tensor<2, K>, at: Tensor<1, Int>, values: Tensor<2, K>, op: Op) -> Tensor<2, K> {
+    if op == Op::Mul {
+        return select_assign_rows(rows, at, values, IndexingUpdateOp::Mul);
+    }
+    let combined = K::combine(select_rows(rows.clone(), at.clone()), op, values).expect("a supported operation");
+    K::assign(rows, at, combined)
 }
 
 /// `rows[at] = values` at positions computed on the device: every

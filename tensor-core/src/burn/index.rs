@@ -8,7 +8,7 @@ use ndarray::{Ix0, Ix1};
 
 use super::kind::BurnKind;
 use super::target::Ranked;
-use super::value::device_array;
+use super::value::{device_array, flat_array};
 use crate::backend::{DeviceForm, IntIndex, IntoIntIndex, MaskOperand};
 use crate::element::Compare;
 use crate::index::{IndexElem, IntoIndexElem};
@@ -51,6 +51,59 @@ macro_rules! device_index {
     )*};
 }
 device_index!(Tensor<N, Int>, &Tensor<N, Int>);
+
+/// An index array on the device whose elements the caller promises are
+/// distinct: [`unique`].
+#[derive(Clone, Debug)]
+pub struct Unique<I>(I);
+
+/// `idx`, promised to hold no element twice, as JAX's
+/// `unique_indices=True` promises: `at!(x[unique(&idx)] = v)`.
+///
+/// `=` with repeated indices keeps each position's last occurrence, which
+/// costs a pass over a buffer of one number per row of the target, and
+/// `*=`, `/=`, `pow`, `min` and `max` count their rounds. With the promise,
+/// where the index is this array alone (the rows it picks, whole), both
+/// are burn's own `select_assign` over the positions as they are, with
+/// burn's own gradients, which are right for distinct positions.
+///
+/// The promise is not checked. Broken, each repeated position keeps one of
+/// its occurrences' results, whichever the device writes last, and the
+/// gradients are burn's; nothing else is written, and nothing fails.
+/// Anywhere else in an index, the promise is not used.
+pub fn unique<I>(indices: I) -> Unique<I> {
+    Unique(indices)
+}
+
+macro_rules! unique_index {
+    ($($tensor:ty),*) => {$(
+        /// An index array on the device, promised distinct.
+        #[diagnostic::do_not_recommend]
+        impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
+        where
+            Tensor<N, Int>: Ranked,
+        {
+            type Consumed = Ix1;
+            type Produced = Ix0;
+            type Broadcast = <Tensor<N, Int> as Ranked>::Dim;
+            type Kind = Advanced;
+            type Role = BatchedIndices;
+            type Kept = IndexElem<'a>;
+            fn keep(self) -> IndexElem<'a> {
+                IndexElem::Device {
+                    array: flat_array(self.0.clone(), true),
+                    form: DeviceForm::Array,
+                }
+            }
+        }
+    )*};
+}
+unique_index!(
+    Unique<Tensor<N, Int>>,
+    Unique<&Tensor<N, Int>>,
+    &Unique<Tensor<N, Int>>,
+    &Unique<&Tensor<N, Int>>
+);
 
 macro_rules! device_mask {
     ($($tensor:ty),*) => {$(

@@ -52,6 +52,7 @@ mod value;
 
 pub use error::BurnError;
 pub use host::copies_to_host;
+pub use index::{Unique, unique};
 pub use kind::BurnKind;
 pub use rank::{AnyRank, Reads};
 pub use target::Ranked;

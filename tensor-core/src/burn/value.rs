@@ -17,13 +17,24 @@ use super::kind::{BurnKind, positions, upload};
 
 /// A burn tensor as a value or an index array: viewed as one axis, its
 /// shape beside it in the [`DeviceArray`] that holds it.
-pub(crate) struct Flat<K: BurnKind>(pub(crate) Tensor<1, K>);
+pub(crate) struct Flat<K: BurnKind> {
+    pub(crate) tensor: Tensor<1, K>,
+    /// Whether the caller promised that its elements are distinct
+    /// ([`unique`](super::unique)).
+    pub(crate) distinct: bool,
+}
 
 /// A burn tensor as the device array tensor-core carries.
 pub(crate) fn device_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>) -> DeviceArray<'a> {
+    flat_array(tensor, false)
+}
+
+/// [`device_array`], promised distinct or not.
+pub(crate) fn flat_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>, distinct: bool) -> DeviceArray<'a> {
     let shape = tensor.dims().to_vec();
     let len = shape.iter().product::<usize>();
-    DeviceArray::shared(shape, Arc::new(Flat(tensor.reshape([len]))))
+    let tensor = tensor.reshape([len]);
+    DeviceArray::shared(shape, Arc::new(Flat { tensor, distinct }))
 }
 
 /// `x[idx] = v`, `x[idx] += v` with `v` a burn tensor of the target's kind,
@@ -53,7 +64,7 @@ where
 
 /// The burn tensor a device value holds.
 pub(crate) fn flat_of<'v, K: BurnKind>(array: &'v DeviceArray<'_>) -> Result<&'v Tensor<1, K>, BurnError> {
-    array.downcast::<Flat<K>>().map(|flat| &flat.0).ok_or(BurnError::Unsupported {
+    array.downcast::<Flat<K>>().map(|flat| &flat.tensor).ok_or(BurnError::Unsupported {
         operation: "a device value",
         reason: format!("a value on the device is a burn tensor of the target's kind ({})", K::NAME),
     })

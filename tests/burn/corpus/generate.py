@@ -124,6 +124,11 @@ FORMS = {
     "mul_view": (lambda x, index, v: x.at[1:, ::-2].multiply(v), False),
     "max_view": (lambda x, index, v: x.at[1:, ::-2].max(v), False),
     "add_view": (lambda x, index, v: x.at[::-1, 2].add(v), False),
+    # Distinct indices, promised so (`unique(&idx)`, JAX's unique_indices).
+    "set_unique": (lambda x, index, v: x.at[index[0]].set(v, unique_indices=True), False),
+    "mul_unique": (lambda x, index, v: x.at[index[0]].multiply(v, unique_indices=True), False),
+    "max_unique": (lambda x, index, v: x.at[index[0]].max(v, unique_indices=True), False),
+    "set_rows_unique": (lambda x, index, v: x.at[index[0]].set(v, unique_indices=True), False),
 }
 
 
@@ -197,6 +202,18 @@ def case(rng, form):
             v[-1] = v[0]
         if form == "mul_rows":
             v[int(rng.integers(0, m)), 1] = 0.0
+        index = [idx]
+    elif form.endswith("_unique"):
+        rows = form == "set_rows_unique"
+        n = 5 if rows else int(rng.integers(6, 9))
+        x = quarters(rng, (n, 3) if rows else (n,))
+        m = int(rng.integers(3, 6))
+        idx = rng.permutation(n)[:m]
+        v = quarters(rng, (m, 3) if rows else (m,))
+        if form == "mul_unique":
+            v[int(rng.integers(0, m))] = 0.0
+        if form == "max_unique":
+            v[1] = x[idx[1]]  # a tie with the target's element
         index = [idx]
     elif form.endswith("_view"):
         x = quarters(rng, (4, 5))

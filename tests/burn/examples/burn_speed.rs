@@ -1,6 +1,7 @@
 //! tensor-at's `at!` on burn's CPU device (flex) beside burn's own
 //! methods for the same work: a gather, a scatter-add and a scatter-set of
-//! unique indices, with the indices on the device and on the host, and
+//! unique indices, with the indices on the device (promised distinct with
+//! `unique` or not) and on the host, and
 //! writes with repeated indices beside the loop a user writes to apply
 //! each occurrence in turn. Medians of alternated rounds, in
 //! milliseconds; the ratio is `at!` over burn.
@@ -12,6 +13,7 @@ use std::time::Instant;
 use burn_tensor::{DType, Device, IndexingUpdateOp, Int, Tensor, TensorData};
 use ndarray::Array1;
 use tensor_at::at;
+use tensor_at::burn::unique;
 
 const ROWS: usize = 1 << 22;
 const PICKS: usize = 1 << 18;
@@ -98,6 +100,33 @@ fn main() {
             y
         },
         || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Assign),
+    );
+    compare(
+        "scatter-set, device indices, unique",
+        || {
+            let mut y = x.clone();
+            at!(y[unique(&idx)] = v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Assign),
+    );
+    compare(
+        "scatter-mul, device indices",
+        || {
+            let mut y = x.clone();
+            at!(y[&idx] *= v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Mul),
+    );
+    compare(
+        "scatter-mul, device indices, unique",
+        || {
+            let mut y = x.clone();
+            at!(y[unique(&idx)] *= v.clone());
+            y
+        },
+        || x.clone().select_assign(0, idx.clone(), v.clone(), IndexingUpdateOp::Mul),
     );
     compare(
         "scatter-set, host indices",

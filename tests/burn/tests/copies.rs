@@ -1,13 +1,14 @@
 //! What crosses from the device to the host: nothing for host indices;
 //! for device index arrays, one small copy in mode `error` (the indices'
 //! extremes) and nothing in the other modes, and for the operations that
-//! run in rounds how many, in that copy or alone; a mask's selection
-//! where it sets the region's shape.
+//! run in rounds how many, in that copy or alone (none where the indices
+//! are promised distinct); a mask's selection where it sets the region's
+//! shape.
 
 use burn_tensor::{Int, Tensor};
 use ndarray::{ArrayD, IxDyn, array};
 use tensor_at::at;
-use tensor_at::burn::copies_to_host;
+use tensor_at::burn::{copies_to_host, unique};
 use tensor_at_burn_tests::{float, int, plain};
 
 /// The copies to the host `call` makes.
@@ -76,6 +77,11 @@ fn rounds_copy_their_count_and_selections_their_positions() {
     assert_eq!(copies(|| at!(x[.., &i] *= 2.0; mode = clip)), 1);
     assert_eq!(copies(|| at!(x[.., &i] *= 2.0)), 1);
     assert_eq!(copies(|| at!(x[.., &i].max(1.0); mode = wrap)), 1);
+    // Rows promised distinct take one round: nothing to count.
+    let distinct: Tensor<1, Int> = int(&array![3, 0, -2].into_dyn(), &plain());
+    assert_eq!(copies(|| at!(x[unique(&distinct)] *= 2.0; mode = clip)), 0);
+    assert_eq!(copies(|| at!(x[unique(&distinct)].max(1.0); mode = wrap)), 0);
+    assert_eq!(copies(|| at!(x[unique(&distinct)] /= 2.0)), 1);
     // Past four rounds, the positions too.
     let many: Tensor<1, Int> = int(&array![0, 0, 0, 0, 0].into_dyn(), &plain());
     assert_eq!(copies(|| at!(x[.., &many] *= 2.0; mode = clip)), 2);

@@ -5,6 +5,7 @@
 use burn_tensor::Tensor;
 use ndarray::{Array1, Array2, ArrayD, IxDyn};
 use serde_json::Value as Json;
+use tensor_at::burn::unique;
 use tensor_at::{along, at, nd};
 use tensor_at_burn_tests::{autodiff, float, float_array, int};
 
@@ -153,12 +154,38 @@ macro_rules! one_array_forms {
     };
 }
 
+/// The forms whose one one-dimensional index array holds no element
+/// twice, which `$idx` makes (promised distinct or not).
+macro_rules! distinct_forms {
+    ($case:expr, $idx:expr) => {
+        match $case["form"].as_str().unwrap() {
+            "set_unique" => Some(answer!($case, 1, 1, 1, |x, v| {
+                at!(x[$idx] = v);
+                x
+            })),
+            "mul_unique" => Some(answer!($case, 1, 1, 1, |x, v| {
+                at!(x[$idx] *= v);
+                x
+            })),
+            "max_unique" => Some(answer!($case, 1, 1, 1, |x, v| {
+                at!(x[$idx].max(v));
+                x
+            })),
+            "set_rows_unique" => Some(answer!($case, 2, 2, 2, |x, v| {
+                at!(x[$idx] = v);
+                x
+            })),
+            _ => None,
+        }
+    };
+}
+
 /// The case's answer, its indices on the host.
 fn run(case: &Json) -> Answer {
     let index = &case["index"][0];
     let idx1 = || -> Array1<i64> { indices(index).into_dimensionality().unwrap() };
     let idx2 = || -> Array2<i64> { indices(index).into_dimensionality().unwrap() };
-    if let Some(answer) = one_array_forms!(case, idx1()) {
+    if let Some(answer) = one_array_forms!(case, idx1()).or_else(|| distinct_forms!(case, idx1())) {
         return answer;
     }
     match case["form"].as_str().unwrap() {
@@ -218,8 +245,14 @@ fn run_on_device(case: &Json) -> Option<Answer> {
             at!(x[along(idx2(), 1)] += v);
             x
         })),
-        _ => one_array_forms!(case, int::<1>(&index(), &autodiff())),
+        _ => one_array_forms!(case, int::<1>(&index(), &autodiff())).or_else(|| distinct_forms!(case, int::<1>(&index(), &autodiff()))),
     }
+}
+
+/// The case's answer, its distinct indices on the device and promised
+/// so; `None` for the other forms.
+fn run_promised_distinct(case: &Json) -> Option<Answer> {
+    distinct_forms!(case, unique(int::<1>(&indices(&case["index"][0]), &autodiff())))
 }
 
 /// Checks `run`'s answer for every case of the corpus it answers against
@@ -266,7 +299,14 @@ fn gradients_are_jax_s() {
 
 #[test]
 fn gradients_with_index_arrays_on_the_device_are_jax_s() {
-    // Every form indexed by one array: reads, every operation, the modes.
-    // 23 forms, 4 cases each.
-    assert_eq!(same_as_jax(run_on_device), 92);
+    // Every form indexed by one array: reads, every operation, the modes,
+    // and distinct indices (not promised so). 27 forms, 4 cases each.
+    assert_eq!(same_as_jax(run_on_device), 108);
+}
+
+#[test]
+fn gradients_with_indices_promised_distinct_are_jax_s() {
+    // `=`, `*=` (a zero among the values), `max` (a tie with the target's
+    // element) and `=` of rows: 4 forms, 4 cases each.
+    assert_eq!(same_as_jax(run_promised_distinct), 16);
 }

@@ -3,7 +3,7 @@
 
 use burn_tensor::Tensor;
 use ndarray::{Array, ArrayD, Ix1, Ix2, Ix3, IxDyn, array};
-use tensor_at::burn::BurnError;
+use tensor_at::burn::{BurnError, unique};
 use tensor_at::{IndexError, along, at, nd, set, try_at};
 use tensor_at_burn_tests::{float, float_array, plain, same_bits};
 
@@ -418,5 +418,79 @@ fn pairs_of_device_index_arrays() {
         };
         assert!(same_bits(&actual, &expected), "burn:\n{actual}");
         assert!(same_bits(&actual_read, &read.into_dyn()), "burn:\n{actual_read}");
+    }
+}
+
+/// Runs `body` with `$i` a device index array promised distinct
+/// (`unique(&i)`) on the burn tensor, and the same array on the host
+/// without the promise on the ndarray: the results must agree.
+macro_rules! same_promised {
+    ($rank:literal, $dim:ty, $shape:expr, $indices:expr, |$x:ident, $i:ident| $body:block) => {{
+        let start = sample(&$shape);
+        let expected = {
+            #[allow(unused_mut)]
+            let mut $x: Array<f64, $dim> = start.clone().into_dimensionality().unwrap();
+            let $i: Array<i64, Ix1> = $indices;
+            $body;
+            $x.into_dyn()
+        };
+        let actual = {
+            #[allow(unused_mut)]
+            let mut $x: Tensor<$rank> = float(&start, &plain());
+            let indices: Tensor<1, burn_tensor::Int> = tensor_at_burn_tests::int(&$indices.into_dyn(), &plain());
+            let $i = unique(&indices);
+            $body;
+            float_array($x)
+        };
+        assert!(same_bits(&actual, &expected), "burn:\n{actual}\nndarray:\n{expected}");
+    }};
+}
+
+#[test]
+fn indices_promised_distinct() {
+    let distinct = || array![5, -1, 0, 3];
+    let values = || array![1.5, f64::NAN, -0.0, 0.0];
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i] = values()) });
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i] += values()) });
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i] *= values()) });
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i] /= array![2.0, -3.0, 0.5, 8.0]) });
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i].pow(array![2.0, 0.5, 3.0, 0.0])) });
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i].min(values())) });
+    same_promised!(1, Ix1, [8], distinct(), |x, i| { at!(x[i].max(values())) });
+    // Whole rows.
+    let rows = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [0.5, -0.5, 0.0]];
+    same_promised!(2, Ix2, [8, 3], distinct(), |x, i| { at!(x[i] = rows.clone()) });
+    same_promised!(2, Ix2, [8, 3], distinct(), |x, i| { at!(x[i] *= rows.clone()) });
+    // Modes: a skipped occurrence, a clipped one.
+    let wild = || array![9, 2, -1, 4];
+    same_promised!(1, Ix1, [6], wild(), |x, i| { at!(x[i] = values(); mode = drop) });
+    same_promised!(1, Ix1, [6], wild(), |x, i| { at!(x[i] *= 3.0; mode = drop) });
+    same_promised!(1, Ix1, [6], wild(), |x, i| { at!(x[i].max(values()); mode = clip) });
+    // Beside another index, the promise is not used.
+    same_promised!(2, Ix2, [4, 8], distinct(), |x, i| { at!(x[1.., i] *= 2.5) });
+
+    // Out of bounds: NumPy's error, and nothing written.
+    let start = sample(&[6]);
+    let mut x: Tensor<1> = float(&start, &plain());
+    let indices = tensor_at_burn_tests::int::<1>(&wild().into_dyn(), &plain());
+    let error = try_at!(x[unique(&indices)] = 1.0).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 9, axis: 0, len: 6 })),
+        "{error}"
+    );
+    assert!(same_bits(&float_array(x), &start));
+}
+
+#[test]
+fn a_broken_promise_keeps_one_occurrence_and_writes_nothing_else() {
+    let start = sample(&[6]);
+    let mut x: Tensor<1> = float(&start, &plain());
+    let indices = tensor_at_burn_tests::int::<1>(&array![4, 1, 4, 4].into_dyn(), &plain());
+    at!(x[unique(&indices)] = array![10.0, 20.0, 30.0, 40.0]);
+    let x = float_array(x);
+    assert_eq!(x[[1]], 20.0);
+    assert!([10.0, 30.0, 40.0].contains(&x[[4]]), "{x}");
+    for at in [0, 2, 3, 5] {
+        assert_eq!(x[[at]], start[[at]]);
     }
 }
