@@ -105,13 +105,13 @@
 //! rows where the trailing axes are whole (`x[ids]`, `x[ids, :]`), so an
 //! embedding lookup is one `select` of rows. With unique indices on burn's
 //! CPU device, a gather, a scatter-add and (with host indices) a
-//! scatter-set cost within about 1.5 times burn's own `select` and
+//! scatter-set cost a little more than burn's own `select` and
 //! `select_assign`, host planning included. `=` with device indices pays
 //! for its defined answer: a buffer of one number per row finds each
 //! position's last occurrence, two more passes than burn's `Assign`, whose
 //! result with repeated indices is undefined; promised distinct
-//! (`unique`), it is within 1.5 times too. With repeated indices,
-//! tensor-at is 15 to 30 times faster than the loop of one-element slices
-//! that applies each occurrence in turn. `docs/performance.md` holds the
-//! figures, from `examples/burn_speed.rs` and `examples/workloads.rs` in
-//! `tests/burn/`.
+//! (`unique`), it costs about what the others do. With repeated indices,
+//! tensor-at is many times faster than the loop of one-element slices
+//! that applies each occurrence in turn. `examples/burn_speed.rs` and
+//! `examples/workloads.rs` in `tests/burn/` time these (measured:
+//! docs/performance.md, "On burn tensors").

@@ -115,8 +115,8 @@
 //! against the reference interpreter of the tests, and of the
 //! `macro_parser` target; part of `scripts/test`; the script's header has
 //! the command for long runs), `bash scripts/sanitize` (the tests of
-//! tensor-core and tensor-at under AddressSanitizer, a separate command: it
-//! takes over 20 minutes to build here), `tests/suite/adversarial.rs`,
+//! tensor-core and tensor-at under AddressSanitizer, a separate command,
+//! since its instrumented build is long), `tests/suite/adversarial.rs`,
 //! `tests/suite/threads.rs`, `tests/suite/errors.rs`. Every `unsafe` block in
 //! tensor-core has a `// SAFETY:` comment and a test that would fail if its
 //! reasoning were wrong.

@@ -667,11 +667,11 @@ fn update_index_in<T: Arith, D: Dimension>(
 /// A copy of `view`: in Fortran order when the view's elements lie in that
 /// order, else in C order. A view in either order is copied as one slice,
 /// with its shape (as `Array::clone` does; `to_owned` and a checked
-/// `from_shape_vec` work out the layout again, a third of a small `set!`'s
-/// time); any other is read in logical order, by ndarray's own loop. Every
-/// branch gives a `Vec` and ends in one constructor, so that the copy is
-/// built in registers: an array returned by a call on one branch is merged
-/// through memory, and `set!` then stalls on its fields.
+/// `from_shape_vec` work out the layout again, a large share of a small
+/// `set!`'s time); any other is read in logical order, by ndarray's own
+/// loop. Every branch gives a `Vec` and ends in one constructor, so that
+/// the copy is built in registers: an array returned by a call on one
+/// branch is merged through memory, and `set!` then stalls on its fields.
 #[inline]
 pub(crate) fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
     let (elements, fortran) = if let Some(elements) = view.to_slice() {

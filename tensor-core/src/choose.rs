@@ -78,8 +78,8 @@ const STREAM_ROWS_FROM: usize = 1 << 9;
 const PIECE_FROM: usize = 16;
 
 /// Rows shorter than this (bytes) stay on one thread in a row scatter: each
-/// thread scans every index, which the copy of a long row hides (W7's rows
-/// of 512 bytes were measured).
+/// thread scans every index, which the copy of a long row hides; shorter
+/// rows were not measured.
 const SPLIT_ROWS_FROM: usize = 512;
 
 /// Targets smaller than this stay on one thread when split by destination:
@@ -161,10 +161,11 @@ enum GatherStrategy {
 
 /// Whether a gather streams its output past the cache: rows of one index
 /// array, long enough to stream, stored a whole cache line at a time
-/// (AVX-512F; 16-byte streaming stores lost to plain ones on a Xeon), into
-/// an output larger than the core's L2, which would not stay near the core
-/// anyway (docs/performance.md, "Streamed gather rows"), where rows stream
-/// faster (`cpu::streams_rows`).
+/// (AVX-512F; narrower streaming stores lost to plain ones), into an output
+/// larger than the core's L2, which would not stay near the core anyway, on
+/// a processor where rows stream faster, as `cpu::streams_rows` says
+/// (measured: docs/performance.md, "Streaming stores for large fills and
+/// row copies").
 fn streams_gather<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
     let Form::IndexRows { row, .. } = plan.form() else {
         return false;
@@ -790,7 +791,8 @@ pub(crate) fn where_splits<T: Arith>(elements: &mut [T], compare: Compare, scala
 /// order) streams only into a target beyond the last-level cache: within
 /// it, plain stores find the lines in the cache and beat a trip to memory,
 /// while a copy streams its destination whatever the target's size
-/// (docs/performance.md, "Streaming stores within the L3").
+/// (measured: docs/performance.md, "Streaming stores for large fills and
+/// row copies").
 fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, target_bytes: usize, machine: &Machine) -> bool {
     let from_source = matches!(values.in_order(), Some(InOrder::Slice(_)));
     let distinct_or_ordered = match plan {

@@ -18,8 +18,8 @@ pub enum Value<'a, T> {
 impl<T> Value<'_, T> {
     /// Drops the value. A scalar drops its element alone: on the inline
     /// paths, where the value is known to be a scalar, no call to the drop
-    /// of the array variants is left (it is not inlined, and was a third
-    /// of a small region's write).
+    /// of the array variants is left (it is not inlined, and would be a
+    /// large share of a small region's write).
     #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn dispose(self) {
         match self {

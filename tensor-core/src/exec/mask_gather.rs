@@ -6,7 +6,8 @@
 //! The output is written with plain stores: a fresh output below glibc's
 //! mmap threshold reuses heap memory that is still cached, and a larger
 //! one comes from the kernel just zeroed, in the cache too, so streaming
-//! stores lose here (docs/performance.md).
+//! stores lose here (measured: docs/performance.md, "Where plain stores
+//! won instead").
 
 use std::mem::MaybeUninit;
 

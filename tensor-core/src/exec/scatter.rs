@@ -322,7 +322,8 @@ unsafe fn scatter_in_place<T, I: IndexInt, K: Kernel<T>>(
 /// computed from both in the loop: no offset table is written and read
 /// back. No prefetching here: the loop is bound by memory bandwidth (its
 /// random lines read and written back), and asking for destinations ahead
-/// made it slower (docs/performance.md).
+/// made it slower (measured: docs/performance.md, "The pair scatter
+/// without a table").
 ///
 /// # Safety
 ///

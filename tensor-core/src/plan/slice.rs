@@ -8,8 +8,8 @@ use crate::plan::ViewAxis;
 /// count from the end when negative and are clamped to the axis.
 ///
 /// Inlined, and its error made apart, so that a small basic call resolves
-/// its slices in registers (out of line, a 4x4 row read took 6.1 ns
-/// instead of 1.35, and `set!` of a row 29.4 instead of 27.6).
+/// its slices in registers: out of line, the call takes most of a small
+/// read's time (measured: docs/performance.md, "Small-update paths").
 #[inline]
 pub(crate) fn resolve_py(slice: PySlice, len: usize) -> Result<ViewAxis, IndexError> {
     match slice.step {

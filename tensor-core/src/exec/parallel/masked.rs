@@ -98,7 +98,7 @@ pub(crate) fn write_values_where<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
         })
         .collect();
     // The comparison is chosen outside the loop: tested inside it, it keeps
-    // the tests from folding into a mask register (twice as slow).
+    // the tests from folding into a mask register, and the loop slows down.
     let write = |piece: &mut [T], values: &[T]| match compare {
         Compare::Lt => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Lt, scalar), values, kernel, isa),
         Compare::Le => masked::write_values_slice_where(piece, |e| e.satisfies(Compare::Le, scalar), values, kernel, isa),

@@ -1,4 +1,4 @@
-//! Both cores, behind the `rayon` feature: large gathers (`gather`, `mask`)
+//! Every thread, behind the `rayon` feature: large gathers (`gather`, `mask`)
 //! by output blocks, large basic writes by pieces of their view (`view`),
 //! the fused mask pass with a scalar by pieces of its target (`masked`),
 //! large indexed writes by pieces of a strided dim of their plan (`pieces`),

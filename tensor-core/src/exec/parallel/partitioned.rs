@@ -1,4 +1,4 @@
-//! Both cores for large accumulating scatters (`maximum.at`, integer
+//! Every thread for large accumulating scatters (`maximum.at`, integer
 //! `add.at`, ...) whose operation may be regrouped without changing a bit:
 //! the indices are cut into consecutive chunks, one per thread; the first
 //! chunk updates the target directly, each later one builds a partial

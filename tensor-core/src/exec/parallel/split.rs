@@ -1,4 +1,4 @@
-//! Both cores for large accumulations whose operation may not be regrouped
+//! Every thread for large accumulations whose operation may not be regrouped
 //! (float `add.at`, ...) and for large `set`s (one index array, its rows,
 //! or a pair into a matrix), by destination: the target is cut into one range
 //! per thread, and each thread scans every index and applies, in index
@@ -6,9 +6,11 @@
 //! updates in index order, so the result is the serial loop's bit for bit.
 //!
 //! "Mine or not" is a coin toss, so a branch on it mispredicts half the
-//! time and made two threads slower than one. Each block of indices is
-//! first compacted without a branch (every position is written, the count
-//! advances only for the thread's own), then applied.
+//! time, enough to make the split slower than one thread. Each block of
+//! indices is first compacted without a branch (every position is written,
+//! the count advances only for the thread's own), then applied (measured:
+//! docs/performance.md, "Splitting by destination: float sums, sets,
+//! pairs").
 //!
 //! It pays when the random updates miss the cache: a target that fits one
 //! core's cache is faster updated by one thread than scanned twice.

@@ -58,13 +58,11 @@ impl Isa {
 
 /// Whether streaming stores of rows (a row gather's output rows, a row
 /// scatter's destination rows: runs of a few hundred bytes between other
-/// memory traffic) beat plain stores here. They did on an Intel Xeon (W7,
-/// 512-byte rows scattered into 51 MB: 0.74 ms streamed, 1.08 plain with
-/// the rows prefetched; W11a/out 13.0 streamed, 17.3 plain) and lost on an
-/// AMD EPYC (W7 0.87 streamed, 0.39 plain; W11a/out 14.0-14.7 and 7.7-9.1;
-/// docs/performance.md, 2026-11-27), so AMD's processors (`vendor_id` of
-/// Linux's `/proc/cpuinfo`) store them plainly. Long runs (fills, copies of
-/// a view) stream on both. Read once.
+/// memory traffic) beat plain stores here. They won on Intel's processors
+/// and lost on AMD's, so AMD's (`vendor_id` of Linux's `/proc/cpuinfo`)
+/// store them plainly; long runs (fills, copies of a view) stream on both.
+/// Read once (measured: docs/performance.md, "Streaming stores for large
+/// fills and row copies").
 pub(crate) fn streams_rows() -> bool {
     static STREAMS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *STREAMS.get_or_init(|| {

@@ -4,11 +4,13 @@
 //! indexed loop otherwise waits on memory at every step. (Whether a loop
 //! prefetches single elements is the chooser's call: only into targets
 //! larger than the last-level cache, where it pays. The distances below
-//! were measured; see docs/performance.md.)
+//! were measured: docs/performance.md, "Software prefetch".)
 
-/// Bytes of upcoming rows to have in flight: the fastest distance measured
-/// for gathers and row scatters on the EPYC of the bench tables (a Xeon
-/// preferred 4 KB for row scatters; docs/performance.md).
+/// Bytes of upcoming rows to have in flight: far enough ahead that a row
+/// scatter into a target beyond the caches overlaps more of its rows'
+/// misses, and no slower for gathers; where the cache holds the target, a
+/// shorter distance can do better (measured: docs/performance.md,
+/// "Software prefetch").
 const AHEAD: usize = 8 << 10;
 
 /// Bytes of each row to ask for; the hardware's stream prefetcher follows
@@ -22,14 +24,15 @@ pub(crate) const UPDATES_AHEAD: usize = 128;
 /// How many updates ahead of the one being applied an accumulation asks
 /// for its indices and values. Its random updates keep the core's misses
 /// in flight busy, so the hardware's stream prefetcher falls behind on
-/// these streams (128 updates ahead was no faster than none; 512, 4 KB of
-/// `i64` indices, to 4096 equally fast).
+/// these streams; a much shorter distance gains nothing, a longer one no
+/// more (measured: docs/performance.md, "Software prefetch").
 pub(crate) const STREAM_AHEAD: usize = 512;
 
 /// How many picks ahead of the one being gathered an `along` gather asks
-/// for, out of a target larger than the last-level cache: 16 rows of 8
-/// (W14's shape) ran 16 rows ahead a third faster than with none, 8 rows
-/// ahead a sixth, 2 rows slower (docs/performance.md).
+/// for, out of a target larger than the last-level cache: enough rows
+/// ahead that the misses of many rows overlap, the gain growing with the
+/// distance; a couple of rows ahead hide too little to pay for the
+/// prefetches.
 const PICKS_AHEAD: usize = 128;
 
 /// How many rows of `row_len` picks ahead an `along` gather asks for:

@@ -7,9 +7,10 @@
 //! that made them, nothing may access the memory they wrote, that thread
 //! included. Every function here takes a [`Fence`], which issues the
 //! `sfence` when it drops; one fence serves a whole update (a fence per row
-//! drains the write buffers each time, and cost a large copy a third of its
-//! time), and [`order`] fences in between, before a destination is written
-//! again.
+//! drains the write buffers each time, which slows a large copy), and
+//! [`order`] fences in between, before a destination is written again
+//! (measured: docs/performance.md, "Streaming stores for large fills and
+//! row copies").
 
 use std::mem::MaybeUninit;
 
@@ -118,9 +119,9 @@ fn fill_16<B: Bits>(targets: &mut [B], value: B, pattern: i64) {
 
 /// `targets.copy_from_slice(values)` with streaming stores, a whole cache
 /// line (64 bytes) at a time where `isa` has AVX-512F, 16 bytes otherwise:
-/// rows scattered at random lost half their bandwidth to 16-byte stores on
-/// a Xeon, whose write-combining buffers then flushed partial lines
-/// (docs/performance.md).
+/// narrower stores into rows scattered at random leave the write-combining
+/// buffers to flush partial lines, which wastes bandwidth (measured:
+/// docs/performance.md, "Streaming stores for large fills and row copies").
 ///
 /// # Safety
 ///
