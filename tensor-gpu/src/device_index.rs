@@ -27,7 +27,7 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::indices::{self, IndexWalk, Resolve};
 use crate::kernels::region::{FIELDS, SKIP as DEVICE_SKIP};
-use crate::layout::Region;
+use crate::layout::{Region, broadcast_to};
 use crate::mask::{DeviceMask, device_mask};
 use crate::tensor::GpuTensor;
 
@@ -181,19 +181,6 @@ impl<I: GpuIndex> GpuTensor<I> {
             len: shape.iter().product(),
         }
     }
-}
-
-/// The strides that read an array of shape `own` (with `strides`) along
-/// the axes of `shape`, to which it broadcasts (aligned at the last axis):
-/// zero on the axes it lacks or has length one on.
-pub(crate) fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize> {
-    let mut out = vec![0; shape.len()];
-    for ((slot, &len), &stride) in out.iter_mut().rev().zip(own.iter().rev()).zip(strides.iter().rev()) {
-        if len != 1 {
-            *slot = stride;
-        }
-    }
-    out
 }
 
 /// One device index array of an index (a column of one, for `nd`), and

@@ -1,5 +1,8 @@
 //! Regions on the host: the axes a plan (or a whole tensor) selects, as the
 //! rows of `meta` the kernels decompose positions with, and their upload.
+//! Beside them, the strides layouts are read with: C order ([`c_strides`]),
+//! and an array broadcast along a region's axes, from its shape
+//! ([`broadcast_strides`]) or its own strides ([`broadcast_to`]).
 
 use tensor_core::backend::plan::Plan;
 use tensor_core::backend::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
@@ -311,6 +314,45 @@ impl Region {
     }
 }
 
+/// The strides of a C-contiguous array of `shape`.
+pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut stride = 1isize;
+    for (slot, &len) in strides.iter_mut().zip(shape).rev() {
+        *slot = stride;
+        stride *= len.max(1) as isize;
+    }
+    strides
+}
+
+/// The C-order strides of an array of shape `shape` read along the axes of
+/// `region`, to which it broadcasts (aligned at the last axis): zero on the
+/// axes it lacks or has length one on.
+pub(crate) fn broadcast_strides(shape: &[usize], region: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0; region.len()];
+    let mut stride = 1isize;
+    for (slot, &len) in strides.iter_mut().rev().zip(shape.iter().rev()) {
+        if len != 1 {
+            *slot = stride;
+        }
+        stride *= len as isize;
+    }
+    strides
+}
+
+/// The strides that read an array of shape `own` (with `strides`) along
+/// the axes of `shape`, to which it broadcasts (aligned at the last axis):
+/// zero on the axes it lacks or has length one on.
+pub(crate) fn broadcast_to(own: &[usize], strides: &[isize], shape: &[usize]) -> Vec<isize> {
+    let mut out = vec![0; shape.len()];
+    for ((slot, &len), &stride) in out.iter_mut().rev().zip(own.iter().rev()).zip(strides.iter().rev()) {
+        if len != 1 {
+            *slot = stride;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use tensor_core::backend::Bounds;
@@ -374,5 +416,18 @@ mod tests {
         assert!(tabulated.axes.iter().all(|axis| axis.target == 0));
         assert_eq!(offsets(&tabulated), offsets(&region));
         assert_eq!(offsets(&region)[2], None);
+    }
+
+    #[test]
+    fn broadcast_axes_have_stride_zero() {
+        assert_eq!(broadcast_strides(&[3], &[2, 3]), [0, 1]);
+        assert_eq!(broadcast_strides(&[2, 1], &[2, 3]), [1, 0]);
+        assert_eq!(broadcast_strides(&[4, 2, 3], &[4, 2, 3]), [6, 3, 1]);
+        assert_eq!(broadcast_strides(&[], &[5]), [0]);
+    }
+
+    #[test]
+    fn c_order_strides_count_elements() {
+        assert_eq!(c_strides(&[2, 3, 4]), vec![12, 4, 1]);
     }
 }

@@ -27,14 +27,13 @@ use tensor_core::index::{IndexElem, IntoIndexElem};
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
-use crate::device_index::broadcast_to;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::compact;
-use crate::kernels::condition::{self, Condition, Program};
-use crate::kernels::masked::{self, Predicate};
-use crate::layout::Region;
-use crate::tensor::{GpuTensor, c_strides};
+use crate::kernels::condition::{self, Condition, Predicate, Program};
+use crate::kernels::masked;
+use crate::layout::{Region, broadcast_to, c_strides};
+use crate::tensor::GpuTensor;
 
 /// A boolean mask computed on the device from GPU tensors: what the macros
 /// build for `h > 0.0` (a comparison on a GPU tensor) inside the brackets,
@@ -425,7 +424,6 @@ mod tests {
         assert_eq!(broadcast(&[2, 3], &[2, 3]), Some(vec![2, 3]));
         assert_eq!(broadcast(&[], &[5]), Some(vec![5]));
         assert_eq!(broadcast(&[3], &[4]), None);
-        assert_eq!(c_strides(&[2, 3, 4]), vec![12, 4, 1]);
     }
 
     /// A comparison is read in the write's pass only on a tensor of the

@@ -13,7 +13,7 @@ use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::copy;
-use crate::layout::Region;
+use crate::layout::{Region, c_strides};
 
 /// An n-dimensional array on a GPU, indexed and updated with tensor-at's
 /// semantics by cubecl kernels.
@@ -54,17 +54,6 @@ impl<T> std::fmt::Debug for GpuTensor<T> {
             .field("offset", &self.offset)
             .finish()
     }
-}
-
-/// The strides of a C-contiguous array of `shape`.
-pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
-    let mut strides = vec![0isize; shape.len()];
-    let mut stride = 1isize;
-    for (slot, &len) in strides.iter_mut().zip(shape).rev() {
-        *slot = stride;
-        stride *= len.max(1) as isize;
-    }
-    strides
 }
 
 impl<T: GpuElement> GpuTensor<T> {

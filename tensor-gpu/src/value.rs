@@ -8,6 +8,7 @@ use crate::buffer::Buffer;
 use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
+use crate::layout::broadcast_strides;
 use crate::tensor::GpuTensor;
 
 /// A value ready for a kernel: its elements, and the distance between them
@@ -53,33 +54,5 @@ impl<T: GpuElement> DeviceValue<T> {
             buffer,
             strides: broadcast_strides(value.shape(), region),
         })
-    }
-}
-
-/// The C-order strides of an array of shape `shape` read along the axes of
-/// `region`, to which it broadcasts (aligned at the last axis): zero on the
-/// axes it lacks or has length one on.
-pub(crate) fn broadcast_strides(shape: &[usize], region: &[usize]) -> Vec<isize> {
-    let mut strides = vec![0; region.len()];
-    let mut stride = 1isize;
-    for (slot, &len) in strides.iter_mut().rev().zip(shape.iter().rev()) {
-        if len != 1 {
-            *slot = stride;
-        }
-        stride *= len as isize;
-    }
-    strides
-}
-
-#[cfg(test)]
-mod tests {
-    use super::broadcast_strides;
-
-    #[test]
-    fn broadcast_axes_have_stride_zero() {
-        assert_eq!(broadcast_strides(&[3], &[2, 3]), [0, 1]);
-        assert_eq!(broadcast_strides(&[2, 1], &[2, 3]), [1, 0]);
-        assert_eq!(broadcast_strides(&[4, 2, 3], &[4, 2, 3]), [6, 3, 1]);
-        assert_eq!(broadcast_strides(&[], &[5]), [0]);
     }
 }

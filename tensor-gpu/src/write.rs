@@ -19,13 +19,13 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::compact::{self, Selected};
-use crate::kernels::condition::Condition;
-use crate::kernels::masked::{self, Predicate};
+use crate::kernels::condition::{Condition, Predicate};
+use crate::kernels::masked;
 use crate::kernels::{copy, scatter_reduce, scatter_set};
-use crate::layout::{DeviceRegion, Region};
+use crate::layout::{DeviceRegion, Region, broadcast_strides};
 use crate::mask::{DeviceMask, device_mask};
 use crate::tensor::GpuTensor;
-use crate::value::{DeviceValue, broadcast_strides};
+use crate::value::DeviceValue;
 
 /// How a write runs, chosen by [`write_auto`] once everything is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

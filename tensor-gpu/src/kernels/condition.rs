@@ -4,13 +4,59 @@
 //! earlier pass (a comparison the kernel cannot read in place), and
 //! `& | ^ !`. The condition is a compile-time parameter, so each
 //! expression shape is its own kernel, and the comparisons run in the pass
-//! that writes or gathers the element.
+//! that writes or gathers the element. One comparison is a [`Predicate`]
+//! (tensor-core's `Compare` as a compile-time parameter), evaluated on the
+//! device by [`holds()`], here and in the passes that mark flags
+//! ([`masked`](super::masked)).
 
 use cubecl::prelude::*;
+use tensor_core::element::Compare;
 
-use super::masked::{Predicate, holds};
 use crate::buffer::Buffer;
 use crate::device::Gpu;
+use crate::error::GpuError;
+
+/// A [`Compare`] as a kernel's compile-time parameter.
+#[derive(CubeType, Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(crate) enum Predicate {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+/// `Compare` may grow in a tensor-core release before this crate has its
+/// kernel: such a comparison is refused before anything runs.
+impl TryFrom<Compare> for Predicate {
+    type Error = GpuError;
+    fn try_from(compare: Compare) -> Result<Self, GpuError> {
+        Ok(match compare {
+            Compare::Lt => Predicate::Lt,
+            Compare::Le => Predicate::Le,
+            Compare::Gt => Predicate::Gt,
+            Compare::Ge => Predicate::Ge,
+            Compare::Eq => Predicate::Eq,
+            Compare::Ne => Predicate::Ne,
+            _ => return Err(GpuError::newer_core("this comparison")),
+        })
+    }
+}
+
+/// `element compare threshold` on the device; NaN compares false except
+/// with `Ne`, as on the host.
+#[cube]
+pub(crate) fn holds<T: Numeric>(element: T, threshold: T, #[comptime] compare: Predicate) -> bool {
+    match compare {
+        Predicate::Lt => element < threshold,
+        Predicate::Le => element <= threshold,
+        Predicate::Gt => element > threshold,
+        Predicate::Ge => element >= threshold,
+        Predicate::Eq => element == threshold,
+        Predicate::Ne => !(element == threshold),
+    }
+}
 
 /// A condition ready to launch: its program, the scalars its comparisons
 /// read, and the rows of flags its [`Step::Flag`]s read (one row per

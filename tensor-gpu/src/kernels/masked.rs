@@ -6,58 +6,14 @@
 //! cannot read it in place, marked first, one flag per position.
 
 use cubecl::prelude::*;
-use tensor_core::element::Compare;
 
 use super::combine::{Combine, combine};
-use super::condition::{Condition, Program, evaluate};
+use super::condition::{Condition, Predicate, Program, evaluate, holds};
 use super::grid::grid;
 use super::region::{TARGET, axis_sum};
 use crate::buffer::Buffer;
 use crate::device::Gpu;
-use crate::error::GpuError;
 use crate::layout::DeviceRegion;
-
-/// A [`Compare`] as a kernel's compile-time parameter.
-#[derive(CubeType, Clone, Copy, Debug, Hash, PartialEq, Eq)]
-pub(crate) enum Predicate {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-}
-
-/// `Compare` may grow in a tensor-core release before this crate has its
-/// kernel: such a comparison is refused before anything runs.
-impl TryFrom<Compare> for Predicate {
-    type Error = GpuError;
-    fn try_from(compare: Compare) -> Result<Self, GpuError> {
-        Ok(match compare {
-            Compare::Lt => Predicate::Lt,
-            Compare::Le => Predicate::Le,
-            Compare::Gt => Predicate::Gt,
-            Compare::Ge => Predicate::Ge,
-            Compare::Eq => Predicate::Eq,
-            Compare::Ne => Predicate::Ne,
-            _ => return Err(GpuError::newer_core("this comparison")),
-        })
-    }
-}
-
-/// `element compare threshold` on the device; NaN compares false except
-/// with `Ne`, as on the host.
-#[cube]
-pub(crate) fn holds<T: Numeric>(element: T, threshold: T, #[comptime] compare: Predicate) -> bool {
-    match compare {
-        Predicate::Lt => element < threshold,
-        Predicate::Le => element <= threshold,
-        Predicate::Gt => element > threshold,
-        Predicate::Ge => element >= threshold,
-        Predicate::Eq => element == threshold,
-        Predicate::Ne => !(element == threshold),
-    }
-}
 
 /// `target[p] op= value[0]` where the condition holds at `p`.
 #[cube(launch)]
