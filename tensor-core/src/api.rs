@@ -442,7 +442,8 @@ pub(crate) fn set_where<T: Clone, D: Dimension>(
     value: Value<'_, T>,
 ) -> Result<(), IndexError> {
     let prepare = |count: &mut dyn FnMut() -> Result<usize, IndexError>| prepare::set_where(&value, count);
-    write_where(target, predicate, prepare, SetKernel::new(), choose::SetWhereSplit::new(compare))
+    let split = choose::SetWhereSplit::new(compare, target.len());
+    write_where(target, predicate, prepare, SetKernel::new(), split)
 }
 
 /// `target[predicate(target)] op= value` (the mask sugar).
@@ -453,16 +454,18 @@ pub(crate) fn update_where<T: Arith, D: Dimension>(
     op: Op,
     value: Value<'_, T>,
 ) -> Result<(), IndexError> {
+    let len = target.len();
     with_op!(op, kernel => {
         let prepare = |count: &mut dyn FnMut() -> Result<usize, IndexError>| prepare::update_where(op, &value, count);
-        write_where(target, predicate, prepare, kernel, choose::UpdateWhereSplit::new(compare, kernel))
+        write_where(target, predicate, prepare, kernel, choose::UpdateWhereSplit::new(compare, kernel, len))
     })
 }
 
 /// The mask sugar's write: `prepare` (given the count of selected elements,
 /// counted when it asks) checks the value, then one pass writes. A large
 /// contiguous target is first offered to `split`, which counts and writes
-/// on every thread or declines.
+/// on every thread or declines, and which says the build the serial passes
+/// run.
 #[inline]
 fn write_where<'v, T, D, P, K>(
     mut target: ArrayViewMut<'_, T, D>,
@@ -481,11 +484,11 @@ where
     let values = prepare(&mut count)?;
     match &values {
         Broadcast::Scalar(value) => {
-            if choose::builds_mask_pass(target.len())
+            if split.builds()
                 && let Some(elements) = target.as_slice_memory_order_mut()
             {
                 if !split.write_scalar(elements, value) {
-                    choose::write_slice_where(elements, predicate, value, kernel);
+                    choose::write_slice_where(elements, predicate, value, kernel, split.isa());
                 }
                 return Ok(());
             }
@@ -507,7 +510,7 @@ fn count_where<T, D: Dimension>(
 ) -> usize {
     match view.as_slice().and_then(|elements| split.count(elements)) {
         Some(count) => count,
-        None => masked::count_where(view, predicate, choose::mask_pass_isa(view.len())),
+        None => masked::count_where(view, predicate, split.isa()),
     }
 }
 
@@ -526,8 +529,7 @@ fn write_values_where<T, D: Dimension, K: Kernel<T>>(
     {
         return;
     }
-    let isa = choose::mask_pass_isa(target.len());
-    masked::write_values_where(target, predicate, values, kernel, isa);
+    masked::write_values_where(target, predicate, values, kernel, split.isa());
 }
 
 #[cfg(test)]

@@ -157,3 +157,108 @@ fn layers_import_downward_only_and_without_circles() {
     );
     assert!(layer("plan::resolve") < layer("exec::scatter") && layer("exec::sys::stream") < layer("plan"));
 }
+
+/// A file's code with its test modules (from the first `#[cfg(test)]` or
+/// `#[cfg(all(test`) and its comments left out.
+fn code_outside_tests(code: &str) -> String {
+    let code = ["#[cfg(test)]", "#[cfg(all(test"]
+        .iter()
+        .filter_map(|marker| code.find(marker))
+        .min()
+        .map_or(code, |end| &code[..end]);
+    code.lines()
+        .map(str::trim_start)
+        .filter(|line| !line.starts_with("//"))
+        .map(|line| line.split_once(" // ").map_or(line, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether `code` names `reader` where an identifier starts (`caches(` but
+/// not `unified_caches(`).
+fn calls(code: &str, reader: &str) -> bool {
+    code.match_indices(reader)
+        .any(|(at, _)| !code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// What reads the machine: cache sizes, CPU features, the vendor (and its
+/// policy), the thread count.
+const READERS: &[&str] = &[
+    "caches(",
+    "Isa::detect",
+    "is_x86_feature_detected",
+    "vendor(",
+    "streams_rows",
+    "available_parallelism",
+    "current_num_threads",
+    "/proc/cpuinfo",
+    "/sys/devices",
+];
+
+/// The files that may call [`READERS`] (and those under `exec/sys/`).
+const READ_THE_MACHINE: &[&str] = &["choose/machine.rs"];
+
+/// The public entries that read the machine once per call, through
+/// `Machine::now`, and pass it down.
+const ENTRIES: &[&str] = &[
+    "choose/read.rs",
+    "choose/set.rs",
+    "choose/update.rs",
+    "choose/few.rs",
+    "choose/mask.rs",
+    "batched.rs",
+];
+
+/// The invariant that the chooser holds every hardware decision: the
+/// machine is read only by `choose/machine.rs` (through `exec/sys/`'s
+/// readers), and `Machine::now` is called only at the public entries
+/// listed; everything else receives the `Machine` or its decisions.
+#[test]
+fn the_machine_is_read_only_in_choose_machine_and_exec_sys() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut stray = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        let code = code_outside_tests(&fs::read_to_string(file).unwrap());
+        let reads = relative.starts_with("exec/sys/") || READ_THE_MACHINE.contains(&relative.as_str());
+        for reader in READERS.iter().filter(|reader| !reads && calls(&code, reader)) {
+            stray.push(format!("{relative} calls {reader}"));
+        }
+        if calls(&code, "Machine::now") && !ENTRIES.contains(&relative.as_str()) {
+            stray.push(format!("{relative} calls Machine::now"));
+        }
+    }
+    assert!(stray.is_empty(), "the machine read outside the chooser's entries: {stray:#?}");
+    for allowed in READ_THE_MACHINE.iter().chain(ENTRIES) {
+        assert!(root.join(allowed).is_file(), "{allowed} is listed but missing");
+    }
+    // The check itself works.
+    assert!(calls("let isa = Isa::detect();", "Isa::detect"));
+    assert!(calls("caches: caches(),", "caches("));
+    assert!(!calls("fn unified_caches(level: u32)", "caches("));
+    assert!(!calls(
+        &code_outside_tests("// Isa::detect()\nlet a = 1; // Machine::now()"),
+        "Isa::detect"
+    ));
+    assert!(!calls(
+        &code_outside_tests("fn a() {}\n#[cfg(test)]\nmod tests { fn b() { Isa::detect(); } }"),
+        "Isa::detect"
+    ));
+}
+
+/// Executors decide no error: plans arrive checked, and the checked loops
+/// report a bad index for the entry layer to turn into the error.
+#[test]
+fn exec_builds_no_index_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root.join("exec"), &mut files);
+    assert!(!files.is_empty());
+    let building: Vec<_> = files
+        .iter()
+        .filter(|file| code_outside_tests(&fs::read_to_string(file).unwrap()).contains("IndexError::"))
+        .collect();
+    assert!(building.is_empty(), "exec builds an IndexError: {building:#?}");
+}

@@ -29,7 +29,8 @@ pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &
 
 /// The elements `plan` selects from `target`, in an array of the plan's
 /// shape made of `out` (empty, with room for them); skipped positions read
-/// as `fill`.
+/// as `fill`. With `far` (the chooser's call: a target beyond the
+/// last-level cache), an `along` gather asks for its picks rows early.
 ///
 /// # Safety
 ///
@@ -40,10 +41,16 @@ pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &
 /// # Panics
 ///
 /// When `out` is not empty.
-pub(crate) unsafe fn gather<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>, mut out: Vec<T>) -> ArrayD<T> {
+pub(crate) unsafe fn gather<T: Clone>(
+    target: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan,
+    fill: Option<&T>,
+    far: bool,
+    mut out: Vec<T>,
+) -> ArrayD<T> {
     assert!(out.is_empty(), "an empty output");
     // SAFETY: the caller's guarantee.
-    unsafe { gather_to(target, plan, fill, &mut out) };
+    unsafe { gather_to(target, plan, fill, far, &mut out) };
     ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape")
 }
 
@@ -60,6 +67,7 @@ pub(crate) unsafe fn gather_into<T: Clone>(
     target: &ArrayViewD<'_, T>,
     plan: &IndexedPlan,
     fill: Option<&T>,
+    far: bool,
     mut out: ArrayViewMutD<'_, T>,
 ) {
     assert_eq!(out.shape(), plan.shape.as_slice(), "the output has the plan's shape");
@@ -67,13 +75,13 @@ pub(crate) unsafe fn gather_into<T: Clone>(
         Some(slots) => {
             let mut sink = Overwrite(slots);
             // SAFETY: the caller's guarantee.
-            unsafe { gather_to(target, plan, fill, &mut sink) };
+            unsafe { gather_to(target, plan, fill, far, &mut sink) };
             sink.0.is_empty()
         }
         None => {
             let mut sink = OverwriteEach(out.iter_mut());
             // SAFETY: the caller's guarantee.
-            unsafe { gather_to(target, plan, fill, &mut sink) };
+            unsafe { gather_to(target, plan, fill, far, &mut sink) };
             sink.0.next().is_none()
         }
     };
@@ -209,7 +217,7 @@ impl<'o, T: Clone + 'o, I: Iterator<Item = &'o mut T>> Sink<T> for OverwriteEach
 /// # Safety
 ///
 /// As [`gather`].
-unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>, out: &mut impl Sink<T>) {
+unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>, far: bool, out: &mut impl Sink<T>) {
     let origin = target.as_ptr();
     match plan.form() {
         Form::Index(axis) => with_index_slice!(&axis.index, index => {
@@ -240,10 +248,7 @@ unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fi
             // SAFETY: every index was checked in bounds of its axis, so each
             // offset is a position of the plan, an element of `target` (the
             // caller's guarantee).
-            let prefetches = prefetch::picks_beyond_cache(target.len() * std::mem::size_of::<T>());
-            along.walk(region, 0..region[0], &mut unsafe {
-                AlongGather::new(origin, plan.base, out, prefetches)
-            });
+            along.walk(region, 0..region[0], &mut unsafe { AlongGather::new(origin, plan.base, out, far) });
         }
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value");

@@ -7,7 +7,8 @@ use std::ops::Range;
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Dimension, Zip};
 
 use crate::exec::kernel::Kernel;
-use crate::exec::sys::{prefetch, stream};
+use crate::exec::sys::prefetch::{self, ALONG_AHEAD};
+use crate::exec::sys::stream;
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{AlongIndex, AlongRows, AxisIndex, Form, IndexedPlan, Row, SKIP};
 use crate::value::{Broadcast, InOrder};
@@ -35,11 +36,6 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
         }
     }
 }
-
-/// How many updates a scatter along an axis asks for ahead of the one it
-/// applies (asked for as the walk meets them rather than a run at a time,
-/// so that the walk itself never pauses the memory; docs/performance.md).
-const ALONG_AHEAD: usize = 32;
 
 /// `x[along(idx, axis)] op= values` for the positions `first` of the
 /// region's first axis, in the region's C order, `values` one per position

@@ -1,6 +1,7 @@
 //! Instruction sets beyond the x86-64 baseline, as a token: code built for
 //! them (`#[target_feature]`) is called only through an [`Isa`] that says
-//! the processor has them, and only detection says so.
+//! the processor has them, and only detection says so. And the processor's
+//! vendor, which the chooser's policies read.
 
 /// The instruction sets of this processor that builds of the hot loops use.
 /// Its fields are private: an `Isa` claiming AVX comes only from
@@ -56,38 +57,50 @@ impl Isa {
     }
 }
 
-/// Whether streaming stores of rows (a row gather's output rows, a row
-/// scatter's destination rows: runs of a few hundred bytes between other
-/// memory traffic) beat plain stores here. They won on Intel's processors
-/// and lost on AMD's, so AMD's (`vendor_id` of Linux's `/proc/cpuinfo`)
-/// store them plainly; long runs (fills, copies of a view) stream on both.
-/// Read once (measured: docs/performance.md, "Streaming stores for large
-/// fills and row copies").
-pub(crate) fn streams_rows() -> bool {
-    static STREAMS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *STREAMS.get_or_init(|| {
+/// Who made this processor: the chooser's policies differ by vendor where
+/// their processors were measured to differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vendor {
+    /// `GenuineIntel`.
+    Intel,
+    /// `AuthenticAMD`.
+    Amd,
+    /// Any other, or none said.
+    Other,
+}
+
+/// This processor's vendor, from the first `vendor_id` of Linux's
+/// `/proc/cpuinfo` (`Other` where there is none), read once.
+pub(crate) fn vendor() -> Vendor {
+    static VENDOR: std::sync::OnceLock<Vendor> = std::sync::OnceLock::new();
+    *VENDOR.get_or_init(|| {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        !is_amd(&cpuinfo)
+        vendor_of(&cpuinfo)
     })
 }
 
-/// Whether `/proc/cpuinfo`'s first `vendor_id` is AMD's.
-fn is_amd(cpuinfo: &str) -> bool {
+/// The vendor named by `/proc/cpuinfo`'s first `vendor_id`.
+fn vendor_of(cpuinfo: &str) -> Vendor {
     let vendor = cpuinfo.lines().find_map(|line| line.strip_prefix("vendor_id")?.split(':').nth(1));
-    vendor.is_some_and(|vendor| vendor.trim() == "AuthenticAMD")
+    match vendor.map(str::trim) {
+        Some("GenuineIntel") => Vendor::Intel,
+        Some("AuthenticAMD") => Vendor::Amd,
+        _ => Vendor::Other,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Isa;
+    use super::{Isa, Vendor, vendor_of};
 
     #[test]
     fn the_vendor_is_read_off_cpuinfo() {
         let amd = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n";
         let intel = "processor\t: 0\nvendor_id\t: GenuineIntel\n";
-        assert!(super::is_amd(amd));
-        assert!(!super::is_amd(intel));
-        assert!(!super::is_amd(""));
+        assert_eq!(vendor_of(amd), Vendor::Amd);
+        assert_eq!(vendor_of(intel), Vendor::Intel);
+        assert_eq!(vendor_of("processor\t: 0\nvendor_id\t: HygonGenuine\n"), Vendor::Other);
+        assert_eq!(vendor_of(""), Vendor::Other);
     }
 
     #[test]

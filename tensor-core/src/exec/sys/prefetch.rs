@@ -28,6 +28,11 @@ pub(crate) const UPDATES_AHEAD: usize = 128;
 /// more (measured: docs/performance.md, "Software prefetch").
 pub(crate) const STREAM_AHEAD: usize = 512;
 
+/// How many updates a scatter along an axis asks for ahead of the one it
+/// applies (asked for as the walk meets them rather than a run at a time,
+/// so that the walk itself never pauses the memory; docs/performance.md).
+pub(crate) const ALONG_AHEAD: usize = 32;
+
 /// How many picks ahead of the one being gathered an `along` gather asks
 /// for, out of a target larger than the last-level cache: enough rows
 /// ahead that the misses of many rows overlap, the gain growing with the
@@ -54,12 +59,6 @@ pub(crate) fn picks<T>(origin: *const T, offsets: impl Iterator<Item = isize>) {
     for offset in offsets {
         element(origin.wrapping_offset(offset));
     }
-}
-
-/// Whether a loop picking single elements of a target of `bytes` prefetches
-/// them: only beyond the last-level cache, where it pays.
-pub(crate) fn picks_beyond_cache(bytes: usize) -> bool {
-    super::caches::caches().is_some_and(|caches| bytes > caches.l3)
 }
 
 /// How many rows ahead of the one being copied to prefetch, for rows of

@@ -1,0 +1,411 @@
+//! What the machine has and the thresholds that pick a path: [`Machine`],
+//! read once per call by [`Machine::now`] (threads, instruction sets, cache
+//! sizes, vendor) and passed down, and the pure predicates that decide from
+//! sizes and a `Machine`. The only code that calls `exec::sys`'s readers;
+//! the rest of the chooser asks these predicates, and executors get their
+//! decisions as arguments.
+//!
+//! The thresholds are measured (docs/performance.md, "Why the code is the
+//! way it is").
+
+use crate::exec::passes::CpuPasses;
+use crate::exec::sys::caches::{Caches, caches};
+use crate::exec::sys::cpu::{self, Isa, Vendor};
+
+/// Below this many elements (or indices) work stays on one thread:
+/// spawning costs more.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// At most this many elements, a scalar written through a basic index goes
+/// straight to the target's own view: no plan, no dynamic shapes. Larger
+/// regions take the planned path, which streams large fills past the cache.
+pub(super) const SMALL_REGION: usize = 1 << 12;
+
+/// From this many contiguous elements, the fused mask pass with a scalar
+/// runs the build for this processor's vectors.
+const MASK_PASS_BUILT_FROM: usize = 1 << 10;
+
+/// At most this many indices of an accumulation into a vector are checked
+/// before any is applied, with no plan built.
+const FEW_INDICES: usize = 64;
+
+/// At most this many rows of a gather by a vector of indices are copied
+/// with no plan built, when they hold at most [`SMALL_REGION`] elements.
+pub(crate) const FEW_ROWS: usize = 16;
+
+/// Updates of at least this many bytes stream past the cache (plain stores
+/// are as fast below, and leave the update in the cache for its reader).
+pub(super) const STREAM_FROM: usize = 1 << 20;
+
+/// Rows of a streamed update shorter than this many bytes are copied
+/// plainly: streaming partial cache lines costs more than it saves.
+pub(super) const STREAM_ROWS_FROM: usize = 1 << 9;
+
+/// An indexed write cut into pieces along a strided dim gives each piece at
+/// least this many positions of it.
+const PIECE_FROM: usize = 16;
+
+/// Rows shorter than this (bytes) stay on one thread in a row scatter: each
+/// thread scans every index, which the copy of a long row hides; shorter
+/// rows were not measured.
+const SPLIT_ROWS_FROM: usize = 512;
+
+/// Targets smaller than this stay on one thread when split by destination:
+/// each thread scans every index, which pays only when the random updates
+/// miss the cache.
+const SPLIT_TARGETS_FROM: usize = 4 << 20;
+
+/// What the machine has, read once per call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Machine {
+    /// The threads of the current pool (one without `rayon`).
+    pub(super) threads: usize,
+    /// The instruction sets the hot loops are built for.
+    pub(super) isa: Isa,
+    /// The cache sizes, where the system says them.
+    pub(super) caches: Option<Caches>,
+    /// Who made the processor: whether rows stream (see
+    /// [`Machine::streams_rows`]).
+    pub(super) vendor: Vendor,
+}
+
+/// The destinations of a `set`, as far as streaming stores may reach them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Destinations {
+    /// Distinct positions (a view): each reached once.
+    Distinct,
+    /// The rows of a row scatter, which orders a row it meets again.
+    Rows,
+    /// Any other indexed plan: a position may come again unordered.
+    Other,
+}
+
+impl Machine {
+    /// This machine, as the current thread pool sees it.
+    pub(crate) fn now() -> Self {
+        #[cfg(feature = "rayon")]
+        let threads = rayon::current_num_threads();
+        #[cfg(not(feature = "rayon"))]
+        let threads = 1;
+        Machine {
+            threads,
+            isa: Isa::detect(),
+            caches: caches(),
+            vendor: cpu::vendor(),
+        }
+    }
+
+    /// The planner's passes over index arrays on this machine.
+    pub(crate) fn passes(&self) -> CpuPasses {
+        CpuPasses {
+            isa: self.isa,
+            threads: self.threads,
+            min_parallel: PARALLEL_FROM,
+        }
+    }
+
+    /// Whether `items` of work are split among the threads.
+    pub(super) fn splits(&self, items: usize) -> bool {
+        cfg!(feature = "rayon") && self.threads > 1 && items >= PARALLEL_FROM
+    }
+
+    /// Whether a target of `bytes` is larger than the last-level cache
+    /// (never where the system does not say how large that is): indexed
+    /// loops into it prefetch single elements.
+    pub(super) fn beyond_cache(&self, bytes: usize) -> bool {
+        self.caches.is_some_and(|caches| bytes > caches.l3)
+    }
+
+    /// Whether streaming stores of rows (a row gather's output rows, a row
+    /// scatter's destination rows: runs of a few hundred bytes between
+    /// other memory traffic) beat plain stores here. They won on Intel's
+    /// processors and lost on AMD's, so AMD's store them plainly; long runs
+    /// (fills, copies of a view) stream on both (docs/performance.md,
+    /// "Streaming stores for large fills and row copies").
+    fn streams_rows(&self) -> bool {
+        self.vendor != Vendor::Amd
+    }
+
+    /// Whether a row gather streams its output past the cache: rows long
+    /// enough to stream (`row_bytes`), stored a whole cache line at a time
+    /// (AVX-512F; narrower streaming stores lost to plain ones), into an
+    /// output of `output_bytes` larger than the core's L2, which would not
+    /// stay near the core anyway, where rows stream faster.
+    pub(super) fn streams_row_gather(&self, row_bytes: usize, output_bytes: usize) -> bool {
+        self.streams_rows()
+            && self.isa.avx512f()
+            && row_bytes >= STREAM_ROWS_FROM
+            && self.caches.is_some_and(|caches| output_bytes > caches.l2)
+    }
+
+    /// Whether a `set` of `region` bytes into a target of `target_bytes`
+    /// streams past the cache. Streaming stores must not reach a
+    /// destination twice unordered: the positions of a view are distinct,
+    /// and the row scatter orders a row it meets again; other indexed plans
+    /// store plainly, and the row scatter only where rows stream faster. A
+    /// fill (no source of values in C order: not `from_source`) streams only
+    /// into a target beyond the last-level cache: within it, plain stores
+    /// find the lines in the cache and beat a trip to memory, while a copy
+    /// streams its destination whatever the target's size.
+    pub(super) fn streams_set(&self, destinations: Destinations, from_source: bool, region: usize, target_bytes: usize) -> bool {
+        let distinct_or_ordered = match destinations {
+            Destinations::Distinct => true,
+            Destinations::Rows => from_source && self.streams_rows(),
+            Destinations::Other => false,
+        };
+        region >= STREAM_FROM && distinct_or_ordered && (from_source || self.beyond_cache(target_bytes))
+    }
+
+    /// Whether `updates` updates of a target of `bytes` (`len` elements)
+    /// split by destination pay: each thread scans every index, so the
+    /// random updates must miss the cache, and each thread's range must be
+    /// addressable by `u32` offsets.
+    pub(super) fn splits_by_destination(&self, bytes: usize, len: usize, updates: usize) -> bool {
+        let part = len.div_ceil(self.threads.max(1));
+        bytes >= SPLIT_TARGETS_FROM && part <= u32::MAX as usize && self.splits(updates)
+    }
+
+    /// Whether read-modify-writes (sums, products) of a target of `bytes`
+    /// (`len` elements) gain from the split by destination: when it takes
+    /// them out of a slow level of memory, each thread's range fitting half
+    /// its L2 while the whole target does not, or the target being larger
+    /// than the L3 (the threads' misses overlap). In between, the L3 serves
+    /// one thread about as fast, and the extra scans make two threads
+    /// slower. (Sets only store: they gain from overlapping misses at any
+    /// size.)
+    pub(super) fn sums_split(&self, bytes: usize, len: usize, updates: usize) -> bool {
+        self.splits_by_destination(bytes, len, updates) && self.caches.is_none_or(|caches| leaves_slow_memory(bytes, self.threads, caches))
+    }
+
+    /// On how many threads `updates` updates into `len` elements are
+    /// partitioned, when on two at least: each part after the first builds
+    /// a partial as large as the target, so at most one part more than
+    /// there are updates per element.
+    pub(super) fn partitions(&self, len: usize, updates: usize) -> Option<usize> {
+        let parts = self.threads.min(1 + updates / len.max(1));
+        (self.splits(updates) && parts >= 2).then_some(parts)
+    }
+
+    /// Whether an indexed write whose longest strided dim has `len`
+    /// positions is cut into pieces along it, one a thread: when the
+    /// pieces are long enough that two threads seldom write into one cache
+    /// line.
+    pub(super) fn cuts_pieces(&self, len: usize) -> bool {
+        len >= self.threads * PIECE_FROM
+    }
+
+    /// Whether an axis of `len` positions gives every thread one at least.
+    pub(super) fn fills_threads(&self, len: usize) -> bool {
+        len >= self.threads
+    }
+}
+
+/// Whether splitting a target of `bytes` among `threads` puts each share in
+/// half an L2 (the other half holds the index and value blocks streaming
+/// through), or the target is larger than the L3.
+fn leaves_slow_memory(bytes: usize, threads: usize, caches: Caches) -> bool {
+    bytes.div_ceil(threads.max(1)) * 2 <= caches.l2 || bytes > caches.l3
+}
+
+/// Whether a row scatter's rows of `row_bytes` are long enough for a split
+/// by destination: each thread scans every index, which the copy of a long
+/// row hides.
+pub(super) fn splits_rows(row_bytes: usize) -> bool {
+    row_bytes >= SPLIT_ROWS_FROM
+}
+
+/// Whether the fused mask pass over `len` contiguous elements runs the
+/// builds for this processor's vectors (and may split among threads).
+/// Below it, the build every processor runs: telling the instruction set
+/// costs more than the wider vectors save.
+#[inline]
+pub(super) fn builds_mask_pass(len: usize) -> bool {
+    len >= MASK_PASS_BUILT_FROM
+}
+
+/// Whether a gather of `rows` rows of `row_len` elements each, by a vector
+/// of indices, is small enough to copy with no plan built.
+pub(crate) fn few_rows(rows: usize, row_len: usize) -> bool {
+    rows <= FEW_ROWS && rows.saturating_mul(row_len) <= SMALL_REGION
+}
+
+/// Whether `updates` indices of an accumulation into a vector are few
+/// enough to check them all before the first is applied.
+pub(super) fn checks_first(updates: usize) -> bool {
+    updates <= FEW_INDICES
+}
+
+/// Whether an accumulation into a target of `target_bytes` is checked in
+/// its loop, the target copied first to be restored at a bad index, given
+/// `index_bytes` of indices: the copy costs one read and one write of the
+/// target; the bounds pass it replaces, one read of the indices.
+pub(super) fn rolls_back(target_bytes: usize, index_bytes: usize) -> bool {
+    2 * target_bytes <= index_bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MB: usize = 1 << 20;
+
+    /// A machine of `threads` threads, `l2` and `l3` bytes of cache, by
+    /// `vendor`, with the baseline instruction set.
+    fn machine(threads: usize, caches: Option<(usize, usize)>, vendor: Vendor) -> Machine {
+        Machine {
+            threads,
+            isa: Isa::baseline(),
+            caches: caches.map(|(l2, l3)| Caches { l2, l3 }),
+            vendor,
+        }
+    }
+
+    /// A server part: a large L3.
+    fn huge_l3(threads: usize, vendor: Vendor) -> Machine {
+        machine(threads, Some((2 * MB, 480 * MB)), vendor)
+    }
+
+    /// A desktop part: a small L3.
+    fn small_l3(threads: usize, vendor: Vendor) -> Machine {
+        machine(threads, Some((MB, 32 * MB)), vendor)
+    }
+
+    const RAYON: bool = cfg!(feature = "rayon");
+
+    #[test]
+    fn work_splits_from_a_size_on_two_threads_or_more() {
+        let one = small_l3(1, Vendor::Intel);
+        let two = small_l3(2, Vendor::Intel);
+        assert!(!one.splits(PARALLEL_FROM * 8));
+        assert!(!two.splits(PARALLEL_FROM - 1));
+        assert_eq!(two.splits(PARALLEL_FROM), RAYON);
+        assert_eq!(two.passes().min_parallel, PARALLEL_FROM);
+        assert_eq!(two.passes().threads, 2);
+    }
+
+    #[test]
+    fn the_cache_is_left_past_the_l3_and_never_where_unknown() {
+        let small = small_l3(2, Vendor::Intel);
+        let huge = huge_l3(2, Vendor::Intel);
+        assert!(small.beyond_cache(64 * MB));
+        assert!(!small.beyond_cache(32 * MB));
+        assert!(!huge.beyond_cache(64 * MB));
+        assert!(huge.beyond_cache(481 * MB));
+        assert!(!machine(2, None, Vendor::Intel).beyond_cache(usize::MAX));
+    }
+
+    #[test]
+    fn rows_stream_except_on_amd() {
+        assert!(small_l3(1, Vendor::Intel).streams_rows());
+        assert!(small_l3(1, Vendor::Other).streams_rows());
+        assert!(!small_l3(1, Vendor::Amd).streams_rows());
+    }
+
+    #[test]
+    fn a_row_gather_streams_long_rows_with_whole_line_stores_into_outputs_past_the_l2() {
+        let detected = Machine {
+            isa: Isa::detect(),
+            ..small_l3(1, Vendor::Intel)
+        };
+        let avx512 = detected.isa.avx512f();
+        assert_eq!(detected.streams_row_gather(STREAM_ROWS_FROM, 2 * MB), avx512);
+        assert!(!detected.streams_row_gather(STREAM_ROWS_FROM - 1, 2 * MB));
+        assert!(!detected.streams_row_gather(STREAM_ROWS_FROM, MB));
+        // Narrower stores, an AMD processor, or no cache sizes: plain stores.
+        assert!(!small_l3(1, Vendor::Intel).streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
+        let amd = Machine {
+            vendor: Vendor::Amd,
+            ..detected
+        };
+        assert!(!amd.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
+        let unknown = Machine { caches: None, ..detected };
+        assert!(!unknown.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
+    }
+
+    #[test]
+    fn sets_stream_copies_always_fills_past_the_l3_and_rows_off_amd() {
+        let intel = small_l3(1, Vendor::Intel);
+        let amd = small_l3(1, Vendor::Amd);
+        let huge = huge_l3(1, Vendor::Intel);
+        let (large, target) = (STREAM_FROM, 64 * MB);
+        // A copy into a view streams whatever the target's size.
+        assert!(intel.streams_set(Destinations::Distinct, true, large, MB));
+        assert!(huge.streams_set(Destinations::Distinct, true, large, target));
+        // A fill streams only into a target past the L3.
+        assert!(intel.streams_set(Destinations::Distinct, false, large, target));
+        assert!(!huge.streams_set(Destinations::Distinct, false, large, target));
+        // Below the size, never.
+        assert!(!intel.streams_set(Destinations::Distinct, true, large - 1, target));
+        // The rows of a row scatter: copies only, and not on AMD.
+        assert!(intel.streams_set(Destinations::Rows, true, large, target));
+        assert!(!intel.streams_set(Destinations::Rows, false, large, target));
+        assert!(!amd.streams_set(Destinations::Rows, true, large, target));
+        assert!(amd.streams_set(Destinations::Distinct, true, large, target));
+        // Other indexed plans: never.
+        assert!(!intel.streams_set(Destinations::Other, true, large, target));
+    }
+
+    #[test]
+    fn a_split_by_destination_needs_a_large_target_many_updates_and_u32_ranges() {
+        let two = huge_l3(2, Vendor::Amd);
+        let one = huge_l3(1, Vendor::Amd);
+        let len = SPLIT_TARGETS_FROM / 4;
+        assert_eq!(two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM), RAYON);
+        assert!(!two.splits_by_destination(SPLIT_TARGETS_FROM - 1, len, PARALLEL_FROM));
+        assert!(!two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM - 1));
+        assert!(!one.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM));
+        let beyond_u32 = 2 * (u32::MAX as usize + 1);
+        assert!(!two.splits_by_destination(beyond_u32 * 4, beyond_u32 + 2, PARALLEL_FROM));
+        assert!(splits_rows(SPLIT_ROWS_FROM) && !splits_rows(SPLIT_ROWS_FROM - 1));
+    }
+
+    #[test]
+    fn sums_split_where_shares_fit_half_the_l2_or_the_target_exceeds_the_l3() {
+        let big_l3 = Caches { l2: 2 * MB, l3: 480 * MB };
+        let small_l3_caches = Caches { l2: MB, l3: 32 * MB };
+        assert!(!leaves_slow_memory(4 * MB, 2, big_l3));
+        assert!(leaves_slow_memory(4 * MB, 4, big_l3));
+        assert!(!leaves_slow_memory(4 * MB, 2, small_l3_caches));
+        assert!(leaves_slow_memory(4 * MB, 8, small_l3_caches));
+        assert!(!leaves_slow_memory(64 * MB, 2, big_l3));
+        assert!(leaves_slow_memory(64 * MB, 2, small_l3_caches));
+        // On whole machines: a 64 MB target of `f32` leaves the small L3
+        // only; without cache sizes, every split by destination pays.
+        let len = 16 * MB;
+        assert_eq!(small_l3(2, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM), RAYON);
+        assert!(!huge_l3(2, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM));
+        assert_eq!(machine(2, None, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM), RAYON);
+        assert!(!small_l3(1, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM));
+    }
+
+    #[test]
+    fn accumulations_partition_on_two_threads_with_updates_to_spare() {
+        let two = small_l3(2, Vendor::Intel);
+        let expected = |parts| RAYON.then_some(parts);
+        assert_eq!(two.partitions(1000, 1 << 17), expected(2));
+        // Fewer updates than elements: one part, no partition.
+        assert_eq!(two.partitions(1 << 20, 1 << 17), None);
+        assert_eq!(small_l3(8, Vendor::Intel).partitions(1 << 16, 1 << 17), expected(3));
+        assert_eq!(small_l3(1, Vendor::Intel).partitions(1000, 1 << 17), None);
+        assert_eq!(two.partitions(10, PARALLEL_FROM - 1), None);
+    }
+
+    #[test]
+    fn pieces_need_positions_for_every_thread() {
+        let two = small_l3(2, Vendor::Intel);
+        assert!(two.cuts_pieces(2 * PIECE_FROM) && !two.cuts_pieces(2 * PIECE_FROM - 1));
+        assert!(two.fills_threads(2) && !two.fills_threads(1));
+        assert!(small_l3(1, Vendor::Intel).fills_threads(1));
+    }
+
+    #[test]
+    fn small_calls_take_the_paths_with_no_plan() {
+        assert!(few_rows(FEW_ROWS, SMALL_REGION / FEW_ROWS));
+        assert!(!few_rows(FEW_ROWS + 1, 1));
+        assert!(!few_rows(2, SMALL_REGION));
+        assert!(few_rows(0, usize::MAX));
+        assert!(checks_first(FEW_INDICES) && !checks_first(FEW_INDICES + 1));
+        assert!(rolls_back(4000, 8000) && !rolls_back(4000, 7999));
+        assert!(builds_mask_pass(MASK_PASS_BUILT_FROM) && !builds_mask_pass(MASK_PASS_BUILT_FROM - 1));
+    }
+}

@@ -1,0 +1,324 @@
+//! Reads: `view[index]` as a view or a gathered array, or written over the
+//! elements of an existing one; mask gathers by blocks; large gathers on
+//! every thread, on the bits of plain numbers.
+
+use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
+
+#[cfg(feature = "rayon")]
+use crate::element::Bits;
+use crate::element::Plain;
+use crate::error::IndexError;
+use crate::exec::basic;
+#[cfg(feature = "rayon")]
+use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::pages;
+use crate::exec::{gather, mask_gather};
+use crate::index::IndexElem;
+use crate::mode::AnyMode;
+use crate::plan::{Form, IndexedPlan, Plan};
+use crate::prepare;
+use crate::rank::Selection;
+
+use super::{Machine, layout};
+
+/// How a gather runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GatherStrategy {
+    /// A mask over the leading axes of a C-ordered target: runs of true
+    /// positions copied as blocks, on every thread when `parallel`.
+    MaskBlocks { parallel: bool },
+    /// The plan's offsets, block by block, on every thread, as the bits of
+    /// plain numbers; rows streamed past the cache when `stream` (on one
+    /// thread too), picks prefetched when `far`.
+    Blocks { stream: bool, far: bool },
+    /// One thread; picks prefetched when `far`.
+    Serial { far: bool },
+}
+
+/// Whether a gather streams its output past the cache: rows of one index
+/// array, as [`Machine::streams_row_gather`] says for their length and the
+/// output's size (docs/performance.md, "Streaming stores for large fills
+/// and row copies").
+fn streams_gather<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
+    let Form::IndexRows { row, .. } = plan.form() else {
+        return false;
+    };
+    machine.streams_row_gather(row * size_of::<T>(), plan.len() * size_of::<T>())
+}
+
+fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine: &Machine) -> GatherStrategy {
+    let plain = Plain::<T>::of().is_some();
+    let parallel = machine.splits(plan.len()) && plain;
+    let stream = plain && streams_gather::<T>(plan, machine);
+    // An `along` gather out of a target beyond the last-level cache asks
+    // for its picks early.
+    let far = machine.beyond_cache(view.len() * size_of::<T>());
+    match plan.form() {
+        Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
+            GatherStrategy::MaskBlocks { parallel }
+        }
+        _ if parallel || stream => GatherStrategy::Blocks { stream, far },
+        _ => GatherStrategy::Serial { far },
+    }
+}
+
+/// `view[index]` in `mode`: a view for basic indexing, a gathered array
+/// for advanced indexing.
+pub(crate) fn read<'a, T: Clone>(
+    view: ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    mode: AnyMode<T>,
+) -> Result<Selection<'a, T>, IndexError> {
+    let machine = Machine::now();
+    let plan = match prepare::read_with(index, layout(&view), &mode, &machine.passes())? {
+        Plan::View(plan) => return Ok(Selection::View(basic::select(view, &plan.axes))),
+        Plan::Indexed(plan) => plan,
+    };
+    let fill = match &mode {
+        AnyMode::Fill(fill) => Some(fill),
+        _ => None,
+    };
+    let strategy = gather_strategy(&view, &plan, &machine);
+    if let GatherStrategy::MaskBlocks { parallel } = strategy {
+        // At most as many elements as the target holds.
+        return Ok(Selection::Owned(gather_mask_blocks(&view, &plan, parallel, &machine)));
+    }
+    // The result of a plan may be far larger than the target (a broadcast
+    // view): memory that cannot be had is an error, not an abort.
+    let out = pages::try_output(plan.len()).ok_or_else(|| prepare::too_large(&plan.shape))?;
+    let gathered = match strategy {
+        // SAFETY: the plan was resolved from this view's layout (above).
+        GatherStrategy::Blocks { stream, far } => unsafe { gather_in_parallel(&view, &plan, fill, (stream, far), &machine, out) },
+        // SAFETY: as above.
+        GatherStrategy::Serial { far } => unsafe { gather::gather(&view, &plan, fill, far, out) },
+        GatherStrategy::MaskBlocks { .. } => unreachable!("a mask's blocks were gathered above"),
+    };
+    Ok(Selection::Owned(gathered))
+}
+
+/// `view[index]` in `mode`, written over the elements of `out` (which must
+/// have the result's shape): no new array, so none of its pages to fault
+/// in. A leading-mask read is gathered fresh, then copied.
+pub(crate) fn read_into<T: Clone>(
+    view: ArrayViewD<'_, T>,
+    index: &[IndexElem<'_>],
+    mode: AnyMode<T>,
+    out: ArrayViewMutD<'_, T>,
+) -> Result<(), IndexError> {
+    let machine = Machine::now();
+    let plan = prepare::read_into_with(index, layout(&view), &mode, out.shape(), &machine.passes())?;
+    // SAFETY: the plan was resolved from this view's layout, and its shape
+    // is `out`'s (both checked by `prepare`, above).
+    unsafe { run_read_into(&view, plan, &mode, out, &machine) };
+    Ok(())
+}
+
+/// Writes a prepared read of `view` over the elements of `out`.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout in `mode`, and has `out`'s shape.
+pub(crate) unsafe fn run_read_into<T: Clone>(
+    view: &ArrayViewD<'_, T>,
+    plan: Plan<'_>,
+    mode: &AnyMode<T>,
+    mut out: ArrayViewMutD<'_, T>,
+    machine: &Machine,
+) {
+    let plan = match plan {
+        Plan::View(plan) => {
+            out.assign(&basic::select(view.view(), &plan.axes));
+            return;
+        }
+        Plan::Indexed(plan) => plan,
+    };
+    let fill = match mode {
+        AnyMode::Fill(fill) => Some(fill),
+        _ => None,
+    };
+    match gather_strategy(view, &plan, machine) {
+        GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(view, &plan, parallel, machine)),
+        GatherStrategy::Blocks { stream, far } => {
+            // SAFETY: the caller's guarantee.
+            unsafe { gather_in_parallel_into(view, &plan, fill, (stream, far), machine, out) }
+        }
+        // SAFETY: as above.
+        GatherStrategy::Serial { far } => unsafe { gather::gather_into(view, &plan, fill, far, out) },
+    }
+}
+
+/// The read of a mask over the leading axes of `view`, both C-ordered, on
+/// every thread when `parallel`.
+fn gather_mask_blocks<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, parallel: bool, machine: &Machine) -> ArrayD<T> {
+    let (Form::LeadingMask { mask, block }, Some(source)) = (plan.form(), view.as_slice()) else {
+        unreachable!("the strategy saw a leading mask over a C-ordered target")
+    };
+    let mask = mask.mask.as_slice().expect("the strategy saw a C-ordered mask");
+    let elements = parallel
+        .then(|| mask_blocks_on_threads(source, mask, block, machine))
+        .flatten()
+        .unwrap_or_else(|| mask_gather::gather_blocks(source, mask, block));
+    ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one block per true position")
+}
+
+/// The blocks of a leading mask gathered on every thread, on the bits of
+/// the plain numbers they are; `None` for other elements.
+fn mask_blocks_on_threads<T>(source: &[T], mask: &[bool], block: usize, machine: &Machine) -> Option<Vec<T>> {
+    #[cfg(feature = "rayon")]
+    return mask_blocks_bits::<T, u32>(source, mask, block, machine.threads)
+        .or_else(|| mask_blocks_bits::<T, u64>(source, mask, block, machine.threads));
+    #[cfg(not(feature = "rayon"))]
+    {
+        let _ = (source, mask, block, machine);
+        None
+    }
+}
+
+/// [`mask_blocks_on_threads`] on the bits `B`; `None` when `B` is not the
+/// elements' width.
+#[cfg(feature = "rayon")]
+fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Option<Vec<T>> {
+    let plain = Plain::<T>::of()?;
+    let bits = crate::exec::parallel::mask::gather_blocks(plain.bits::<B>(source)?, mask, block, threads);
+    plain.numbers_of(bits).ok()
+}
+
+/// The gather of `plan` from `view` on every thread, on the bits of the
+/// plain numbers its elements are (on one thread for other elements, or a
+/// plan whose form is not split by blocks); rows streamed when `stream`,
+/// picks prefetched when `far`.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout.
+unsafe fn gather_in_parallel<T: Clone>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    (stream, far): (bool, bool),
+    machine: &Machine,
+    out: Vec<T>,
+) -> ArrayD<T> {
+    #[cfg(feature = "rayon")]
+    let out = {
+        let run = (machine.threads, stream.then_some(machine.isa));
+        // SAFETY (both): the caller's guarantee.
+        unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, out) }
+            .or_else(|out| unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, out) })
+    };
+    #[cfg(not(feature = "rayon"))]
+    let out: Result<Vec<T>, Vec<T>> = {
+        let _ = (stream, machine);
+        Err(out)
+    };
+    match out {
+        Ok(elements) => ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position"),
+        // SAFETY: the caller's guarantee.
+        Err(out) => unsafe { gather::gather(view, plan, fill, far, out) },
+    }
+}
+
+/// [`gather_in_parallel`] over the elements of `out`, in place when `out`
+/// is contiguous.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout; `out` has its shape.
+#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by blocks
+unsafe fn gather_in_parallel_into<T: Clone>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    (stream, far): (bool, bool),
+    machine: &Machine,
+    mut out: ArrayViewMutD<'_, T>,
+) {
+    #[cfg(feature = "rayon")]
+    {
+        let run = (machine.threads, stream.then_some(machine.isa));
+        if let Some(slots) = out.as_slice_mut()
+            // SAFETY: the caller's guarantee.
+            && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, far, run, slots) } || {
+                // SAFETY: the caller's guarantee.
+                unsafe { gather_bits_into::<T, u64>(view, plan, fill, far, run, slots) }
+            })
+        {
+            return;
+        }
+    }
+    let _ = (stream, machine);
+    // SAFETY: the caller's guarantee.
+    unsafe { gather::gather_into(view, plan, fill, far, out) }
+}
+
+/// [`gather_bits`] over `out`: `false`, writing nothing, when `B` is not
+/// the elements' width or the plan's form is not split by blocks.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout; `out` has one slot per
+/// position of it.
+#[cfg(feature = "rayon")]
+unsafe fn gather_bits_into<T, B: Bits>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    far: bool,
+    (threads, stream): (usize, Option<Isa>),
+    out: &mut [T],
+) -> bool {
+    let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
+        return false;
+    };
+    let fill = match fill.map(|fill| plain.bits::<B>(std::slice::from_ref(fill))) {
+        Some(Some(bits)) => Some(bits[0]),
+        Some(None) => return false,
+        None => None,
+    };
+    let Some(out) = plain.bits_mut::<B>(out) else {
+        return false;
+    };
+    // SAFETY: `MaybeUninit<B>` has `B`'s layout, and the parallel gather
+    // writes only elements into it (its contract), so `out` stays
+    // initialized; `B` is `Copy`, so nothing overwritten needed dropping.
+    let out = unsafe { &mut *(out as *mut [B] as *mut [std::mem::MaybeUninit<B>]) };
+    let source = (view.as_ptr().cast::<B>(), far);
+    // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
+    // `B`'s width, and the plan was resolved from its layout.
+    unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, threads, stream, out) }
+}
+
+/// The parallel gather of `plan` from `view` (picks prefetched when `far`;
+/// `run`: on how many threads, streamed with which instruction set) into
+/// `out` (empty, with room for the plan's elements), on the bits `B` of the
+/// plain elements; `out` back when `B` is not their width, or the plan's
+/// form is not split by blocks.
+///
+/// # Safety
+///
+/// `plan` was resolved from `view`'s layout.
+#[cfg(feature = "rayon")]
+unsafe fn gather_bits<T, B: Bits>(
+    view: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    fill: Option<&T>,
+    far: bool,
+    run: (usize, Option<Isa>),
+    out: Vec<T>,
+) -> Result<Vec<T>, Vec<T>> {
+    let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
+        return Err(out);
+    };
+    let fill = fill.map(|fill| plain.bits::<B>(std::slice::from_ref(fill)).expect("one width")[0]);
+    let Ok(out) = plain.bits_of::<B>(out) else {
+        unreachable!("B has T's width (checked above)")
+    };
+    let source = (view.as_ptr().cast::<B>(), far);
+    // SAFETY: the view's elements are plain numbers of `B`'s width (checked
+    // above), so each is a valid `B`; the plan was resolved from the view's
+    // layout (the caller's guarantee), so every offset from the view's
+    // origin reaches one of its elements.
+    let gathered = unsafe { crate::exec::parallel::gather::gather(source, plan, fill, run, out) };
+    let numbers = |bits| plain.numbers_of::<B>(bits).unwrap_or_else(|_| unreachable!("B has T's width"));
+    gathered.map(numbers).map_err(numbers)
+}

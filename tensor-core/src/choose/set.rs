@@ -1,0 +1,418 @@
+//! `target[index] = value`: streamed past the cache when large, cut among
+//! the threads or split by destination when that pays, and batches of sets
+//! one to a task.
+
+use ndarray::ArrayViewMutD;
+
+#[cfg(feature = "rayon")]
+use crate::element::Bits;
+use crate::element::Plain;
+use crate::error::IndexError;
+#[cfg(feature = "rayon")]
+use crate::exec::basic;
+use crate::exec::kernel::{SetKernel, Streaming};
+#[cfg(feature = "rayon")]
+use crate::exec::scatter;
+use crate::exec::sys::stream::Fence;
+use crate::index::IndexElem;
+#[cfg(feature = "rayon")]
+use crate::index::with_index_slice;
+use crate::mode::AnyMode;
+use crate::plan::{Form, IndexedPlan, Plan};
+use crate::prepare::{self, Update};
+use crate::value::{Broadcast, InOrder, Value};
+
+#[cfg(feature = "rayon")]
+use super::bits::{by_width, in_order_bits, values_bits};
+use super::machine::{self, Destinations, STREAM_FROM, STREAM_ROWS_FROM};
+#[cfg(feature = "rayon")]
+use super::splits_batches;
+use super::{Machine, layout, splits_along, splits_pieces, write};
+
+/// The streaming stores of a large `set` on this machine, or `None` (plain
+/// stores) when the elements are not plain numbers.
+fn streaming<'f, T>(fence: &'f Fence, machine: &Machine) -> Option<Streaming<'f, T>> {
+    let plain = Plain::<T>::of()?;
+    Some(Streaming {
+        plain,
+        isa: machine.isa,
+        fence,
+        min_row: STREAM_ROWS_FROM.div_ceil(size_of::<T>()),
+        min_fill: STREAM_FROM.div_ceil(size_of::<T>()),
+    })
+}
+
+/// How a `set` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SetStrategy {
+    /// On every thread, split by destination range; destinations
+    /// prefetched when `far`.
+    ByDestination { far: bool },
+    /// A view cut into one piece per thread, as the bits of plain numbers;
+    /// streaming stores when `stream`.
+    SplitView { stream: bool },
+    /// An indexed plan cut along its longest strided dim, one piece per
+    /// thread, as the bits of plain numbers; destinations prefetched when
+    /// `far`.
+    SplitIndexed { far: bool },
+    /// An `along` plan cut along the region's first axis, one piece per
+    /// thread, as the bits of plain numbers.
+    SplitAlong,
+    /// On one thread; streaming stores when `stream`, destinations
+    /// prefetched when `far`.
+    Serial { stream: bool, far: bool },
+}
+
+/// Whether a `set` of `region` bytes streams past the cache, as
+/// [`Machine::streams_set`] says for the plan's destinations and the
+/// values' source (docs/performance.md, "Streaming stores for large fills
+/// and row copies").
+fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, target_bytes: usize, machine: &Machine) -> bool {
+    let from_source = matches!(values.in_order(), Some(InOrder::Slice(_)));
+    let destinations = match plan {
+        Plan::View(_) => Destinations::Distinct,
+        Plan::Indexed(plan) if matches!(plan.form(), Form::IndexRows { .. }) => Destinations::Rows,
+        Plan::Indexed(_) => Destinations::Other,
+    };
+    machine.streams_set(destinations, from_source, region, target_bytes)
+}
+
+fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broadcast<'_, T>, machine: &Machine) -> SetStrategy {
+    let region = plan.shape().iter().product::<usize>() * size_of::<T>();
+    let target_bytes = target.len() * size_of::<T>();
+    let stream = streams_set(plan, values, region, target_bytes, machine);
+    let far = machine.beyond_cache(target_bytes);
+    let serial = SetStrategy::Serial { stream, far };
+    let Plan::Indexed(plan) = plan else {
+        return match machine.splits(region / size_of::<T>().max(1)) && Plain::<T>::of().is_some() {
+            // Each piece streams where one thread would (a broadcast row
+            // beyond the cache too: plain stores from two threads beat
+            // streaming on one machine and lost to one thread on another;
+            // docs/performance.md).
+            true => SetStrategy::SplitView { stream },
+            false => serial,
+        };
+    };
+    if !machine.splits(plan.len()) || Plain::<T>::of().is_none() {
+        return serial;
+    }
+    if splits_pieces(plan, machine) {
+        return SetStrategy::SplitIndexed { far };
+    }
+    if values.in_order().is_none() {
+        return serial;
+    }
+    if splits_along(plan, machine) {
+        return SetStrategy::SplitAlong;
+    }
+    match plan.form() {
+        // Beyond the cache, one thread prefetching its destinations already
+        // runs at memory speed.
+        Form::Index(axis) if axis.stride == 1 && !machine.beyond_cache(axis.len * size_of::<T>()) => {
+            match machine.splits_by_destination(axis.len * size_of::<T>(), axis.len, plan.len()) {
+                true => SetStrategy::ByDestination { far },
+                false => serial,
+            }
+        }
+        Form::Pair(first, second)
+            if target.is_standard_layout()
+                && plan.base >= 0
+                && first.stride >= 0
+                && second.stride >= 0
+                && machine.splits_by_destination(target_bytes, target.len(), plan.len()) =>
+        {
+            SetStrategy::ByDestination { far }
+        }
+        // Rows stored plainly.
+        Form::IndexRows { row, .. }
+            if !stream
+                && target.is_standard_layout()
+                && rows_from_first_element(plan).is_some()
+                && machine::splits_rows(row * size_of::<T>()) =>
+        {
+            SetStrategy::ByDestination { far }
+        }
+        _ => serial,
+    }
+}
+
+/// The index and row length of a row scatter whose rows lie one after
+/// another from the target's first element (`x[rows]` on a matrix in C
+/// order): the rows a split by destination cuts into blocks.
+fn rows_from_first_element<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
+    match plan.form() {
+        Form::IndexRows { index, row } if plan.base == 0 && index.stride == row as isize => Some((index, row)),
+        _ => None,
+    }
+}
+
+/// `target[index] = value`.
+pub(crate) fn set<T: Clone>(
+    target: ArrayViewMutD<'_, T>,
+    index: &[IndexElem<'_>],
+    mode: &AnyMode<T>,
+    value: &Value<'_, T>,
+) -> Result<(), IndexError> {
+    let machine = Machine::now();
+    let update = prepare::set_with(index, layout(&target), mode, value, &machine.passes())?;
+    run_set(target, update, &machine);
+    Ok(())
+}
+
+/// Writes each prepared `set` into its view, the view it was prepared on
+/// (`; batch = k`: views of distinct elements): one view to a task on
+/// every thread when there are several and they hold many plain numbers
+/// to write, else one after another. Each runs as [`run_set`] would, so
+/// the result is the same.
+pub(crate) fn run_set_batches<T: Clone>(batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
+    #[cfg(feature = "rayon")]
+    if let Some(plain) = Plain::<T>::of()
+        && splits_batches(&batches, machine)
+    {
+        match plain.width() {
+            crate::element::Width::Bits32 => set_batches_on_threads::<T, u32>(plain, batches, machine),
+            crate::element::Width::Bits64 => set_batches_on_threads::<T, u64>(plain, batches, machine),
+        }
+        return;
+    }
+    for (target, update) in batches {
+        run_set(target, update, machine);
+    }
+}
+
+/// [`run_set_batches`] on every thread, on the bits `B` of the plain
+/// elements (which cross threads whatever bounds `T` carries).
+#[cfg(feature = "rayon")]
+fn set_batches_on_threads<T, B: Bits>(plain: Plain<T>, batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
+    let batches: Vec<_> = batches
+        .into_iter()
+        .map(|(target, Update { plan, values })| {
+            let target = plain.view_bits_mut::<B>(target).expect("one width");
+            let values = values_bits(plain, &values);
+            (target, Update { plan, values })
+        })
+        .collect();
+    crate::exec::parallel::for_each_piece(batches, &|(target, update)| run_set(target, update, machine));
+}
+
+/// Writes a prepared `set` into `target`, the view it was prepared on.
+#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by destination
+pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan, values }: Update<'_, '_, T>, machine: &Machine) {
+    match set_strategy(&target, &plan, &values, machine) {
+        #[cfg(feature = "rayon")]
+        SetStrategy::ByDestination { far } => {
+            let Plan::Indexed(plan) = &plan else {
+                unreachable!("the strategy saw an indexed plan")
+            };
+            // SAFETY: the plan was resolved from this target's layout (above).
+            let done = unsafe { set_by_destination::<T, u32>(&mut target, plan, &values, machine, far) } || {
+                // SAFETY: as for the 32-bit call.
+                unsafe { set_by_destination::<T, u64>(&mut target, plan, &values, machine, far) }
+            };
+            assert!(done, "the strategy saw plain numbers in C order");
+        }
+        #[cfg(feature = "rayon")]
+        SetStrategy::SplitView { stream } => {
+            let Plan::View(plan) = plan else {
+                unreachable!("the strategy saw a view")
+            };
+            let view = basic::select(target, &plan.axes);
+            let done = by_width!(T, split_set(view, &values, stream, machine));
+            assert!(done, "the strategy saw plain numbers");
+        }
+        #[cfg(feature = "rayon")]
+        SetStrategy::SplitIndexed { far } => {
+            let Plan::Indexed(plan) = &plan else {
+                unreachable!("the strategy saw an indexed plan")
+            };
+            // SAFETY: the plan was resolved from this target's layout (by the
+            // caller's `prepare`), a mutable view's, whose elements do not
+            // overlap.
+            let done = unsafe { by_width!(T, split_indexed_set(target, plan, &values, machine, far)) };
+            assert!(done, "the strategy saw plain numbers and a strided dim");
+        }
+        #[cfg(feature = "rayon")]
+        SetStrategy::SplitAlong => {
+            let Plan::Indexed(plan) = &plan else {
+                unreachable!("the strategy saw an indexed plan")
+            };
+            // SAFETY: the plan was resolved from this target's layout (by the
+            // caller's `prepare`), a mutable view's, whose elements do not
+            // overlap, and the strategy saw its first axis neither picked nor
+            // broadcast.
+            let done = unsafe { by_width!(T, split_along_set(target, plan, &values, machine)) };
+            assert!(done, "the strategy saw plain numbers in C order");
+        }
+        #[cfg(not(feature = "rayon"))]
+        SetStrategy::ByDestination { .. } | SetStrategy::SplitView { .. } | SetStrategy::SplitIndexed { .. } | SetStrategy::SplitAlong => {
+            unreachable!("one thread splits nothing")
+        }
+        SetStrategy::Serial { stream, far } => {
+            // Dropped after the write: it orders the streaming stores.
+            let fence = stream.then_some(Fence);
+            let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine)) {
+                // SAFETY: the write below runs on this thread and returns
+                // before `fence` drops here; nothing reads the target before
+                // then; the strategy streams only the distinct positions of a
+                // view, or the rows of a row scatter, which orders a row it
+                // meets again.
+                Some(streaming) => unsafe { SetKernel::streaming(streaming) },
+                None => SetKernel::new(),
+            };
+            // SAFETY: the plan was resolved from this target's layout (by
+            // the caller's `prepare`).
+            unsafe { write(target, plan, &values, kernel, far) };
+        }
+    }
+}
+
+/// The `set` of a view on every thread, one piece each, on the bits `B` of
+/// the plain elements, streamed when `stream`; `false` (nothing done) when
+/// `B` is not their width.
+#[cfg(feature = "rayon")]
+fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, stream: bool, machine: &Machine) -> bool {
+    let Some(plain) = Plain::<T>::of() else {
+        return false;
+    };
+    let Some(view) = plain.view_bits_mut::<B>(view) else {
+        return false;
+    };
+    let write = |piece: ArrayViewMutD<'_, B>, values: &Broadcast<'_, B>| {
+        // Dropped after the piece's write, on the thread that made it.
+        let fence = stream.then_some(Fence);
+        let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine)) {
+            // SAFETY: this thread writes its piece of a view (distinct
+            // positions, each once) and drops `fence` after; nothing reads
+            // the target before the split returns.
+            Some(streaming) => unsafe { SetKernel::streaming(streaming) },
+            None => SetKernel::new(),
+        };
+        scatter::write_view(piece, values, kernel);
+    };
+    crate::exec::parallel::view::split_write(view, &values_bits(plain, values), machine.threads, &write);
+    true
+}
+
+/// The `set` of an indexed plan on every thread, cut along its longest
+/// strided dim, on the bits `B` of the plain elements, destinations
+/// prefetched when `far`; `false` (nothing done) when `B` is not their
+/// width or the plan has no strided dim.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout.
+#[cfg(feature = "rayon")]
+unsafe fn split_indexed_set<T, B: Bits>(
+    target: ArrayViewMutD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    values: &Broadcast<'_, T>,
+    machine: &Machine,
+    far: bool,
+) -> bool {
+    let Some(plain) = Plain::<T>::of() else {
+        return false;
+    };
+    let Some(mut target) = plain.view_bits_mut::<B>(target) else {
+        return false;
+    };
+    let origin = target.as_mut_ptr();
+    let values = values_bits(plain, values);
+    // SAFETY: the plan was resolved from the target's layout (the caller's
+    // guarantee), which its bits share; the target is borrowed for the call.
+    unsafe { crate::exec::parallel::pieces::write_indexed(origin, plan, &values, SetKernel::new(), (machine.threads, far)) }
+}
+
+/// The `set` of an `along` plan on every thread, cut along the region's
+/// first axis, on the bits `B` of the plain elements; `false` (nothing
+/// done) when `B` is not their width, the plan is not an `along` one, or
+/// the values are not in the region's C order.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout, and the region's first
+/// axis is neither the picked axis nor broadcast over the target.
+#[cfg(feature = "rayon")]
+unsafe fn split_along_set<T, B: Bits>(
+    target: ArrayViewMutD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    values: &Broadcast<'_, T>,
+    machine: &Machine,
+) -> bool {
+    let (Some(plain), Form::Along(along), Some(in_order)) = (Plain::<T>::of(), plan.form(), values.in_order()) else {
+        return false;
+    };
+    let Some(mut target) = plain.view_bits_mut::<B>(target) else {
+        return false;
+    };
+    let in_order = in_order_bits(plain, in_order);
+    // SAFETY: the caller's guarantees; the bits share the target's layout,
+    // and the target is borrowed for the call.
+    unsafe { crate::exec::parallel::pieces::write_along(target.as_mut_ptr(), plan, along, in_order, SetKernel::new(), machine.threads) };
+    true
+}
+
+/// The `set` of `plan` on every thread, split by destination, on the bits
+/// `B` of the plain elements, destinations prefetched when `far`; `false`
+/// (nothing done) when `B` is not their width, or the plan is neither one
+/// index array along an axis of stride 1, nor one picking the rows of a
+/// target in standard layout from its first element, nor a pair into a
+/// target in standard layout.
+///
+/// # Safety
+///
+/// `plan` was resolved from `target`'s layout.
+#[cfg(feature = "rayon")]
+unsafe fn set_by_destination<T, B: Bits>(
+    target: &mut ArrayViewMutD<'_, T>,
+    plan: &IndexedPlan<'_>,
+    values: &Broadcast<'_, T>,
+    machine: &Machine,
+    far: bool,
+) -> bool {
+    use crate::exec::parallel::split::{self, Along, Pairs};
+    use crate::index::with_index_slices;
+    let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
+        return false;
+    };
+    let values = in_order_bits::<T, B>(plain, values.in_order().expect("the strategy saw values in C order"));
+    match plan.form() {
+        Form::Index(axis) if axis.stride == 1 => {
+            // SAFETY: the plan was resolved from `target` (the caller's
+            // guarantee): an axis of stride 1 is `len` consecutive elements
+            // of it from `base`, borrowed by nothing else while the slice
+            // lives.
+            let axis_elements = unsafe { std::slice::from_raw_parts_mut(target.as_mut_ptr().offset(plan.base), axis.len) };
+            let bits = plain.bits_mut::<B>(axis_elements).expect("one width");
+            with_index_slice!(&axis.index, index => {
+                let along = Along { index, len: axis.len, isa: machine.isa };
+                let Ok(()) = split::accumulate::<false, _, _, _>(bits, &along, values, SetKernel::new(), (machine.threads, far)) else {
+                    unreachable!("an unchecked scan reports no index");
+                };
+            });
+        }
+        Form::IndexRows { .. } => {
+            let (Some((axis, row)), Some(elements)) = (rows_from_first_element(plan), target.as_slice_mut()) else {
+                return false;
+            };
+            // The plan was resolved from `target`: its rows are the first
+            // `len * row` elements of a standard-layout target.
+            let bits = plain.bits_mut::<B>(&mut elements[..axis.len * row]).expect("one width");
+            with_index_slice!(&axis.index, index => split::set_rows(bits, index, row, values, machine.threads));
+        }
+        Form::Pair(first, second) if plan.base >= 0 && first.stride >= 0 && second.stride >= 0 => {
+            let Some(elements) = target.as_slice_mut() else {
+                return false;
+            };
+            let bits = plain.bits_mut::<B>(elements).expect("one width");
+            with_index_slices!(&first.index, &second.index, (a, b) => {
+                // Positions are in bounds: the planner checked every index,
+                // and the offsets of a standard-layout target with positive
+                // strides count elements of its slice from the first.
+                let pairs = Pairs { first: (a, first), second: (b, second), base: plan.base };
+                let Ok(()) = split::accumulate::<false, _, _, _>(bits, &pairs, values, SetKernel::new(), (machine.threads, far));
+            });
+        }
+        _ => return false,
+    }
+    true
+}
