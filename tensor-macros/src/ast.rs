@@ -106,8 +106,30 @@ pub enum Elem {
         /// Where the whole `ix_(..)` stands.
         span: Span,
     },
+    /// `nd(idx)`: an array of points, its last axis their coordinates.
+    /// Told by its name when parsed, as `ix_` is.
+    Nd(Wrapper),
+    /// `along(idx, axis)`: NumPy's `take_along_axis` picks. Told by its
+    /// name when parsed.
+    Along {
+        /// The call and its index array.
+        call: Wrapper,
+        /// The axis, as written.
+        axis: Written,
+    },
     /// Anything else: an integer, an integer array or a mask, told apart by its type.
     Expr(Written),
+}
+
+/// A call of `nd` or `along` (`tensor_at::nd(..)` too): the function as
+/// written, and the index array it wraps.
+pub struct Wrapper {
+    /// The function, as written (`nd`, `tensor_at::along`).
+    pub func: TokenStream,
+    /// The index array, the call's first argument.
+    pub index: Written,
+    /// Where the whole call stands.
+    pub span: Span,
 }
 
 impl Elem {
@@ -116,6 +138,7 @@ impl Elem {
         match self {
             Elem::Range { range, .. } => range.span(),
             Elem::PySlice { span, .. } | Elem::Ellipsis(span) | Elem::NewAxis(span) | Elem::Mesh { span, .. } => *span,
+            Elem::Nd(call) | Elem::Along { call, .. } => call.span,
             Elem::Mask(mask) => mask.span(),
             Elem::Expr(expr) => expr.span(),
         }

@@ -6,7 +6,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::Expr;
 
-use crate::ast::{Comparison, Elem, Logic, MaskExpr};
+use crate::ast::{Comparison, Elem, Logic, MaskExpr, Wrapper};
 use crate::literals::typed_literals;
 use crate::written::{View, Written};
 
@@ -105,8 +105,7 @@ pub enum MaskArray {
     Array(TokenStream),
 }
 
-/// A variable or field borrowed, `nd(idx)` and `along(idx, axis)` with
-/// `idx` borrowed the same way; any other expression as written.
+/// A variable or field borrowed; any other expression as written.
 pub fn borrowed(view: View) -> Arg {
     let view = view.unparen();
     match view.expr {
@@ -114,50 +113,17 @@ pub fn borrowed(view: View) -> Arg {
             place: view.stream(),
             span: view.span(),
         },
-        Expr::Call(call) if index_wrapper(&call.func).is_some_and(|arity| arity == call.args.len()) => match view.call_arguments() {
-            Some((func, _, mut args)) => {
-                let index = args.remove(0);
-                Arg::Call {
-                    func: func.into_iter().collect(),
-                    span: view.span(),
-                    index: Box::new(borrowed(index)),
-                    rest: args.iter().map(View::stream).collect(),
-                }
-            }
-            None => Arg::Tokens(view.stream()),
-        },
         _ => Arg::Tokens(view.stream()),
-    }
-}
-
-/// For a call of `nd` or `along` (or `tensor_at::nd`, ...), in parentheses
-/// or not: how many arguments it takes, the index array first.
-fn index_wrapper(func: &Expr) -> Option<usize> {
-    match func {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => index_wrapper(expr),
-        Expr::Path(path) => match path.path.segments.last()?.ident.to_string().as_str() {
-            "nd" => Some(1),
-            "along" => Some(2),
-            _ => None,
-        },
-        _ => None,
     }
 }
 
 /// The axis of `along(idx, AXIS)` when it is an integer literal (`1`,
 /// `-1`), with the literal's span.
 pub fn along_literal_axis(elem: &Elem) -> Option<(isize, Span)> {
-    let Elem::Expr(written) = elem else {
+    let Elem::Along { axis, .. } = elem else {
         return None;
     };
-    let view = written.view().unparen();
-    let Expr::Call(call) = view.expr else {
-        return None;
-    };
-    if index_wrapper(&call.func) != Some(2) || call.args.len() != 2 || !is_along(&call.func) {
-        return None;
-    }
-    let axis = &call.args[1];
+    let axis = axis.view().unparen().expr;
     let (negative, literal) = match axis {
         Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
@@ -176,12 +142,18 @@ pub fn along_literal_axis(elem: &Elem) -> Option<(isize, Span)> {
     Some((if negative { -value } else { value }, syn::spanned::Spanned::span(axis)))
 }
 
-/// Whether `func` names `along`.
-fn is_along(func: &Expr) -> bool {
-    match func {
-        Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => is_along(expr),
-        Expr::Path(path) => path.path.segments.last().is_some_and(|segment| segment.ident == "along"),
-        _ => false,
+/// `nd(idx)` or `along(idx, axis)`: the call, its index array borrowed
+/// as any index array is, `rest` (the axis) as written.
+fn wrapped(span: Span, call: &Wrapper, rest: Vec<TokenStream>) -> IndexElem {
+    IndexElem::Elem {
+        span,
+        arg_span: call.span,
+        arg: Arg::Call {
+            func: call.func.clone(),
+            span: call.span,
+            index: Box::new(borrowed(call.index.view())),
+            rest,
+        },
     }
 }
 
@@ -226,6 +198,8 @@ pub fn index_elems(elem: &Elem) -> Vec<IndexElem> {
             span,
             mask: mask_array(mask),
         },
+        Elem::Nd(call) => wrapped(span, call, Vec::new()),
+        Elem::Along { call, axis } => wrapped(span, call, vec![axis.view().stream()]),
         Elem::Expr(expr) => {
             let (arg_span, arg) = array_arg(expr);
             IndexElem::Elem { span, arg_span, arg }
@@ -252,10 +226,9 @@ fn mesh(args: &[Written], span: Span) -> Vec<IndexElem> {
         .collect()
 }
 
-/// An index array (or an integer, a mask, `nd(..)`, `along(..)`: an
-/// expression whose type says what it is), inside any parentheses: a
-/// variable or field borrowed, a call of `nd` or `along` with its array
-/// borrowed, literals typed; with its own span.
+/// An index array (or an integer, a mask: an expression whose type says
+/// what it is), inside any parentheses: a variable or field borrowed,
+/// literals typed; with its own span.
 fn array_arg(expr: &Written) -> (Span, Arg) {
     let view = expr.view().unparen();
     let span = view.span();

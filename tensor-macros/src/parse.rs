@@ -7,7 +7,7 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::{Error, Expr};
 
-use crate::ast::{Action, BatchSpec, Call, Elem, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
+use crate::ast::{Action, BatchSpec, Call, Elem, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp, Wrapper};
 use crate::ctxt::{Ctxt, Reported};
 use crate::mask;
 use crate::written::{Written, is_punct, span_of};
@@ -419,6 +419,9 @@ fn parse_elem(tokens: &[TokenTree]) -> syn::Result<Elem> {
     if let Some(args) = mesh_arguments(&expr) {
         return Ok(Elem::Mesh { args, span: expr.span() });
     }
+    if let Some(wrapper) = index_wrapper(&expr) {
+        return Ok(wrapper);
+    }
     Ok(match *expr.expr {
         Expr::Range(_) => Elem::Range { range: expr, step: None },
         _ => Elem::Expr(expr),
@@ -440,6 +443,40 @@ fn mesh_arguments(expr: &Written) -> Option<Vec<Written>> {
     }
     let (_, _, args) = view.call_arguments()?;
     Some(args.iter().map(|arg| arg.to_written()).collect())
+}
+
+/// `nd(idx)` or `along(idx, axis)` (or `tensor_at::nd(..)`, in
+/// parentheses or not, the function too), with as many arguments as it
+/// takes; `None` for any other expression, which its type then judges.
+fn index_wrapper(expr: &Written) -> Option<Elem> {
+    fn name(func: &Expr) -> Option<String> {
+        match func {
+            Expr::Paren(syn::ExprParen { expr, .. }) | Expr::Group(syn::ExprGroup { expr, .. }) => name(expr),
+            Expr::Path(path) if path.qself.is_none() => Some(path.path.segments.last()?.ident.to_string()),
+            _ => None,
+        }
+    }
+    let view = expr.view().unparen();
+    let Expr::Call(call) = view.expr else {
+        return None;
+    };
+    let name = name(&call.func)?;
+    if !matches!((name.as_str(), call.args.len()), ("nd", 1) | ("along", 2)) {
+        return None;
+    }
+    let (func, _, args) = view.call_arguments()?;
+    let call = Wrapper {
+        func: func.into_iter().collect(),
+        index: args[0].to_written(),
+        span: view.span(),
+    };
+    Some(match args.get(1) {
+        Some(axis) => Elem::Along {
+            call,
+            axis: axis.to_written(),
+        },
+        None => Elem::Nd(call),
+    })
 }
 
 /// Positions of the colons that separate the parts of a NumPy slice. A

@@ -208,6 +208,33 @@ mod tests {
     }
 
     #[test]
+    fn nd_and_along_are_told_by_their_names_when_parsed() {
+        use crate::ast::Elem;
+        let kind = |call: proc_macro2::TokenStream| match checked_call(call).ok().map(|call| call.index.elems) {
+            Some(elems) => match elems.as_slice() {
+                [Elem::Nd(_)] => "nd",
+                [Elem::Along { .. }] => "along",
+                _ => "other",
+            },
+            None => "an error",
+        };
+        let kinds = [
+            kind(quote!(x[tensor_at::nd(p)] = 1.0)),
+            kind(quote!(x[(along)(i, -1)])),
+            kind(quote!(x[nd(a, b)])),
+            kind(quote!(x[along(j)] += 1.0)),
+            kind(quote!(x[ndx(k)])),
+        ];
+        // A call with the wrong number of arguments is an expression, which
+        // its type judges.
+        assert_eq!(kinds, ["nd", "along", "other", "other", "other"]);
+        assert_eq!(
+            errors("x[along(i, 1), 0] = 1.0").expect("`along` beside another element is an error"),
+            ["`along(idx, axis)` must be the only element of the index (it picks along one axis and spans the others)"]
+        );
+    }
+
+    #[test]
     fn a_read_used_as_a_value_does_not_assign() {
         let error = checked_call(quote!(x[1:] = a = y[:-1])).err();
         let messages: Vec<String> = error.into_iter().flatten().map(|error| error.to_string()).collect();

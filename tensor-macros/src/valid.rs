@@ -52,7 +52,7 @@ fn check_index(index: &Index, ctxt: &mut Ctxt) {
         ctxt.error(Error::new(second, "an index can only have a single ellipsis (`...`)"));
     }
     if index.elems.len() > 1
-        && let Some(along) = index.elems.iter().find(|elem| is_along(elem))
+        && let Some(along) = index.elems.iter().find(|elem| matches!(elem, Elem::Along { .. }))
     {
         ctxt.error(Error::new(
             along.span(),
@@ -76,21 +76,6 @@ fn check_index(index: &Index, ctxt: &mut Ctxt) {
             ctxt.error(Error::new_spanned(step, "slice step cannot be zero"));
         }
     }
-}
-
-/// A call of `along` (or `tensor_at::along`), in parentheses or not.
-fn is_along(elem: &Elem) -> bool {
-    fn call_of_along(expr: &Expr) -> bool {
-        match expr {
-            Expr::Paren(paren) => call_of_along(&paren.expr),
-            Expr::Group(group) => call_of_along(&group.expr),
-            Expr::Call(call) => {
-                matches!(&*call.func, Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "along"))
-            }
-            _ => false,
-        }
-    }
-    matches!(elem, Elem::Expr(written) if call_of_along(&written.expr))
 }
 
 /// `0`, `-0`, `(0)`.
