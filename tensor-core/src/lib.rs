@@ -41,6 +41,9 @@
 //! order; every other operation applies each occurrence in index order.
 //! On any error the target is unchanged.
 #![warn(missing_docs)]
+// Unsafe code states its contract (ARCHITECTURE.md): a `# Safety` section
+// on every `unsafe fn`, a `SAFETY:` comment on every block.
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 #![doc(test(attr(deny(warnings))))]
 
 // The layers, each importing only from those above it in this list:

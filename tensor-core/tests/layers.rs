@@ -262,3 +262,84 @@ fn exec_builds_no_index_error() {
         .collect();
     assert!(building.is_empty(), "exec builds an IndexError: {building:#?}");
 }
+
+/// The workspace's other crates, beside tensor-core's own directory.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Every `.rs` file of the library code in the workspace: the sources of
+/// tensor-core, tensor-macros, tensor-gpu and the facade.
+fn library_sources() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["tensor-core/src", "tensor-macros/src", "tensor-gpu/src", "src"] {
+        let dir = workspace().join(dir);
+        assert!(dir.is_dir(), "{} is part of the workspace", dir.display());
+        sources(&dir, &mut files);
+    }
+    files
+}
+
+/// Where `text` names a workload of the bench (`W1` to `W16`, `W3a`):
+/// a `W`, one or two digits and an optional `a` or `b`, as a word.
+fn workload_names(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let word = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices('W') {
+        if at > 0 && word(at - 1) {
+            continue;
+        }
+        let digits = bytes[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let mut end = at + 1 + digits;
+        if matches!(bytes.get(end), Some(b'a' | b'b')) {
+            end += 1;
+        }
+        if (1..=2).contains(&digits) && !word(end) {
+            found.push(text[at..end].to_owned());
+        }
+    }
+    found
+}
+
+/// Measurements live in docs/performance.md, which comments point to by
+/// heading: library code, comments included, names no workload of the
+/// bench and no machine it ran on.
+#[test]
+fn library_code_names_no_workloads_or_machines() {
+    let mut found = Vec::new();
+    for file in library_sources() {
+        let text = fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let at = format!("{}:{}", file.strip_prefix(workspace()).unwrap().display(), n + 1);
+            found.extend(workload_names(line).into_iter().map(|name| format!("{at} names {name}")));
+            for machine in ["EPYC", "Xeon", "both cores", "bench VM"] {
+                if line.contains(machine) {
+                    found.push(format!("{at} names {machine}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "measurements in library code: {found:#?}");
+    // The check itself works.
+    assert_eq!(workload_names("W14 and (W3b), not W100, W, W3c or KW1"), ["W14", "W3b"]);
+}
+
+/// tensor-gpu restates no rule of tensor-core: it names `IndexError`'s
+/// variants only in patterns (to pass an error on, or to ask which it
+/// is), and builds none; tensor-core's `prepare` builds them all.
+#[test]
+fn tensor_gpu_builds_no_index_error() {
+    let mut files = Vec::new();
+    sources(&workspace().join("tensor-gpu/src"), &mut files);
+    assert!(!files.is_empty());
+    let pattern = |line: &str| line.contains("matches!(") || line.starts_with("if let ") || line.contains(" => ");
+    let mut building = Vec::new();
+    for file in &files {
+        let code = code_outside_tests(&fs::read_to_string(file).unwrap());
+        for line in code.lines().filter(|line| line.contains("IndexError::") && !pattern(line)) {
+            building.push(format!("{}: {line}", file.display()));
+        }
+    }
+    assert!(building.is_empty(), "tensor-gpu builds an IndexError: {building:#?}");
+}

@@ -1,5 +1,8 @@
-//! A typed device buffer: a cubecl handle and the number of elements it holds.
+//! A typed device buffer: a cubecl handle and the number of elements it
+//! holds. Every copy between host and device is made here, and counted on
+//! the [`Gpu`]; so are the constants it keeps for kernels to read.
 
+use std::any::TypeId;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -101,5 +104,27 @@ impl<T: CubeElement> Buffer<T> {
             .map_err(|error| GpuError::Device(error.to_string()))?;
         gpu.count_download(bytes.len());
         Ok(T::from_bytes(&bytes)[..self.len].to_vec())
+    }
+}
+
+/// The most constants a device keeps; past it, they start over.
+const KEPT_CONSTANTS: usize = 1024;
+
+impl Gpu {
+    /// `data` on the device, for kernels to read and never write: uploaded
+    /// the first time, then the same memory, so that a call repeated on
+    /// tensors of one shape, with one scalar, uploads nothing.
+    pub(crate) fn constant<T: CubeElement>(&self, data: &[T]) -> Buffer<T> {
+        let key = (TypeId::of::<T>(), T::as_bytes(data).to_vec());
+        let mut kept = self.constants().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(handle) = kept.get(&key) {
+            return Buffer::from_handle(handle.clone(), data.len());
+        }
+        if kept.len() >= KEPT_CONSTANTS {
+            kept.clear();
+        }
+        let buffer = Buffer::from_slice(self, data);
+        kept.insert(key, buffer.handle.clone());
+        buffer
     }
 }

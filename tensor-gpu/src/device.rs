@@ -12,7 +12,6 @@ use cubecl::device::WgpuDeviceKind;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::buffer::Buffer;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 
@@ -48,10 +47,7 @@ pub struct Gpu {
 }
 
 /// Constants on the device, by element type and bytes.
-type Constants = HashMap<(TypeId, Vec<u8>), Handle>;
-
-/// The most constants a device keeps; past it, they start over.
-const KEPT_CONSTANTS: usize = 1024;
+pub(crate) type Constants = HashMap<(TypeId, Vec<u8>), Handle>;
 
 /// The copies between host and device made through one [`Gpu`] (and its
 /// clones) since it was created: [`Gpu::transfers`].
@@ -227,21 +223,10 @@ impl Gpu {
         }
     }
 
-    /// `data` on the device, for kernels to read and never write: uploaded
-    /// the first time, then the same memory, so that a call repeated on
-    /// tensors of one shape, with one scalar, uploads nothing.
-    pub(crate) fn constant<T: CubeElement>(&self, data: &[T]) -> Buffer<T> {
-        let key = (TypeId::of::<T>(), T::as_bytes(data).to_vec());
-        let mut kept = self.constants.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(handle) = kept.get(&key) {
-            return Buffer::from_handle(handle.clone(), data.len());
-        }
-        if kept.len() >= KEPT_CONSTANTS {
-            kept.clear();
-        }
-        let buffer = Buffer::from_slice(self, data);
-        kept.insert(key, buffer.handle.clone());
-        buffer
+    /// What kernels read and never write, kept on the device by content
+    /// ([`Gpu::constant`], beside the buffers it makes).
+    pub(crate) fn constants(&self) -> &Mutex<Constants> {
+        &self.constants
     }
 
     /// Counts an upload of `bytes`.

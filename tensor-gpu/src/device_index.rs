@@ -355,14 +355,7 @@ impl<'t> OnDevice<'t> {
             prepare::mask_shape(mask, &shape[*first..], *first)?;
         }
         let host = match (host, self.whole_mask) {
-            (Err(IndexError::ShapeMismatch { value, target }), Some(count)) => {
-                let shape = value.0.clone();
-                Err(prepare::whole_mask_count_error(
-                    &shape,
-                    count,
-                    IndexError::ShapeMismatch { value, target },
-                ))
-            }
+            (Err(error), Some(count)) => Err(prepare::whole_mask_error_of(count, error)),
             (host, _) => host,
         };
         // Indices are checked only where they select something, in mode
@@ -381,15 +374,12 @@ impl<'t> OnDevice<'t> {
             return host.map_err(GpuError::from);
         };
         if let Err(error) = &host
-            && !self.faults_come_first(error, placed.axis)
+            && !prepare::device_fault_first(&self.planned, &self.axes, error, placed.axis)
         {
             return host.map_err(GpuError::from);
         }
-        Err(GpuError::Index(IndexError::OutOfBounds {
-            index: placed.array.get().element(position)?,
-            axis: placed.axis,
-            len: shape[placed.axis],
-        }))
+        let index = placed.array.get().element(position)?;
+        Err(prepare::device_out_of_bounds(index, placed.axis, shape[placed.axis]).into())
     }
 
     /// The first device array (in index order) with an element out of
@@ -406,35 +396,6 @@ impl<'t> OnDevice<'t> {
         let faults = faults.read(gpu)?;
         let first = self.arrays.iter().zip(faults).find(|(_, fault)| *fault != u32::MAX);
         Ok(first.map(|(placed, fault)| (placed, fault as usize)))
-    }
-
-    /// Whether a device array out of bounds on `axis` is reported before
-    /// the host's `error`, in NumPy's order: array bounds come after the
-    /// index's structure, its integers and slices and the broadcast, and
-    /// before the value and operands; among arrays, the first in the index.
-    fn faults_come_first(&self, error: &IndexError, axis: usize) -> bool {
-        match error {
-            IndexError::ShapeMismatch { .. }
-            | IndexError::ValueCount { .. }
-            | IndexError::DivisionByZero
-            | IndexError::NegativeIntegerPower => true,
-            IndexError::OutOfBounds { axis: failed, .. } => !self.is_integer_on(*failed) && axis <= *failed,
-            _ => false,
-        }
-    }
-
-    /// Whether the element placed on `axis` indexes like an integer (those
-    /// are checked before any array).
-    fn is_integer_on(&self, axis: usize) -> bool {
-        let integer = |elem: &IndexElem<'_>| match elem {
-            IndexElem::Int(_) => true,
-            IndexElem::Array(array) => array.shape().is_empty(),
-            _ => false,
-        };
-        self.planned
-            .iter()
-            .zip(&self.axes)
-            .any(|(elem, &first)| first == axis && integer(elem))
     }
 
     /// `region` (of the host's `plan` on a target of `layout`) with its

@@ -235,6 +235,9 @@
 //! Positions and offsets are 32-bit on the device: a tensor or a selected
 //! region holds at most `i32::MAX` elements ([`GpuError::TooLarge`]).
 #![warn(missing_docs)]
+// Unsafe code states its contract (ARCHITECTURE.md): a `# Safety` section
+// on every `unsafe fn`, a `SAFETY:` comment on every block.
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 #![doc(test(attr(deny(warnings))))]
 
 mod batched;

@@ -24,6 +24,7 @@ use tensor_core::backend::{DeviceArray, DeviceForm, MaskOperand, Step};
 use tensor_core::element::Compare;
 use tensor_core::error::{Dims, IndexShapes};
 use tensor_core::index::{IndexElem, IntoIndexElem};
+use tensor_core::plan::broadcast_shapes;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -172,7 +173,7 @@ impl DeviceMask {
                 .collect()
         };
         let shape = match (&self.shape, &other.shape) {
-            (Ok(a), Ok(b)) => broadcast(a, b).ok_or_else(shapes),
+            (Ok(a), Ok(b)) => broadcast_shapes([&a[..], &b[..]]).ok_or_else(shapes),
             _ => Err(shapes()),
         };
         DeviceMask { shape, comparisons, steps }
@@ -265,26 +266,6 @@ impl DeviceMask {
         let coordinates = compact::coordinates_where(gpu, &unread, &region, &condition, &selected, &shape);
         Ok(GpuTensor::contiguous(gpu, coordinates, vec![selected.count, shape.len()]))
     }
-}
-
-/// The shape `a` and `b` broadcast to, as NumPy broadcasts; `None` when
-/// they do not.
-fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let ndim = a.len().max(b.len());
-    let at = |shape: &[usize], k: usize| {
-        if k < ndim - shape.len() {
-            1
-        } else {
-            shape[k - (ndim - shape.len())]
-        }
-    };
-    (0..ndim)
-        .map(|k| match (at(a, k), at(b, k)) {
-            (x, y) if x == y || y == 1 => Some(x),
-            (1, y) => Some(y),
-            _ => None,
-        })
-        .collect()
 }
 
 /// `comparison` when a kernel over elements of `T` of shape `shape`,
@@ -417,14 +398,6 @@ pub(crate) fn device_mask<'t>(array: &'t DeviceArray<'_>) -> Result<&'t DeviceMa
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shapes_broadcast_as_numpy_broadcasts() {
-        assert_eq!(broadcast(&[3, 1], &[4]), Some(vec![3, 4]));
-        assert_eq!(broadcast(&[2, 3], &[2, 3]), Some(vec![2, 3]));
-        assert_eq!(broadcast(&[], &[5]), Some(vec![5]));
-        assert_eq!(broadcast(&[3], &[4]), None);
-    }
 
     /// A comparison is read in the write's pass only on a tensor of the
     /// target's type and shape, in C order, and apart from the target

@@ -202,9 +202,12 @@ unsafe fn gather_in_parallel<T: Clone>(
     #[cfg(feature = "rayon")]
     let out = {
         let run = (machine.threads, stream.then_some(machine.isa));
-        // SAFETY (both): the caller's guarantee.
-        unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, out) }
-            .or_else(|out| unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, out) })
+        // SAFETY: the caller's guarantee, that `plan` was resolved from
+        // `view`'s layout.
+        unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, out) }.or_else(|out| {
+            // SAFETY: as above.
+            unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, out) }
+        })
     };
     #[cfg(not(feature = "rayon"))]
     let out: Result<Vec<T>, Vec<T>> = {

@@ -96,22 +96,9 @@ impl Component<'_> {
 
 /// Broadcasts the components' shapes together (NumPy rules).
 fn broadcast_shapes(components: &[Component<'_>], element_shapes: &[Vec<usize>]) -> Result<Vec<usize>, IndexError> {
-    let ndim = components.iter().map(|c| c.shape.len()).max().unwrap_or(0);
-    let mut shape = vec![1usize; ndim];
-    for component in components {
-        let offset = ndim - component.shape.len();
-        for (d, &len) in component.shape.iter().enumerate() {
-            let out = &mut shape[offset + d];
-            if *out == 1 {
-                *out = len;
-            } else if len != 1 && len != *out {
-                return Err(IndexError::IndexBroadcast {
-                    shapes: IndexShapes(element_shapes.iter().map(|s| Dims(s.clone())).collect()),
-                });
-            }
-        }
-    }
-    Ok(shape)
+    super::broadcast_shapes(components.iter().map(|c| &c.shape[..])).ok_or_else(|| IndexError::IndexBroadcast {
+        shapes: IndexShapes(element_shapes.iter().map(|s| Dims(s.clone())).collect()),
+    })
 }
 
 /// Builds the offset table of the advanced components on a target with the

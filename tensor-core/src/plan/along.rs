@@ -280,11 +280,9 @@ fn region_shape(index: &[usize], shape: &[usize], axis: usize) -> Result<Vec<usi
         .iter()
         .zip(shape)
         .enumerate()
-        .map(|(d, (&i, &t))| match (i, t) {
-            _ if d == axis => Ok(i),
-            (i, t) if i == t || t == 1 => Ok(i),
-            (1, t) => Ok(t),
-            _ => Err(mismatch()),
+        .map(|(d, (&i, &t))| match d == axis {
+            true => Ok(i),
+            false => super::broadcast_len(i, t).ok_or_else(mismatch),
         })
         .collect()
 }

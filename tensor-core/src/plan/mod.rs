@@ -35,6 +35,7 @@ use crate::index::{IndexInt, IntArray, with_int_array, with_int_array_pair};
 mod advanced;
 mod along;
 pub(crate) mod basic;
+mod broadcast;
 mod passes;
 pub(crate) mod place;
 mod resolve;
@@ -42,6 +43,7 @@ mod slice;
 
 pub use along::AlongIndex;
 pub(crate) use along::AlongRows;
+pub use broadcast::{broadcast_len, broadcast_shapes};
 pub use passes::{IndexPasses, Serial};
 pub(crate) use resolve::check_mask_shape;
 pub use resolve::{resolve, resolve_with};

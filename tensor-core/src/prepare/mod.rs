@@ -23,8 +23,10 @@
 use ndarray::IxDyn;
 
 mod batch;
+mod device;
 pub(crate) mod flat;
 pub use batch::Batch;
+pub use device::{device_fault_first, device_out_of_bounds};
 
 use crate::element::{Arith, Op, OperandFault};
 use crate::error::{Dims, IndexError};
@@ -419,6 +421,19 @@ pub fn whole_mask_count_error(shape: &[usize], selected: usize, error: IndexErro
     let leading_ones = shape.iter().take_while(|&&d| d == 1).count().min(shape.len().saturating_sub(1));
     match shape[leading_ones..] {
         [given] if given != selected => IndexError::ValueCount { given, expected: selected },
+        _ => error,
+    }
+}
+
+/// [`whole_mask_count_error`] of `error`, a failed broadcast whose value
+/// shape it names: for a backend whose whole mask stood in as the
+/// coordinates it selects (`selected` of them). Any other error is kept.
+pub fn whole_mask_error_of(selected: usize, error: IndexError) -> IndexError {
+    match &error {
+        IndexError::ShapeMismatch { value, .. } => {
+            let shape = value.0.clone();
+            whole_mask_count_error(&shape, selected, error)
+        }
         _ => error,
     }
 }
