@@ -67,7 +67,8 @@ fn where_strategy(len: usize, machine: &Machine) -> WhereStrategy {
 }
 
 /// [`where_strategy`] for `len` elements, the machine read only where its
-/// vectors may be used: once per call, when the split is made. Only the
+/// vectors may be used (a pass of many elements, whose split reads it where
+/// it asks, at most twice a call: to count, then to write). Only the
 /// length is tested inline.
 #[inline]
 fn read_where_strategy(len: usize) -> WhereStrategy {
@@ -100,7 +101,7 @@ pub(crate) fn write_slice_where<T, K: Kernel<T>>(elements: &mut [T], predicate: 
 /// enough to inline, and its operands unseen by code it cannot see, so that
 /// they fold into its loop.
 pub(crate) trait WhereSplit<T> {
-    /// How the pass runs, decided when the split was made.
+    /// How the pass runs.
     fn strategy(&self) -> WhereStrategy;
     /// Whether the serial passes run the builds for this processor's
     /// vectors (and the passes on threads may split).
@@ -124,11 +125,15 @@ pub(crate) trait WhereSplit<T> {
 }
 
 /// What both splits hold: the predicate as a comparison, when it is one,
-/// the strategy, and the pieces' counts once counted.
+/// the number of elements, and the pieces' counts once counted. The
+/// strategy is worked out where it is asked for, from the length: a small
+/// pass never reads the machine, and the struct holds words alone, which
+/// its moves copy at full speed (an enum stored in it made a pass of 16
+/// elements three times slower).
 struct Where<'a, T> {
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // it declines on one thread
     compare: Option<(Compare, &'a T)>,
-    strategy: WhereStrategy,
+    len: usize,
     #[cfg(feature = "rayon")]
     counts: Option<Counts>,
 }
@@ -139,10 +144,16 @@ impl<'a, T> Where<'a, T> {
     fn new(compare: Option<(Compare, &'a T)>, len: usize) -> Self {
         Where {
             compare,
-            strategy: read_where_strategy(len),
+            len,
             #[cfg(feature = "rayon")]
             counts: None,
         }
+    }
+
+    /// How the pass runs.
+    #[inline]
+    fn strategy(&self) -> WhereStrategy {
+        read_where_strategy(self.len)
     }
 
     /// The comparison, the threads and the instruction set, when the pass
@@ -150,7 +161,7 @@ impl<'a, T> Where<'a, T> {
     #[cfg(feature = "rayon")]
     #[inline]
     fn split(&self) -> Option<(Compare, &'a T, (usize, Isa))> {
-        match (self.compare, self.strategy) {
+        match (self.compare, self.strategy()) {
             (Some((compare, scalar)), WhereStrategy::Split { threads, isa }) => Some((compare, scalar, (threads, isa))),
             _ => None,
         }
@@ -192,7 +203,7 @@ impl<'a, T> SetWhereSplit<'a, T> {
 impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
     #[inline]
     fn strategy(&self) -> WhereStrategy {
-        self.0.strategy
+        self.0.strategy()
     }
 
     #[inline]
@@ -243,7 +254,7 @@ impl<'a, T, K> UpdateWhereSplit<'a, T, K> {
 impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereSplit<'_, T, K> {
     #[inline]
     fn strategy(&self) -> WhereStrategy {
-        self.split.strategy
+        self.split.strategy()
     }
 
     #[inline]
