@@ -395,7 +395,8 @@ pub(crate) fn device_mask<'t>(array: &'t DeviceArray<'_>) -> Result<&'t DeviceMa
     })
 }
 
-#[cfg(test)]
+// The test runs on wgpu (lavapipe in CI).
+#[cfg(all(test, feature = "wgpu"))]
 mod tests {
     use super::*;
 
@@ -403,7 +404,6 @@ mod tests {
     /// target's type and shape, in C order, and apart from the target
     /// (whose elements other units may be writing).
     #[test]
-    #[cfg(feature = "wgpu")]
     fn only_tensors_apart_from_the_target_are_read_in_its_pass() {
         let Ok(gpu) = Gpu::wgpu() else {
             eprintln!("skipped: no device");
