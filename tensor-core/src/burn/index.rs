@@ -14,10 +14,9 @@ use crate::element::Compare;
 use crate::index::{IndexElem, IntoIndexElem};
 use crate::rank::{Advanced, BatchedIndices, BatchedMask};
 
-macro_rules! device_index {
-    ($($tensor:ty),*) => {$(
-        /// An index array on the device: indexes one axis, as an integer
-        /// array does.
+macro_rules! index_array {
+    ($($doc:literal $tensor:ty: |$this:ident| $flat:expr;)*) => {$(
+        #[doc = $doc]
         #[diagnostic::do_not_recommend]
         impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
         where
@@ -30,13 +29,24 @@ macro_rules! device_index {
             type Role = BatchedIndices;
             type Kept = IndexElem<'a>;
             fn keep(self) -> IndexElem<'a> {
+                let $this = self;
                 IndexElem::Device {
-                    array: device_array(self.clone()),
+                    array: $flat,
                     form: DeviceForm::Array,
                 }
             }
         }
+    )*};
+}
+index_array! {
+    "An index array on the device: indexes one axis, as an integer array does."
+    Tensor<N, Int>: |tensor| device_array(tensor);
+    "A borrowed index array on the device: the tensor is not consumed."
+    &Tensor<N, Int>: |tensor| device_array(tensor.clone());
+}
 
+macro_rules! int_index {
+    ($($tensor:ty),*) => {$(
         /// `nd(idx)` and `along(idx, k)` with an index array on the device.
         #[diagnostic::do_not_recommend]
         impl<'a, const N: usize> IntoIntIndex<'a> for $tensor
@@ -50,7 +60,7 @@ macro_rules! device_index {
         }
     )*};
 }
-device_index!(Tensor<N, Int>, &Tensor<N, Int>);
+int_index!(Tensor<N, Int>, &Tensor<N, Int>);
 
 /// An index array on the device whose elements the caller promises are
 /// distinct: [`unique`].
@@ -75,35 +85,16 @@ pub fn unique<I>(indices: I) -> Unique<I> {
     Unique(indices)
 }
 
-macro_rules! unique_index {
-    ($($tensor:ty),*) => {$(
-        /// An index array on the device, promised distinct.
-        #[diagnostic::do_not_recommend]
-        impl<'a, const N: usize> IntoIndexElem<'a> for $tensor
-        where
-            Tensor<N, Int>: Ranked,
-        {
-            type Consumed = Ix1;
-            type Produced = Ix0;
-            type Broadcast = <Tensor<N, Int> as Ranked>::Dim;
-            type Kind = Advanced;
-            type Role = BatchedIndices;
-            type Kept = IndexElem<'a>;
-            fn keep(self) -> IndexElem<'a> {
-                IndexElem::Device {
-                    array: flat_array(self.0.clone(), true),
-                    form: DeviceForm::Array,
-                }
-            }
-        }
-    )*};
+index_array! {
+    "An index array on the device, promised distinct."
+    Unique<Tensor<N, Int>>: |unique| flat_array(unique.0, true);
+    "A borrowed index array on the device, promised distinct."
+    Unique<&Tensor<N, Int>>: |unique| flat_array(unique.0.clone(), true);
+    "A borrowed index array on the device, promised distinct."
+    &Unique<Tensor<N, Int>>: |unique| flat_array(unique.0.clone(), true);
+    "A borrowed index array on the device, promised distinct."
+    &Unique<&Tensor<N, Int>>: |unique| flat_array(unique.0.clone(), true);
 }
-unique_index!(
-    Unique<Tensor<N, Int>>,
-    Unique<&Tensor<N, Int>>,
-    &Unique<Tensor<N, Int>>,
-    &Unique<&Tensor<N, Int>>
-);
 
 macro_rules! device_mask {
     ($($tensor:ty),*) => {$(
