@@ -10,108 +10,27 @@ use ndarray::{ArrayViewD, ArrayViewMutD};
 use num_complex::Complex;
 use num_traits::{One, WrappingMul};
 
-/// The comparison of a mask written on the target itself, `x[x < s]`.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Compare {
-    /// `x < s`
-    Lt,
-    /// `x <= s`
-    Le,
-    /// `x > s`
-    Gt,
-    /// `x >= s`
-    Ge,
-    /// `x == s`
-    Eq,
-    /// `x != s` (true for NaN, as in Rust).
-    Ne,
+pub use tensor_ops::{Compare, Op};
+
+/// Whether applying a run of updates of `op` to the identity and combining
+/// the result gives, bit for bit, what applying them one by one gives: `min`
+/// and `max` always, wrapping integer `+` and `*` too (float sums round
+/// differently in another order). A constant, so that the parallel paths an
+/// operation cannot take are not compiled for it.
+#[cfg_attr(
+    any(not(feature = "rayon"), unoptimized),
+    allow(
+        dead_code,
+        reason = "the parallel paths ask, through a kernel fixed at compile time (none in unoptimized builds)"
+    )
+)]
+pub(crate) const fn regroups(op: Op, integer: bool) -> bool {
+    matches!(op, Op::Min | Op::Max) || integer && matches!(op, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor)
 }
 
-impl Compare {
-    /// Whether `element compare threshold` holds, as Rust's operators
-    /// evaluate it.
-    pub fn holds<T: PartialOrd>(self, element: &T, threshold: &T) -> bool {
-        match self {
-            Compare::Lt => element < threshold,
-            Compare::Le => element <= threshold,
-            Compare::Gt => element > threshold,
-            Compare::Ge => element >= threshold,
-            Compare::Eq => element == threshold,
-            Compare::Ne => element != threshold,
-        }
-    }
-}
-
-/// An accumulating operation: `x[i] op= v` for each occurrence, in index order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Op {
-    /// `+=`, `np.add.at`.
-    Add,
-    /// `-=`, `np.subtract.at`.
-    Sub,
-    /// `*=`, `np.multiply.at`.
-    Mul,
-    /// `/=`, `np.divide.at`; integer division truncates toward zero, as Rust's `/`.
-    Div,
-    /// `np.power.at`.
-    Pow,
-    /// `np.minimum.at`: NaN propagates.
-    Min,
-    /// `np.maximum.at`: NaN propagates.
-    Max,
-    /// `%=`, `np.remainder.at`: the remainder takes the divisor's sign, as
-    /// in NumPy and Python (not Rust's `%`); an integer divisor of zero is
-    /// an error, a float one gives NaN.
-    Rem,
-    /// `&=`, `np.bitwise_and.at` (`np.logical_and.at` on `bool`): integers
-    /// and `bool` only.
-    BitAnd,
-    /// `|=`, `np.bitwise_or.at`: integers and `bool` only.
-    BitOr,
-    /// `^=`, `np.bitwise_xor.at`: integers and `bool` only.
-    BitXor,
-}
-
-impl Op {
-    /// Whether applying a run of updates to the identity and combining the
-    /// result gives, bit for bit, what applying them one by one gives: `min`
-    /// and `max` always, wrapping integer `+` and `*` too (float sums round
-    /// differently in another order). A constant, so that the parallel
-    /// paths an operation cannot take are not compiled for it.
-    #[cfg_attr(
-        any(not(feature = "rayon"), unoptimized),
-        allow(
-            dead_code,
-            reason = "the parallel paths ask, through a kernel fixed at compile time (none in unoptimized builds)"
-        )
-    )]
-    pub(crate) const fn regroups(self, integer: bool) -> bool {
-        matches!(self, Op::Min | Op::Max) || integer && matches!(self, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor)
-    }
-
-    /// `self` as one bit of a set of operations ([`Arith::CHECKED`]).
-    pub(crate) const fn bit(self) -> u16 {
-        1 << self as u16
-    }
-
-    /// The operator that writes `self`, for messages.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Op::Add => "+=",
-            Op::Sub => "-=",
-            Op::Mul => "*=",
-            Op::Div => "/=",
-            Op::Pow => "pow",
-            Op::Min => "min",
-            Op::Max => "max",
-            Op::Rem => "%=",
-            Op::BitAnd => "&=",
-            Op::BitOr => "|=",
-            Op::BitXor => "^=",
-        }
-    }
+/// `op` as one bit of a set of operations ([`Arith::CHECKED`]).
+pub(crate) const fn bit(op: Op) -> u16 {
+    1 << op.index()
 }
 
 /// Why an operand cannot be applied ([`Arith::operand_fault`]).
@@ -130,7 +49,7 @@ pub enum OperandFault {
 const fn ops(ops: &[Op]) -> u16 {
     let (mut set, mut k) = (0, 0);
     while k < ops.len() {
-        set |= ops[k].bit();
+        set |= bit(ops[k]);
         k += 1;
     }
     set
@@ -177,11 +96,11 @@ pub trait Arith: Copy + PartialEq + Send + Sync + sealed::Sealed + 'static {
     fn operand_fault(op: Op, value: Self) -> Option<OperandFault>;
     /// Whether `operand_fault` can refuse for `op`: when not, nobody calls it.
     fn checks_operands(op: Op) -> bool {
-        Self::CHECKED & op.bit() != 0
+        Self::CHECKED & bit(op) != 0
     }
     /// Whether the type has the operation `op`.
     fn supports(op: Op) -> bool {
-        Self::UNSUPPORTED & op.bit() == 0
+        Self::UNSUPPORTED & bit(op) == 0
     }
     /// The identity of `op` when the updates may be regrouped
     /// (integer `+ * min max`, float `min max`: [`Arith::INTEGER`] decides); `None`
@@ -241,7 +160,7 @@ macro_rules! float_arith {
             }
             #[inline]
             fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
-                (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
+                (Self::CHECKED & bit(op) != 0).then_some(OperandFault::Unsupported)
             }
             #[cfg_attr(not(unoptimized), inline(always))]
             fn satisfies(self, compare: Compare, threshold: Self) -> bool {
@@ -394,7 +313,7 @@ impl Arith for bool {
     }
     #[inline]
     fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
-        (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
+        (Self::CHECKED & bit(op) != 0).then_some(OperandFault::Unsupported)
     }
     #[cfg_attr(not(unoptimized), inline(always))]
     fn satisfies(self, compare: Compare, threshold: Self) -> bool {
@@ -432,7 +351,7 @@ macro_rules! complex_arith {
             }
             #[inline]
             fn operand_fault(op: Op, _: Self) -> Option<OperandFault> {
-                (Self::CHECKED & op.bit() != 0).then_some(OperandFault::Unsupported)
+                (Self::CHECKED & bit(op) != 0).then_some(OperandFault::Unsupported)
             }
             #[cfg_attr(not(unoptimized), inline(always))]
             fn satisfies(self, compare: Compare, threshold: Self) -> bool {
@@ -718,7 +637,7 @@ mod tests {
         for op in OPS {
             assert_eq!(
                 T::regrouping_identity(op).is_some(),
-                op.regroups(T::INTEGER),
+                regroups(op, T::INTEGER),
                 "{op:?} on {}",
                 std::any::type_name::<T>()
             );
@@ -734,8 +653,8 @@ mod tests {
         identities_agree::<i64>();
         identities_agree::<usize>();
         identities_agree::<bool>();
-        assert!(Op::Add.regroups(true) && !Op::Add.regroups(false));
-        assert!(Op::Max.regroups(false) && !Op::Sub.regroups(true));
+        assert!(regroups(Op::Add, true) && !regroups(Op::Add, false));
+        assert!(regroups(Op::Max, false) && !regroups(Op::Sub, true));
     }
 
     #[test]

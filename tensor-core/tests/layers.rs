@@ -269,10 +269,10 @@ fn workspace() -> PathBuf {
 }
 
 /// Every `.rs` file of the library code in the workspace: the sources of
-/// tensor-core, tensor-macros, tensor-gpu and the facade.
+/// tensor-ops, tensor-core, tensor-macros, tensor-gpu and the facade.
 fn library_sources() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in ["tensor-core/src", "tensor-macros/src", "tensor-gpu/src", "src"] {
+    for dir in ["tensor-ops/src", "tensor-core/src", "tensor-macros/src", "tensor-gpu/src", "src"] {
         let dir = workspace().join(dir);
         assert!(dir.is_dir(), "{} is part of the workspace", dir.display());
         sources(&dir, &mut files);
@@ -342,4 +342,65 @@ fn tensor_gpu_builds_no_index_error() {
         }
     }
     assert!(building.is_empty(), "tensor-gpu builds an IndexError: {building:#?}");
+}
+
+/// The variants of each `enum` declared in `code`: the first word of each
+/// line of its body, by name of the enum.
+fn enum_variants(code: &str) -> Vec<(String, Vec<String>)> {
+    let mut enums = Vec::new();
+    let mut lines = code.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.split("enum ").nth(1).filter(|_| line.trim_end().ends_with('{')) else {
+            continue;
+        };
+        let name = rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or_default();
+        let indent = line.len() - line.trim_start().len();
+        let mut variants = Vec::new();
+        for body in lines.by_ref() {
+            if body.trim() == "}" && body.len() - body.trim_start().len() == indent {
+                break;
+            }
+            let word: String = body.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if !word.is_empty() {
+                variants.push(word);
+            }
+        }
+        enums.push((name.to_owned(), variants));
+    }
+    enums
+}
+
+/// The accumulating operations and the comparisons are defined once, in
+/// tensor-ops: the macros parse to them, tensor-core applies them and the
+/// GPU's kernels take them as compile-time parameters. No crate declares
+/// an enum that mirrors either.
+#[test]
+fn operations_and_comparisons_are_defined_once() {
+    const OPS: [&str; 11] = ["Add", "Sub", "Mul", "Div", "Pow", "Min", "Max", "Rem", "BitAnd", "BitOr", "BitXor"];
+    const COMPARES: [&str; 6] = ["Lt", "Le", "Gt", "Ge", "Eq", "Ne"];
+    let mirrors = |variants: &[String]| {
+        let shared = |names: &[&str]| variants.iter().filter(|v| names.contains(&v.as_str())).count();
+        shared(&OPS) >= 4 || shared(&COMPARES) >= 4
+    };
+    let mut found = Vec::new();
+    let mut defined = 0;
+    for file in library_sources() {
+        let code = code_outside_tests(&fs::read_to_string(&file).unwrap());
+        let at = file.strip_prefix(workspace()).unwrap().display().to_string();
+        for (name, variants) in enum_variants(&code).into_iter().filter(|(_, variants)| mirrors(variants)) {
+            if at == "tensor-ops/src/lib.rs" {
+                defined += 1;
+            } else {
+                found.push(format!("{at}: enum {name} {variants:?}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "enums that mirror tensor-ops' Op or Compare: {found:#?}");
+    assert_eq!(defined, 2, "tensor-ops defines Op and Compare");
+    // The check itself works.
+    let mirror = "pub(crate) enum Predicate {\n    Lt,\n    Le,\n    Gt(u8),\n    Ge,\n}\n";
+    assert_eq!(
+        enum_variants(mirror),
+        [("Predicate".to_owned(), vec!["Lt".into(), "Le".into(), "Gt".into(), "Ge".into()])]
+    );
 }

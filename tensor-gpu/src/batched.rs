@@ -218,7 +218,7 @@ impl<T: GpuElement> GpuTensor<T> {
         if batch == 0 {
             return self.update_any(index, op, value, mode);
         }
-        let combine = Combine::try_from(op)?;
+        let combine = Combine::update(op)?;
         let value = value.into_value();
         refuse_unchecked_operands::<T>(op, &value)?;
         if device_index::holds_device_arrays(index, Some(&value)) {

@@ -4,7 +4,6 @@
 
 use std::any::TypeId;
 use std::marker::PhantomData;
-use std::sync::Arc;
 
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -17,8 +16,6 @@ use crate::error::GpuError;
 pub(crate) struct Buffer<T> {
     pub(crate) handle: Handle,
     pub(crate) len: usize,
-    /// One per allocation, shared by its clones: [`Buffer::same_memory`].
-    allocation: Arc<()>,
     element: PhantomData<T>,
 }
 
@@ -34,7 +31,6 @@ impl<T> Clone for Buffer<T> {
         Buffer {
             handle: self.handle.clone(),
             len: self.len,
-            allocation: self.allocation.clone(),
             element: PhantomData,
         }
     }
@@ -52,7 +48,6 @@ impl<T: CubeElement> Buffer<T> {
         Buffer {
             handle,
             len: data.len(),
-            allocation: Arc::default(),
             element: PhantomData,
         }
     }
@@ -63,7 +58,6 @@ impl<T: CubeElement> Buffer<T> {
         Buffer {
             handle,
             len,
-            allocation: Arc::default(),
             element: PhantomData,
         }
     }
@@ -73,16 +67,18 @@ impl<T: CubeElement> Buffer<T> {
         Buffer {
             handle: client.empty(len.max(1) * size_of::<T>()),
             len,
-            allocation: Arc::default(),
             element: PhantomData,
         }
     }
 
-    /// Whether `self` and `other` are the same device memory (one is a
-    /// clone of the other): a kernel reading one while writing the other
-    /// would race.
+    /// Whether `self` and `other` are in the same device allocation,
+    /// however each was made (a clone, or a tensor over a handle another
+    /// tensor gave): a kernel reading one while writing the other would
+    /// race. Two handles of one allocation are one memory even where their
+    /// byte ranges do not meet.
     pub(crate) fn same_memory<U>(&self, other: &Buffer<U>) -> bool {
-        Arc::ptr_eq(&self.allocation, &other.allocation)
+        let allocation = |handle: &Handle| handle.memory.clone().binding().id();
+        allocation(&self.handle) == allocation(&other.handle)
     }
 
     /// The buffer as a kernel argument.

@@ -15,7 +15,7 @@
 use ndarray::{ArrayD, ArrayViewD, CowArray, IxDyn, ShapeBuilder};
 use tensor_core::backend::plan::IndexedPlan;
 use tensor_core::backend::plan::Plan;
-use tensor_core::backend::prepare::{self, Batch, Layout, Update};
+use tensor_core::backend::prepare::{self, Batch, DeviceAxes, Layout, Update};
 use tensor_core::backend::{AnyMode, Bounds, DeviceArray, DeviceForm, IntIndex, IntoIntIndex};
 use tensor_core::index::{IndexElem, IntArray, IntoIndexElem};
 use tensor_core::value::{IntoValue, Value};
@@ -293,30 +293,19 @@ impl<'t> OnDevice<'t> {
         let selects_nothing = planned.iter().any(selects_nothing);
         let mut arrays = Vec::new();
         for (element, array, form) in devices {
-            match form {
-                DeviceForm::Nd | DeviceForm::Mask => {
-                    let depth = array_depth(&planned[element]);
+            match prepare::device_axes(&planned, &axes, ndim, element, form) {
+                DeviceAxes::Columns { first, depth } => {
                     for c in 0..depth {
                         arrays.push(Placed {
                             array: Held::View(array.get().column(c)?),
-                            axis: axes[element] + c,
+                            axis: first + c,
                             in_bounds: form == DeviceForm::Mask,
                         });
                     }
                 }
-                DeviceForm::Along(axis) => {
-                    // An axis out of range: the host's plan reports it.
-                    let axis = if axis < 0 { axis + ndim as isize } else { axis };
-                    let axis = usize::try_from(axis).unwrap_or(0).min(ndim.saturating_sub(1));
-                    arrays.push(Placed {
-                        array,
-                        axis,
-                        in_bounds: false,
-                    });
-                }
-                _ => arrays.push(Placed {
+                DeviceAxes::One(axis) => arrays.push(Placed {
                     array,
-                    axis: axes[element],
+                    axis,
                     in_bounds: false,
                 }),
             }
@@ -536,14 +525,6 @@ fn zeros<'z>(shape: &[usize]) -> IntArray<'z> {
     let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
     let view = ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO)).expect("zero strides read one element");
     IntArray::Usize(CowArray::from(view))
-}
-
-/// The depth (coordinates per point) of a stand-in `nd` index.
-fn array_depth(elem: &IndexElem<'_>) -> usize {
-    match elem {
-        IndexElem::Nd(array) => array.shape().last().copied().unwrap_or(0),
-        _ => unreachable!("an nd stand-in"),
-    }
 }
 
 /// `index` with its device arrays and masks read back to the host: for the

@@ -14,14 +14,14 @@ use tensor_core::value::Value;
 use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
-use crate::kernels::condition::{self, Condition};
+use crate::kernels::condition::Condition;
 use crate::mask::target_condition;
 use crate::tensor::GpuTensor;
 
 /// A mask on the target itself as the condition a kernel evaluates.
 fn condition<T: GpuElement, F>(gpu: &Gpu, predicate: Predicate<'_, T, F>) -> Result<Condition<T>, GpuError> {
     match predicate {
-        Predicate::Compare { compare, scalar, .. } => Ok(Condition::compare(gpu, (condition::Predicate::try_from(compare)?, *scalar))),
+        Predicate::Compare { compare, scalar, .. } => Ok(Condition::compare(gpu, (compare, *scalar))),
         Predicate::Combined { steps, .. } => target_condition(gpu, steps),
     }
 }

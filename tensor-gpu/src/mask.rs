@@ -31,7 +31,7 @@ use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::compact;
-use crate::kernels::condition::{self, Condition, Predicate, Program};
+use crate::kernels::condition::{self, Condition, Program};
 use crate::kernels::masked;
 use crate::layout::{Region, broadcast_to, c_strides};
 use crate::tensor::GpuTensor;
@@ -120,7 +120,7 @@ impl<E: GpuElement> Comparison for Compared<E> {
         let tensor = &self.tensor;
         let strides = broadcast_to(&tensor.shape, &tensor.strides, shape);
         let region = Region::of_layout(tensor.offset, shape, &strides).upload(&tensor.gpu)?;
-        let compare = Predicate::try_from(self.compare)?;
+        let compare = self.compare;
         masked::mark_row(&tensor.gpu, &tensor.buffer, &region, (compare, self.threshold), flags, row);
         Ok(())
     }
@@ -219,7 +219,7 @@ impl DeviceMask {
                     scalars.push(compared.threshold);
                     operands.push((compared.tensor.buffer.clone(), compared.tensor.offset as u32));
                     condition::Step::Operand {
-                        compare: Predicate::try_from(compared.compare)?,
+                        compare: compared.compare,
                         scalar: scalars.len() - 1,
                         operand: operands.len() - 1,
                     }
@@ -303,7 +303,7 @@ pub(crate) fn target_condition<T: GpuElement>(gpu: &Gpu, steps: &[Step<'_, T>]) 
             Step::Compare(compare, scalar) => {
                 scalars.push(**scalar);
                 condition::Step::Compare {
-                    compare: Predicate::try_from(*compare)?,
+                    compare: *compare,
                     scalar: scalars.len() - 1,
                 }
             }

@@ -11,7 +11,7 @@ use tensor_core::index::IndexElem;
 use crate::device_index::OnDevice;
 use crate::element::GpuElement;
 use crate::error::GpuError;
-use crate::kernels::condition::{Condition, Predicate};
+use crate::kernels::condition::Condition;
 use crate::kernels::{compact, copy, gather};
 use crate::layout::Region;
 use crate::tensor::GpuTensor;
@@ -83,7 +83,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// Reads the elements `e` with `e compare threshold`, in C order, into a
     /// new one-dimensional tensor (NumPy's `x[x < s]`).
     pub fn get_where(&self, compare: Compare, threshold: T) -> Result<GpuTensor<T>, GpuError> {
-        self.get_condition(&Condition::compare(&self.gpu, (Predicate::try_from(compare)?, threshold)))
+        self.get_condition(&Condition::compare(&self.gpu, (compare, threshold)))
     }
 
     /// The elements where `condition` holds, in C order, into a new

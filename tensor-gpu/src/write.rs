@@ -19,7 +19,7 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::compact::{self, Selected};
-use crate::kernels::condition::{Condition, Predicate};
+use crate::kernels::condition::Condition;
 use crate::kernels::masked;
 use crate::kernels::{copy, scatter_reduce, scatter_set};
 use crate::layout::{DeviceRegion, Region, broadcast_strides};
@@ -146,7 +146,7 @@ impl<T: GpuElement> GpuTensor<T> {
         mode: AnyMode<T>,
     ) -> Result<(), GpuError> {
         check_op::<T>(op)?;
-        let combine = Combine::try_from(op)?;
+        let combine = Combine::update(op)?;
         let value = value.into_value();
         refuse_unchecked_operands::<T>(op, &value)?;
         if let Some(mask) = self.whole_mask(index, &mode)? {
@@ -196,13 +196,13 @@ impl<T: GpuElement> GpuTensor<T> {
     /// `at!(x[x < s] = v)`), fused: one pass for a scalar `value`; an array
     /// holds one value per selected element, in C order.
     pub fn set_where<'v>(&mut self, compare: Compare, threshold: T, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
-        let condition = Condition::compare(&self.gpu, (Predicate::try_from(compare)?, threshold));
+        let condition = Condition::compare(&self.gpu, (compare, threshold));
         self.set_condition(condition, value.into_value())
     }
 
     /// `self[self compare threshold] op= value`, as [`set_where`](Self::set_where).
     pub fn update_where<'v>(&mut self, compare: Compare, threshold: T, op: Op, value: impl IntoValue<'v, T>) -> Result<(), GpuError> {
-        let condition = Condition::compare(&self.gpu, (Predicate::try_from(compare)?, threshold));
+        let condition = Condition::compare(&self.gpu, (compare, threshold));
         self.update_condition(condition, op, value.into_value())
     }
 
@@ -216,7 +216,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// `self[condition] op= value`, as [`set_condition`](Self::set_condition).
     pub(crate) fn update_condition(&mut self, condition: Condition<T>, op: Op, value: Value<'_, T>) -> Result<(), GpuError> {
         check_op::<T>(op)?;
-        let combine = Combine::try_from(op)?;
+        let combine = Combine::update(op)?;
         refuse_unchecked_operands::<T>(op, &value)?;
         let zero = T::from_int(0);
         let (host, device) = host_form(&value, &zero)?;

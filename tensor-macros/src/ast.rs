@@ -1,9 +1,11 @@
 //! The typed syntax tree of one macro call, spans kept for error messages
 //! and the user's own tokens kept for the expansion ([`Written`]).
 
-use proc_macro2::{Span, TokenStream};
-use quote::ToTokens;
+use proc_macro2::{Punct, Spacing, Span, TokenStream};
+use quote::{ToTokens, TokenStreamExt};
 use syn::Token;
+
+pub use tensor_ops::{Compare, Op};
 
 use crate::written::Written;
 
@@ -173,69 +175,34 @@ impl MaskExpr {
     }
 }
 
-/// A comparison operator of a mask, with its span.
+/// A comparison operator of a mask, where it was written.
 #[derive(Clone, Copy)]
-pub enum Comparison {
-    /// `<`
-    Lt(Token![<]),
-    /// `<=`
-    Le(Token![<=]),
-    /// `>`
-    Gt(Token![>]),
-    /// `>=`
-    Ge(Token![>=]),
-    /// `==`
-    Eq(Token![==]),
-    /// `!=`
-    Ne(Token![!=]),
+pub struct Comparison {
+    /// Which comparison.
+    pub compare: Compare,
+    /// The operator's (first character's) span.
+    pub span: Span,
 }
 
 impl Comparison {
     /// The same test with its operands swapped: `0 < x` is `x > 0`.
     pub fn swapped(self) -> Comparison {
-        match self {
-            Comparison::Lt(token) => Comparison::Gt(Token![>](token.span)),
-            Comparison::Gt(token) => Comparison::Lt(Token![<](token.span)),
-            Comparison::Le(token) => Comparison::Ge(Token![>=](token.spans)),
-            Comparison::Ge(token) => Comparison::Le(Token![<=](token.spans)),
-            Comparison::Eq(_) | Comparison::Ne(_) => self,
-        }
-    }
-
-    /// The variant name of tensor-core's `Compare`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Comparison::Lt(_) => "Lt",
-            Comparison::Le(_) => "Le",
-            Comparison::Gt(_) => "Gt",
-            Comparison::Ge(_) => "Ge",
-            Comparison::Eq(_) => "Eq",
-            Comparison::Ne(_) => "Ne",
-        }
-    }
-
-    /// How the operator is spelled.
-    pub fn spelling(self) -> &'static str {
-        match self {
-            Comparison::Lt(_) => "<",
-            Comparison::Le(_) => "<=",
-            Comparison::Gt(_) => ">",
-            Comparison::Ge(_) => ">=",
-            Comparison::Eq(_) => "==",
-            Comparison::Ne(_) => "!=",
+        Comparison {
+            compare: self.compare.swapped(),
+            span: self.span,
         }
     }
 }
 
 impl ToTokens for Comparison {
+    /// The operator as Rust spells it, its characters joined, at its span.
     fn to_tokens(&self, tokens: &mut TokenStream) {
-        match self {
-            Comparison::Lt(token) => token.to_tokens(tokens),
-            Comparison::Le(token) => token.to_tokens(tokens),
-            Comparison::Gt(token) => token.to_tokens(tokens),
-            Comparison::Ge(token) => token.to_tokens(tokens),
-            Comparison::Eq(token) => token.to_tokens(tokens),
-            Comparison::Ne(token) => token.to_tokens(tokens),
+        let mut chars = self.compare.symbol().chars().peekable();
+        while let Some(c) = chars.next() {
+            let spacing = if chars.peek().is_some() { Spacing::Joint } else { Spacing::Alone };
+            let mut punct = Punct::new(c, spacing);
+            punct.set_span(self.span);
+            tokens.append(punct);
         }
     }
 }
@@ -291,25 +258,9 @@ pub enum Action {
     /// Set it (`= v`, `.set(v)`).
     Set(Operand),
     /// Combine it with a value (`+= v`, `.add(v)`, `.max(v)`, ...).
-    Update(UpdateOp, Operand),
+    Update(Op, Operand),
     /// `.apply(f)`.
     Apply(Written),
-}
-
-/// The accumulating operations, named as tensor-core's `Op`.
-#[derive(Clone, Copy)]
-pub enum UpdateOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    Min,
-    Max,
-    Rem,
-    BitAnd,
-    BitOr,
-    BitXor,
 }
 
 /// `mode = ...`.
@@ -319,28 +270,4 @@ pub enum ModeSpec {
     Wrap(Span),
     Drop(Span),
     Fill(Span, Written),
-}
-
-impl UpdateOp {
-    /// The variant name of tensor-core's `Op`.
-    pub fn name(self) -> &'static str {
-        match self {
-            UpdateOp::Add => "Add",
-            UpdateOp::Sub => "Sub",
-            UpdateOp::Mul => "Mul",
-            UpdateOp::Div => "Div",
-            UpdateOp::Pow => "Pow",
-            UpdateOp::Min => "Min",
-            UpdateOp::Max => "Max",
-            UpdateOp::Rem => "Rem",
-            UpdateOp::BitAnd => "BitAnd",
-            UpdateOp::BitOr => "BitOr",
-            UpdateOp::BitXor => "BitXor",
-        }
-    }
-
-    /// Whether the operation needs elements with bits (integers, `bool`).
-    pub fn bitwise(self) -> bool {
-        matches!(self, UpdateOp::BitAnd | UpdateOp::BitOr | UpdateOp::BitXor)
-    }
 }

@@ -525,7 +525,7 @@ fn mask_array(mask: &MaskArray) -> TokenStream {
     match mask {
         MaskArray::Compare { span, array, op, scalar } => {
             let (s, e, scalar) = (Names::scalar(), Names::element(), scrutinee(scalar));
-            let compare = Ident::new(op.name(), *span);
+            let compare = Ident::new(op.compare.name(), *span);
             quote_spanned!(*span=> match #scalar { #s => #p::mask(&(#array), #p::Compare::#compare, &#s, |#e| *#e #op #s) })
         }
         MaskArray::Logic { left, op, right } => {
@@ -584,7 +584,7 @@ fn fused(predicate: &Predicate, at: Span, call: impl FnOnce(TokenStream) -> Toke
 fn steps(test: &Test, p: &TokenStream, steps: &mut Vec<TokenStream>) {
     match test {
         Test::Compare { op, scalar } => {
-            let compare = Ident::new(op.name(), Span::call_site());
+            let compare = Ident::new(op.compare.name(), Span::call_site());
             steps.push(quote!(#p::Step::Compare(#p::Compare::#compare, &#scalar)));
         }
         Test::Logic { left, op, right } => {

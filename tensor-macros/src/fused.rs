@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident};
 
-use crate::ast::{Action, Comparison, Elem, Index, Logic, MaskExpr, Operand, UpdateOp};
+use crate::ast::{Action, Comparison, Elem, Index, Logic, MaskExpr, Op, Operand};
 use crate::written::Written;
 
 /// How a mask index reaches the runtime.
@@ -28,7 +28,7 @@ pub enum FusedAction<'c> {
     /// `set_where`, `set_where_copy`.
     Set(&'c Operand),
     /// `update_where`, `update_where_copy`.
-    Update(UpdateOp, &'c Operand),
+    Update(Op, &'c Operand),
 }
 
 /// How the index of a call (or of a read used as a value) on `target`
@@ -50,7 +50,7 @@ pub fn mask_path<'c>(target: &Written, index: &Index, action: &'c Action) -> Mas
     let mut scalars = scalars.into_iter();
     let predicate = match (mask, scalars.next(), scalars.next()) {
         (MaskExpr::Compare { op, .. }, Some(scalar), None) => Predicate::Compare {
-            compare: Ident::new(op.name(), index.span),
+            compare: Ident::new(op.compare.name(), index.span),
             scalar,
             test,
         },

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident};
 
-use crate::ast::{Action, BatchSpec, Call, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp};
+use crate::ast::{Action, BatchSpec, Call, Index, IndexRead, ModeSpec, Op, Operand, OutSpec};
 use crate::fused::{FusedAction, MaskPath, Predicate, mask_path};
 use crate::lower_index::{Arg, IndexElem, along_literal_axis, borrowed, index_elems};
 use crate::written::Written;
@@ -262,7 +262,7 @@ impl Parts<'_> {
             });
         let elements = match self.action {
             Action::Update(op, _) if op.bitwise() => Some(TargetCheck::Bitwise(self.target.span())),
-            Action::Update(UpdateOp::Min | UpdateOp::Max, _) => Some(TargetCheck::Ordered(self.target.span())),
+            Action::Update(Op::Min | Op::Max, _) => Some(TargetCheck::Ordered(self.target.span())),
             _ => None,
         };
         self.batch
@@ -275,7 +275,7 @@ impl Parts<'_> {
 
     /// The entry point of a fused mask pass.
     fn fused_entry(&self, predicate: Predicate, action: FusedAction, flavor: Flavor) -> Entry {
-        let op = |op: UpdateOp| Ident::new(op.name(), self.index.span);
+        let op = |op: Op| Ident::new(op.name(), self.index.span);
         match (action, flavor.copy) {
             (FusedAction::Read, _) => Entry::ReadWhere {
                 target: place(self.target),
@@ -308,7 +308,7 @@ impl Parts<'_> {
 
     /// The entry point of an index passed as a list of elements.
     fn indexed_entry(&self, flavor: Flavor) -> Entry {
-        let op = |op: &UpdateOp| Ident::new(op.name(), self.index.span);
+        let op = |op: &Op| Ident::new(op.name(), self.index.span);
         let mode = mode(self.mode);
         match (self.action, flavor.copy) {
             (Action::Read, _) => match (self.out, self.mode) {

@@ -5,7 +5,7 @@
 
 use syn::{BinOp, Error, Expr, ExprBinary, UnOp};
 
-use crate::ast::{Comparison, Logic, MaskExpr};
+use crate::ast::{Compare, Comparison, Logic, MaskExpr};
 use crate::written::{self, View};
 
 /// The element as a mask when it is written as one (a comparison, or
@@ -64,8 +64,8 @@ fn mask_of(view: View) -> syn::Result<MaskExpr> {
         Shape::Compare(binary, op) => {
             let tokens = written::after_attributes(&view.tokens, binary.attrs.len()).ok_or_else(|| unsplittable(&view))?;
             let mut at = 0;
-            let left = part(&view, tokens, &binary.left, &mut at, Some(op.spelling()))?;
-            at += op.spelling().len();
+            let left = part(&view, tokens, &binary.left, &mut at, Some(op.compare.symbol()))?;
+            at += op.compare.symbol().len();
             let right = part(&view, tokens, &binary.right, &mut at, None)?;
             Ok(compare(left, op, right))
         }
@@ -145,15 +145,16 @@ fn unsplittable(view: &View) -> Error {
 
 /// The mask's comparison operators.
 fn comparison(op: &BinOp) -> Option<Comparison> {
-    Some(match *op {
-        BinOp::Lt(token) => Comparison::Lt(token),
-        BinOp::Le(token) => Comparison::Le(token),
-        BinOp::Gt(token) => Comparison::Gt(token),
-        BinOp::Ge(token) => Comparison::Ge(token),
-        BinOp::Eq(token) => Comparison::Eq(token),
-        BinOp::Ne(token) => Comparison::Ne(token),
+    let (compare, span) = match *op {
+        BinOp::Lt(token) => (Compare::Lt, token.span),
+        BinOp::Le(token) => (Compare::Le, token.spans[0]),
+        BinOp::Gt(token) => (Compare::Gt, token.span),
+        BinOp::Ge(token) => (Compare::Ge, token.spans[0]),
+        BinOp::Eq(token) => (Compare::Eq, token.spans[0]),
+        BinOp::Ne(token) => (Compare::Ne, token.spans[0]),
         _ => return None,
-    })
+    };
+    Some(Comparison { compare, span })
 }
 
 /// The mask's elementwise logical operators.
@@ -192,7 +193,7 @@ mod tests {
     fn describe(mask: &MaskExpr) -> String {
         let tokens = |written: &Written| written.to_token_stream().to_string();
         match mask {
-            MaskExpr::Compare { array, op, scalar } => format!("([{}]{}[{}])", tokens(array), op.spelling(), tokens(scalar)),
+            MaskExpr::Compare { array, op, scalar } => format!("([{}]{}[{}])", tokens(array), op.compare.symbol(), tokens(scalar)),
             MaskExpr::Logic { left, op, right } => format!("({}{}{})", describe(left), op.spelling(), describe(right)),
             MaskExpr::Not(inner) => format!("!{}", describe(inner)),
             MaskExpr::Array(array) => format!("[{}]", tokens(array)),

@@ -7,7 +7,7 @@
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
 use syn::{Error, Expr};
 
-use crate::ast::{Action, BatchSpec, Call, Elem, Index, IndexRead, ModeSpec, Operand, OutSpec, UpdateOp, Wrapper};
+use crate::ast::{Action, BatchSpec, Call, Elem, Index, IndexRead, ModeSpec, Op, Operand, OutSpec, Wrapper};
 use crate::ctxt::{Ctxt, Reported};
 use crate::mask;
 use crate::written::{Written, is_punct, span_of};
@@ -183,7 +183,7 @@ fn is_joint_punct(token: &TokenTree) -> Option<char> {
 }
 
 /// Splits `lhs = value` / `lhs op= value`; the operator is `None` for `=`.
-type Assignment<'t> = (Option<UpdateOp>, &'t [TokenTree]);
+type Assignment<'t> = (Option<Op>, &'t [TokenTree]);
 
 fn split_assignment(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], Option<Assignment<'_>>)> {
     let mut i = 0;
@@ -201,14 +201,14 @@ fn split_assignment(tokens: &[TokenTree]) -> syn::Result<(&[TokenTree], Option<A
         let before2 = i.checked_sub(2).and_then(|j| is_joint_punct(&tokens[j]));
         let op = match before {
             None => None,
-            Some('+') => Some(UpdateOp::Add),
-            Some('-') => Some(UpdateOp::Sub),
-            Some('*') => Some(UpdateOp::Mul),
-            Some('/') => Some(UpdateOp::Div),
-            Some('%') => Some(UpdateOp::Rem),
-            Some('&') => Some(UpdateOp::BitAnd),
-            Some('|') => Some(UpdateOp::BitOr),
-            Some('^') => Some(UpdateOp::BitXor),
+            Some('+') => Some(Op::Add),
+            Some('-') => Some(Op::Sub),
+            Some('*') => Some(Op::Mul),
+            Some('/') => Some(Op::Div),
+            Some('%') => Some(Op::Rem),
+            Some('&') => Some(Op::BitAnd),
+            Some('|') => Some(Op::BitOr),
+            Some('^') => Some(Op::BitXor),
             // `!=`, `<=`, `>=` compare; `<<=` and `>>=` are operators.
             Some('!') => {
                 i += 1;
@@ -294,13 +294,13 @@ fn parse_method(name: &syn::Ident, args: TokenStream, ctxt: &mut Ctxt) -> Result
     let method = name.to_string();
     let update = match method.as_str() {
         // JAX's `.at[]` names each operation in full; both spellings work.
-        "add" => Some(UpdateOp::Add),
-        "sub" | "subtract" => Some(UpdateOp::Sub),
-        "mul" | "multiply" => Some(UpdateOp::Mul),
-        "div" | "divide" => Some(UpdateOp::Div),
-        "pow" | "power" => Some(UpdateOp::Pow),
-        "min" => Some(UpdateOp::Min),
-        "max" => Some(UpdateOp::Max),
+        "add" => Some(Op::Add),
+        "sub" | "subtract" => Some(Op::Sub),
+        "mul" | "multiply" => Some(Op::Mul),
+        "div" | "divide" => Some(Op::Div),
+        "pow" | "power" => Some(Op::Pow),
+        "min" => Some(Op::Min),
+        "max" => Some(Op::Max),
         _ => None,
     };
     if let Some(op) = update {

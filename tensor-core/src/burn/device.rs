@@ -27,7 +27,7 @@ use super::value::Flat;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IntArray};
-use crate::prepare;
+use crate::prepare::{self, DeviceAxes};
 
 /// The positions of a region on the device: each element's position in
 /// the target's rows, and which the mode skipped.
@@ -180,40 +180,27 @@ impl<'t> OnDevice<'t> {
         let axes = prepare::first_axes(&planned, ndim)?;
         let mut arrays = Vec::new();
         for (element, flat, array_shape, form, distinct) in devices {
-            match form {
-                DeviceForm::Nd => {
-                    let depth = array_shape.last().copied().unwrap_or(0);
+            match prepare::device_axes(&planned, &axes, ndim, element, form) {
+                DeviceAxes::Columns { first, depth } => {
                     for c in 0..depth {
                         arrays.push(Placed {
                             flat: flat.clone(),
                             element,
                             column: Some((c, depth)),
-                            axis: batch + axes[element] + c,
+                            axis: batch + first + c,
                             shape: array_shape.clone(),
                             distinct: false,
                         });
                     }
                 }
-                DeviceForm::Along(axis) => {
-                    // An axis out of range: the host's plan reports it.
-                    let axis = if axis < 0 { axis + ndim as isize } else { axis };
-                    let axis = usize::try_from(axis).unwrap_or(0).min(ndim.saturating_sub(1));
-                    arrays.push(Placed {
-                        flat,
-                        element,
-                        column: None,
-                        axis: batch + axis,
-                        shape: array_shape,
-                        distinct: false,
-                    });
-                }
-                _ => arrays.push(Placed {
+                DeviceAxes::One(axis) => arrays.push(Placed {
                     flat,
                     element,
                     column: None,
-                    axis: batch + axes[element],
+                    axis: batch + axis,
                     shape: array_shape,
-                    distinct,
+                    // `along` pairs each position with its own row: the promise is of no use there.
+                    distinct: distinct && form == DeviceForm::Array,
                 }),
             }
         }

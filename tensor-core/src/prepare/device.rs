@@ -3,7 +3,47 @@
 //! first of them out of bounds among the errors the host found.
 
 use crate::error::IndexError;
-use crate::index::IndexElem;
+use crate::index::{DeviceForm, IndexElem};
+
+/// The target axes that one index array on a device reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceAxes {
+    /// One axis: the array's values are positions along it.
+    One(usize),
+    /// `depth` consecutive axes from `first`, one per column of the
+    /// array's last axis: the coordinates of `nd` and of a mask.
+    Columns {
+        /// The first axis.
+        first: usize,
+        /// How many.
+        depth: usize,
+    },
+}
+
+/// The axes that the device array standing at `element` of the prepared
+/// `index` reads, as `form` places it on a target of `ndim` axes (`axes`
+/// the first axis of each element, [`first_axes`](super::first_axes)). A
+/// mask stands in as the `nd` of its coordinates. An `along` axis out of
+/// range is the plan's error to report; until then, it reads the last axis.
+pub fn device_axes(index: &[IndexElem<'_>], axes: &[usize], ndim: usize, element: usize, form: DeviceForm) -> DeviceAxes {
+    match form {
+        DeviceForm::Nd | DeviceForm::Mask => {
+            let depth = match &index[element] {
+                IndexElem::Nd(coordinates) => coordinates.shape().last().copied().unwrap_or(0),
+                _ => 1,
+            };
+            DeviceAxes::Columns {
+                first: axes[element],
+                depth,
+            }
+        }
+        DeviceForm::Along(axis) => {
+            let axis = if axis < 0 { axis.saturating_add_unsigned(ndim) } else { axis };
+            DeviceAxes::One(usize::try_from(axis).unwrap_or(0).min(ndim.saturating_sub(1)))
+        }
+        DeviceForm::Array => DeviceAxes::One(axes[element]),
+    }
+}
 
 /// Whether an index array checked on a device and out of bounds on `axis`
 /// is reported before `host`, the error of the preparation with zeros in
@@ -45,6 +85,7 @@ mod tests {
     use super::*;
     use crate::error::Dims;
     use crate::index::IntArray;
+    use crate::prepare::first_axes;
     use ndarray::{ArrayD, IxDyn};
 
     fn array(shape: &[usize]) -> IndexElem<'static> {
@@ -78,5 +119,27 @@ mod tests {
         // A zero-dimensional array indexes as an integer.
         let index = [array(&[]), array(&[3])];
         assert!(!device_fault_first(&index, &[0, 1], &bounds(0), 1));
+    }
+
+    #[test]
+    fn device_arrays_read_the_axes_numpy_places_them_on() {
+        let nd = |shape: &[usize]| IndexElem::Nd(IntArray::I64(ArrayD::zeros(IxDyn(shape)).into()));
+        // x[0, nd(c), idx] on 5 axes: c of depth 2 reads axes 1 and 2, idx axis 3.
+        let index = [IndexElem::Int(0), nd(&[4, 2]), array(&[4])];
+        let axes = first_axes(&index, 5).unwrap();
+        assert_eq!(
+            device_axes(&index, &axes, 5, 1, DeviceForm::Nd),
+            DeviceAxes::Columns { first: 1, depth: 2 }
+        );
+        assert_eq!(
+            device_axes(&index, &axes, 5, 1, DeviceForm::Mask),
+            DeviceAxes::Columns { first: 1, depth: 2 }
+        );
+        assert_eq!(device_axes(&index, &axes, 5, 2, DeviceForm::Array), DeviceAxes::One(3));
+        // `along` names its axis, from the end when negative; one out of
+        // range reads the last until the plan reports it.
+        assert_eq!(device_axes(&index, &axes, 5, 2, DeviceForm::Along(-2)), DeviceAxes::One(3));
+        assert_eq!(device_axes(&index, &axes, 5, 2, DeviceForm::Along(9)), DeviceAxes::One(4));
+        assert_eq!(device_axes(&index, &axes, 5, 2, DeviceForm::Along(isize::MIN)), DeviceAxes::One(0));
     }
 }

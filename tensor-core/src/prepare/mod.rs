@@ -26,7 +26,7 @@ mod batch;
 mod device;
 pub(crate) mod flat;
 pub use batch::Batch;
-pub use device::{device_fault_first, device_out_of_bounds};
+pub use device::{DeviceAxes, device_axes, device_fault_first, device_out_of_bounds};
 
 use crate::element::{Arith, Op, OperandFault};
 use crate::error::{Dims, IndexError};

@@ -2,67 +2,54 @@
 //! the same arithmetic as tensor-core's `Arith::combine`.
 
 use cubecl::prelude::*;
+use tensor_core::Op;
 
-/// `current op= value`, one variant per operation.
-#[derive(CubeType, Clone, Copy, Debug, Hash, PartialEq, Eq)]
+use crate::error::GpuError;
+
+/// What a write does to each element it reaches: overwrite it, or combine
+/// it with the value by one of tensor-core's operations.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub(crate) enum Combine {
     /// `value`.
     Set,
-    /// `current + value` (integers wrap, as on the device).
-    Add,
-    /// `current - value`.
-    Sub,
-    /// `current * value`.
-    Mul,
-    /// `current / value`; integers truncate toward zero (zero divisors are
-    /// rejected on the host; `MIN / -1` is `MIN` on the device as in Rust's
-    /// `wrapping_div`).
-    Div,
-    /// Integer `current ^ value` by squaring, wrapping (negative exponents
-    /// rejected on the host; float powers are not offered).
-    Pow,
-    /// NumPy's `minimum`: NaN propagates; of two equal values the second wins.
-    Min,
-    /// NumPy's `maximum`, likewise.
-    Max,
+    /// `current op value`, for an operation [`Combine::update`] admits.
+    Update(Op),
 }
 
-/// `Op` may grow in a tensor-core release before this crate has its
-/// kernel: such an operation is refused before anything runs.
-impl TryFrom<tensor_core::Op> for Combine {
-    type Error = crate::error::GpuError;
-    fn try_from(op: tensor_core::Op) -> Result<Self, Self::Error> {
-        Ok(match op {
-            tensor_core::Op::Add => Combine::Add,
-            tensor_core::Op::Sub => Combine::Sub,
-            tensor_core::Op::Mul => Combine::Mul,
-            tensor_core::Op::Div => Combine::Div,
-            tensor_core::Op::Pow => Combine::Pow,
-            tensor_core::Op::Min => Combine::Min,
-            tensor_core::Op::Max => Combine::Max,
-            tensor_core::Op::Rem | tensor_core::Op::BitAnd | tensor_core::Op::BitOr | tensor_core::Op::BitXor => {
-                return Err(crate::error::GpuError::Unsupported {
-                    operation: op.symbol(),
-                    reason: "no GPU kernel runs it yet; download, update on the CPU, upload",
-                });
-            }
-            _ => return Err(crate::error::GpuError::newer_core("this operation")),
-        })
+impl Combine {
+    /// `op` as a write, if a kernel runs it; refused before anything runs
+    /// otherwise.
+    pub(crate) fn update(op: Op) -> Result<Combine, GpuError> {
+        match op {
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow | Op::Min | Op::Max => Ok(Combine::Update(op)),
+            Op::Rem | Op::BitAnd | Op::BitOr | Op::BitXor => Err(GpuError::Unsupported {
+                operation: op.symbol(),
+                reason: "no GPU kernel runs it yet; download, update on the CPU, upload",
+            }),
+        }
     }
 }
 
-/// `current op value`.
+/// `current op value`, as tensor-core's `Arith::combine` computes it for
+/// the types a kernel holds: integers wrap, and truncate toward zero in
+/// `/` (zero divisors are refused on the host; `MIN / -1` is `MIN`, as
+/// Rust's `wrapping_div`); `pow` is for non-negative integer exponents;
+/// `min` and `max` are NumPy's, NaN propagating, the second of two equal
+/// values winning.
 #[cube]
 pub(crate) fn combine<T: Numeric>(current: T, value: T, #[comptime] op: Combine) -> T {
     match op {
         Combine::Set => value,
-        Combine::Add => current + value,
-        Combine::Sub => current - value,
-        Combine::Mul => current * value,
-        Combine::Div => current / value,
-        Combine::Pow => wrapping_pow::<T>(current, value),
-        Combine::Min => select(is_nan::<T>(current) || current < value, current, value),
-        Combine::Max => select(is_nan::<T>(current) || current > value, current, value),
+        Combine::Update(Op::Add) => current + value,
+        Combine::Update(Op::Sub) => current - value,
+        Combine::Update(Op::Mul) => current * value,
+        Combine::Update(Op::Div) => current / value,
+        Combine::Update(Op::Pow) => wrapping_pow::<T>(current, value),
+        Combine::Update(Op::Min) => select(is_nan::<T>(current) || current < value, current, value),
+        Combine::Update(Op::Max) => select(is_nan::<T>(current) || current > value, current, value),
+        Combine::Update(Op::Rem | Op::BitAnd | Op::BitOr | Op::BitXor) => {
+            unreachable!("Combine::update refuses the operations no kernel runs")
+        }
     }
 }
 

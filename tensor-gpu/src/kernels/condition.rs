@@ -4,9 +4,9 @@
 //! earlier pass (a comparison the kernel cannot read in place), and
 //! `& | ^ !`. The condition is a compile-time parameter, so each
 //! expression shape is its own kernel, and the comparisons run in the pass
-//! that writes or gathers the element. One comparison is a [`Predicate`]
-//! (tensor-core's `Compare` as a compile-time parameter), evaluated on the
-//! device by [`holds()`], here and in the passes that mark flags
+//! that writes or gathers the element. One comparison is tensor-core's
+//! [`Compare`], a compile-time parameter, evaluated on the device by
+//! [`holds()`], here and in the passes that mark flags
 //! ([`masked`](super::masked)).
 
 use cubecl::prelude::*;
@@ -14,47 +14,18 @@ use tensor_core::element::Compare;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
-use crate::error::GpuError;
-
-/// A [`Compare`] as a kernel's compile-time parameter.
-#[derive(CubeType, Clone, Copy, Debug, Hash, PartialEq, Eq)]
-pub(crate) enum Predicate {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-}
-
-/// `Compare` may grow in a tensor-core release before this crate has its
-/// kernel: such a comparison is refused before anything runs.
-impl TryFrom<Compare> for Predicate {
-    type Error = GpuError;
-    fn try_from(compare: Compare) -> Result<Self, GpuError> {
-        Ok(match compare {
-            Compare::Lt => Predicate::Lt,
-            Compare::Le => Predicate::Le,
-            Compare::Gt => Predicate::Gt,
-            Compare::Ge => Predicate::Ge,
-            Compare::Eq => Predicate::Eq,
-            Compare::Ne => Predicate::Ne,
-            _ => return Err(GpuError::newer_core("this comparison")),
-        })
-    }
-}
 
 /// `element compare threshold` on the device; NaN compares false except
 /// with `Ne`, as on the host.
 #[cube]
-pub(crate) fn holds<T: Numeric>(element: T, threshold: T, #[comptime] compare: Predicate) -> bool {
+pub(crate) fn holds<T: Numeric>(element: T, threshold: T, #[comptime] compare: Compare) -> bool {
     match compare {
-        Predicate::Lt => element < threshold,
-        Predicate::Le => element <= threshold,
-        Predicate::Gt => element > threshold,
-        Predicate::Ge => element >= threshold,
-        Predicate::Eq => element == threshold,
-        Predicate::Ne => !(element == threshold),
+        Compare::Lt => element < threshold,
+        Compare::Le => element <= threshold,
+        Compare::Gt => element > threshold,
+        Compare::Ge => element >= threshold,
+        Compare::Eq => element == threshold,
+        Compare::Ne => !(element == threshold),
     }
 }
 
@@ -115,7 +86,7 @@ impl<T: Numeric + CubeElement> Condition<T> {
     }
 
     /// `element compare threshold`.
-    pub(crate) fn compare(gpu: &Gpu, (compare, threshold): (Predicate, T)) -> Self {
+    pub(crate) fn compare(gpu: &Gpu, (compare, threshold): (Compare, T)) -> Self {
         Condition::new(gpu, Program::compare(compare), &[threshold], None)
     }
 }
@@ -124,13 +95,13 @@ impl<T: Numeric + CubeElement> Condition<T> {
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub(crate) enum Step {
     /// `element compare scalars[scalar]`.
-    Compare { compare: Predicate, scalar: usize },
+    Compare { compare: Compare, scalar: usize },
     /// `flags[row * len + position] != 0`.
     Flag { row: usize },
     /// `operands[operand][offsets[operand] + position] compare scalars[scalar]`:
     /// a comparison on another tensor of the element's type, read in the
     /// same pass.
-    Operand { compare: Predicate, scalar: usize, operand: usize },
+    Operand { compare: Compare, scalar: usize, operand: usize },
     /// Both of the two conditions before it.
     And,
     /// Either.
@@ -157,7 +128,7 @@ impl Program {
     }
 
     /// `element compare scalars[0]`.
-    pub(crate) fn compare(compare: Predicate) -> Self {
+    pub(crate) fn compare(compare: Compare) -> Self {
         Program::new(vec![Step::Compare { compare, scalar: 0 }])
     }
 
@@ -202,7 +173,7 @@ impl Program {
     fn is_operand(&self, at: usize) -> bool {
         matches!(self.step(at), Step::Operand { .. })
     }
-    fn operand(&self, at: usize) -> (Predicate, usize, usize) {
+    fn operand(&self, at: usize) -> (Compare, usize, usize) {
         match self.step(at) {
             Step::Operand { compare, scalar, operand } => (compare, scalar, operand),
             _ => unreachable!("an operand step"),
@@ -217,7 +188,7 @@ impl Program {
     fn is(&self, at: usize, step: Step) -> bool {
         self.step(at) == step
     }
-    fn comparison(&self, at: usize) -> (Predicate, usize) {
+    fn comparison(&self, at: usize) -> (Compare, usize) {
         match self.step(at) {
             Step::Compare { compare, scalar } => (compare, scalar),
             _ => unreachable!("a comparison step"),
@@ -281,11 +252,11 @@ mod tests {
     fn operands_are_found_in_postfix_order() {
         // (a & !f) | b
         let a = Step::Compare {
-            compare: Predicate::Gt,
+            compare: Compare::Gt,
             scalar: 0,
         };
         let b = Step::Compare {
-            compare: Predicate::Lt,
+            compare: Compare::Lt,
             scalar: 1,
         };
         let program = Program::new(vec![a, Step::Flag { row: 0 }, Step::Not, Step::And, b, Step::Or]);

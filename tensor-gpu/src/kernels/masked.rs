@@ -6,9 +6,10 @@
 //! cannot read it in place, marked first, one flag per position.
 
 use cubecl::prelude::*;
+use tensor_core::element::Compare;
 
 use super::combine::{Combine, combine};
-use super::condition::{Condition, Predicate, Program, evaluate, holds};
+use super::condition::{Condition, Program, evaluate, holds};
 use super::grid::grid;
 use super::region::{TARGET, axis_sum};
 use crate::buffer::Buffer;
@@ -97,7 +98,7 @@ fn mark_comparison<E: Numeric>(
     base: i32,
     ndim: u32,
     len: u32,
-    #[comptime] compare: Predicate,
+    #[comptime] compare: Compare,
 ) {
     let position = ABSOLUTE_POS as u32;
     if position < len {
@@ -183,7 +184,7 @@ pub(crate) fn mark_row<E: Numeric + CubeElement>(
     gpu: &Gpu,
     source: &Buffer<E>,
     region: &DeviceRegion,
-    (compare, threshold): (Predicate, E),
+    (compare, threshold): (Compare, E),
     flags: &Buffer<u32>,
     row: usize,
 ) {

@@ -105,6 +105,36 @@ fn a_device_value_overlapping_the_target_is_read_before_the_write() {
 }
 
 #[test]
+fn two_tensors_over_one_handle_are_one_memory() {
+    let gpu = device!();
+    let x = Array::from_shape_fn(IxDyn(&[12]), |d| d[0] as f32);
+    let owner = upload(&gpu, &x);
+    // Two tensors made apart from each other over the handle of a third.
+    let over = || GpuTensor::<f32>::from_handle(&gpu, owner.handle().clone(), &[12]).unwrap();
+    let reversed = [ix(PySlice::new(None, None, Some(-1)))];
+    let rotated = [ix([1usize, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0])];
+    for (index, op, what) in [
+        (&reversed, None, "x[::-1] = y"),
+        (&rotated, None, "x[[1, .., 11, 0]] = y"),
+        (&rotated, Some(Op::Add), "x[[1, .., 11, 0]] += y"),
+    ] {
+        let (mut target, value) = (over(), over());
+        target.set_in(&[ix(PySlice::new(None, None, None))], &upload(&gpu, &x), AnyMode::Error).unwrap();
+        // NumPy reads the value whole before the write.
+        let mut cpu = x.clone();
+        match op {
+            None => tensor_core::backend::set(&mut cpu, index, &x, AnyMode::Error).unwrap(),
+            Some(op) => tensor_core::backend::update(&mut cpu, index, op, &x, AnyMode::Error).unwrap(),
+        }
+        match op {
+            None => target.set_in(index, &value, AnyMode::Error).unwrap(),
+            Some(op) => target.update_in(index, op, &value, AnyMode::Error).unwrap(),
+        }
+        assert_same(&target.to_array().unwrap(), &cpu, what);
+    }
+}
+
+#[test]
 fn checked_integer_operands_of_a_device_value_are_refused() {
     let gpu = device!();
     let mut g = upload(&gpu, &Array::from_shape_fn(IxDyn(&[4]), |d| d[0] as i32 + 1));
