@@ -617,24 +617,10 @@ impl<T> Plain<T> {
 mod tests {
     use super::*;
 
-    const OPS: [Op; 11] = [
-        Op::Add,
-        Op::Sub,
-        Op::Mul,
-        Op::Div,
-        Op::Pow,
-        Op::Min,
-        Op::Max,
-        Op::Rem,
-        Op::BitAnd,
-        Op::BitOr,
-        Op::BitXor,
-    ];
-
-    /// `Op::regroups` decides at compile time which path is built;
+    /// `regroups` decides at compile time which path is built;
     /// `regrouping_identity` gives the value: they must agree.
     fn identities_agree<T: Arith>() {
-        for op in OPS {
+        for op in Op::ALL {
             assert_eq!(
                 T::regrouping_identity(op).is_some(),
                 regroups(op, T::INTEGER),
@@ -660,9 +646,9 @@ mod tests {
     #[test]
     fn integer_division_and_powers_check_their_operands() {
         let (f, t) = (false, true);
-        assert_eq!(OPS.map(i32::checks_operands), [f, f, f, t, t, f, f, t, f, f, f]);
-        assert_eq!(OPS.map(f64::checks_operands), [f, f, f, f, f, f, f, f, t, t, t]);
-        assert_eq!(OPS.map(bool::checks_operands), [f, t, f, t, t, f, f, t, f, f, f]);
+        assert_eq!(Op::ALL.map(i32::checks_operands), [f, f, f, t, t, f, f, t, f, f, f]);
+        assert_eq!(Op::ALL.map(f64::checks_operands), [f, f, f, f, f, f, f, f, t, t, t]);
+        assert_eq!(Op::ALL.map(bool::checks_operands), [f, t, f, t, t, f, f, t, f, f, f]);
         assert_eq!(i32::operand_fault(Op::Rem, 0), Some(OperandFault::DivisionByZero));
         assert_eq!(f32::operand_fault(Op::BitOr, 1.0), Some(OperandFault::Unsupported));
         assert_eq!(bool::operand_fault(Op::Sub, true), Some(OperandFault::Unsupported));
