@@ -119,7 +119,9 @@ fn two_tensors_over_one_handle_are_one_memory() {
         (&rotated, Some(Op::Add), "x[[1, .., 11, 0]] += y"),
     ] {
         let (mut target, value) = (over(), over());
-        target.set_in(&[ix(PySlice::new(None, None, None))], &upload(&gpu, &x), AnyMode::Error).unwrap();
+        target
+            .set_in(&[ix(PySlice::new(None, None, None))], &upload(&gpu, &x), AnyMode::Error)
+            .unwrap();
         // NumPy reads the value whole before the write.
         let mut cpu = x.clone();
         match op {
