@@ -6,24 +6,37 @@
 //! decisions as arguments.
 //!
 //! The thresholds are measured (docs/performance.md, "Why the code is the
-//! way it is").
+//! way it is"). Under Miri, which interprets every step, the tests use
+//! arrays thousands of times smaller, so the thresholds shrink with
+//! them ([`native_or_miri`]) and the machine is a fixed description read
+//! from no file: those small arrays take every path (scripts/miri).
 
 use crate::exec::passes::CpuPasses;
-use crate::exec::sys::caches::{Caches, caches};
-use crate::exec::sys::cpu::{self, Isa, Vendor};
+use crate::exec::sys::caches::Caches;
+#[cfg(not(miri))]
+use crate::exec::sys::caches::caches;
+#[cfg(not(miri))]
+use crate::exec::sys::cpu;
+use crate::exec::sys::cpu::{Isa, Vendor};
+
+/// `native`, or `miri` under Miri: a threshold scaled to the arrays of
+/// the tests Miri runs.
+const fn native_or_miri(native: usize, miri: usize) -> usize {
+    if cfg!(miri) { miri } else { native }
+}
 
 /// Below this many elements (or indices) work stays on one thread:
 /// spawning costs more.
-const PARALLEL_FROM: usize = 1 << 16;
+const PARALLEL_FROM: usize = native_or_miri(1 << 16, 64);
 
 /// At most this many elements, a scalar written through a basic index goes
 /// straight to the target's own view: no plan, no dynamic shapes. Larger
 /// regions take the planned path, which streams large fills past the cache.
-pub(super) const SMALL_REGION: usize = 1 << 12;
+pub(super) const SMALL_REGION: usize = native_or_miri(1 << 12, 64);
 
 /// From this many contiguous elements, the fused mask pass with a scalar
 /// runs the build for this processor's vectors.
-const MASK_PASS_BUILT_FROM: usize = 1 << 10;
+pub(super) const MASK_PASS_BUILT_FROM: usize = native_or_miri(1 << 10, 64);
 
 /// At most this many indices of an accumulation into a vector are checked
 /// before any is applied, with no plan built.
@@ -35,25 +48,38 @@ pub(crate) const FEW_ROWS: usize = 16;
 
 /// Updates of at least this many bytes stream past the cache (plain stores
 /// are as fast below, and leave the update in the cache for its reader).
-pub(super) const STREAM_FROM: usize = 1 << 20;
+pub(super) const STREAM_FROM: usize = native_or_miri(1 << 20, 256);
 
 /// Rows of a streamed update shorter than this many bytes are copied
 /// plainly: streaming partial cache lines costs more than it saves.
-pub(super) const STREAM_ROWS_FROM: usize = 1 << 9;
+pub(super) const STREAM_ROWS_FROM: usize = native_or_miri(1 << 9, 64);
 
 /// An indexed write cut into pieces along a strided dim gives each piece at
 /// least this many positions of it.
-const PIECE_FROM: usize = 16;
+const PIECE_FROM: usize = native_or_miri(16, 4);
 
 /// Rows shorter than this (bytes) stay on one thread in a row scatter: each
 /// thread scans every index, which the copy of a long row hides; shorter
 /// rows were not measured.
-const SPLIT_ROWS_FROM: usize = 512;
+const SPLIT_ROWS_FROM: usize = native_or_miri(512, 64);
 
 /// Targets smaller than this stay on one thread when split by destination:
 /// each thread scans every index, which pays only when the random updates
 /// miss the cache.
-const SPLIT_TARGETS_FROM: usize = 4 << 20;
+const SPLIT_TARGETS_FROM: usize = native_or_miri(4 << 20, 1 << 10);
+
+/// The machine under Miri, whatever runs it: caches thousands of times
+/// smaller than a desktop's, so that the tests' arrays reach past them;
+/// the baseline instruction set, since Miri runs no build for wider
+/// vectors; a vendor whose rows stream. Nothing is read from the system,
+/// which Miri's isolation refuses.
+#[cfg(miri)]
+const UNDER_MIRI: Machine = Machine {
+    threads: 1,
+    isa: Isa::baseline(),
+    caches: Some(Caches { l2: 256, l3: 4 << 10 }),
+    vendor: Vendor::Intel,
+};
 
 /// What the machine has, read once per call.
 #[derive(Clone, Copy, Debug)]
@@ -87,12 +113,15 @@ impl Machine {
         let threads = rayon::current_num_threads();
         #[cfg(not(feature = "rayon"))]
         let threads = 1;
-        Machine {
+        #[cfg(not(miri))]
+        return Machine {
             threads,
             isa: Isa::detect(),
             caches: caches(),
             vendor: cpu::vendor(),
-        }
+        };
+        #[cfg(miri)]
+        Machine { threads, ..UNDER_MIRI }
     }
 
     /// The planner's passes over index arrays on this machine.
@@ -131,9 +160,11 @@ impl Machine {
     /// (AVX-512F; narrower streaming stores lost to plain ones), into an
     /// output of `output_bytes` larger than the core's L2, which would not
     /// stay near the core anyway, where rows stream faster.
+    /// (Under Miri, whose machine has no AVX-512F, with the 16-byte stores
+    /// every processor has, so that its tests take this path.)
     pub(super) fn streams_row_gather(&self, row_bytes: usize, output_bytes: usize) -> bool {
         self.streams_rows()
-            && self.isa.avx512f()
+            && (self.isa.avx512f() || cfg!(miri))
             && row_bytes >= STREAM_ROWS_FROM
             && self.caches.is_some_and(|caches| output_bytes > caches.l2)
     }
@@ -307,12 +338,13 @@ mod tests {
             isa: Isa::detect(),
             ..small_l3(1, Vendor::Intel)
         };
-        let avx512 = detected.isa.avx512f();
+        // (Under Miri, with the stores every processor has.)
+        let avx512 = detected.isa.avx512f() || cfg!(miri);
         assert_eq!(detected.streams_row_gather(STREAM_ROWS_FROM, 2 * MB), avx512);
         assert!(!detected.streams_row_gather(STREAM_ROWS_FROM - 1, 2 * MB));
         assert!(!detected.streams_row_gather(STREAM_ROWS_FROM, MB));
         // Narrower stores, an AMD processor, or no cache sizes: plain stores.
-        assert!(!small_l3(1, Vendor::Intel).streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
+        assert_eq!(small_l3(1, Vendor::Intel).streams_row_gather(STREAM_ROWS_FROM, 2 * MB), cfg!(miri));
         let amd = Machine {
             vendor: Vendor::Amd,
             ..detected
@@ -396,6 +428,23 @@ mod tests {
         assert!(two.cuts_pieces(2 * PIECE_FROM) && !two.cuts_pieces(2 * PIECE_FROM - 1));
         assert!(two.fills_threads(2) && !two.fills_threads(1));
         assert!(small_l3(1, Vendor::Intel).fills_threads(1));
+    }
+
+    /// Miri's machine and thresholds send arrays of a few thousand elements
+    /// down the paths that native ones take for millions.
+    #[cfg(miri)]
+    #[test]
+    fn under_miri_small_arrays_take_every_path() {
+        let two = Machine { threads: 2, ..UNDER_MIRI };
+        let (within, beyond) = (2 << 10, 8 << 10);
+        assert!(!two.beyond_cache(within) && two.beyond_cache(beyond));
+        assert_eq!(two.splits(256), RAYON);
+        assert_eq!(two.splits_by_destination(within, within / 4, 256), RAYON);
+        assert_eq!(two.sums_split(beyond, beyond / 4, 256), RAYON);
+        assert!(two.streams_set(Destinations::Distinct, false, 1 << 10, beyond));
+        assert!(two.streams_set(Destinations::Rows, true, 1 << 10, within));
+        assert!(two.streams_row_gather(4 * 34, 1 << 10));
+        assert!(splits_rows(16 * 8) && builds_mask_pass(256) && !few_rows(FEW_ROWS, 256));
     }
 
     #[test]

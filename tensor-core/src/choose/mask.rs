@@ -386,7 +386,10 @@ mod tests {
     /// `set` and `+=`, plain numbers and elements that are not.
     #[test]
     fn mask_writes_equal_a_plain_loop_on_every_path() {
-        for len in [10, 1500, 1 << 17] {
+        // Few, many, and many split among threads (fewer under Miri, whose
+        // thresholds shrink with them).
+        let lens = if cfg!(miri) { [10, 100, 300] } else { [10, 1500, 1 << 17] };
+        for len in lens {
             let x = Array1::from_iter((0..len).map(|k| ((k * 7919) % 1000) as f64 - 500.0));
             let selected = x.iter().filter(|&&e| e < 0.0).count();
             let values = Array1::from_iter((0..selected).map(|k| k as f64 * 0.5));
@@ -451,8 +454,9 @@ mod tests {
             vendor: Vendor::Amd,
         };
         let one = Machine { threads: 1, ..two };
-        assert_eq!(where_strategy(1023, &two), WhereStrategy::Baseline);
-        assert_eq!(where_strategy(1024, &two), WhereStrategy::Built(two.isa));
+        let from = super::super::machine::MASK_PASS_BUILT_FROM;
+        assert_eq!(where_strategy(from - 1, &two), WhereStrategy::Baseline);
+        assert_eq!(where_strategy(from, &two), WhereStrategy::Built(two.isa));
         assert_eq!(where_strategy(1 << 20, &one), WhereStrategy::Built(one.isa));
         let split = match cfg!(feature = "rayon") {
             true => WhereStrategy::Split { threads: 2, isa: two.isa },
