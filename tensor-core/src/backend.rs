@@ -601,21 +601,25 @@ impl<T: Clone, D: Rank> IntoUpdatable for ArcArray<T, D> {
 impl<T: Clone, D: Rank> IntoUpdatable for CowArray<'_, T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
-        Ok(self.into_owned())
+        match self.is_view() {
+            // A borrowed view may be a stride-0 broadcast: copied checked.
+            true => checked_copy(self.view()),
+            false => Ok(self.into_owned()),
+        }
     }
 }
 
 impl<T: Clone, D: Rank> IntoUpdatable for ArrayViewMut<'_, T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
-        Ok(owned_copy(self.view()))
+        checked_copy(self.view())
     }
 }
 
 impl<T: Clone, D: Rank> IntoUpdatable for ArrayView<'_, T, D> {
     type Updatable = Array<T, D>;
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
-        Ok(owned_copy(self))
+        checked_copy(self)
     }
 }
 
@@ -625,11 +629,11 @@ where
 {
     type Updatable = Array<X::Elem, X::Dim>;
     fn into_updatable(self) -> Result<Self::Updatable, IndexError> {
-        Ok(self.into_updatable_unwrap())
+        checked_copy(self.target_view())
     }
     #[inline]
     fn into_updatable_unwrap(self) -> Self::Updatable {
-        owned_copy(self.target_view())
+        owned_copy_unwrap(self.target_view())
     }
 }
 
@@ -669,27 +673,54 @@ fn update_index_in<T: Arith, D: Dimension>(
 /// with its shape (as `Array::clone` does; `to_owned` and a checked
 /// `from_shape_vec` work out the layout again, a large share of a small
 /// `set!`'s time); any other is read in logical order, by ndarray's own
-/// loop. Every branch gives a `Vec` and ends in one constructor, so that
-/// the copy is built in registers: an array returned by a call on one
-/// branch is merged through memory, and `set!` then stalls on its fields.
+/// iterator (what its `to_owned` does for such a view). Every branch fills
+/// one `Vec` and ends in one constructor, so that the copy is built in
+/// registers: an array returned by a call on one branch is merged through
+/// memory, and `set!` then stalls on its fields. `None` when memory cannot
+/// hold the copy (a stride-0 view may show far more elements than it has).
 #[inline]
-pub(crate) fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
-    let (elements, fortran) = if let Some(elements) = view.to_slice() {
-        (elements.to_vec(), false)
-    } else if let Some(elements) = view.view().reversed_axes().to_slice() {
-        (elements.to_vec(), true)
+pub(crate) fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Option<Array<T, D>> {
+    let mut elements = crate::memory::vec(view.len())?;
+    let fortran = if let Some(slice) = view.to_slice() {
+        elements.extend_from_slice(slice);
+        false
+    } else if let Some(slice) = view.view().reversed_axes().to_slice() {
+        elements.extend_from_slice(slice);
+        true
     } else {
-        (view.as_standard_layout().into_owned().into_raw_vec_and_offset().0, false)
+        elements.extend(view.iter().cloned());
+        false
     };
     debug_assert_eq!(elements.len(), view.len());
     // SAFETY: `elements` holds `view.len()` elements (a view in C order as
     // one slice; one in Fortran order as the slice of its reversed axes,
-    // which are in C order; any other as the buffer of its copy in C order,
-    // from its start), as many as the shape `view.raw_dim()` holds in either
-    // order, which fits `isize` since the view's does: all
-    // `from_shape_vec_unchecked` asks. (That they are in the order named
-    // makes the copy right, not sound.)
-    unsafe { Array::from_shape_vec_unchecked(view.raw_dim().set_f(fortran), elements) }
+    // which are in C order; any other in C order, by its iterator), as many
+    // as the shape `view.raw_dim()` holds in either order, which fits
+    // `isize` since the view's does: all `from_shape_vec_unchecked` asks.
+    // (That they are in the order named makes the copy right, not sound.)
+    Some(unsafe { Array::from_shape_vec_unchecked(view.raw_dim().set_f(fortran), elements) })
+}
+
+/// [`owned_copy`], or [`IndexError::TooLarge`] naming the view's shape.
+#[inline]
+fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
+    let shape = view.raw_dim();
+    owned_copy(view).ok_or_else(|| crate::prepare::too_large(shape.slice()))
+}
+
+/// [`owned_copy`] for the entry points that panic on an error (`set!`),
+/// panicking (unwinding, never aborting) when memory cannot hold the copy.
+///
+/// # Panics
+///
+/// When memory cannot hold the copy.
+#[inline]
+#[track_caller]
+pub(crate) fn owned_copy_unwrap<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
+    match checked_copy(view) {
+        Ok(array) => array,
+        Err(error) => panic!("{error}"),
+    }
 }
 
 #[cfg(test)]
@@ -739,7 +770,7 @@ mod tests {
             (scalar.view(), Order::C),
         ];
         for (view, order) in views {
-            let copy = owned_copy(view.view());
+            let copy = owned_copy(view.view()).unwrap();
             assert_eq!(copy, view.to_owned(), "{:?}", view.strides());
             assert_eq!(copy.shape(), view.shape());
             assert_eq!(order_of(&copy), Some(order), "{:?}", view.strides());

@@ -16,8 +16,9 @@ use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::kernel::with_op;
 use crate::index::IndexElem;
+use crate::memory;
 use crate::mode::AnyMode;
-use crate::plan::Plan;
+use crate::plan::{Plan, ViewAxis};
 use crate::prepare::{self, Batch, Layout};
 use crate::rank::Selection;
 use crate::value::{IntoValue, Value};
@@ -73,47 +74,35 @@ pub fn select_batched<'a, T: Clone>(
     if Batch::is_basic(index) && shape.positions().next().is_some() {
         return crate::api::select(view, &Batch::behind_whole_axes(index, batch), mode);
     }
-    let machine = Machine::now();
-    let (sub_shape, sub_strides) = (&view.shape()[batch..], &view.strides()[batch..]);
-    let layout = Layout {
-        shape: sub_shape,
-        strides: sub_strides,
-    };
-    let positions: Vec<Vec<usize>> = shape.positions().collect();
-    let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| shape.index_at(index, at)).collect();
-    let plans = indices
-        .iter()
-        .map(|index| prepare::read_with(index, layout, &mode, &machine.passes()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let read_shape = match plans.first() {
-        Some(plan) => plan.shape().to_vec(),
-        None => prepare::batch_read_shape(&shape, index, layout)?,
-    };
-    let mut out_shape = shape.shape().to_vec();
-    out_shape.extend_from_slice(&read_shape);
-    if plans.is_empty() && Batch::is_basic(index) {
-        // A basic read is a view, empty here.
-        return Ok(Selection::View(
-            ArrayViewD::from_shape(out_shape, &[]).expect("no batch position, no element"),
-        ));
-    }
-    let mut out = match first_element(&view, &mode) {
-        Some(element) => ArrayD::from_elem(out_shape, element),
-        None => ArrayD::from_shape_vec(out_shape, Vec::new()).expect("a read with no element to copy is empty"),
-    };
-    let outs = views_of_batches(out.view_mut(), batch);
-    for ((at, plan), out) in positions.iter().zip(plans).zip(outs) {
-        debug_assert_eq!(plan.shape(), read_shape.as_slice(), "every batch reads one shape");
-        // SAFETY: the plan was resolved from the batch's view of the
-        // target in `mode`, and its shape is every batch's (the index
-        // arrays' batch views all have one shape, and no mask is read).
-        unsafe { choose::run_read_into(&view_at(&view, at), plan, &mode, out, &machine) };
-    }
-    Ok(Selection::Owned(out))
+    let mut out = None;
+    read_batches(&view, index, &shape, &mode, |out_shape| {
+        if Batch::is_basic(index) {
+            // No batch position: a basic read is a view, empty here.
+            return Ok(ReadInto::View);
+        }
+        // The result of the batches may be far larger than the target (a
+        // broadcast index): memory that cannot be had is an error.
+        let len = memory::elements(out_shape).ok_or_else(|| prepare::too_large(out_shape))?;
+        let elements = match first_element(&view, &mode) {
+            Some(element) if len > 0 => {
+                let mut elements = memory::vec(len).ok_or_else(|| prepare::too_large(out_shape))?;
+                elements.resize(len, element);
+                elements
+            }
+            _ => Vec::new(),
+        };
+        let fresh = out.insert(ArrayD::from_shape_vec(out_shape, elements).expect("a read with no element to copy is empty"));
+        Ok(ReadInto::Array(fresh.view_mut()))
+    })
+    .map(|out_shape| match out {
+        Some(array) => Selection::Owned(array),
+        None => Selection::View(ArrayViewD::from_shape(out_shape, &[]).expect("no batch position, no element")),
+    })
 }
 
 /// [`get_batched`] written over the elements of `out`, which must have the
-/// result's shape. On error, `out` is unchanged.
+/// result's shape: each batch is read straight into its place in `out`,
+/// with no array of the result made. On error, `out` is unchanged.
 pub fn get_batched_into<T, S, D, SO, DO>(
     target: &ArrayBase<S, D>,
     index: &[IndexElem<'_>],
@@ -132,12 +121,67 @@ where
     if batch == 0 {
         return crate::api::get_into(target, index, mode, out);
     }
-    let selected = select_batched(target.view().into_dyn(), index, batch, mode)?.into_cow();
-    if selected.shape() != out.shape() {
-        return Err(prepare::output_shape(out.shape(), selected.shape()));
+    let view = target.view().into_dyn();
+    let shape = prepare::batch_read(batch, view.shape(), index, &mode)?;
+    let out = out.view_mut().into_dyn();
+    if Batch::is_basic(index) && shape.positions().next().is_some() {
+        return choose::read_into(view, &Batch::behind_whole_axes(index, batch), mode, out);
     }
-    out.view_mut().into_dyn().assign(&selected);
-    Ok(())
+    read_batches(&view, index, &shape, &mode, |out_shape| match out.shape() == out_shape {
+        true => Ok(ReadInto::Array(out)),
+        false => Err(prepare::output_shape(out.shape(), out_shape)),
+    })
+    .map(drop)
+}
+
+/// Where [`read_batches`] writes the batches.
+enum ReadInto<'o, T> {
+    /// Over the elements of this array, of the result's shape.
+    Array(ArrayViewMutD<'o, T>),
+    /// Nowhere: there is no batch position, and the read is a view.
+    View,
+}
+
+/// The read of every batch of `batch` (the checked batch axes of `view`
+/// and `index`), each prepared before the first is read, then each written
+/// into its place in what `out` (given the result's shape, once every
+/// batch is prepared) says: the result's shape.
+fn read_batches<'o, T: Clone + 'o>(
+    view: &ArrayViewD<'_, T>,
+    index: &[IndexElem<'_>],
+    batch: &Batch,
+    mode: &AnyMode<T>,
+    out: impl FnOnce(&[usize]) -> Result<ReadInto<'o, T>, IndexError>,
+) -> Result<Vec<usize>, IndexError> {
+    let machine = Machine::now();
+    let k = batch.ndim();
+    let layout = Layout {
+        shape: &view.shape()[k..],
+        strides: &view.strides()[k..],
+    };
+    let positions: Vec<Vec<usize>> = batch.positions().collect();
+    let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batch.index_at(index, at)).collect();
+    let plans = indices
+        .iter()
+        .map(|index| prepare::read_with(index, layout, mode, &machine.passes()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let read_shape = match plans.first() {
+        Some(plan) => plan.shape().to_vec(),
+        None => prepare::batch_read_shape(batch, index, layout)?,
+    };
+    let out_shape = [batch.shape(), &read_shape].concat();
+    let ReadInto::Array(out) = out(&out_shape)? else {
+        return Ok(out_shape);
+    };
+    for ((at, plan), out) in positions.iter().zip(plans).zip(views_of_batches(out, k)) {
+        debug_assert_eq!(plan.shape(), read_shape.as_slice(), "every batch reads one shape");
+        // SAFETY: the plan was resolved from the batch's view of the
+        // target in `mode`, and its shape is every batch's (the index
+        // arrays' batch views all have one shape, and no mask is read),
+        // which `out` has behind its batch axes.
+        unsafe { choose::run_read_into(&view_at(view, at), plan, mode, out, &machine) };
+    }
+    Ok(out_shape)
 }
 
 /// Writes `value` into `target[index]` with the leading `batch` axes of the
@@ -270,25 +314,70 @@ where
         .iter()
         .map(|index| prepare::apply_with(index, layout, &mode, &machine.passes()))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut offsets = Vec::new();
+    // One offset per position of every batch: a count of the user's
+    // lengths, checked, then scratch that memory may refuse.
+    let too_large = || prepare::too_large(&[batches.batch.shape(), plans.first().map_or(&[][..], Plan::shape)].concat());
+    let count = memory::total(plans.iter().map(|plan| memory::elements(plan.shape()).unwrap_or(usize::MAX))).ok_or_else(too_large)?;
+    let mut offsets = memory::vec(count).ok_or_else(too_large)?;
     for (at, plan) in batches.positions.iter().zip(&plans) {
         let base = batch_offset(&target, at);
         match plan {
             Plan::Indexed(plan) => plan.for_each_offset(|offset| offsets.extend(offset.map(|offset| base + offset))),
-            Plan::View(plan) => {
-                let origin = target.as_ptr();
-                let selected = crate::exec::basic::select(view_at(&target.view(), at), &plan.axes);
-                // SAFETY: every element of the selection is an element of
-                // `target`, one allocation with `origin`.
-                offsets.extend(selected.iter().map(|element| unsafe { (element as *const T).offset_from(origin) }));
-            }
+            // Offsets by the strides, not by addresses: elements of a
+            // zero-sized type share one.
+            Plan::View(plan) => view_offsets(&plan.axes, layout.strides, base, &mut |offset| offsets.push(offset)),
         }
     }
     // SAFETY: each offset is a batch's offset in `target` plus an offset
     // its plan (resolved from that batch's view) yields: an element of
     // `target`.
-    unsafe { crate::exec::apply::apply_offsets(&mut target, &offsets, f) };
-    Ok(())
+    match unsafe { crate::exec::apply::apply_offsets(&mut target, &offsets, f) } {
+        true => Ok(()),
+        false => Err(too_large()),
+    }
+}
+
+/// Calls `f` with the offset of each element of the view `axes` select
+/// from an array of `strides` whose first element is at `base`, in C order
+/// (the order of the selected view's iterator).
+fn view_offsets(axes: &[ViewAxis], strides: &[isize], base: isize, f: &mut dyn FnMut(isize)) {
+    // The view's origin and its axes (length and stride), as the resolver
+    // left them: every position selected is in bounds.
+    let (mut origin, mut dims, mut axis) = (base, Vec::with_capacity(axes.len()), 0);
+    for &view_axis in axes {
+        match view_axis {
+            ViewAxis::Select(position) => origin += position as isize * strides[axis],
+            ViewAxis::Slice { first, len, step } => {
+                // A step is never taken from the last position (and may
+                // overflow there).
+                origin += if len > 0 { first as isize * strides[axis] } else { 0 };
+                dims.push((len, if len > 1 { step * strides[axis] } else { 0 }));
+            }
+            ViewAxis::NewAxis => {
+                dims.push((1, 0));
+                continue;
+            }
+        }
+        axis += 1;
+    }
+    if dims.iter().any(|&(len, _)| len == 0) {
+        return;
+    }
+    // A C-order odometer over the view's axes.
+    let mut at = vec![0usize; dims.len()];
+    let mut offset = origin;
+    loop {
+        f(offset);
+        let Some(last) = (0..dims.len()).rev().find(|&d| at[d] + 1 < dims[d].0) else {
+            return;
+        };
+        for d in last + 1..dims.len() {
+            offset -= (dims[d].0 - 1) as isize * dims[d].1;
+            at[d] = 0;
+        }
+        at[last] += 1;
+        offset += dims[last].1;
+    }
 }
 
 /// The batches of an update: every position, checked.

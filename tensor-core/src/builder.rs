@@ -24,7 +24,7 @@
 
 use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension};
 
-use crate::backend::{IntoUpdatable, owned_copy};
+use crate::backend::{IntoUpdatable, owned_copy_unwrap};
 use crate::element::{Arith, Op, Ordered};
 use crate::entry;
 use crate::error::{IndexError, SetError};
@@ -264,6 +264,12 @@ pub struct AtMut<'s, X: ?Sized, L> {
 /// Copies (or takes) an array for a copy-and-update (JAX's `x.at[i].set(v)`).
 pub trait IntoUpdated<T, D> {
     /// The array to update: the same buffer when `self` owns it uniquely, a copy otherwise.
+    ///
+    /// # Panics
+    ///
+    /// When memory cannot hold the copy (of a stride-0 view, say, which
+    /// shows far more elements than it has), as `try_set!` reports
+    /// [`IndexError::TooLarge`] with no array.
     fn into_owned_array(self) -> Array<T, D>;
 
     /// Selects `index` of the (copied or taken) array for an update that
@@ -294,19 +300,22 @@ impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArcArray<T, D> {
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for CowArray<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        self.into_owned()
+        match self.is_view() {
+            true => owned_copy_unwrap(self.view()),
+            false => self.into_owned(),
+        }
     }
 }
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayViewMut<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        owned_copy(self.view())
+        owned_copy_unwrap(self.view())
     }
 }
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayView<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        owned_copy(self)
+        owned_copy_unwrap(self)
     }
 }
 

@@ -47,7 +47,8 @@
 #![doc(test(attr(deny(warnings))))]
 
 // The layers, each importing only from those above it in this list:
-// leaves (error, element, mode, index, rank, value, target, exec::sys),
+// leaves (error, element, mode, index, rank, value, target, memory,
+// exec::sys),
 // then plan, then exec, then the entry layer (prepare, choose, api,
 // batched, numpy), then the traits and method syntax over it (backend,
 // builder, typed, entry).
@@ -66,6 +67,7 @@ pub mod entry;
 pub mod error;
 mod exec;
 pub mod index;
+mod memory;
 mod mode;
 pub mod numpy;
 // The planner and the checks: public for backends (see `backend`), which

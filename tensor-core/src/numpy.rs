@@ -279,11 +279,7 @@ where
 /// Room for `len` coordinates of `count` non-zero elements.
 #[track_caller]
 fn room_for(len: usize, count: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    if out.try_reserve_exact(len).is_err() {
-        no_room(count);
-    }
-    out
+    crate::memory::vec(len).unwrap_or_else(|| no_room(count))
 }
 
 /// The panic of coordinates that cannot be allocated.
@@ -354,8 +350,7 @@ where
     let indices = I::Elem::int_array(indices.into_cow_array());
     let view = x.target_view().into_dyn();
     let positions = checks::take(&indices, view.len(), read_mode(mode))?;
-    let mut out = Vec::new();
-    out.try_reserve_exact(positions.len()).map_err(|_| too_large(indices.shape()))?;
+    let mut out = crate::memory::vec(positions.len()).ok_or_else(|| too_large(indices.shape()))?;
     flat::gather(&view, &positions, &mut out);
     let shape = I::Dim::from_dimension(&IxDyn(indices.shape())).expect("the index's own rank");
     Ok(Array::from_shape_vec(shape, out).expect("one element per index"))

@@ -12,7 +12,17 @@ use std::path::{Path, PathBuf};
 /// crate root. A module not listed inherits its parent's layer.
 const LAYERS: &[&[&str]] = &[
     // Leaves.
-    &["error", "element", "rank", "index", "mode", "value", "target", "exec::sys"],
+    &[
+        "error",
+        "element",
+        "rank",
+        "index",
+        "mode",
+        "value",
+        "target",
+        "memory",
+        "exec::sys",
+    ],
     &["plan"],
     &["exec"],
     // The entry layer, itself in order: prepare, then the chooser, then the

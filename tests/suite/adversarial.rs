@@ -8,12 +8,12 @@
 //! tensor-at's own output.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ShapeBuilder, array};
-use tensor_at::backend::{AnyMode, apply, get, set, update};
-use tensor_at::index::IndexElem;
-use tensor_at::{IndexError, Mode, Op, at, ix, set, try_at, try_set};
+use ndarray::{Array1, Array2, Array4, ArrayD, ArrayView1, ArrayView2, ArrayView3, ArrayView4, Axis, IxDyn, ShapeBuilder, array};
+use tensor_at::backend::{AnyMode, apply, apply_batched, get, get_batched, get_batched_into, set, update};
+use tensor_at::index::{IndexElem, PySlice};
+use tensor_at::{IndexError, IntoUpdated, Mode, Op, ReadMode, SetError, at, ix, nd, set, try_at, try_set};
 
 // ---------------------------------------------------------------- extreme indices
 
@@ -199,6 +199,189 @@ fn a_gather_from_a_huge_broadcast_target_fails_cleanly() {
         assert!(matches!(error, IndexError::TooLarge { .. }), "{error:?}");
         assert_eq!(error.to_string(), "indexing result of shape (1048576, 2097152) is too large");
     }
+}
+
+#[test]
+fn a_batched_read_of_no_batch_is_empty_whatever_its_index_broadcasts_to() {
+    // JAX: vmap over a batch of 0 gives shape (0, 2^62) from an index broadcast to (0, 2^62), with
+    // nothing built; with one batch position the same read needs 2^62 elements: `TooLarge`.
+    let zero = [0usize];
+    let huge = stretched(&zero, (1, 1 << 62));
+    let none = Array2::<f32>::zeros((0, 5));
+    let read = get_batched(&none, &[ix(huge)], 1, ReadMode::Error).expect("no batch, nothing to read");
+    assert_eq!((read.shape(), read.len()), (&[0, 1 << 62][..], 0));
+    let mut out = ArrayD::<f32>::zeros(IxDyn(&[0, 1 << 62]));
+    get_batched_into(&none, &[ix(huge)], 1, ReadMode::Error, &mut out).expect("no batch, nothing to write");
+    let one = Array2::<f32>::zeros((1, 5));
+    let error = get_batched(&one, &[ix(huge)], 1, ReadMode::Error).unwrap_err();
+    assert_eq!(error.to_string(), "indexing result of shape (4611686018427387904,) is too large");
+}
+
+#[test]
+fn a_batched_read_too_large_to_allocate_fails_cleanly() {
+    // 2^10 batches each reading 2^10 rows of 2^26 elements of a stride-0 target: 2^46 f32, 256 TiB,
+    // refused with `TooLarge` naming the whole result, as the same read unbatched is.
+    let one = [1.0f32];
+    let target = ArrayView3::from_shape((1 << 10, 1 << 26, 1 << 26).strides((0, 0, 0)), &one).unwrap();
+    let rows = Array2::<i64>::zeros((1, 1 << 10));
+    let error = get_batched(&target, &[ix(&rows)], 1, ReadMode::Error).unwrap_err();
+    assert_eq!(error.to_string(), "indexing result of shape (1024, 1024, 67108864) is too large");
+    let whole = ArrayView4::from_shape((1, 1 << 10, 1 << 26, 1 << 26).strides((0, 0, 0, 0)), &one).unwrap();
+    let unbatched = get(&whole, &[ix(..), ix(..), ix(rows.row(0))], Mode::Error).unwrap_err();
+    assert_eq!(
+        unbatched.to_string(),
+        "indexing result of shape (1, 1024, 1024, 67108864) is too large"
+    );
+}
+
+/// An element that counts its clones (used by one test only).
+#[derive(Debug, PartialEq)]
+struct Counted(i32);
+
+static CLONES: AtomicUsize = AtomicUsize::new(0);
+
+impl Clone for Counted {
+    fn clone(&self) -> Counted {
+        CLONES.fetch_add(1, Ordering::SeqCst);
+        Counted(self.0)
+    }
+}
+
+#[test]
+fn a_batched_read_into_an_array_copies_each_element_once_straight_into_it() {
+    // `take(.., out=buf)` (and tf.gather with batch_dims) copy each selected element once into
+    // `buf`: no result of their own, filled and then copied over.
+    let x = Array2::from_shape_fn((2, 4), |(b, j)| Counted(10 * b as i32 + j as i32));
+    let idx = array![[3, 0, 3], [1, 1, 2]];
+    let mut out = Array2::from_shape_fn((2, 3), |_| Counted(-1));
+    let before = CLONES.load(Ordering::SeqCst);
+    get_batched_into(&x, &[ix(&idx)], 1, ReadMode::Error, &mut out).unwrap();
+    assert_eq!(CLONES.load(Ordering::SeqCst) - before, 6, "one clone per element read");
+    let expected = [[3, 0, 3], [11, 11, 12]];
+    assert_eq!(out, Array2::from_shape_fn((2, 3), |(b, k)| Counted(expected[b][k])));
+    // A basic index, read through whole batch axes, is copied once too.
+    let before = CLONES.load(Ordering::SeqCst);
+    get_batched_into(&x, &[ix(1..4)], 1, ReadMode::Error, &mut out).unwrap();
+    assert_eq!(CLONES.load(Ordering::SeqCst) - before, 6);
+    assert_eq!(out, Array2::from_shape_fn((2, 3), |(b, k)| Counted(10 * b as i32 + k as i32 + 1)));
+    // A wrong shape is refused after the read's own checks, `out` unchanged.
+    let mut wrong = Array2::from_shape_fn((2, 2), |_| Counted(-1));
+    let error = get_batched_into(&x, &[ix(&idx)], 1, ReadMode::Error, &mut wrong).unwrap_err();
+    assert!(matches!(error, IndexError::OutputShape { .. }), "{error}");
+    assert!(wrong.iter().all(|e| e.0 == -1));
+}
+
+#[test]
+fn apply_over_more_positions_than_memory_holds_fails_before_calling_anything() {
+    // A 1 MiB target read through 2^20 copies of its one row: 2^40 positions, whose scratch (an
+    // offset and a result each, 8 TiB and more) is refused with `TooLarge`; `f` is never called.
+    let original = Array2::<u8>::from_elem((1, 1 << 20), 7);
+    let rows = Array1::<i32>::zeros(1 << 20);
+    let never = |_: u8| -> u8 { panic!("f is never called") };
+    let mut x = original.clone();
+    let error = apply(&mut x, &[ix(&rows)], never, Mode::Error).unwrap_err();
+    assert_eq!(error.to_string(), "indexing result of shape (1048576, 1048576) is too large");
+    let error = apply_batched(
+        &mut x.view_mut().insert_axis(Axis(0)),
+        &[ix(rows.view().insert_axis(Axis(0)))],
+        1,
+        never,
+        Mode::Error,
+    )
+    .unwrap_err();
+    assert_eq!(error.to_string(), "indexing result of shape (1, 1048576, 1048576) is too large");
+    assert_eq!(x, original);
+    // The method syntax gives the array back, in its own buffer.
+    let buffer = x.as_ptr();
+    let refused = x.updated(&rows).apply(never).unwrap_err();
+    assert!(matches!(refused.error, IndexError::TooLarge { .. }));
+    let back = refused.array.expect("the array comes back");
+    assert_eq!((back.as_ptr(), &back), (buffer, &original));
+}
+
+#[test]
+fn batched_apply_of_a_basic_index_reaches_each_element_of_a_zero_sized_type() {
+    // JAX: vmap of x.at[1:].apply(f) calls f once per selected element of each batch: 2 x 2 here.
+    let mut units = Array2::from_elem((2, 3), ());
+    let mut calls = 0;
+    apply_batched(&mut units, &[ix(1..)], 1, |()| calls += 1, Mode::Error).unwrap();
+    assert_eq!(calls, 4);
+    // The same offsets on numbers, reversed axes and a new axis included: x[b, ::-2][None] *= 10.
+    let mut x = Array2::from_shape_fn((2, 5), |(b, j)| (10 * b + j) as i64);
+    x.invert_axis(Axis(1));
+    let index = [ix(IndexElem::NewAxis), ix(PySlice::new(None, None, Some(-2)))];
+    apply_batched(&mut x, &index, 1, |e| e * 100, Mode::Error).unwrap();
+    x.invert_axis(Axis(1));
+    assert_eq!(
+        x,
+        array![[0, 1, 2, 3, 4], [10, 11, 12, 13, 14]].mapv(|e| if e % 2 == 0 { e * 100 } else { e })
+    );
+}
+
+#[test]
+fn nd_depths_summing_past_usize_max_are_too_many_indices() {
+    // Three `nd` arrays broadcast to depth isize::MAX index 3 (2^63 - 1) axes of a 2-d array: NumPy's
+    // "too many indices", the count saturated where it cannot be written.
+    let zero = [0usize];
+    let deep = ArrayView1::from_shape((isize::MAX as usize).strides(0), &zero).unwrap();
+    let x = Array2::<i32>::zeros((2, 2));
+    let index = [ix(nd(deep)), ix(nd(deep)), ix(nd(deep))];
+    let error = get(&x, &index, Mode::Error).unwrap_err();
+    assert_eq!(
+        error,
+        IndexError::TooManyIndices {
+            ndim: 2,
+            indexed: usize::MAX
+        }
+    );
+    let mut y = x.clone();
+    assert_eq!(set(&mut y, &index, 1, Mode::Error).unwrap_err(), error);
+    assert_eq!(y, x);
+}
+
+#[test]
+fn an_empty_region_whose_other_axes_cannot_be_addressed_is_too_large() {
+    // NumPy (uint8): x of shape (1, 2^31, 2^31, 0) is empty; x[[0, 0, 0, 0]] would have shape
+    // (4, 2^31, 2^31, 0), 2^64 bytes by its other axes: "array is too big" (`TooLarge`), in every
+    // mode and on every entry point, the array given back where it was taken. x[[0]] is empty.
+    let shape = (1, 1 << 31, 1 << 31, 0);
+    let x = Array4::<u8>::from_shape_vec(shape, Vec::new()).unwrap();
+    let four = [0, 0, 0, 0];
+    let too_large = "indexing result of shape (4, 2147483648, 2147483648, 0) is too large";
+    assert_eq!(get(&x, &[ix(four)], Mode::Error).unwrap_err().to_string(), too_large);
+    assert_eq!(try_at!(x[[0, 0, 0, 0]]).unwrap_err().to_string(), too_large);
+    assert_eq!(try_at!(x[[0, 0, 0, 0]]; mode = clip).unwrap_err().to_string(), too_large);
+    assert_eq!(at!(x[[0]]).shape(), &[1, 1 << 31, 1 << 31, 0]);
+    let mut y = x.clone();
+    assert_eq!(set(&mut y, &[ix(four)], 1, Mode::Error).unwrap_err().to_string(), too_large);
+    assert_eq!(
+        update(&mut y, &[ix(four)], Op::Add, 1, Mode::Error).unwrap_err().to_string(),
+        too_large
+    );
+    assert_eq!(apply(&mut y, &[ix(four)], |e| e, Mode::Error).unwrap_err().to_string(), too_large);
+    assert_eq!(try_at!(y[[0, 0, 0, 0]] += 1).unwrap_err().to_string(), too_large);
+    let SetError { error, array } = try_set!({ y }[[0, 0, 0, 0]] = 1).unwrap_err();
+    assert_eq!((error.to_string(), array.map(|a| a.dim())), (too_large.to_owned(), Some(shape)));
+    let refused = x.updated(four).add(1).unwrap_err();
+    assert_eq!(
+        (refused.error.to_string(), refused.array.map(|a| a.dim())),
+        (too_large.to_owned(), Some(shape))
+    );
+}
+
+#[test]
+fn a_copy_and_update_of_a_source_too_large_to_copy_fails_cleanly() {
+    // NumPy: np.broadcast_to(0, 2**42).copy() raises MemoryError. `try_set!` of a stride-0 view of
+    // 2^42 elements (16 TiB to copy) is `TooLarge`, with no array: the source is still the caller's.
+    let one = [0.0f32];
+    let huge = ArrayView1::from_shape((1 << 42).strides(0), &one).unwrap();
+    let SetError { error, array } = try_set!(huge[0] = 1.0).unwrap_err();
+    assert_eq!(error.to_string(), "indexing result of shape (4398046511104,) is too large");
+    assert!(array.is_none());
+    assert!(
+        catch_unwind(|| huge.updated(0).set(1.0)).is_err(),
+        "the method syntax panics, never aborts"
+    );
 }
 
 // ---------------------------------------------------------------- masks

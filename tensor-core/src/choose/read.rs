@@ -43,7 +43,9 @@ fn streams_gather<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
     let Form::IndexRows { row, .. } = plan.form() else {
         return false;
     };
-    machine.streams_row_gather(row * size_of::<T>(), plan.len() * size_of::<T>())
+    // (Saturating: a read of a stride-0 view may name more bytes than
+    // there are addresses; it is refused before it is gathered.)
+    machine.streams_row_gather(row.saturating_mul(size_of::<T>()), plan.len().saturating_mul(size_of::<T>()))
 }
 
 fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine: &Machine) -> GatherStrategy {
@@ -52,7 +54,7 @@ fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine:
     let stream = plain && streams_gather::<T>(plan, machine);
     // An `along` gather out of a target beyond the last-level cache asks
     // for its picks early.
-    let far = machine.beyond_cache(view.len() * size_of::<T>());
+    let far = machine.beyond_cache(view.len().saturating_mul(size_of::<T>()));
     match plan.form() {
         Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
             GatherStrategy::MaskBlocks { parallel }

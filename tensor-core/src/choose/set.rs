@@ -78,7 +78,9 @@ fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, tar
 }
 
 fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broadcast<'_, T>, machine: &Machine) -> SetStrategy {
-    let region = plan.shape().iter().product::<usize>() * size_of::<T>();
+    // (Saturating: a broadcast index may select more bytes than there are
+    // addresses, each position a write.)
+    let region = plan.shape().iter().product::<usize>().saturating_mul(size_of::<T>());
     let target_bytes = target.len() * size_of::<T>();
     let stream = streams_set(plan, values, region, target_bytes, machine);
     let far = machine.beyond_cache(target_bytes);

@@ -278,12 +278,17 @@ pub(crate) fn apply<T: Clone>(
     f: impl FnMut(T) -> T,
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
-    match prepare::apply_with(index, layout(&target), mode, &machine.passes())? {
-        Plan::View(plan) => crate::exec::apply::apply_view(basic::select(target, &plan.axes), f),
+    let plan = prepare::apply_with(index, layout(&target), mode, &machine.passes())?;
+    let applied = match &plan {
+        Plan::View(view) => crate::exec::apply::apply_view(basic::select(target, &view.axes), f),
         // SAFETY: the plan was resolved from this target's layout (above).
-        Plan::Indexed(plan) => unsafe { crate::exec::apply::apply_indexed(&mut target, &plan, f) },
+        Plan::Indexed(indexed) => unsafe { crate::exec::apply::apply_indexed(&mut target, indexed, f) },
+    };
+    // Scratch memory cannot hold is an error, before anything is written.
+    match applied {
+        true => Ok(()),
+        false => Err(prepare::too_large(plan.shape())),
     }
-    Ok(())
 }
 
 #[cfg(test)]

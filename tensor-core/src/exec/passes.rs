@@ -27,7 +27,9 @@ impl CpuPasses {
 }
 
 // SAFETY: every index is tested, by chunks (each chunk whole, on one
-// thread), and `cpu_passes_equal_the_serial_ones` compares with `Serial`.
+// thread); each offset is added to by one thread, as `Serial` adds it;
+// the table is a new vector (`try_output`); and
+// `cpu_passes_equal_the_serial_ones` compares with `Serial`.
 unsafe impl IndexPasses for CpuPasses {
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
         with_int_array!(indices, a => match a.as_slice() {

@@ -6,6 +6,7 @@ use ndarray::{ArrayViewD, Axis, IxDyn};
 
 use crate::error::{Dims, IndexError, IndexShapes};
 use crate::index::{IndexInt, IntArray, with_int_array};
+use crate::memory;
 use crate::mode::{Bounds, Resolution};
 use crate::plan::passes::IndexPasses;
 use crate::plan::{AxisIndex, Dim, Entries, IndexedPlan, MaskIndex, SKIP, Table};
@@ -101,6 +102,15 @@ fn broadcast_shapes(components: &[Component<'_>], element_shapes: &[Vec<usize>])
     })
 }
 
+/// The shape of the table of the advanced components (their broadcast),
+/// and its number of entries, with nothing built: NumPy's broadcast error,
+/// then [`IndexError::TooLarge`].
+pub(crate) fn table_shape(components: &[Component<'_>], element_shapes: &[Vec<usize>]) -> Result<(Vec<usize>, usize), IndexError> {
+    let shape = broadcast_shapes(components, element_shapes)?;
+    let count = checked_size(&shape)?;
+    Ok((shape, count))
+}
+
 /// Builds the offset table of the advanced components on a target with the
 /// given shape and strides. `element_shapes` are the shapes of the index
 /// elements as written, for the broadcast error message.
@@ -111,8 +121,7 @@ pub(crate) fn build_table<'i>(
     bounds: Bounds,
     passes: &dyn IndexPasses,
 ) -> Result<Table<'i>, IndexError> {
-    let shape = broadcast_shapes(components, element_shapes)?;
-    let count = checked_size(&shape)?;
+    let (shape, count) = table_shape(components, element_shapes)?;
     // One contiguous array in mode error: read in place, nothing copied.
     if let [
         Component {
@@ -239,10 +248,8 @@ fn in_place_plan<'i>(
 ) -> Result<IndexedPlan<'i>, IndexError> {
     let (lens, strides) = rest;
     let shape: Vec<usize> = table.iter().chain(lens).copied().collect();
-    // An empty region is no size at all, however large its other axes.
-    if !shape.contains(&0) {
-        checked_size(&shape)?;
-    }
+    // An empty region too: its other axes must still be addressable.
+    checked_size(&shape)?;
     let dims = std::iter::once(Dim::Table)
         .chain(lens.iter().zip(strides).map(|(&len, &stride)| Dim::Strided { len, stride }))
         .collect();
@@ -258,15 +265,13 @@ fn in_place_plan<'i>(
     })
 }
 
-/// The number of elements of `shape`, or an error when it overflows.
+/// The number of elements of `shape`, or an error when an array of that
+/// shape cannot be addressed (see [`memory::elements`]: an empty shape's
+/// other lengths count too).
 pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
-    shape
-        .iter()
-        .try_fold(1usize, |n, &d| n.checked_mul(d))
-        .filter(|&n| n <= isize::MAX as usize)
-        .ok_or_else(|| IndexError::TooLarge {
-            shape: Dims(shape.to_vec()),
-        })
+    memory::elements(shape).ok_or_else(|| IndexError::TooLarge {
+        shape: Dims(shape.to_vec()),
+    })
 }
 
 /// The number of true elements of a mask (a byte sum, which vectorizes,

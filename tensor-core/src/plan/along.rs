@@ -287,6 +287,16 @@ fn region_shape(index: &[usize], shape: &[usize], axis: usize) -> Result<Vec<usi
         .collect()
 }
 
+/// The region `along(index, axis)` selects on a target of `shape`, and
+/// its number of elements, with nothing built: the axis, the broadcast,
+/// the size (the bounds are [`resolve`]'s).
+pub(crate) fn region_of(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Result<(Vec<usize>, usize), IndexError> {
+    let axis = normalize_axis(axis, shape.len())?;
+    let region = region_shape(index.shape(), shape, axis)?;
+    let count = advanced::checked_size(&region)?;
+    Ok((region, count))
+}
+
 /// The plan of `along(index, axis)` on a target of the given shape and
 /// strides. Errors in NumPy's order: the axis and the rank (checked with
 /// the index's structure, `Placement::new`), the broadcast, the bounds.
@@ -298,9 +308,8 @@ pub(crate) fn resolve<'i>(
     bounds: Bounds,
     passes: &dyn IndexPasses,
 ) -> Result<Plan<'i>, IndexError> {
-    let axis = normalize_axis(axis, shape.len())?;
-    let region = region_shape(index.shape(), shape, axis)?;
-    let count = advanced::checked_size(&region)?;
+    let (region, count) = region_of(index, axis, shape)?;
+    let axis = normalize_axis(axis, shape.len()).expect("checked with the region");
     if bounds == Bounds::Error {
         // Indices are checked only where they select something, as NumPy does.
         if count > 0

@@ -45,7 +45,7 @@ pub use along::AlongIndex;
 pub(crate) use along::AlongRows;
 pub use broadcast::{broadcast_len, broadcast_shapes};
 pub use passes::{IndexPasses, Serial};
-pub(crate) use resolve::check_mask_shape;
+pub(crate) use resolve::{check_mask_shape, resolve_shape};
 pub use resolve::{resolve, resolve_with};
 
 /// What an index selects.

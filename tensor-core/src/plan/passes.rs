@@ -11,9 +11,22 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 ///
 /// # Safety
 ///
-/// Plans keep index arrays in place when [`first_out_of_bounds`](Self::first_out_of_bounds)
-/// finds no index out of bounds, and executors read the target at those
-/// indices unchecked: an implementation must find every one.
+/// Executors read and write the target at the offsets of a plan with no
+/// check of their own, and a plan's offsets are what these passes say.
+/// An implementation must hold to each method's contract exactly:
+///
+/// - [`first_out_of_bounds`](Self::first_out_of_bounds) returns `Some`
+///   whenever any index of `indices` lies outside `[-len, len)`. On `None`
+///   the planner keeps the array in place (a lone index array, a pair of
+///   them, `along`), or folds it into a table through `add_positions`,
+///   and executors take every index of it as a position on its axis.
+/// - [`add_positions`](Self::add_positions) adds exactly
+///   `indices[k].position(len) * stride` to each `offsets[k]`, and changes
+///   nothing else: the table's entries are the offsets executors reach.
+/// - [`table`](Self::table) returns an empty vector (of any capacity) or
+///   `None`: the planner extends it with zeros to `len` entries and folds
+///   each index into them, so an entry it already held would be an offset
+///   nobody computed.
 pub unsafe trait IndexPasses {
     /// The first index of `indices`, in C order, outside `[-len, len)`.
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128>;
@@ -23,7 +36,8 @@ pub unsafe trait IndexPasses {
     fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize);
 
     /// An empty vector with room for `len` offsets, or `None` when memory
-    /// cannot hold them.
+    /// cannot hold them (the planner reports
+    /// [`IndexError::TooLarge`](crate::error::IndexError::TooLarge)).
     fn table(&self, len: usize) -> Option<Vec<isize>>;
 }
 
@@ -31,7 +45,8 @@ pub unsafe trait IndexPasses {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Serial;
 
-// SAFETY: the plain loop tests every index.
+// SAFETY: the plain loop tests every index; the offsets are the plain
+// sum of each position times the stride; the table is a new vector.
 unsafe impl IndexPasses for Serial {
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
         with_int_array!(indices, a => a.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()))
@@ -46,8 +61,6 @@ unsafe impl IndexPasses for Serial {
     }
 
     fn table(&self, len: usize) -> Option<Vec<isize>> {
-        let mut table = Vec::new();
-        table.try_reserve_exact(len).ok()?;
-        Some(table)
+        crate::memory::vec(len)
     }
 }

@@ -51,8 +51,10 @@ impl Placement {
                 IndexElem::Array(_) | IndexElem::Mask(_) | IndexElem::Nd(_) | IndexElem::Device { .. }
             ) && as_int(elem).is_none();
             ellipses += usize::from(matches!(elem, IndexElem::Ellipsis));
+            // `nd` arrays broadcast to any depth: a sum past `usize::MAX`
+            // is too many indices all the same.
             match width(elem) {
-                Some(width) => indexed += width,
+                Some(width) => indexed = usize::saturating_add(indexed, width),
                 None => nd_without_axes = true,
             }
         }

@@ -107,13 +107,10 @@ fn resolve_advanced<'i>(
     if let [IndexElem::Along { index, axis }] = index {
         return along::resolve(index, *axis, shape, strides, bounds, passes);
     }
-    let items = place(index, shape, bounds)?;
-    let consumed = items.iter().map(Item::end_axis).max().unwrap_or(0);
-    let trailing = consumed..shape.len();
-    let skipped = |item: &Item<'_>| matches!(*item, Item::Int { axis, index } if bounds.resolve(index, shape[axis]) == Resolution::Skipped);
-    if !items.iter().any(|item| item.is_array_like() || skipped(item)) {
-        return Ok(Plan::View(view_of_items(&items, shape, trailing, bounds)));
-    }
+    let (items, trailing) = match placed(index, shape, bounds)? {
+        Placed::View(view) => return Ok(Plan::View(view)),
+        Placed::Advanced { items, trailing } => (items, trailing),
+    };
     let in_place = match items.as_slice() {
         [Item::Array { axis: 0, array }] => advanced::lone_index(array, shape, strides, bounds, passes)?,
         [Item::Array { axis: 0, array: first }, Item::Array { axis: 1, array: second }] => {
@@ -130,6 +127,55 @@ fn resolve_advanced<'i>(
         }
     };
     Ok(Plan::Indexed(plan))
+}
+
+/// The shape of what `index` selects on a target of the given shape and
+/// strides, every rule of [`resolve_with`] checked but the bounds of index
+/// arrays, and nothing built that the selection's size decides (no table
+/// of offsets): the shape of a read with no position to read, such as a
+/// batched read of no batch.
+pub(crate) fn resolve_shape(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], bounds: Bounds) -> Result<Vec<usize>, IndexError> {
+    let mut axes = Vec::with_capacity(index.len() + shape.len());
+    if let Some(consumed) = each_view_axis(index, shape, bounds, |axis| axes.push(axis)) {
+        return Ok(view_plan(axes, &shape[consumed?..]).shape);
+    }
+    if let [IndexElem::Along { index, axis }] = index {
+        return along::region_of(index, *axis, shape).map(|(region, _)| region);
+    }
+    let (items, trailing) = match placed(index, shape, bounds)? {
+        Placed::View(view) => return Ok(view.shape),
+        Placed::Advanced { items, trailing } => (items, trailing),
+    };
+    // The forms read in place select what the general plan selects.
+    let (components, element_shapes) = components(&items);
+    let (table, _) = advanced::table_shape(&components, &element_shapes)?;
+    let (_, dims) = region_dims(&items, trailing, shape, strides);
+    let region = region_shape(&dims, &table);
+    advanced::checked_size(&region)?;
+    Ok(region)
+}
+
+/// An index placed on the target's axes: a view, or advanced items with
+/// the target axes after them (`trailing`) taken whole.
+enum Placed<'a> {
+    View(ViewPlan),
+    Advanced {
+        items: Vec<Item<'a>>,
+        trailing: std::ops::Range<usize>,
+    },
+}
+
+/// `index` placed on a target of `shape`, its integers and slices
+/// resolved in `bounds` (see [`place`]).
+fn placed<'a>(index: &'a [IndexElem<'_>], shape: &[usize], bounds: Bounds) -> Result<Placed<'a>, IndexError> {
+    let items = place(index, shape, bounds)?;
+    let consumed = items.iter().map(Item::end_axis).max().unwrap_or(0);
+    let trailing = consumed..shape.len();
+    let skipped = |item: &Item<'_>| matches!(*item, Item::Int { axis, index } if bounds.resolve(index, shape[axis]) == Resolution::Skipped);
+    if !items.iter().any(|item| item.is_array_like() || skipped(item)) {
+        return Ok(Placed::View(view_of_items(&items, shape, trailing, bounds)));
+    }
+    Ok(Placed::Advanced { items, trailing })
 }
 
 /// The view of placed items with no array among them (their integers
@@ -229,7 +275,22 @@ fn indexed_plan<'i>(
 ) -> Result<IndexedPlan<'i>, IndexError> {
     let (components, element_shapes) = components(items);
     let table = advanced::build_table(&components, &element_shapes, (shape, strides), bounds, passes)?;
+    let (base, dims) = region_dims(items, trailing, shape, strides);
+    let region = region_shape(&dims, &table.shape);
+    advanced::checked_size(&region)?;
+    Ok(IndexedPlan {
+        base,
+        dims,
+        table,
+        shape: region,
+        whole_mask,
+    })
+}
 
+/// The offset of the region's first element (the table's aside) and the
+/// dims of the region of placed `items`, the target axes `trailing` taken
+/// whole: the table's in place of adjacent advanced items, first otherwise.
+fn region_dims(items: &[Item<'_>], trailing: std::ops::Range<usize>, shape: &[usize], strides: &[isize]) -> (isize, Vec<Dim>) {
     let is_advanced = |item: &Item<'_>| item.is_array_like() || matches!(item, Item::Int { .. });
     let first = items.iter().position(is_advanced).expect("an advanced plan has advanced items");
     let last = items.iter().rposition(is_advanced).expect("an advanced plan has advanced items");
@@ -261,22 +322,19 @@ fn indexed_plan<'i>(
         len: shape[a],
         stride: strides[a],
     }));
+    (base, dims)
+}
 
-    let mut region = Vec::with_capacity(dims.len() + table.shape.len());
-    for dim in &dims {
+/// The shape of the region of `dims` around a table of shape `table`.
+fn region_shape(dims: &[Dim], table: &[usize]) -> Vec<usize> {
+    let mut region = Vec::with_capacity(dims.len() + table.len());
+    for dim in dims {
         match dim {
             Dim::Strided { len, .. } => region.push(*len),
-            Dim::Table => region.extend_from_slice(&table.shape),
+            Dim::Table => region.extend_from_slice(table),
         }
     }
-    advanced::checked_size(&region)?;
-    Ok(IndexedPlan {
-        base,
-        dims,
-        table,
-        shape: region,
-        whole_mask,
-    })
+    region
 }
 
 /// The advanced items as coordinate components, plus the shapes of the

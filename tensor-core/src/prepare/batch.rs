@@ -9,7 +9,7 @@
 //! and [`Batch::value_at`] are one batch position's share, views of the
 //! user's arrays: no `arange` grid is built.
 
-use ndarray::{ArrayD, ArrayViewD, Axis, CowArray, IxDyn};
+use ndarray::{ArrayViewD, Axis, CowArray, IxDyn, ShapeBuilder};
 
 use crate::error::{BatchPart, IndexError};
 use crate::index::{DeviceArray, DeviceForm, IndexElem, IndexInt, IntArray, PySlice, with_int_array};
@@ -157,27 +157,40 @@ impl Batch {
     /// `index` as any batch sees it, for shapes only: each array, `nd` and
     /// `along` index replaced by zeros of its per-batch shape, each mask by
     /// `false`. What a batch reads has this shape even when there is no
-    /// batch position to view.
+    /// batch position to view. Nothing is allocated: each stand-in is one
+    /// element seen at every position (all strides 0), so that a broadcast
+    /// index of any shape stands in for free.
     pub(crate) fn zeros_like(&self, index: &[IndexElem<'_>]) -> Vec<IndexElem<'static>> {
         let k = self.ndim();
+        let zeros = |shape: &[usize]| IntArray::Usize(CowArray::from(stand_in(shape, &ZERO)));
+        let falses = |shape: &[usize]| CowArray::from(stand_in(shape, &FALSE));
         map_batched(
             index,
-            |array| IntArray::Usize(CowArray::from(ArrayD::zeros(&array.shape()[k..]))),
-            |mask| CowArray::from(ArrayD::from_elem(&mask.shape()[k..], false)),
+            |array| zeros(&array.shape()[k..]),
+            |mask| falses(&mask.shape()[k..]),
             |array, form| {
                 let shape = &array.shape()[k..];
-                if form == DeviceForm::Mask {
-                    return IndexElem::Mask(CowArray::from(ArrayD::from_elem(shape, false)));
-                }
-                let zeros = IntArray::Usize(CowArray::from(ArrayD::zeros(shape)));
                 match form {
-                    DeviceForm::Nd => IndexElem::Nd(zeros),
-                    DeviceForm::Along(axis) => IndexElem::Along { index: zeros, axis },
-                    _ => IndexElem::Array(zeros),
+                    DeviceForm::Mask => IndexElem::Mask(falses(shape)),
+                    DeviceForm::Nd => IndexElem::Nd(zeros(shape)),
+                    DeviceForm::Along(axis) => IndexElem::Along { index: zeros(shape), axis },
+                    _ => IndexElem::Array(zeros(shape)),
                 }
             },
         )
     }
+}
+
+/// The element every position of an integer stand-in sees.
+static ZERO: [usize; 1] = [0];
+/// The element every position of a mask stand-in sees.
+static FALSE: [bool; 1] = [false];
+
+/// `one` seen at every position of `shape` (a shape of an array the caller
+/// holds, so one that ndarray can address).
+fn stand_in<A>(shape: &[usize], one: &'static [A; 1]) -> ArrayViewD<'static, A> {
+    let everywhere = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
+    ArrayViewD::from_shape(everywhere, one).expect("one element reaches every position of an addressable shape")
 }
 
 /// `index` with each array, `nd` and `along` index replaced by `ints` of

@@ -71,8 +71,7 @@ fn count(indices: &IntArray<'_>) -> usize {
 /// cannot be had is [`IndexError::TooLarge`] (an index broadcast far
 /// beyond memory), as NumPy's own copy of the indices fails.
 fn positions(indices: &IntArray<'_>, size: usize, mode: FlatMode) -> Result<Vec<usize>, IndexError> {
-    let mut table = Vec::new();
-    table.try_reserve_exact(count(indices)).map_err(|_| too_large(indices.shape()))?;
+    let mut table = crate::memory::vec(count(indices)).ok_or_else(|| too_large(indices.shape()))?;
     with_int_array!(indices, a => {
         for &index in a.iter() {
             match resolve(index, size, mode) {

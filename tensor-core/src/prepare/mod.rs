@@ -240,11 +240,13 @@ pub fn batch_update<T>(
 
 /// The shape each batch of a batched read reads on `layout` (a batch's
 /// view), found with no batch position to view: the read of an empty
-/// batch has this shape behind its batch axes.
+/// batch has this shape behind its batch axes. Nothing the shape's size
+/// decides is built (no index arrays, no table of offsets): an index
+/// broadcast to any size gives the shape of an empty read, or
+/// [`IndexError::TooLarge`] when that shape cannot be addressed.
 pub fn batch_read_shape(batch: &Batch, index: &[IndexElem<'_>], layout: Layout<'_>) -> Result<Vec<usize>, IndexError> {
     let zeros = batch.zeros_like(index);
-    let plan = resolve_with(&zeros, layout.shape, layout.strides, crate::mode::Bounds::Skip, &Serial)?;
-    Ok(plan.shape().to_vec())
+    crate::plan::resolve_shape(&zeros, layout.shape, layout.strides, crate::mode::Bounds::Skip)
 }
 
 /// A read or an update of a basic index, prepared one view axis at a time

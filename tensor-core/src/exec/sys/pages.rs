@@ -8,8 +8,7 @@ const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 /// huge pages when it is large; `None` when that much memory cannot be had
 /// (the size overflows, or the allocator refuses), instead of an abort.
 pub(crate) fn try_output<T>(len: usize) -> Option<Vec<T>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(len).ok()?;
+    let mut out = crate::memory::vec(len)?;
     advise_huge_pages(out.as_mut_ptr() as *mut u8, len * std::mem::size_of::<T>());
     Some(out)
 }

@@ -75,7 +75,7 @@ pub(crate) fn row<T>(start: *const T, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let bytes = (len * std::mem::size_of::<T>()).min(ROW_PREFIX);
+        let bytes = len.saturating_mul(std::mem::size_of::<T>()).min(ROW_PREFIX);
         for line in (0..bytes).step_by(64) {
             // SAFETY: a prefetch does not access memory as far as the
             // program can tell, and cannot fault; the address is formed
