@@ -18,7 +18,8 @@
 //! operand, and only then writes. Checked, in NumPy's order:
 //!
 //! - the structure: at most one `...`, no more indexed axes than the array
-//!   has, `nd(idx)` with a coordinate axis;
+//!   has (the depths of `nd` arrays counted without overflow, however deep
+//!   they broadcast), `nd(idx)` with a coordinate axis;
 //! - mask shapes against the axes they cover;
 //! - every integer and slice, whatever its type or size: `i64::MIN`,
 //!   `i64::MAX`, `usize::MAX`, `u64::MAX` are ordinary out-of-bounds indices
@@ -26,10 +27,13 @@
 //!   length, `drop` skips them, `fill(v)` reads `v`); Python-slice bounds and
 //!   steps of any size clamp as Python's do; a zero step is an error;
 //!   `a..b` ranges outside the axis are errors;
-//! - the broadcast of the advanced indices, and its size: a result or offset
-//!   table whose element count overflows, or whose memory the allocator
-//!   refuses (index arrays broadcasting to 2^40 positions), is
-//!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), raised before anything is written;
+//! - the broadcast of the advanced indices, and its size: a result, an
+//!   offset table or `apply(f)`'s scratch whose element count overflows
+//!   (an empty result's other axes count, as NumPy's "array is too big"
+//!   counts them), or whose memory the allocator refuses (index arrays
+//!   broadcasting to 2^40 positions), is
+//!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), raised before anything is written
+//!   (for a batched call, the size of all its batches together);
 //! - every index array entry against its axis;
 //! - the value's shape against the selected region;
 //! - every operand that will be applied: integer division (and remainder)
@@ -100,11 +104,17 @@
 //!   Rust's `v[i]` does.
 //! - A user closure or `Clone` that panics propagates its panic (see above).
 //! - A read whose result cannot be allocated (a gather from a huge
-//!   stride-0 broadcast view) is
+//!   stride-0 broadcast view), batched or not, is
 //!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), on one thread or
 //!   many; only a mask's gather, never larger than its target, panics with
 //!   "indexing result of N elements ... is too large to allocate" when the
-//!   allocator refuses, instead of aborting.
+//!   allocator refuses, instead of aborting. A read with `; out = buf`
+//!   (batched too) writes into `buf` and allocates no result; a batched
+//!   read of no batch position is empty, whatever its index broadcasts to.
+//! - A borrowed source `set!` copies (a stride-0 view, say) that memory
+//!   cannot hold is `TooLarge` in `try_set!` (with no array in the
+//!   [`SetError`](crate::SetError): the source is still the caller's), and
+//!   a panic, never an abort, in `set!` and `updated(..)`.
 //! - At compile time: malformed index syntax, too many indices for a static
 //!   rank, wrong element or index types are compile errors at the offending
 //!   element. The macro front end never panics on any token stream (fuzzed).
