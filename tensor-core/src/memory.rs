@@ -70,7 +70,10 @@ mod tests {
     /// adversarial tests, outside Miri, which stops at them.)
     #[test]
     fn room_is_empty_and_sized_in_bytes() {
-        assert!(vec::<u64>(usize::MAX / 4).is_none(), "a size in bytes past isize::MAX is refused uncounted");
+        assert!(
+            vec::<u64>(usize::MAX / 4).is_none(),
+            "a size in bytes past isize::MAX is refused uncounted"
+        );
         assert!(vec::<()>(usize::MAX).is_some(), "zero-sized elements take no memory");
         assert_eq!(vec::<u32>(3).map(|v| (v.len(), v.capacity() >= 3)), Some((0, true)));
         assert_eq!(map::<isize, usize>(3).map(|m| (m.len(), m.capacity() >= 3)), Some((0, true)));
