@@ -1,12 +1,46 @@
 //! Results are identical for every thread count: large reads (which run on
 //! the rayon pool above a size threshold) and updates, in pools of 1, 2 and
 //! 8 threads, compared bit for bit.
+//!
+//! Under Miri the tests run on arrays thousands of times smaller
+//! ([`size`]), which still take every path there: the thresholds that pick
+//! the paths shrink with them. scripts/miri runs a part of them, one test
+//! for each path; a test ignored under Miri names the tests that take its
+//! paths there.
 
 use ndarray::{Array1, Array2, ArrayD, Axis, ShapeBuilder, s};
 use tensor_at::{along, at, set, try_at};
 
+/// `native`, or `miri` under Miri, whose thresholds (tensor-core's
+/// `choose::machine`) shrink so that the smaller size takes the same paths.
+const fn size(native: usize, miri: usize) -> usize {
+    if cfg!(miri) { miri } else { native }
+}
+
+/// The thread counts a test compares: `native`, or under Miri two and
+/// three (an even split and an uneven one), since each count is a whole
+/// run there.
+fn thread_counts<const N: usize>(native: [usize; N]) -> Vec<usize> {
+    if cfg!(miri) { vec![2, 3] } else { native.to_vec() }
+}
+
+/// Runs `f` on a pool of `threads` threads, one pool per count for the
+/// whole binary (starting threads is most of a small test's time under
+/// Miri).
 fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+    static POOLS: std::sync::Mutex<Vec<(usize, std::sync::Arc<rayon::ThreadPool>)>> = std::sync::Mutex::new(Vec::new());
+    let pool = {
+        let mut pools = POOLS.lock().unwrap();
+        match pools.iter().find(|(count, _)| *count == threads) {
+            Some((_, pool)) => pool.clone(),
+            None => {
+                let pool = std::sync::Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap());
+                pools.push((threads, pool.clone()));
+                pool
+            }
+        }
+    };
+    pool.install(f)
 }
 
 /// A pseudo-random index stream (SplitMix64), reproducible.
@@ -60,24 +94,28 @@ fn run_all() -> Vec<ArrayD<f32>> {
 /// and products that wrap.
 fn accumulations() -> (Array1<f32>, Array1<f32>, Array1<i64>, Array1<u8>) {
     let (idx, values) = accumulation_inputs();
-    let mut sums = Array1::<f32>::from_elem(1000, 0.1);
+    let mut sums = Array1::<f32>::from_elem(SLOTS, 0.1);
     at!(sums[idx] += values);
-    let mut maxima = Array1::<f32>::zeros(1000);
+    let mut maxima = Array1::<f32>::zeros(SLOTS);
     at!(maxima[idx].max(values));
-    let mut counts = Array1::<i64>::zeros(1000);
+    let mut counts = Array1::<i64>::zeros(SLOTS);
     at!(counts[idx] += 1);
-    let mut products = Array1::<u8>::ones(1000);
+    let mut products = Array1::<u8>::ones(SLOTS);
     let factors = values.mapv(|v| if v.is_nan() { 3 } else { (v.abs() as u64 % 7 + 1) as u8 });
     at!(products[idx] *= factors);
     (sums, maxima, counts, products)
 }
 
-/// 300,000 indices into 1000 slots, values spanning many magnitudes (so a
+/// The slots of the accumulations.
+const SLOTS: usize = size(1000, 50);
+
+/// 300,000 indices into [`SLOTS`] slots, values spanning many magnitudes (so a
 /// sum in another order rounds differently), every 997th a NaN, every
 /// 1009th a negative zero.
 fn accumulation_inputs() -> (Array1<i64>, Array1<f32>) {
-    let idx = indices(300_000, 1000, 3);
-    let values = Array1::from_iter(indices(300_000, 1 << 20, 4).iter().enumerate().map(|(k, &r)| match k % 997 {
+    let count = size(300_000, 2_100);
+    let idx = indices(count, SLOTS, 3);
+    let values = Array1::from_iter(indices(count, 1 << 20, 4).iter().enumerate().map(|(k, &r)| match k % 997 {
         0 => f32::NAN,
         _ if k % 1009 == 0 => -0.0,
         _ => (r as f32 - 524_288.0) * 10f32.powi((k % 9) as i32 - 4),
@@ -89,10 +127,10 @@ fn accumulation_inputs() -> (Array1<i64>, Array1<f32>) {
 fn large_accumulations_apply_in_index_order_for_every_thread_count() {
     // The reference: the plain serial loop, each update in index order.
     let (idx, values) = accumulation_inputs();
-    let mut sums = vec![0.1f32; 1000];
-    let mut maxima = vec![0.0f32; 1000];
-    let mut counts = vec![0i64; 1000];
-    let mut products = vec![1u8; 1000];
+    let mut sums = vec![0.1f32; SLOTS];
+    let mut maxima = vec![0.0f32; SLOTS];
+    let mut counts = vec![0i64; SLOTS];
+    let mut products = vec![1u8; SLOTS];
     for (&i, &v) in idx.iter().zip(&values) {
         let i = i as usize;
         sums[i] += v;
@@ -103,7 +141,7 @@ fn large_accumulations_apply_in_index_order_for_every_thread_count() {
         products[i] = products[i].wrapping_mul(factor);
     }
     let as_bits = |a: &[f32]| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (got_sums, got_maxima, got_counts, got_products) = in_pool(threads, accumulations);
         assert_eq!(as_bits(got_sums.as_slice().unwrap()), as_bits(&sums), "sums with {threads} threads");
         assert_eq!(
@@ -121,9 +159,13 @@ fn large_accumulations_apply_in_index_order_for_every_thread_count() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "its reads and updates take the paths of the gather, accumulation and set tests below, which run under Miri"
+)]
 fn identical_results_for_one_two_and_eight_threads() {
     let one = in_pool(1, run_all);
-    for threads in [2, 8] {
+    for threads in thread_counts([2, 8]) {
         let many = in_pool(threads, run_all);
         for (k, (a, b)) in one.iter().zip(&many).enumerate() {
             assert_eq!(a.shape(), b.shape(), "result {k} with {threads} threads");
@@ -143,6 +185,9 @@ fn many_rows_fill(read: &ArrayD<f32>) -> bool {
     read.index_axis(Axis(0), 7).iter().all(|&v| v == -1.0) && read.index_axis(Axis(0), 6).iter().all(|&v| v >= 0.0)
 }
 
+/// The rows of the large gathers' target.
+const GATHERED_ROWS: usize = size(700, 70);
+
 /// The inputs of the large gathers: a target, rows of it, the same target
 /// flat and points of it, and rows with every 97th out of bounds.
 struct Gathers {
@@ -155,13 +200,13 @@ struct Gathers {
 
 impl Gathers {
     fn new() -> Gathers {
-        let x = Array2::from_shape_fn((700, 30), |(i, j)| (i * 30 + j) as i64);
-        let rows = indices(100_000, 700, 5);
+        let x = Array2::from_shape_fn((GATHERED_ROWS, 30), |(i, j)| (i * 30 + j) as i64);
+        let rows = indices(size(100_000, 200), GATHERED_ROWS, 5);
         let flat = Array1::from_iter(x.iter().copied());
-        let points = indices(300_000, 21_000, 6);
+        let points = indices(size(300_000, 300), x.len(), 6);
         let mut wild = rows.clone();
         for k in (0..wild.len()).step_by(97) {
-            wild[k] = if k % 2 == 0 { -1_000_000 } else { 700 + k as i64 };
+            wild[k] = if k % 2 == 0 { -1_000_000 } else { (GATHERED_ROWS + k) as i64 };
         }
         Gathers {
             x,
@@ -183,7 +228,7 @@ impl Gathers {
         let rows = Array2::from_shape_fn((self.rows.len(), 10), |(k, j)| view[[self.rows[k] as usize, j]]);
         let points = self.points.mapv(|p| self.flat[p as usize]);
         let wild = Array2::from_shape_fn((self.wild.len(), 10), |(k, j)| match self.wild[k] {
-            r @ 0..700 => view[[r as usize, j]],
+            r if (0..GATHERED_ROWS as i64).contains(&r) => view[[r as usize, j]],
             _ => -1,
         });
         (rows, points, wild)
@@ -201,7 +246,7 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
         rows, flat, points, wild, ..
     } = &inputs;
     let view = inputs.view();
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let (got_rows, got_points, got_wild) = in_pool(threads, || {
             (at!(view[rows, ..]), at!(flat[points]), at!(view[wild]; mode = fill(-1)))
         });
@@ -218,11 +263,13 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
 /// and 8 threads.
 #[test]
 fn long_row_gathers_into_a_large_output_equal_a_plain_loop_for_every_thread_count() {
-    let x = Array2::from_shape_fn((3_000, 130), |(i, j)| (i * 130 + j) as f32);
-    let rows = indices(20_000, 3_000, 9);
-    let expected = Array2::from_shape_fn((rows.len(), 130), |(k, j)| x[[rows[k] as usize, j]]);
-    for threads in [1, 2, 8] {
-        let mut into = Array2::from_elem((rows.len(), 130), -1.0);
+    // (34 under Miri: rows of 136 bytes, off a line too.)
+    let (len, row) = (size(3_000, 60), size(130, 34));
+    let x = Array2::from_shape_fn((len, row), |(i, j)| (i * row + j) as f32);
+    let rows = indices(size(20_000, 40), len, 9);
+    let expected = Array2::from_shape_fn((rows.len(), row), |(k, j)| x[[rows[k] as usize, j]]);
+    for threads in thread_counts([1, 2, 8]) {
+        let mut into = Array2::from_elem((rows.len(), row), -1.0);
         let fresh = in_pool(threads, || {
             at!(x[rows]; out = into);
             at!(x[rows])
@@ -248,10 +295,10 @@ fn parallel_gathers_into_an_array_equal_a_plain_loop_for_every_thread_count() {
         wild,
     } = &inputs;
     let view = inputs.view();
-    let mask = Array1::from_iter(rows.iter().take(700).map(|&r| r % 3 == 0));
-    let kept: Vec<usize> = (0..700).filter(|&i| mask[i]).collect();
+    let mask = Array1::from_iter(rows.iter().take(GATHERED_ROWS).map(|&r| r % 3 == 0));
+    let kept: Vec<usize> = (0..GATHERED_ROWS).filter(|&i| mask[i]).collect();
     let expected_masked = Array2::from_shape_fn((kept.len(), 30), |(k, j)| x[[kept[k], j]]);
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let mut c_rows = Array2::from_elem((rows.len(), 10), 7);
         let mut f_rows = Array2::from_elem((rows.len(), 10).f(), 7);
         let mut wide = Array2::from_elem((points.len(), 3), 7);
@@ -283,29 +330,31 @@ fn parallel_gathers_into_an_array_equal_a_plain_loop_for_every_thread_count() {
 #[test]
 fn parallel_mask_gathers_equal_a_plain_loop_for_every_thread_count() {
     // Runs of every length: a bit from the index stream, held for 1-4 positions.
-    let random = indices(300_000, 1 << 20, 9);
+    let (rows_len, (ci, cj), (fi, fj)) = (size(40_000, 200), (size(100, 10), size(50, 5)), (size(300, 30), size(1000, 100)));
+    let random = indices(size(300_000, 3_000), 1 << 20, 9);
     let bit = |k: usize| (random[k / (1 + k % 4)] & 1) == 1;
     // Rows of 240 bytes (i64) and of 120 bytes (f32: runs not 16-byte aligned), outputs of MBs.
-    let x = Array2::from_shape_fn((40_000, 30), |(i, j)| (i * 30 + j) as i64);
+    let x = Array2::from_shape_fn((rows_len, 30), |(i, j)| (i * 30 + j) as i64);
     let xf = x.mapv(|v| v as f32 * 0.5);
-    let rows = Array1::from_shape_fn(40_000, bit);
-    let cube = ndarray::Array3::from_shape_fn((100, 50, 20), |(i, j, k)| (i * 1000 + j * 20 + k) as i64);
-    let plane = Array2::from_shape_fn((100, 50), |(i, j)| bit(i * 50 + j));
-    let flat = Array2::from_shape_fn((300, 1000), |(i, j)| (i * 1000 + j) as i64);
-    let every = Array2::from_shape_fn((300, 1000), |(i, j)| bit(i * 1000 + j));
-    let none = Array1::from_elem(40_000, false);
+    let rows = Array1::from_shape_fn(rows_len, bit);
+    let cube = ndarray::Array3::from_shape_fn((ci, cj, 20), |(i, j, k)| (i * 1000 + j * 20 + k) as i64);
+    let plane = Array2::from_shape_fn((ci, cj), |(i, j)| bit(i * cj + j));
+    let flat = Array2::from_shape_fn((fi, fj), |(i, j)| (i * fj + j) as i64);
+    let every = Array2::from_shape_fn((fi, fj), |(i, j)| bit(i * fj + j));
+    let none = Array1::from_elem(rows_len, false);
     let reversed = x.slice(s![..;-1, ..]);
 
-    let rows_of = |x: &ndarray::ArrayView2<i64>| -> Vec<i64> { (0..40_000).filter(|&i| rows[i]).flat_map(|i| x.row(i).to_vec()).collect() };
+    let rows_of =
+        |x: &ndarray::ArrayView2<i64>| -> Vec<i64> { (0..rows_len).filter(|&i| rows[i]).flat_map(|i| x.row(i).to_vec()).collect() };
     let expected_rows = rows_of(&x.view());
     let expected_floats: Vec<f32> = expected_rows.iter().map(|&v| v as f32 * 0.5).collect();
     let expected_reversed = rows_of(&reversed);
-    let expected_cube: Vec<i64> = (0..100 * 50)
-        .filter(|&p| plane[[p / 50, p % 50]])
-        .flat_map(|p| cube.slice(s![p / 50, p % 50, ..]).to_vec())
+    let expected_cube: Vec<i64> = (0..ci * cj)
+        .filter(|&p| plane[[p / cj, p % cj]])
+        .flat_map(|p| cube.slice(s![p / cj, p % cj, ..]).to_vec())
         .collect();
     let expected_every: Vec<i64> = flat.iter().zip(every.iter()).filter(|&(_, &m)| m).map(|(&v, _)| v).collect();
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let (got_rows, got_floats, got_cube, got_every, got_none, got_reversed) = in_pool(threads, || {
             (
                 at!(x[rows]),
@@ -350,22 +399,23 @@ fn parallel_mask_gathers_equal_a_plain_loop_for_every_thread_count() {
 /// types take the general path and must agree.
 #[test]
 fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
-    let base = Array2::from_shape_fn((300, 400), |(i, j)| (i * 400 + j) as f32 * 0.25);
-    let view = base.slice(s![..;-1, 1..;2]); // 300 x 200, negative and non-unit strides
-    let i = indices(150_000, 300, 10);
-    let j = indices(150_000, 200, 11).mapv(|j| j - 200); // negative: counted from the end
-    let v = indices(150_000, 1000, 12).mapv(|v| v as f32 * 0.001);
-    let at_pair = |k: usize| (i[k] as usize, (j[k] + 200) as usize);
+    let (rows, columns, count) = (size(300, 30), size(200, 20), size(150_000, 300));
+    let base = Array2::from_shape_fn((rows, 2 * columns), |(i, j)| (i * 2 * columns + j) as f32 * 0.25);
+    let view = base.slice(s![..;-1, 1..;2]); // rows x columns, negative and non-unit strides
+    let i = indices(count, rows, 10);
+    let j = indices(count, columns, 11).mapv(|j| j - columns as i64); // negative: counted from the end
+    let v = indices(count, 1000, 12).mapv(|v| v as f32 * 0.001);
+    let at_pair = |k: usize| (i[k] as usize, (j[k] + columns as i64) as usize);
     let expected_read = Array1::from_shape_fn(i.len(), |k| view[at_pair(k)]);
     let (mut expected_set, mut expected_sum) = (view.to_owned(), view.to_owned());
     for k in 0..i.len() {
         expected_set[at_pair(k)] = v[k];
         expected_sum[at_pair(k)] += v[k];
     }
-    let cube = ndarray::Array3::from_shape_fn((300, 200, 3), |(a, b, c)| (a * 600 + b * 3 + c) as f32);
+    let cube = ndarray::Array3::from_shape_fn((rows, columns, 3), |(a, b, c)| (a * 600 + b * 3 + c) as f32);
     let expected_rows = Array2::from_shape_fn((i.len(), 3), |(k, c)| cube[[at_pair(k).0, at_pair(k).1, c]]);
     let j32 = j.mapv(|j| j as i32);
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let (read, rows, mixed, set, sum) = in_pool(threads, || {
             let (mut set, mut sum) = (view.to_owned(), view.to_owned());
             at!(set[i, j] = v);
@@ -389,7 +439,7 @@ fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
 /// an axis that does not divide evenly among the threads.
 #[test]
 fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_count() {
-    let len = (1 << 20) + 3;
+    let len = size(1 << 20, 1 << 8) + 3;
     // Four times as many indices as slots (the checked, rolled-back path),
     // one in five counted from the end.
     let many = Array1::from_iter(
@@ -401,8 +451,8 @@ fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_c
     let values = Array1::from_iter(indices(4 * len, 1 << 20, 12).iter().map(|&r| (r as f32 - 524_288.0) * 1e-3));
     // Fewer indices than slots into a larger target (resolved first, then split).
     let wide = 3 * len;
-    let few = indices(200_000, wide, 13).mapv(|i| i as u32);
-    let factors = Array1::from_iter(indices(200_000, 1000, 14).iter().map(|&r| 0.5 + r as f32 / 1000.0));
+    let few = indices(size(200_000, 300), wide, 13).mapv(|i| i as u32);
+    let factors = Array1::from_iter(indices(few.len(), 1000, 14).iter().map(|&r| 0.5 + r as f32 / 1000.0));
     let start = |n: usize| Array1::from_iter((0..n).map(|k| (k % 1013) as f32 * 0.25 - 100.0));
 
     let position = |i: i64, n: usize| if i < 0 { (i + n as i64) as usize } else { i as usize };
@@ -415,7 +465,7 @@ fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_c
         products[i as usize] *= f;
     }
     let bits = |a: &Array1<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (got_sums, got_scalar_sums, got_products) = in_pool(threads, || {
             let (mut sums, mut scalar_sums, mut products) = (start(len), start(len), start(wide));
             at!(sums[many] += values);
@@ -435,14 +485,14 @@ fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_c
 /// and negative indices.
 #[test]
 fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
-    let len = (1 << 20) + 5;
+    let (len, count) = (size(1 << 20, 300) + 5, size(300_000, 300));
     let idx = Array1::from_iter(
-        indices(300_000, len, 21)
+        indices(count, len, 21)
             .iter()
             .enumerate()
             .map(|(k, &i)| if k % 3 == 0 { i - len as i64 } else { i }),
     );
-    let values = Array1::from_iter((0..300_000).map(|k| k as f64 * 0.5 - 7.0));
+    let values = Array1::from_iter((0..count).map(|k| k as f64 * 0.5 - 7.0));
     let narrow = values.mapv(|v| v as f32);
     let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
     let (mut wide, mut single, mut marked) = (Array1::<f64>::zeros(len), Array1::<f32>::zeros(len), Array1::<i64>::ones(len));
@@ -451,7 +501,7 @@ fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
         single[position(i)] = n;
         marked[position(i)] = -3;
     }
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (got_wide, got_single, got_marked) = in_pool(threads, || {
             let (mut wide, mut single, mut marked) = (Array1::<f64>::zeros(len), Array1::<f32>::zeros(len), Array1::<i64>::ones(len));
             at!(wide[idx] = values);
@@ -478,15 +528,15 @@ fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
 /// short to split, and a target whose rows are not one after another.
 #[test]
 fn large_row_sets_equal_a_plain_loop_for_every_thread_count() {
-    let len = 20_011;
+    let len = size(20_011, 67);
     let idx = Array1::from_iter(
-        indices(30_000, len, 23)
+        indices(size(30_000, 200), len, 23)
             .iter()
             .enumerate()
             .map(|(k, &i)| if k % 4 == 1 { i - len as i64 } else { i }),
     );
     let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
-    for row in [128, 16] {
+    for row in [size(128, 16), size(16, 4)] {
         let values = Array2::from_shape_fn((idx.len(), row), |(k, j)| (k * row + j) as f64 * 0.25 - 9.0);
         let narrow = values.mapv(|v| v as f32);
         let start = || Array2::from_shape_fn((len, row + 3), |(i, j)| (i + j) as f64);
@@ -502,7 +552,7 @@ fn large_row_sets_equal_a_plain_loop_for_every_thread_count() {
             marked.row_mut(position(i)).fill(-3);
             strided.slice_mut(s![position(i), ..row]).assign(&values.row(k));
         }
-        for threads in [1, 2, 3, 8] {
+        for threads in thread_counts([1, 2, 3, 8]) {
             let got = in_pool(threads, || {
                 let (mut wide, mut single, mut marked, mut strided) = (
                     Array2::<f64>::zeros((len, row)),
@@ -537,16 +587,16 @@ fn large_row_sets_equal_a_plain_loop_for_every_thread_count() {
 /// and scalar values, and a transposed target (not in standard layout).
 #[test]
 fn large_pair_sets_equal_a_plain_loop_for_every_thread_count() {
-    let (rows, cols) = (1100, 1001);
+    let (rows, cols, count) = (size(1100, 30), size(1001, 31), size(300_000, 300));
     let i = Array1::from_iter(
-        indices(300_000, rows, 31)
+        indices(count, rows, 31)
             .iter()
             .enumerate()
             .map(|(k, &i)| if k % 4 == 0 { i - rows as i64 } else { i }),
     );
-    let j = indices(300_000, cols, 32);
+    let j = indices(count, cols, 32);
     let (i32s, j32s) = (i.mapv(|v| v as i32), j.mapv(|v| v as i32));
-    let values = Array1::from_iter((0..300_000).map(|k| k as f32 * 0.25 - 9.0));
+    let values = Array1::from_iter((0..count).map(|k| k as f32 * 0.25 - 9.0));
     let at_rc = |r: i64, c: i64| ((if r < 0 { r + rows as i64 } else { r }) as usize, c as usize);
     let mut expected = Array2::<f32>::zeros((rows, cols));
     let mut marked = Array2::<f64>::ones((rows, cols));
@@ -555,7 +605,7 @@ fn large_pair_sets_equal_a_plain_loop_for_every_thread_count() {
         marked[at_rc(r, c)] = -2.5;
     }
     let bits = |a: &Array2<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (wide, narrow, scalar, transposed) = in_pool(threads, || {
             let (mut wide, mut narrow) = (Array2::<f32>::zeros((rows, cols)), Array2::<f32>::zeros((rows, cols)));
             at!(wide[i, j] = values);
@@ -577,6 +627,11 @@ fn large_pair_sets_equal_a_plain_loop_for_every_thread_count() {
 /// The large float sum above fails on its first bad index, wherever the
 /// bad ones fall among the threads' blocks, and leaves the target as it was.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "its cases sit in blocks of 4096 indices, which do not shrink; \
+              a_bad_index_in_a_large_regrouped_update_is_reported_in_index_order checks the threads' checks under Miri"
+)]
 fn a_bad_index_in_a_large_float_sum_is_reported_first_and_writes_nothing() {
     let len = (1 << 20) + 3;
     let values = Array1::from_elem(3 * len, 0.5f32);
@@ -595,7 +650,7 @@ fn a_bad_index_in_a_large_float_sum_is_reported_first_and_writes_nothing() {
         for &(k, i) in bad {
             idx[k] = i;
         }
-        for threads in [1, 2, 3, 8] {
+        for threads in thread_counts([1, 2, 3, 8]) {
             let mut x = x0.clone();
             let error = in_pool(threads, || tensor_at::try_at!(x[idx] += values)).unwrap_err();
             assert_eq!(
@@ -618,7 +673,7 @@ fn a_bad_index_in_a_large_float_sum_is_reported_first_and_writes_nothing() {
 #[test]
 fn a_bad_index_in_a_large_regrouped_update_is_reported_in_index_order() {
     let len = 1000;
-    let count = 300_000;
+    let count = size(300_000, 600);
     let values = indices(count, 1 << 20, 5).mapv(|v| v as f32);
     // (positions of bad indices, the one reported). With two threads the
     // first pair straddles the chunk boundary: the second chunk's thread
@@ -633,7 +688,7 @@ fn a_bad_index_in_a_large_regrouped_update_is_reported_in_index_order() {
         for &(k, i) in bad {
             idx[k] = i;
         }
-        for threads in [1, 2, 3, 8] {
+        for threads in thread_counts([1, 2, 3, 8]) {
             let message = format!("index {reported} is out of bounds for axis 0 with size {len}");
             let mut maxima = Array1::from_iter((0..len).map(|k| k as f32));
             let error = in_pool(threads, || tensor_at::try_at!(maxima[idx].max(values))).unwrap_err();
@@ -655,9 +710,9 @@ fn a_bad_index_in_a_large_regrouped_update_is_reported_in_index_order() {
 /// loop for every thread count.
 #[test]
 fn regrouped_updates_checked_beforehand_equal_a_plain_loop() {
-    let len = 70_000;
-    let idx = indices(100_000, len, 17);
-    let values = Array1::from_iter(indices(100_000, 1 << 20, 18).iter().enumerate().map(|(k, &r)| match k % 997 {
+    let (len, count) = (size(70_000, 700), size(100_000, 1000));
+    let idx = indices(count, len, 17);
+    let values = Array1::from_iter(indices(count, 1 << 20, 18).iter().enumerate().map(|(k, &r)| match k % 997 {
         0 => f32::NAN,
         _ if k % 1009 == 0 => -0.0,
         _ => r as f32 - 524_288.0,
@@ -669,7 +724,7 @@ fn regrouped_updates_checked_beforehand_equal_a_plain_loop() {
         maxima[i] = if maxima[i].is_nan() || maxima[i] > v { maxima[i] } else { v };
         counts[i] += 1;
     }
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let mut got_maxima = Array1::<f32>::zeros(len);
         let mut got_counts = Array1::<i64>::from_elem(len, 3);
         in_pool(threads, || {
@@ -686,9 +741,10 @@ fn regrouped_updates_checked_beforehand_equal_a_plain_loop() {
 /// parallel partial sums touch anything, for every thread count.
 #[test]
 fn a_bad_index_at_the_end_of_a_large_parallel_update_writes_nothing() {
-    let mut idx = indices(300_000, 1000, 7);
-    idx[299_999] = 1000;
-    for threads in [1, 2, 8] {
+    let count = size(300_000, 600);
+    let mut idx = indices(count, 1000, 7);
+    idx[count - 1] = 1000;
+    for threads in thread_counts([1, 2, 8]) {
         let mut counts = Array1::<i64>::from_elem(1000, 5);
         let error = in_pool(threads, || tensor_at::try_at!(counts[idx] += 1)).unwrap_err();
         assert_eq!(error.to_string(), "index 1000 is out of bounds for axis 0 with size 1000");
@@ -702,7 +758,7 @@ fn a_bad_index_at_the_end_of_a_large_parallel_update_writes_nothing() {
 #[derive(Debug, PartialEq)]
 struct Fragile(u32);
 
-const POISON: u32 = 77_777;
+const POISON: u32 = size(77_777, 777) as u32;
 
 /// Live `Fragile`s (only the test below makes them).
 static LIVE: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
@@ -733,16 +789,17 @@ fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
     // made before the panic is dropped; the same pool then runs the next
     // read correctly. (Only plain numbers, whose clone is a copy, gather on
     // several threads: these gather on one at any thread count.)
-    let x: Array1<Fragile> = (0..100_000).map(Fragile::new).collect();
+    let (len, count) = (size(100_000, 1000), size(200_000, 300));
+    let x: Array1<Fragile> = (0..len as u32).map(Fragile::new).collect();
     let live = || LIVE.load(std::sync::atomic::Ordering::Relaxed);
-    let mut idx = indices(200_000, 100_000, 8);
-    idx[150_000] = POISON as i64;
+    let mut idx = indices(count, len, 8);
+    idx[count * 3 / 4] = POISON as i64;
     let safe = idx.mapv(|i| if i == POISON as i64 { 0 } else { i });
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let outcome = pool.install(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at!(x[idx]))));
         assert!(outcome.is_err(), "the clone panic must reach the caller with {threads} threads");
-        assert_eq!(live(), 100_000, "clones leaked with {threads} threads");
+        assert_eq!(live(), len as isize, "clones leaked with {threads} threads");
         assert!(
             x.iter().enumerate().all(|(k, e)| e.0 == k as u32),
             "target changed with {threads} threads"
@@ -752,9 +809,9 @@ fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
             again.iter().zip(&safe).all(|(e, &i)| e.0 == i as u32),
             "pool unusable after the panic ({threads} threads)"
         );
-        assert_eq!(live(), 100_000 + 200_000, "the read holds one clone per index");
+        assert_eq!(live(), (len + count) as isize, "the read holds one clone per index");
         drop(again);
-        assert_eq!(live(), 100_000);
+        assert_eq!(live(), len as isize);
     }
 }
 
@@ -763,22 +820,23 @@ fn a_panic_inside_a_parallel_gather_leaves_the_target_and_the_pool_usable() {
 /// writes it, for every thread count, and so do fills.
 #[test]
 fn large_basic_writes_equal_a_plain_loop_for_every_thread_count() {
-    let start = ndarray::Array3::from_shape_fn((48, 64, 48), |(i, j, k)| (i * 3072 + j * 48 + k) as f32);
-    let row: Array1<f32> = (0..24).map(|k| k as f32 * 0.5).collect();
-    let column = ndarray::Array2::from_shape_fn((48, 1), |(i, _)| i as f32 - 7.0);
+    let (n, m, l) = (size(48, 8), size(64, 16), size(48, 12));
+    let start = ndarray::Array3::from_shape_fn((n, m, l), |(i, j, k)| (i * m * l + j * l + k) as f32);
+    let row: Array1<f32> = (0..l / 2).map(|k| k as f32 * 0.5).collect();
+    let column = ndarray::Array2::from_shape_fn((n, 1), |(i, _)| i as f32 - 7.0);
     let mut expected_set = start.clone();
     let mut expected_add = start.clone();
     let mut expected_fill = start.clone();
-    for i in 0..48 {
-        for j in 0..64 {
-            for (c, k) in (1..48).step_by(2).enumerate() {
+    for i in 0..n {
+        for j in 0..m {
+            for (c, k) in (1..l).step_by(2).enumerate() {
                 expected_set[[i, j, k]] = row[c];
                 expected_add[[i, j, k]] += column[[i, 0]];
                 expected_fill[[i, j, k]] = 2.5;
             }
         }
     }
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (set, add, fill) = in_pool(threads, || {
             let (mut set, mut add, mut fill) = (start.clone(), start.clone(), start.clone());
             at!(set[:, :, 1::2] = row);
@@ -797,17 +855,18 @@ fn large_basic_writes_equal_a_plain_loop_for_every_thread_count() {
 /// against the index, equal plain loops for 1, 2 and 8 threads.
 #[test]
 fn large_along_reads_and_sums_equal_a_plain_loop_for_every_thread_count() {
-    let x = Array2::from_shape_fn((2000, 50), |(i, j)| (i * 50 + j) as f32 * 0.25);
-    let picks = indices(2000 * 40, 50, 11).into_shape_with_order((2000, 40)).unwrap();
+    let rows = size(2000, 40);
+    let x = Array2::from_shape_fn((rows, 50), |(i, j)| (i * 50 + j) as f32 * 0.25);
+    let picks = indices(rows * 40, 50, 11).into_shape_with_order((rows, 40)).unwrap();
     let one_row = picks.slice(s![..1, ..]).to_owned();
-    let gathered = Array2::from_shape_fn((2000, 40), |(i, k)| x[[i, picks[[i, k]] as usize]]);
-    let broadcast = Array2::from_shape_fn((2000, 40), |(i, k)| x[[i, one_row[[0, k]] as usize]]);
+    let gathered = Array2::from_shape_fn((rows, 40), |(i, k)| x[[i, picks[[i, k]] as usize]]);
+    let broadcast = Array2::from_shape_fn((rows, 40), |(i, k)| x[[i, one_row[[0, k]] as usize]]);
     let mut summed = x.clone();
     for ((i, k), &j) in picks.indexed_iter() {
         summed[[i, j as usize]] += (i + k) as f32;
     }
-    let values = Array2::from_shape_fn((2000, 40), |(i, k)| (i + k) as f32);
-    for threads in [1, 2, 8] {
+    let values = Array2::from_shape_fn((rows, 40), |(i, k)| (i + k) as f32);
+    for threads in thread_counts([1, 2, 8]) {
         let (got, got_broadcast, got_sum) = in_pool(threads, || {
             let got: Array2<f32> = at!(x[along(picks, 1)]);
             let got_broadcast: Array2<f32> = at!(x[along(one_row, -1)]);
@@ -824,7 +883,7 @@ fn large_along_reads_and_sums_equal_a_plain_loop_for_every_thread_count() {
 /// for bit, for every thread count (W15 and W16's promise).
 #[test]
 fn batched_updates_equal_a_plain_loop_for_every_thread_count() {
-    let (batches, len, count) = (3, 1 << 18, 1 << 19);
+    let (batches, len, count) = (3, size(1 << 18, 300), size(1 << 19, 600));
     let rows: Vec<i64> = (0..batches).flat_map(|b| indices(count, len, 20 + b as u64)).collect();
     let idx = Array2::from_shape_vec((batches, count), rows).unwrap();
     let values = Array2::from_shape_fn((batches, count), |(b, k)| ((k * 7 + b) % 1001) as f32 * 1e-3 - 0.5);
@@ -838,7 +897,7 @@ fn batched_updates_equal_a_plain_loop_for_every_thread_count() {
         }
     }
     let bits = |a: &Array2<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let (got_sums, got_sets) = in_pool(threads, || {
             let (mut got_sums, mut got_sets) = (start(), start());
             at!(got_sums[idx] += values; batch = 1);
@@ -857,7 +916,7 @@ fn batched_updates_equal_a_plain_loop_for_every_thread_count() {
 /// for every thread count.
 #[test]
 fn many_small_batches_equal_a_plain_loop_for_every_thread_count() {
-    let (outer, inner, len, count) = (8, 6, 5000, 3000);
+    let (outer, inner, len, count) = (8, 6, size(5000, 50), size(3000, 30));
     let rows: Vec<i64> = (0..outer).flat_map(|b| indices(count, len, 40 + b as u64)).collect();
     let idx = ndarray::Array3::from_shape_vec((outer, 1, count), rows).unwrap();
     let values = ndarray::Array3::from_shape_fn((outer, inner, count), |(a, b, k)| (a * 1_000_003 + b * 7919 + k) as f64 * 0.5);
@@ -873,7 +932,7 @@ fn many_small_batches_equal_a_plain_loop_for_every_thread_count() {
             }
         }
     }
-    for threads in [1, 2, 8] {
+    for threads in thread_counts([1, 2, 8]) {
         let (got_sets, got_maxima) = in_pool(threads, || {
             let (mut got_sets, mut got_maxima) = (start(), start().mapv(|v| (v as i64 % 9973) as i32));
             at!(got_sets[idx] = values; batch = 2);
@@ -904,7 +963,7 @@ fn fused_masks_with_a_scalar_equal_a_plain_loop_for_every_thread_count() {
     fn float_bits<D: ndarray::Dimension>(a: &ndarray::Array<f32, D>) -> Vec<u32> {
         a.iter().map(|v| v.to_bits()).collect()
     }
-    for len in [100, 1500, 70_001] {
+    for len in [size(100, 30), size(1500, 100), size(70_001, 301)] {
         let x = floats(len);
         let wide = x.mapv(f64::from);
         let ints = indices(len, 2001, 9).mapv(|i| i as i32 - 1000);
@@ -923,7 +982,7 @@ fn fused_masks_with_a_scalar_equal_a_plain_loop_for_every_thread_count() {
         let expected_wide = wide.mapv(|e| if e < -3.0 { e * 2.0 } else { e });
         let expected_ints = ints.mapv(|e| if e > 0 { e / 3 } else { e });
         let expected_unsigned = unsigned.mapv(|e| if e >= 1000 { 0 } else { e });
-        for threads in [1, 2, 3] {
+        for threads in thread_counts([1, 2, 3]) {
             let (results, results_wide, results_ints, results_unsigned) = in_pool(threads, || {
                 let run = |write: &dyn Fn(&mut Array1<f32>)| {
                     let mut y = x.clone();
@@ -981,7 +1040,7 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
         let mut next = values.iter();
         x.mapv(|e| if keep(e) { to(e, *next.next().unwrap()) } else { e })
     }
-    for len in [100, 1500, 70_001, 200_003] {
+    for len in [size(100, 30), size(1500, 100), size(70_001, 301), size(200_003, 1001)] {
         let x = indices(len, 2001, 5).mapv(|i| (i - 1000) as f32 * 0.25);
         let ints = indices(len, 2001, 6).mapv(|i| i as i32 - 1000);
         let unsigned = indices(len, 2001, 8).mapv(|i| i as u64);
@@ -1010,7 +1069,7 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
         let expected_unsigned = loop_where(&unsigned, |e| e >= 1000, unsigned_values.as_slice().unwrap(), |_, v| v);
         let wide_values = Array1::from_iter((0..wide.iter().filter(|&&e| e != 0.0).count()).map(|k| k as f64 * 0.5));
         let expected_wide = loop_where(&wide, |e| e != 0.0, wide_values.as_slice().unwrap(), |e, v| e - v);
-        for threads in [1, 2, 3] {
+        for threads in thread_counts([1, 2, 3]) {
             let (results, sum, i, u, w) = in_pool(threads, || {
                 let run = |write: &dyn Fn(&mut Array1<f32>)| {
                     let mut y = x.clone();
@@ -1044,7 +1103,7 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
             assert_eq!(w, expected_wide, "f64, {len} elements, {threads} threads");
         }
     }
-    let len = 200_003;
+    let len = size(200_003, 1001);
     let x = indices(len, 2001, 5).mapv(|i| (i - 1000) as f32 * 0.25);
     let selected = x.iter().filter(|&&e| e < 0.0).count();
     in_pool(2, || {
@@ -1055,7 +1114,7 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
         assert_eq!(y, x, "a refused value writes nothing");
     });
     // Fortran order: selected elements take their values in C order.
-    let shape = (401, 499);
+    let shape = (size(401, 21), size(499, 29));
     let c_order = Array2::from_shape_fn(shape, |(i, j)| ((i * 7 + j * 13) % 101) as f64 - 50.0);
     let mut fortran = Array2::zeros(shape.f());
     fortran.assign(&c_order);
@@ -1063,7 +1122,7 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
     let values = Array1::from_iter((0..selected).map(|k| k as f64));
     let mut next = values.iter();
     let expected = c_order.mapv(|e| if e < 0.0 { *next.next().unwrap() } else { e });
-    for threads in [1, 2] {
+    for threads in thread_counts([1, 2]) {
         let result = in_pool(threads, || {
             let mut y = fortran.clone();
             at!(y[y < 0.0] = values);
@@ -1080,13 +1139,14 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
 /// target, equal plain loops for 1, 2, 3 and 8 threads.
 #[test]
 fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_count() {
-    let start = Array2::from_shape_fn((600, 700), |(i, j)| (i * 700 + j) as f32);
-    let rows = indices(500, 600, 5);
-    let columns: Vec<usize> = (1..700).step_by(3).collect();
-    let values = Array2::from_shape_fn((500, columns.len()), |(k, c)| (k * 1000 + c) as f32 * 0.5);
+    let (height, width, count) = (size(600, 40), size(700, 100), size(500, 30));
+    let start = Array2::from_shape_fn((height, width), |(i, j)| (i * width + j) as f32);
+    let rows = indices(count, height, 5);
+    let columns: Vec<usize> = (1..width).step_by(3).collect();
+    let values = Array2::from_shape_fn((count, columns.len()), |(k, c)| (k * 1000 + c) as f32 * 0.5);
     let mut dropped_rows = rows.clone();
-    dropped_rows[7] = 600;
-    dropped_rows[300] = 10_000;
+    dropped_rows[7] = height as i64;
+    dropped_rows[count * 3 / 5] = 10_000;
     let (mut expected_set, mut expected_add, mut expected_reversed, mut expected_dropped) =
         (start.clone(), start.clone(), start.clone(), start.clone());
     for (k, &row) in rows.iter().enumerate() {
@@ -1095,28 +1155,29 @@ fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_co
             expected_set[[row, column]] = values[[k, c]];
             expected_add[[row, column]] += values[[k, c]];
         }
-        for column in (0..700).rev().step_by(2) {
+        for column in (0..width).rev().step_by(2) {
             expected_reversed[[row, column]] = k as f32;
         }
-        if (dropped_rows[k] as usize) < 600 {
+        if (dropped_rows[k] as usize) < height {
             for (c, &column) in columns.iter().enumerate() {
                 expected_dropped[[row, column]] = values[[k, c]];
             }
         }
     }
-    let cube = ndarray::Array3::from_shape_fn((64, 50, 64), |(i, j, k)| (i * 3200 + j * 64 + k) as i64);
-    let middle = indices(40, 50, 13);
+    let (depth, picked) = (size(64, 40), size(40, 6));
+    let cube = ndarray::Array3::from_shape_fn((depth, 50, depth), |(i, j, k)| (i * 50 * depth + j * depth + k) as i64);
+    let middle = indices(picked, 50, 13);
     let mut expected_cube = cube.clone();
-    for i in 0..64 {
+    for i in 0..depth {
         for (k, &j) in middle.iter().enumerate() {
-            for l in (0..64).step_by(2) {
+            for l in (0..depth).step_by(2) {
                 expected_cube[[i, j as usize, l]] -= (k * 100 + l) as i64;
             }
         }
     }
-    let cube_values = Array2::from_shape_fn((40, 32), |(k, l)| (k * 100 + 2 * l) as i64);
-    let order = Array1::from_iter((0..500).map(|k| k as f32)).insert_axis(Axis(1));
-    for threads in [1, 2, 3, 8] {
+    let cube_values = Array2::from_shape_fn((picked, depth / 2), |(k, l)| (k * 100 + 2 * l) as i64);
+    let order = Array1::from_iter((0..count).map(|k| k as f32)).insert_axis(Axis(1));
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (set, add, reversed, dropped, cube_result) = in_pool(threads, || {
             let (mut set, mut add, mut reversed, mut dropped, mut cube_result) =
                 (start.clone(), start.clone(), start.clone(), start.clone(), cube.clone());
@@ -1143,24 +1204,26 @@ fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_co
 /// 8 threads, bit for bit.
 #[test]
 fn large_along_writes_equal_a_plain_loop_for_every_thread_count() {
-    let x = Array2::from_shape_fn((3000, 40), |(i, j)| (i * 40 + j) as f32 * 0.1);
-    let picks = indices(3000 * 30, 40, 17).into_shape_with_order((3000, 30)).unwrap();
-    let values = Array2::from_shape_fn((3000, 30), |(i, k)| ((i * 31 + k * 7) % 1000) as f32 * 0.013);
+    let (rows, blocks) = (size(3000, 40), size(500, 8));
+    let x = Array2::from_shape_fn((rows, 40), |(i, j)| (i * 40 + j) as f32 * 0.1);
+    let picks = indices(rows * 30, 40, 17).into_shape_with_order((rows, 30)).unwrap();
+    let values = Array2::from_shape_fn((rows, 30), |(i, k)| ((i * 31 + k * 7) % 1000) as f32 * 0.013);
     let (mut set_loop, mut sum_loop) = (x.clone(), x.clone());
     for ((i, k), &j) in picks.indexed_iter() {
         set_loop[[i, j as usize]] = values[[i, k]];
         sum_loop[[i, j as usize]] += values[[i, k]];
     }
-    let cube = ndarray::Array3::from_shape_fn((500, 20, 16), |(i, j, k)| (i * 320 + j * 16 + k) as f64 * 0.7);
-    let middle = indices(500 * 12 * 16, 20, 19).into_shape_with_order((500, 12, 16)).unwrap();
+    let cube = ndarray::Array3::from_shape_fn((blocks, 20, 16), |(i, j, k)| (i * 320 + j * 16 + k) as f64 * 0.7);
+    let middle = indices(blocks * 12 * 16, 20, 19).into_shape_with_order((blocks, 12, 16)).unwrap();
     let mut cube_loop = cube.clone();
     for ((i, k, l), &j) in middle.indexed_iter() {
         cube_loop[[i, j as usize, l]] += (i + k + l) as f64 * 0.3;
     }
-    let cube_values = ndarray::Array3::from_shape_fn((500, 12, 16), |(i, k, l)| (i + k + l) as f64 * 0.3);
+    let cube_values = ndarray::Array3::from_shape_fn((blocks, 12, 16), |(i, k, l)| (i + k + l) as f64 * 0.3);
     // Picked along the first axis: each column's rows.
-    let down = indices(100 * 40, 3000, 23).into_shape_with_order((100, 40)).unwrap();
-    let down_values = Array2::from_shape_fn((100, 40), |(r, j)| (r * 40 + j) as f32 * 0.01);
+    let down_rows = size(100, 10);
+    let down = indices(down_rows * 40, rows, 23).into_shape_with_order((down_rows, 40)).unwrap();
+    let down_values = Array2::from_shape_fn((down_rows, 40), |(r, j)| (r * 40 + j) as f32 * 0.01);
     let mut down_loop = x.clone();
     for ((r, j), &i) in down.indexed_iter() {
         down_loop[[i as usize, j]] += down_values[[r, j]];
@@ -1172,7 +1235,7 @@ fn large_along_writes_equal_a_plain_loop_for_every_thread_count() {
         row_loop[[0, j as usize]] += values[[i, k]];
     }
     let bits = |a: &Array2<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    for threads in [1, 2, 3, 8] {
+    for threads in thread_counts([1, 2, 3, 8]) {
         let (set, sum, cube_sum, down_sum, row_sum) = in_pool(threads, || {
             (
                 set!({ x.clone() }[along(picks, 1)] = values),
