@@ -119,14 +119,49 @@
 //!   rank, wrong element or index types are compile errors at the offending
 //!   element. The macro front end never panics on any token stream (fuzzed).
 //!
-//! # How it is checked
+//! # Checked by which tool
 //!
-//! `bash scripts/fuzz` (a cargo-fuzz smoke run of the `runtime` target,
-//! against the reference interpreter of the tests, and of the
-//! `macro_parser` target; part of `scripts/test`; the script's header has
-//! the command for long runs), `bash scripts/sanitize` (the tests of
-//! tensor-core and tensor-at under AddressSanitizer, a separate command,
-//! since its instrumented build is long), `tests/suite/adversarial.rs`,
-//! `tests/suite/threads.rs`, `tests/suite/errors.rs`. Every `unsafe` block in
-//! tensor-core has a `// SAFETY:` comment and a test that would fail if its
-//! reasoning were wrong.
+//! - `cargo test` (part of `scripts/test`, which CI runs): every promise
+//!   above against NumPy's answers and a reference interpreter
+//!   (`tests/suite/`), on one thread and many (`tests/suite/threads.rs`,
+//!   bit for bit), with and without rayon; `tests/suite/adversarial.rs` and
+//!   `tests/suite/errors.rs` for hostile inputs and the order of errors.
+//!   Every `unsafe` block in tensor-core has a `// SAFETY:` comment and a
+//!   test that would fail if its reasoning were wrong.
+//! - `bash scripts/miri` (part of `scripts/test`): tensor-core's unit
+//!   tests, and the thread tests of every path that shares memory among
+//!   threads or writes memory a plain store would not (scatters, gathers
+//!   into uninitialized outputs, splits by destination, pieces on threads,
+//!   streaming stores), under Miri, which reports undefined behaviour
+//!   (accesses out of bounds or misaligned, uninitialized reads, broken
+//!   borrows, data races, leaks) where it happens: without rayon under
+//!   Stacked Borrows with the leak check, with rayon under Tree Borrows
+//!   (rayon's threads outlive the program, so without the leak check). Miri runs with small
+//!   arrays, for which the thresholds that pick the paths shrink. It does
+//!   not reach:
+//!   - the streaming store instructions themselves and their fence
+//!     (`exec/sys/stream.rs`), which Miri cannot run: it checks plain
+//!     stores to the same aligned blocks instead, so the bounds and
+//!     alignment in their SAFETY comments are checked, the ordering the
+//!     fence gives is not (the tests check that streamed results equal
+//!     plain ones, on the real instructions);
+//!   - the builds of the hot loops for AVX, AVX2 and AVX-512F
+//!     (`#[target_feature]`), since Miri's machine has the baseline
+//!     instruction set only; they compile the same Rust as the baseline
+//!     build that Miri runs;
+//!   - the huge-page advice (`madvise`, `exec/sys/pages.rs`), which it
+//!     skips: advice changes no contents;
+//!   - allocations refused for their size, since Miri stops at an
+//!     allocation larger than its memory rather than let the allocator
+//!     refuse it (AddressSanitizer runs those);
+//!   - the reading of the machine (`/proc`, `/sys`, CPU features): under
+//!     Miri the machine is a fixed description.
+//! - `bash scripts/sanitize` (a separate command, since its instrumented
+//!   build is long): the tests of tensor-core and tensor-at under
+//!   AddressSanitizer and LeakSanitizer, at full size, with the real
+//!   instructions: out-of-bounds accesses, uses after free, leaks.
+//! - `bash scripts/fuzz` (a smoke run in `scripts/test`; its header has the
+//!   command for long runs): the runtime against the reference interpreter
+//!   on arbitrary calls (on error, the target unchanged), and the macro
+//!   front end on arbitrary token streams (an expansion or an error, never
+//!   a panic).
