@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Tests of scripts/merge_bench.py and scripts/compare_bench.py on small
-hand-made parts: rounds joined into medians, results that must agree,
-ratios paired round by round, one table per thread count the comparison is
-given. Standard library only.
+"""Tests of scripts/merge_bench.py, scripts/compare_bench.py and
+scripts/instruction_ratios.py on small hand-made parts: rounds joined into
+medians, results that must agree, ratios paired round by round, one table
+per thread count the comparison is given, and the small-call guard's
+verdicts. Standard library only.
 
     python3 scripts/test_bench_scripts.py
 """
@@ -18,6 +19,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import compare_bench  # noqa: E402
+import instruction_ratios  # noqa: E402
 import merge_bench  # noqa: E402
 
 
@@ -231,6 +233,41 @@ class TablePerThreadCount(unittest.TestCase):
         self.assertEqual(compare_bench.peer_order({"tf", "torch-16t", "jax", "torch-2t", "numpy", "other"}),
                          ["numpy", "jax", "torch-2t", "torch-16t", "tf", "other"])
         self.assertEqual(compare_bench.peer_name("torch-16t"), "PyTorch")
+
+
+def gungraun_line(case, side, instructions):
+    """One line of gungraun's `--output-format=json`, as much of it as the guard reads."""
+    total = {"metrics": {"Ir": {"values": {"new": instructions}}}}
+    return json.dumps({"function_name": case, "id": side, "profiles": [{"data": {"total": total}}]})
+
+
+class InstructionGuard(unittest.TestCase):
+    def verdict(self, runs, table):
+        lines = [gungraun_line(case, side, n) for case, side, n in runs]
+        return instruction_ratios.check(instruction_ratios.counts(lines), instruction_ratios.targets(table.splitlines()))
+
+    def test_ratios_within_targets_pass(self):
+        rows, failures = self.verdict([("a", "at", 30), ("a", "by_hand", 20)], "a 1.5  # basic\n")
+        self.assertEqual(failures, [])
+        self.assertEqual(rows, [("a", 30, 20, 1.5, 1.5, "")])
+
+    def test_a_ratio_past_its_target_fails(self):
+        _, failures = self.verdict([("a", "at", 31), ("a", "by_hand", 20)], "a 1.5\n")
+        self.assertEqual(failures, ["a: 1.55x passes its target 1.5x"])
+
+    def test_a_ceiling_holds_a_case_above_its_target(self):
+        runs = [("a", "at", 90), ("a", "by_hand", 10)]
+        self.assertEqual(self.verdict(runs, "a 3 10\n")[1], [])
+        self.assertEqual(self.verdict(runs, "a 3 8.5\n")[1], ["a: 9.00x passes its ceiling 8.5x"])
+        rows, _ = self.verdict([("a", "at", 20), ("a", "by_hand", 10)], "a 3 10\n")
+        self.assertEqual(rows[0][-1], "at its target: drop the ceiling")
+
+    def test_cases_and_lines_must_match(self):
+        _, failures = self.verdict([("a", "at", 1), ("a", "by_hand", 1), ("b", "at", 1)], "a 1.5\nb 3\nc 3\n")
+        self.assertEqual(failures, ["b: listed in targets.txt, but the bench ran ['at'] of it",
+                                    "c: listed in targets.txt, but the bench ran no side of it"])
+        _, failures = self.verdict([("d", "at", 1), ("d", "by_hand", 1)], "")
+        self.assertEqual(failures, ["d: no line in targets.txt"])
 
 
 if __name__ == "__main__":

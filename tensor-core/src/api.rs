@@ -15,6 +15,7 @@ use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 use crate::exec::{gather, masked};
 use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, with_indices};
+use crate::memory;
 use crate::mode::AnyMode;
 use crate::plan::ViewAxis;
 use crate::prepare::{self, Access};
@@ -172,22 +173,45 @@ pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
 }
 
 /// `target[list] = value` for a typed list in mode `error` and a scalar
-/// value, written in place (see [`choose::small_region_in_place`]): whether
-/// it wrote (not for other values or indices, nor for an index that fails:
-/// [`set`] takes those, and names the error).
+/// value, or an array of the region's own shape, written in place (see
+/// [`choose::small_region_in_place`]): whether it wrote (not for other
+/// values or indices, nor for an index that fails: [`set`] takes those, and
+/// names the error).
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &Value<'_, T>) -> bool {
-    let Value::Scalar(scalar) = value else { return false };
-    choose::small_region_in_place(
+    match value {
+        Value::Scalar(scalar) => choose::small_region_in_place(
+            target,
+            |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
+            |element| *element = (*scalar).clone(),
+        ),
+        Value::Array(array) => basic_from_array(target, list, array, |element, value| *element = value.clone()),
+        Value::Device(_) => false,
+    }
+}
+
+/// [`set_basic`] and [`update_basic`] for an array value of the region's
+/// own shape, `write` given each element and its value. A call of its own:
+/// inlined, it would lengthen the scalar's path, the common small call.
+#[inline(never)]
+fn basic_from_array<T, D: Dimension>(
+    target: ArrayViewMut<'_, T, D>,
+    list: &impl BasicList,
+    values: &CowArray<'_, T, IxDyn>,
+    write: impl FnMut(&mut T, &T),
+) -> bool {
+    choose::small_region_from(
         target,
         |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
-        |element| *element = (*scalar).clone(),
+        &values.view(),
+        write,
     )
 }
 
-/// `target[list] op= value` for a typed list in mode `error` and a scalar
-/// whose operand needs no check, written in place: whether it wrote, as
-/// [`set_basic`] tells it, for [`update`] to take the rest.
+/// `target[list] op= value` for a typed list in mode `error`, a scalar or an
+/// array of the region's shape, and an operation whose operands need no
+/// check, written in place: whether it wrote, as [`set_basic`] tells it,
+/// for [`update`] to take the rest.
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn update_basic<T: Arith, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
@@ -195,17 +219,20 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
     op: Op,
     value: &Value<'_, T>,
 ) -> bool {
-    let Value::Scalar(scalar) = value else { return false };
     if T::checks_operands(op) {
         return false;
     }
     // `combine` rather than a kernel per operation: one copy of the pass
     // per call site, not one per operation (a region of a few elements).
-    choose::small_region_in_place(
-        target,
-        |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
-        |element| *element = (*element).combine(op, *scalar),
-    )
+    match value {
+        Value::Scalar(scalar) => choose::small_region_in_place(
+            target,
+            |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
+            |element| *element = (*element).combine(op, *scalar),
+        ),
+        Value::Array(array) => basic_from_array(target, list, array, |element, value| *element = (*element).combine(op, *value)),
+        Value::Device(_) => false,
+    }
 }
 
 /// A typed list of basic elements read in mode `error`: the view made
@@ -290,6 +317,10 @@ fn few_result(few: Few, index: IndexSlice<'_>, len: usize) -> Option<Result<(), 
 #[inline]
 pub(crate) fn read_few<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'_, T, D>, index: IndexSlice<'_>) -> Option<Array<T, R>> {
     let (&len, row) = target.shape().split_first()?;
+    // A result that could not be addressed is the general path's to refuse.
+    let mut result = target.raw_dim();
+    result[0] = index.len();
+    memory::elements(result.slice())?;
     if !choose::few_rows(index.len(), row.iter().product()) {
         return None;
     }

@@ -69,6 +69,13 @@ fn regroup(group: &Group, tokens: Vec<TokenTree>) -> TokenTree {
 }
 
 /// How many tokens an integer literal, or a negated one, is written with.
+/// Whether `expr` is a non-empty list of integer literals (`[1, -2, 5]`):
+/// borrowed, it is a constant (`&[1isize, -2, 5]` lives for the whole
+/// program), read in place as the index arrays the caller owns are.
+pub fn is_literal_list(expr: &Expr) -> bool {
+    matches!(expr, Expr::Array(array) if !array.elems.is_empty() && array.elems.iter().all(|elem| literal_len(elem).is_some()))
+}
+
 fn literal_len(expr: &Expr) -> Option<usize> {
     match expr {
         Expr::Lit(ExprLit { lit: Lit::Int(_), attrs }) if attrs.is_empty() => Some(1),
@@ -120,5 +127,13 @@ mod tests {
     fn array_elements_with_commas_of_their_own_are_found() {
         assert_eq!(typed_text("[f::<A, B>(), 1]"), "[f::<A,B>(),1isize]");
         assert_eq!(typed_text("[|a, b| a, 2,]"), "[|a,b|a,2isize,]");
+    }
+
+    #[test]
+    fn only_non_empty_lists_of_integer_literals_are_literal_lists() {
+        let list = |source: &str| is_literal_list(&syn::parse_str(source).unwrap());
+        assert!(list("[1, -2, 5u8]") && list("[0]"));
+        // Empty, nested, or holding anything but literals: not constants to borrow.
+        assert!(!list("[]") && !list("[[0, 1]]") && !list("[i, 2]") && !list("[1.0]") && !list("[true]") && !list("1"));
     }
 }

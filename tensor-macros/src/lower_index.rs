@@ -3,11 +3,11 @@
 //! as a fused pass built as boolean arrays.
 
 use proc_macro2::{Span, TokenStream};
-use quote::ToTokens;
+use quote::{ToTokens, quote_spanned};
 use syn::Expr;
 
 use crate::ast::{Comparison, Elem, Logic, MaskExpr, Wrapper};
-use crate::literals::typed_literals;
+use crate::literals::{is_literal_list, typed_literals};
 use crate::written::{View, Written};
 
 /// An expression passed to the runtime.
@@ -234,6 +234,10 @@ fn array_arg(expr: &Written) -> (Span, Arg) {
     let span = view.span();
     let arg = match view.expr {
         Expr::Path(_) | Expr::Field(_) | Expr::Call(_) => borrowed(view),
+        expr if is_literal_list(expr) => {
+            let list: TokenStream = typed_literals(view).into_iter().collect();
+            Arg::Tokens(quote_spanned!(span=> &#list))
+        }
         _ => Arg::Tokens(typed_literals(view).into_iter().collect()),
     };
     (span, arg)

@@ -111,6 +111,14 @@ impl Region {
         self.ndim <= INLINE
     }
 
+    /// The region's shape, the target axes not visited taken whole (of a
+    /// target of `target_shape` and `target_strides`, those it was made
+    /// with); `None` when it has more than [`INLINE`] axes.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    pub(crate) fn shape(&mut self, target_shape: &[usize], target_strides: &[isize]) -> Option<&[usize]> {
+        self.complete(target_shape, target_strides).then(|| &self.shape[..self.ndim])
+    }
+
     /// The region as a view of `target` (whose strides it was made with)
     /// in rank `R`, the target axes not visited taken whole; `None` when it
     /// has more than [`INLINE`] axes or `R` is not its rank.
