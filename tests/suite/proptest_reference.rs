@@ -11,7 +11,9 @@
 //! and its check are `reference/case.rs`, shared with the fuzz target; this
 //! file only draws cases.
 
-use crate::reference::case::{Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, check, kind, value_shape};
+use crate::reference::case::{
+    Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, check, kind, value_shape, with_batch_axes,
+};
 use crate::reference::{self, ErrKind, Tensor};
 use ndarray::{Axis, Slice};
 use proptest::collection::vec;
@@ -531,39 +533,6 @@ fn batched_case_strategy<T: StrategyElem>(actions: BoxedStrategy<Action>) -> imp
             value,
             batch,
         })
-}
-
-/// `elem` with the batch axes `axes` in front, its elements rotated by one
-/// more place in each batch position (basic elements have no batch axes).
-fn with_batch_axes(elem: ElemSpec, axes: &[usize]) -> ElemSpec {
-    fn stack<A: Clone>(array: &ndarray::ArrayD<A>, axes: &[usize]) -> ndarray::ArrayD<A> {
-        let values: Vec<A> = array.iter().cloned().collect();
-        let mut data = Vec::new();
-        for p in 0..axes.iter().product::<usize>() {
-            let mut batch = values.clone();
-            if !batch.is_empty() {
-                let len = batch.len();
-                batch.rotate_left(p % len);
-            }
-            data.extend(batch);
-        }
-        build(&[axes, array.shape()].concat(), data, false)
-    }
-    let ints = |spec: &IntsSpec| match spec {
-        IntsSpec::Usize(a) => IntsSpec::Usize(stack(a, axes)),
-        IntsSpec::Isize(a) => IntsSpec::Isize(stack(a, axes)),
-        IntsSpec::I32(a) => IntsSpec::I32(stack(a, axes)),
-        IntsSpec::I64(a) => IntsSpec::I64(stack(a, axes)),
-        IntsSpec::U32(a) => IntsSpec::U32(stack(a, axes)),
-        IntsSpec::U64(a) => IntsSpec::U64(stack(a, axes)),
-    };
-    match elem {
-        ElemSpec::Ints(a) => ElemSpec::Ints(ints(&a)),
-        ElemSpec::Nd(a) => ElemSpec::Nd(ints(&a)),
-        ElemSpec::Along(a, axis) => ElemSpec::Along(ints(&a), axis),
-        ElemSpec::Mask(m) => ElemSpec::Mask(stack(&m, axes)),
-        basic => basic,
-    }
 }
 
 // ---------------------------------------------------------------- properties
