@@ -18,6 +18,7 @@ use super::flat::{gather, gather_on_device, write, write_on_device};
 use super::host;
 use super::kind::{BurnKind, unsupported};
 use super::region::{Region, c_strides};
+use super::reshape::Reshaped;
 use super::rows::Rows;
 use super::slices;
 use super::value::{Gathered, flat_of, host_form, to_tensor};
@@ -66,21 +67,21 @@ impl<K: BurnKind> Prepared<K> {
                 let dims: [usize; D] = std::array::from_fn(|k| shape[k]);
                 let count = self.values.dims()[0];
                 let values = match self.op {
-                    Some(Op::Sub) => K::negated(self.values.reshape([count, 1])).reshape(dims),
-                    _ => self.values.reshape(dims),
+                    Some(Op::Sub) => K::negated(self.values.shaped([count, 1])).shaped(dims),
+                    _ => self.values.shaped(dims),
                 };
-                return target.scatter(axis, positions.reshape(dims), values, IndexingUpdateOp::Add);
+                return target.scatter(axis, positions.shaped(dims), values, IndexingUpdateOp::Add);
             }
             Where::Host(region) => {
-                let values = self.values.reshape([region.len(), row_len]);
-                write(target.reshape(self.rows), region, values, self.op)
+                let values = self.values.shaped([region.len(), row_len]);
+                write(target.shaped(self.rows), region, values, self.op)
             }
             Where::Device(region) => {
-                let values = self.values.reshape([region.len, row_len]);
-                write_on_device(target.reshape(self.rows), *region, values, self.op)
+                let values = self.values.shaped([region.len, row_len]);
+                write_on_device(target.shaped(self.rows), *region, values, self.op)
             }
         };
-        written.reshape(dims)
+        written.shaped(dims)
     }
 }
 
@@ -227,8 +228,8 @@ fn read_planned<const D: usize, K: BurnKind>(
         if let Some((on_device, axis)) = along {
             // burn's `gather` takes the indices as they are.
             let dims: [usize; D] = std::array::from_fn(|k| region.shape[k]);
-            let read = target.clone().gather(axis, on_device.along_positions(&mode)?.reshape(dims));
-            return Ok((read.reshape([region.shape.iter().product::<usize>()]), region.shape));
+            let read = target.clone().gather(axis, on_device.along_positions(&mode)?.shaped(dims));
+            return Ok((read.shaped([region.shape.iter().product::<usize>()]), region.shape));
         }
         push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::places_alone));
     } else {
@@ -251,7 +252,7 @@ fn read_planned<const D: usize, K: BurnKind>(
         _ => None,
     };
     let read_shape = [&region.shape[..], call.row_shape()].concat();
-    let rows = target.clone().reshape(call.as_rows());
+    let rows = target.clone().shaped(call.as_rows());
     let read = match on_device {
         None => gather(rows, region, fill),
         Some(on_device) => {
@@ -260,7 +261,7 @@ fn read_planned<const D: usize, K: BurnKind>(
         }
     };
     let len = read.dims().iter().product::<usize>();
-    Ok((read.reshape([len]), read_shape))
+    Ok((read.shaped([len]), read_shape))
 }
 
 /// `flat[index] = value` (`op` `None`) or `flat[index] op= value`,
@@ -400,7 +401,7 @@ fn runs_rounds_on_device<K: BurnKind>(flat: &Tensor<1, K>, op: Option<Op>) -> bo
         return false;
     };
     let len = flat.dims()[0];
-    let shares_ties = matches!(op, Op::Min | Op::Max) && K::on_autodiff(&flat.clone().reshape([len, 1]));
+    let shares_ties = matches!(op, Op::Min | Op::Max) && K::on_autodiff(&flat.clone().shaped([len, 1]));
     !(K::adds(op) || shares_ties)
 }
 
@@ -524,17 +525,17 @@ pub(crate) fn write_where<K: BurnKind>(
         Value::Device(array) => Some(flat_of::<K>(array)?),
         _ => None,
     };
-    let values = to_tensor(gathered, count, device, &flat)?.reshape([count, 1]);
+    let values = to_tensor(gathered, count, device, &flat)?.shaped([count, 1]);
     let len = flat.dims()[0];
-    Ok(write(flat.reshape([len, 1]), region, values, op).reshape([len]))
+    Ok(write(flat.shaped([len, 1]), region, values, op).shaped([len]))
 }
 
 /// `flat[mask]`, the mask read back: the elements read, and their shape.
 pub(crate) fn read_where<K: BurnKind>(flat: Tensor<1, K>, mask: Tensor<1, Bool>) -> (Tensor<1, K>, Vec<usize>) {
     let region = selected(mask);
     let (len, shape) = (flat.dims()[0], region.shape.clone());
-    let read = gather(flat.reshape([len, 1]), region, None);
-    (read.reshape([shape[0]]), shape)
+    let read = gather(flat.shaped([len, 1]), region, None);
+    (read.shaped([shape[0]]), shape)
 }
 
 /// `flat[mask] = scalar` or `flat[mask] op= scalar` without reading the
@@ -545,8 +546,8 @@ fn masked_scalar<K: BurnKind>(flat: Tensor<1, K>, mask: Tensor<1, Bool>, scalar:
         return flat.mask_fill(mask, scalar);
     };
     let (device, dtype, len) = (flat.device(), flat.dtype(), flat.dims()[0]);
-    let base = flat.clone().mask_fill(mask.clone().bool_not(), K::ONE).reshape([len, 1]);
+    let base = flat.clone().mask_fill(mask.clone().bool_not(), K::ONE).shaped([len, 1]);
     let scalars = Tensor::full([len, 1], scalar, (&device, dtype));
     let combined = K::combine(base, op, scalars).expect("a supported operation");
-    flat.mask_where(mask, combined.reshape([len]))
+    flat.mask_where(mask, combined.shaped([len]))
 }

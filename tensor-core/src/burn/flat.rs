@@ -26,6 +26,7 @@ use super::device::DeviceRegion;
 use super::host;
 use super::kind::{BurnKind, positions, select_assign_rows, select_rows};
 use super::region::Region;
+use super::reshape::Reshaped;
 
 /// The rows of `rows` at `region`, in its order; skipped ones read `fill`.
 pub(crate) fn gather<K: BurnKind>(rows: Tensor<2, K>, region: Region, fill: Option<K::Elem>) -> Tensor<2, K> {
@@ -50,7 +51,7 @@ fn skipped_mask(region: &Region, device: &burn_tensor::Device) -> Tensor<1, Bool
 /// A flag per row as a mask over rows of `row_len`.
 fn per_row(flags: Tensor<1, Bool>, row_len: usize) -> Tensor<2, Bool> {
     let len = flags.dims()[0];
-    flags.reshape([len, 1]).expand([len, row_len])
+    flags.shaped([len, 1]).expand([len, row_len])
 }
 
 /// The positions of elements `at` of `region`, and their values; every

@@ -7,6 +7,7 @@ use burn_tensor::{Bool, Int, Tensor};
 use ndarray::{Ix0, Ix1};
 
 use super::kind::BurnKind;
+use super::reshape::Reshaped;
 use super::target::Ranked;
 use super::value::{device_array, flat_array};
 use crate::backend::{DeviceForm, IntIndex, IntoIntIndex, MaskOperand};
@@ -131,7 +132,7 @@ where
     type Mask = Tensor<D, Bool>;
     fn mask(&self, compare: Compare, scalar: &K::Elem, _: impl FnMut(&K::Elem) -> bool) -> Tensor<D, Bool> {
         let dims = self.dims();
-        let flat = self.clone().reshape([dims.iter().product::<usize>()]);
-        K::compare(flat, compare, *scalar).reshape(dims)
+        let flat = self.clone().shaped([dims.iter().product::<usize>()]);
+        K::compare(flat, compare, *scalar).shaped(dims)
     }
 }

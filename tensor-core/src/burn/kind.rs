@@ -7,6 +7,7 @@ use burn_tensor::{Bool, DType, Element, ElementConversion, Float, Int, Tensor, T
 
 use super::error::BurnError;
 use super::region::Region;
+use super::reshape::Reshaped;
 
 /// A burn tensor kind the macros index.
 ///
@@ -109,7 +110,7 @@ pub(crate) fn select_rows<K: BurnKind>(rows: Tensor<2, K>, at: Tensor<1, Int>) -
         return rows.select(0, at);
     }
     let count = at.dims()[0];
-    rows.reshape([len]).select(0, at).reshape([count, 1])
+    rows.shaped([len]).select(0, at).shaped([count, 1])
 }
 
 /// `rows.select_assign(0, at, values, op)`, as [`select_rows`] selects.
@@ -124,9 +125,7 @@ pub(crate) fn select_assign_rows<K: BurnKind>(
         return rows.select_assign(0, at, values, op);
     }
     let count = values.dims()[0];
-    rows.reshape([len])
-        .select_assign(0, at, values.reshape([count]), op)
-        .reshape([len, 1])
+    rows.shaped([len]).select_assign(0, at, values.shaped([count]), op).shaped([len, 1])
 }
 
 /// Integer positions as a rank-1 tensor of `i64` on `device`.

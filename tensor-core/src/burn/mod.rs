@@ -44,6 +44,7 @@ mod index;
 mod kind;
 mod rank;
 mod region;
+mod reshape;
 mod rows;
 mod slices;
 mod target;

@@ -7,6 +7,7 @@ use burn_tensor::Tensor;
 
 use super::error::BurnError;
 use super::kind::BurnKind;
+use super::reshape::Reshaped;
 use crate::rank::PerRank;
 
 /// The reads of kind `K`: `Tensor<M, K>` for rank `M`; one element as a
@@ -39,14 +40,14 @@ impl<K: BurnKind> AnyRank<K> {
             expected: N,
             actual: shape.len(),
         })?;
-        Ok(self.flat.reshape(dims))
+        Ok(self.flat.shaped(dims))
     }
 }
 
 /// `flat` in `shape`, of rank `N`.
 fn shaped<const N: usize, K: BurnKind>((flat, shape): (Tensor<1, K>, Vec<usize>)) -> Tensor<N, K> {
     let dims: [usize; N] = shape.as_slice().try_into().expect("the read's static rank is its rank");
-    flat.reshape(dims)
+    flat.shaped(dims)
 }
 
 impl<K: BurnKind> PerRank for Reads<K> {

@@ -6,6 +6,7 @@
 use burn_tensor::{Slice, Tensor};
 
 use super::kind::BurnKind;
+use super::reshape::Reshaped;
 use crate::backend::plan::{Plan, ViewAxis};
 use crate::element::Op;
 
@@ -50,7 +51,7 @@ fn lens(slices: &[Slice]) -> Vec<usize> {
 /// The elements of `target` at `slices`, in C order.
 pub(crate) fn read<const D: usize, K: BurnKind>(target: &Tensor<D, K>, slices: &[Slice]) -> Tensor<1, K> {
     let len = lens(slices).iter().product::<usize>();
-    target.clone().slice(slices).reshape([len])
+    target.clone().slice(slices).shaped([len])
 }
 
 /// `target[slices] = values` (`op` `None`) or `target[slices] op= values`;
@@ -64,12 +65,12 @@ pub(crate) fn write<const D: usize, K: BurnKind>(
     let lens = lens(slices);
     let dims: [usize; D] = std::array::from_fn(|axis| lens[axis]);
     let values = match op {
-        None => values.reshape(dims),
+        None => values.shaped(dims),
         Some(op) => {
             let len = values.dims()[0];
-            let current = target.clone().slice(slices).reshape([len, 1]);
-            let combined = K::combine(current, op, values.reshape([len, 1])).expect("a supported operation");
-            combined.reshape(dims)
+            let current = target.clone().slice(slices).shaped([len, 1]);
+            let combined = K::combine(current, op, values.shaped([len, 1])).expect("a supported operation");
+            combined.shaped(dims)
         }
     };
     target.slice_assign(slices, values)

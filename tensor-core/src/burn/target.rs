@@ -8,6 +8,7 @@ use super::call::{self, mask_of};
 use super::error::BurnError;
 use super::kind::BurnKind;
 use super::rank::Reads;
+use super::reshape::Reshaped;
 use crate::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate};
 use crate::element::Arith;
 use crate::element::Op;
@@ -34,7 +35,7 @@ ranked!(1 => Ix1, 2 => Ix2, 3 => Ix3, 4 => Ix4, 5 => Ix5, 6 => Ix6);
 /// The tensor viewed as one axis, and its shape.
 fn flat<const D: usize, K: BurnKind>(tensor: Tensor<D, K>) -> (Tensor<1, K>, [usize; D]) {
     let dims = tensor.dims();
-    (tensor.reshape([dims.iter().product::<usize>()]), dims)
+    (tensor.shaped([dims.iter().product::<usize>()]), dims)
 }
 
 /// Runs a prepared write on `target`, which it replaces. The tensor is
@@ -71,7 +72,7 @@ fn write_where<const D: usize, K: BurnKind, F>(
     let (view, _) = flat(target.clone());
     let mask = mask_of(&view, &predicate)?;
     let written = call::write_where(view, mask, value, op)?;
-    *target = written.reshape(target.dims());
+    *target = written.shaped(target.dims());
     Ok(())
 }
 

@@ -14,6 +14,7 @@ use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder};
 
 use super::error::BurnError;
 use super::kind::{BurnKind, positions, upload};
+use super::reshape::Reshaped;
 
 /// A burn tensor as a value or an index array: viewed as one axis, its
 /// shape beside it in the [`DeviceArray`] that holds it.
@@ -33,7 +34,7 @@ pub(crate) fn device_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>
 pub(crate) fn flat_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>, distinct: bool) -> DeviceArray<'a> {
     let shape = tensor.dims().to_vec();
     let len = shape.iter().product::<usize>();
-    let tensor = tensor.reshape([len]);
+    let tensor = tensor.shaped([len]);
     DeviceArray::shared(shape, Arc::new(Flat { tensor, distinct }))
 }
 
@@ -186,7 +187,7 @@ pub(crate) fn to_tensor<K: BurnKind>(
                 Gathered::Tiled(1) => return Ok(value),
                 Gathered::Tiled(times) => {
                     let len = value.dims()[0];
-                    return Ok(value.reshape([1, len]).expand([times, len]).reshape([times * len]));
+                    return Ok(value.shaped([1, len]).expand([times, len]).shaped([times * len]));
                 }
                 // Batch by batch, each share of the value in its place.
                 Gathered::Device(at) if at.len() == value.dims()[0] && at.iter().zip(0..).all(|(&at, k)| at == k) => {

@@ -2,7 +2,7 @@
 //! device), compared bit for bit: every index form, operation and mode.
 
 use burn_tensor::Tensor;
-use ndarray::{Array, ArrayD, Ix1, Ix2, Ix3, IxDyn, array};
+use ndarray::{Array, ArrayD, Ix1, Ix2, Ix3, Ix4, IxDyn, array};
 use tensor_at::burn::{BurnError, unique};
 use tensor_at::{IndexError, along, at, nd, set, try_at};
 use tensor_at_burn_tests::{float, float_array, plain, same_bits};
@@ -154,6 +154,24 @@ fn writes_of_every_form() {
     same!(2, Ix2, [3, 4], |x| {
         at!(x[[[0, 1], [2, 2], [3, 0]]] += array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; batch = 1)
     });
+}
+
+#[test]
+fn tensors_with_no_elements() {
+    // burn's own reshape reads a length of 0 as the source's length: calls
+    // that touch no element once panicked inside burn (found by the `burn`
+    // fuzz target with the first of these).
+    same_read!(4, Ix4, [1, 0, 5, 5], |x| at!(x[..]));
+    same_read!(2, Ix2, [0, 3], |x| at!(x[.., [0, 2]]));
+    same_read!(2, Ix2, [4, 0], |x| at!(x[[1, 3, 1]]));
+    same_read!(2, Ix2, [4, 0], |x| at!(x[x > 0.0]));
+    same_read!(2, Ix2, [3, 4], |x| at!(x[[0, 2], 4:]));
+    same!(2, Ix2, [0, 3], |x| { at!(x[[1, 2]] = 1.0; mode = drop) });
+    same!(2, Ix2, [4, 0], |x| { at!(x[[1, 3, 1]] += 1.0) });
+    same!(2, Ix2, [4, 0], |x| { at!(x[[1, 3, 1]] *= 2.0) });
+    same!(3, Ix3, [2, 0, 3], |x| { at!(x[1, .., ::-1] -= 1.0) });
+    same!(2, Ix2, [3, 4], |x| { at!(x[[0, 2], 4:] = 1.0) });
+    same!(2, Ix2, [3, 4], |x| { at!(x[x > 100.0] *= 2.0) });
 }
 
 #[test]
