@@ -51,7 +51,7 @@ fn skipped_mask(region: &Region, device: &burn_tensor::Device) -> Tensor<1, Bool
 /// A flag per row as a mask over rows of `row_len`.
 fn per_row(flags: Tensor<1, Bool>, row_len: usize) -> Tensor<2, Bool> {
     let len = flags.dims()[0];
-    flags.shaped([len, 1]).expand([len, row_len])
+    flags.shaped([len, 1]).expanded([len, row_len])
 }
 
 /// The positions of elements `at` of `region`, and their values; every

@@ -187,7 +187,7 @@ pub(crate) fn to_tensor<K: BurnKind>(
                 Gathered::Tiled(1) => return Ok(value),
                 Gathered::Tiled(times) => {
                     let len = value.dims()[0];
-                    return Ok(value.shaped([1, len]).expand([times, len]).shaped([times * len]));
+                    return Ok(value.shaped([1, len]).expanded([times, len]).shaped([times * len]));
                 }
                 // Batch by batch, each share of the value in its place.
                 Gathered::Device(at) if at.len() == value.dims()[0] && at.iter().zip(0..).all(|(&at, k)| at == k) => {

@@ -172,6 +172,11 @@ fn tensors_with_no_elements() {
     same!(3, Ix3, [2, 0, 3], |x| { at!(x[1, .., ::-1] -= 1.0) });
     same!(2, Ix2, [3, 4], |x| { at!(x[[0, 2], 4:] = 1.0) });
     same!(2, Ix2, [3, 4], |x| { at!(x[x > 100.0] *= 2.0) });
+    // A value tensor of no elements, broadcast (burn's `expand` refuses a
+    // length of 0).
+    let mut x: Tensor<2> = float(&sample(&[0, 0]), &plain());
+    at!(x[..] -= float::<2>(&sample(&[1, 0]), &plain()));
+    assert_eq!(x.dims(), [0, 0]);
 }
 
 #[test]
