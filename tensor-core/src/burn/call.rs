@@ -180,6 +180,8 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
     batch: usize,
     mode: AnyMode<K::Elem>,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
+    // The mode first, as on an ndarray: before the device arrays' checks.
+    prepare::read_mode(&mode)?;
     if batch == 0 && index.iter().all(is_basic) {
         let strides = c_strides(shape);
         let plan = prepare::read(index, Layout { shape, strides: &strides }, &mode)?;
@@ -275,6 +277,8 @@ pub(crate) fn prepare_write<K: BurnKind>(
     mode: AnyMode<K::Elem>,
     op: Option<Op>,
 ) -> Result<Prepared<K>, BurnError> {
+    // The mode first, as on an ndarray: before the device arrays' checks.
+    prepare::update_mode(&mode)?;
     if let Some(op) = op
         && K::Elem::supports(op)
         && !K::has(op)

@@ -64,7 +64,6 @@ pub(crate) enum Access {
     Update,
 }
 
-/// Step 1: refuses the modes that do not apply to `access`.
 /// NumPy's check of a boolean mask of shape `mask` on the target axes
 /// `axes` (the first of them `first_axis`): each of its lengths is the
 /// axis's. For a target on another device, which places its masks itself.
@@ -78,6 +77,13 @@ pub fn update_mode<T>(mode: &AnyMode<T>) -> Result<(), IndexError> {
     check_mode(mode, Access::Update)
 }
 
+/// Step 0 of a read: the mode applies to reads (not `drop`), for a backend
+/// that checks its index in pieces of its own before preparing it.
+pub fn read_mode<T>(mode: &AnyMode<T>) -> Result<(), IndexError> {
+    check_mode(mode, Access::Read)
+}
+
+/// Step 1: refuses the modes that do not apply to `access`.
 fn check_mode<T>(mode: &AnyMode<T>, access: Access) -> Result<(), IndexError> {
     match (mode, access) {
         (AnyMode::Drop, Access::Read) => Err(IndexError::UnsupportedMode {

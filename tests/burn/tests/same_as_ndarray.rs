@@ -3,8 +3,10 @@
 
 use burn_tensor::Tensor;
 use ndarray::{Array, ArrayD, Ix1, Ix2, Ix3, Ix4, IxDyn, array};
+use tensor_at::backend::{AnyMode, Indexable, IndexableMut, Value};
 use tensor_at::burn::{BurnError, unique};
-use tensor_at::{IndexError, along, at, nd, set, try_at};
+use tensor_at::rank::Dynamic;
+use tensor_at::{IndexError, Op, along, at, ix, nd, set, try_at};
 use tensor_at_burn_tests::{float, float_array, plain, same_bits};
 
 /// Distinct values of `shape`, negative and positive, with repeats of none.
@@ -220,6 +222,30 @@ fn errors_are_numpy_s_and_nothing_is_written() {
 
     let error = try_at!(x[[1, 2]] = array![1.0, 2.0, 3.0]).unwrap_err();
     assert!(matches!(error, BurnError::Index(IndexError::ShapeMismatch { .. })), "{error}");
+    assert!(same_bits(&float_array(x.clone()), &start));
+
+    // A mode the access does not take is the first error, before the
+    // index's (too many elements here, one a device array), as on an
+    // ndarray. Only the runtime API can ask for it: the macros refuse it.
+    let idx = tensor_at_burn_tests::int::<1>(&array![0i64].into_dyn(), &plain());
+    let error = IndexableMut::update_index(
+        &mut x,
+        &[ix(2), ix(3), ix(&idx)],
+        0,
+        Op::Div,
+        Value::Scalar(1.0),
+        AnyMode::Fill(0.0),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::UnsupportedMode { mode: "fill", .. })),
+        "{error}"
+    );
+    let error = Indexable::read_index::<Dynamic, IxDyn>(&x, &[ix(2), ix(3), ix(&idx)], 0, AnyMode::Drop).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::UnsupportedMode { mode: "drop", .. })),
+        "{error}"
+    );
     assert!(same_bits(&float_array(x), &start));
 }
 
