@@ -34,12 +34,24 @@ pub(crate) fn gather<K: BurnKind>(rows: Tensor<2, K>, region: Region, fill: Opti
     if region.len() == 0 {
         return Tensor::empty([0, row_len], (&device, rows.dtype()));
     }
+    if let Some(filled) = all_filled(&rows, region.len(), fill) {
+        return filled;
+    }
     let skipped = (fill.is_some() && !region.skipped.is_empty()).then(|| skipped_mask(&region, &device));
     let read = select_rows(rows, positions(region.offsets, &device));
     match (fill, skipped) {
         (Some(fill), Some(skipped)) => read.mask_fill(per_row(skipped, row_len), fill),
         _ => read,
     }
+}
+
+/// A read from no rows at all: every element was skipped (the plan
+/// refuses it otherwise), and reads `fill`. burn's `select` cannot take
+/// even a masked position there.
+fn all_filled<K: BurnKind>(rows: &Tensor<2, K>, len: usize, fill: Option<K::Elem>) -> Option<Tensor<2, K>> {
+    let [count, row_len] = rows.dims();
+    let fill = fill.filter(|_| count == 0)?;
+    Some(Tensor::full([len, row_len], fill, (&rows.device(), rows.dtype())))
 }
 
 /// The region's skipped elements as a mask on `device`.
@@ -125,6 +137,9 @@ pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion
     let row_len = rows.dims()[1];
     if at.len == 0 {
         return Tensor::empty([0, row_len], (&rows.device(), rows.dtype()));
+    }
+    if let Some(filled) = all_filled(&rows, at.len, fill) {
+        return filled;
     }
     let read = select_rows(rows, at.positions);
     match (fill, at.skipped) {

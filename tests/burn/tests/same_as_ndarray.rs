@@ -174,6 +174,13 @@ fn tensors_with_no_elements() {
     same!(3, Ix3, [2, 0, 3], |x| { at!(x[1, .., ::-1] -= 1.0) });
     same!(2, Ix2, [3, 4], |x| { at!(x[[0, 2], 4:] = 1.0) });
     same!(2, Ix2, [3, 4], |x| { at!(x[x > 100.0] *= 2.0) });
+    // Reads in mode `fill` from an axis of no rows: all filled.
+    same_read!(4, Ix4, [0, 5, 4, 1], |x| at!(x[0]; mode = fill(f64::NAN)));
+    same_read!(2, Ix2, [0, 3], |x| at!(x[[0, -1, 2]]; mode = fill(1.5)));
+    let idx = tensor_at_burn_tests::int::<1>(&array![0i64, 3].into_dyn(), &plain());
+    let x: Tensor<2> = float(&sample(&[0, 3]), &plain());
+    let read: Tensor<2> = at!(x[&idx]; mode = fill(2.5));
+    assert!(same_bits(&float_array(read), &ndarray::Array2::from_elem((2, 3), 2.5).into_dyn()));
     // A value tensor of no elements, broadcast (burn's `expand` refuses a
     // length of 0).
     let mut x: Tensor<2> = float(&sample(&[0, 0]), &plain());
