@@ -195,7 +195,7 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
         None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None),
         Some(on_device) => {
             let index = on_device.whole();
-            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device))
+            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device)).map_err(|e| on_device.real_error(e))
         }
     }
 }
@@ -292,7 +292,7 @@ pub(crate) fn prepare_write<K: BurnKind>(
         None => prepare_planned(flat, Indexed { shape, index, batch, rows }, update, None),
         Some(on_device) => {
             let index = on_device.whole();
-            prepare_planned(flat, Indexed { shape, index, batch, rows }, update, Some(&on_device))
+            prepare_planned(flat, Indexed { shape, index, batch, rows }, update, Some(&on_device)).map_err(|e| on_device.real_error(e))
         }
     }
 }

@@ -271,6 +271,33 @@ impl<'t> OnDevice<'t> {
         Ok(resolve(elements, len, mode.bounds()).0)
     }
 
+    /// `error`, from the host's plan, with a device array's own index
+    /// where the host named its stand-in's: on an axis of no length every
+    /// index is out of bounds, and the first the host finds there is the
+    /// stand-in's zero. The array's first index (of its column, for `nd`)
+    /// is read back.
+    pub(crate) fn real_error(&self, error: BurnError) -> BurnError {
+        let BurnError::Index(IndexError::OutOfBounds { index: 0, axis, len: 0 }) = error else {
+            return error;
+        };
+        let at = |placed: &&Placed| placed.column.map_or(0, |(c, _)| c);
+        let Some(placed) = self
+            .arrays
+            .iter()
+            .find(|placed| placed.axis == self.batch + axis && placed.flat.dims()[0] > at(placed))
+        else {
+            return error;
+        };
+        let first = at(&placed);
+        let index = host::scalar::<i64, Int>(placed.flat.clone().slice([first..first + 1]));
+        IndexError::OutOfBounds {
+            index: index.into(),
+            axis,
+            len: 0,
+        }
+        .into()
+    }
+
     /// The index that addresses the rows, as the host plans it.
     pub(crate) fn planned(&self) -> &[IndexElem<'t>] {
         &self.planned[..self.kept]
@@ -341,7 +368,7 @@ impl<'t> OnDevice<'t> {
             terms.push((position, strides[placed.axis]));
         }
         if counts {
-            let at = sum(host, terms, device);
+            let at = sum(host, self.places_alone(), terms, device);
             let repeats = most_repeats(at.clone(), skipped.clone(), shape.iter().product());
             let rounds = in_bounds(checked, Some(repeats))?.extra;
             return Ok(DeviceRegion {
@@ -355,7 +382,7 @@ impl<'t> OnDevice<'t> {
         let resolved = in_bounds(checked, None)?.positions;
         terms.extend(resolved.into_iter().map(|(axis, position)| (position, strides[axis])));
         Ok(DeviceRegion {
-            positions: sum(host, terms, device),
+            positions: sum(host, self.places_alone(), terms, device),
             skipped,
             len: host.len(),
             rounds: rounds.then_some(1),
@@ -462,14 +489,11 @@ struct Checked {
 }
 
 /// The host's offsets plus each term times its stride. The host's offsets
-/// are often all zeros (the region is the arrays' alone), and a stride
-/// often one: neither then costs a pass.
-fn sum(host: &Region, terms: Vec<(Tensor<1, Int>, isize)>, device: &burn_tensor::Device) -> Tensor<1, Int> {
-    let mut at = host
-        .offsets
-        .iter()
-        .any(|&offset| offset != 0)
-        .then(|| positions(host.offsets.clone(), device));
+/// are often all zeros (always when device arrays place the region
+/// alone, `alone`: then not even scanned), and a stride often one:
+/// neither then costs a pass.
+fn sum(host: &Region, alone: bool, terms: Vec<(Tensor<1, Int>, isize)>, device: &burn_tensor::Device) -> Tensor<1, Int> {
+    let mut at = (!alone && host.offsets.iter().any(|&offset| offset != 0)).then(|| positions(host.offsets.clone(), device));
     for (position, stride) in terms {
         let term = if stride == 1 {
             position

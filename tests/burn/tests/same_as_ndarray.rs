@@ -248,6 +248,29 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(error, BurnError::Index(IndexError::UnsupportedMode { mode: "fill", .. })),
         "{error}"
     );
+    // A device index array on an axis of no length: its own first index is
+    // the error's, as on an ndarray (of an `nd` array: its column's).
+    let empty: Tensor<2> = float(&sample(&[0, 3]), &plain());
+    let ids = tensor_at_burn_tests::int::<1>(&array![-5i64, 2].into_dyn(), &plain());
+    let error = try_at!(empty[&ids, 1]).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            BurnError::Index(IndexError::OutOfBounds {
+                index: -5,
+                axis: 0,
+                len: 0
+            })
+        ),
+        "{error}"
+    );
+    let mut empty: Tensor<2> = float(&sample(&[3, 0]), &plain());
+    let points = tensor_at_burn_tests::int::<2>(&array![[0i64, 7], [1, 0]].into_dyn(), &plain());
+    let error = try_at!(empty[nd(&points)] += 1.0; mode = wrap).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 1, len: 0 })),
+        "{error}"
+    );
     let error = Indexable::read_index::<Dynamic, IxDyn>(&x, &[ix(2), ix(3), ix(&idx)], 0, AnyMode::Drop).unwrap_err();
     assert!(
         matches!(error, BurnError::Index(IndexError::UnsupportedMode { mode: "drop", .. })),
