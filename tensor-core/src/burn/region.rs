@@ -45,7 +45,10 @@ impl Region {
                             if len > 0 {
                                 origin += first as isize * strides[target_axis];
                             }
-                            axes.push((len, step * strides[target_axis]));
+                            // A step past the axis (an axis of one position, or none)
+                            // is no stride at all: times the axis's, it could overflow.
+                            let stride = if len > 1 { step * strides[target_axis] } else { 0 };
+                            axes.push((len, stride));
                             target_axis += 1;
                         }
                         ViewAxis::NewAxis => axes.push((1, 0)),

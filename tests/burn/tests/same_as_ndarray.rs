@@ -181,6 +181,10 @@ fn tensors_with_no_elements() {
     let x: Tensor<2> = float(&sample(&[0, 3]), &plain());
     let read: Tensor<2> = at!(x[&idx]; mode = fill(2.5));
     assert!(same_bits(&float_array(read), &ndarray::Array2::from_elem((2, 3), 2.5).into_dyn()));
+    // Slices whose step passes the axis, on an empty view or beside an
+    // array (the general path): a step times a stride once overflowed.
+    same!(3, Ix3, [3, 0, 4], |x| { at!(x[.., ..;isize::MAX, ..;2] += 1.0) });
+    same!(2, Ix2, [4, 5], |x| { at!(x[..;-isize::MAX, [1, 3]] *= 2.0) });
     // A value tensor of no elements, broadcast (burn's `expand` refuses a
     // length of 0).
     let mut x: Tensor<2> = float(&sample(&[0, 0]), &plain());
