@@ -160,8 +160,11 @@
 //!   build is long): the tests of tensor-core and tensor-at under
 //!   AddressSanitizer and LeakSanitizer, at full size, with the real
 //!   instructions: out-of-bounds accesses, uses after free, leaks.
-//! - `bash scripts/fuzz` (a smoke run in `scripts/test`; its header has the
-//!   command for long runs): the runtime against the reference interpreter
-//!   on arbitrary calls (on error, the target unchanged), and the macro
-//!   front end on arbitrary token streams (an expansion or an error, never
-//!   a panic).
+//! - `bash scripts/fuzz` (a smoke run in `scripts/test`, from the
+//!   committed corpora, every input of which it runs again) and
+//!   `bash scripts/fuzz-campaign` (long campaigns, recorded in
+//!   `docs/fuzzing.md`): the runtime, plain and batched, against the
+//!   reference interpreter on arbitrary calls (on error, the target
+//!   unchanged); the burn adapter against the same call on an ndarray;
+//!   and the macro front end on arbitrary token streams (an expansion or
+//!   an error, never a panic).

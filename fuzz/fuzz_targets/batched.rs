@@ -26,13 +26,7 @@ use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use reference::case::{Case, ElemSpec, IntsSpec, build, check, value_shape, with_batch_axes};
 
-fuzz_target!(|data: &[u8]| {
-    let mut u = Unstructured::new(data);
-    let _ = match u.ratio(1, 3) {
-        Ok(true) => run::<f64>(&mut u),
-        _ => run::<i64>(&mut u),
-    };
-});
+fuzz_target!(|data: &[u8]| decode::run_either(data, run::<f64>, run::<i64>));
 
 /// `along(idx, axis)` on a target of `shape` (the axes past the batch):
 /// an index of its rank whose lengths broadcast against it outside `axis`.

@@ -1,16 +1,30 @@
 //! How the runtime targets decode bytes into cases of the reference
 //! interpreter (`tests/suite/reference/case.rs`): element types, layouts,
-//! index elements, values, operations and modes. Shared by `runtime` and
-//! `batched`.
+//! index elements, values, operations and modes. Shared by `runtime`,
+//! `batched` and `burn`.
+
+// Each target takes the part of this module it needs.
+#![allow(dead_code)]
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use tensor_at::Op;
 use tensor_at::backend::AnyMode;
 use tensor_at::index::{PySlice, RangeSlice};
 
-use crate::reference::case::{Action, AxisLayout, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build};
+use crate::reference::case::{Action, AxisLayout, Case, ElemSpec, IntsSpec, Layout, TestElem, ValueSpec, build, value_shape};
 
 // ---------------------------------------------------------------- element types
+
+/// Runs one case of `data`: `f64` elements for a third of the inputs,
+/// `i64` for the rest (the first byte decides). A case the bytes run out
+/// for is skipped.
+pub fn run_either(data: &[u8], floats: fn(&mut Unstructured<'_>) -> Result<()>, ints: fn(&mut Unstructured<'_>) -> Result<()>) {
+    let mut u = Unstructured::new(data);
+    let _ = match u.ratio(1, 3) {
+        Ok(true) => floats(&mut u),
+        _ => ints(&mut u),
+    };
+}
 
 /// How the fuzz target decodes each element type.
 pub trait ArbitraryElem: TestElem {
@@ -58,6 +72,64 @@ impl ArbitraryElem for f64 {
     fn operand(u: &mut Unstructured<'_>, _: Action) -> Result<f64> {
         Self::base(u)
     }
+}
+
+// ---------------------------------------------------------------- cases
+
+/// What a case's target may be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Rank 0 to 4, and now and then a view of a bigger base array
+    /// (strides negative, permuted, stepped).
+    View,
+    /// Rank 1 to 4, contiguous: a burn tensor's (burn has no rank 0, and
+    /// no views).
+    Contiguous,
+}
+
+/// One unbatched case: a target, an index of up to 6 elements, an action,
+/// a mode and a value.
+pub fn case<T: ArbitraryElem>(u: &mut Unstructured<'_>, target: Target) -> Result<Case<T>> {
+    let rank = match target {
+        Target::View => u.int_in_range(0..=4)?,
+        Target::Contiguous => u.int_in_range(1..=4)?,
+    };
+    let shape: Vec<usize> = (0..rank)
+        .map(|_| {
+            Ok(if u.ratio(1, 6)? {
+                u.int_in_range(5..=8)?
+            } else {
+                u.int_in_range(0..=4)?
+            })
+        })
+        .collect::<Result<_>>()?;
+    let layout = match target {
+        Target::View => layout(u, rank)?,
+        Target::Contiguous => None,
+    };
+    let base_shape = layout.as_ref().map_or_else(|| shape.clone(), |l| l.base_shape(&shape));
+    let base_data = (0..base_shape.iter().product::<usize>())
+        .map(|_| T::base(u))
+        .collect::<Result<_>>()?;
+    let base = build(&base_shape, base_data, false);
+
+    let mut axis = 0;
+    let index: Vec<ElemSpec> = (0..u.int_in_range(0..=6)?)
+        .map(|_| elem(u, &shape, &mut axis))
+        .collect::<Result<_>>()?;
+    let action = action(u)?;
+    let mode = mode::<T>(u)?;
+    let value = value::<T>(u, &value_shape(&shape, &index), action)?;
+    Ok(Case {
+        shape,
+        layout,
+        base,
+        index,
+        action,
+        mode,
+        value,
+        batch: 0,
+    })
 }
 
 // ---------------------------------------------------------------- layouts

@@ -25,54 +25,15 @@ mod reference;
 
 mod decode;
 
-use decode::{ArbitraryElem, action, elem, layout, mode, value};
+use decode::ArbitraryElem;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use reference::case::{Case, ElemSpec, build, check, value_shape};
+use reference::case::check;
 
-fuzz_target!(|data: &[u8]| {
-    let mut u = Unstructured::new(data);
-    let _ = match u.ratio(1, 3) {
-        Ok(true) => run::<f64>(&mut u),
-        _ => run::<i64>(&mut u),
-    };
-});
+fuzz_target!(|data: &[u8]| decode::run_either(data, run::<f64>, run::<i64>));
 
 fn run<T: ArbitraryElem>(u: &mut Unstructured<'_>) -> Result<()> {
-    let rank = u.int_in_range(0..=4)?;
-    let shape: Vec<usize> = (0..rank)
-        .map(|_| {
-            Ok(if u.ratio(1, 6)? {
-                u.int_in_range(5..=8)?
-            } else {
-                u.int_in_range(0..=4)?
-            })
-        })
-        .collect::<Result<_>>()?;
-    let layout = layout(u, rank)?;
-    let base_shape = layout.as_ref().map_or_else(|| shape.clone(), |l| l.base_shape(&shape));
-    let base_data = (0..base_shape.iter().product::<usize>())
-        .map(|_| T::base(u))
-        .collect::<Result<_>>()?;
-    let base = build(&base_shape, base_data, false);
-
-    let mut axis = 0;
-    let index: Vec<ElemSpec> = (0..u.int_in_range(0..=6)?)
-        .map(|_| elem(u, &shape, &mut axis))
-        .collect::<Result<_>>()?;
-    let action = action(u)?;
-    let mode = mode::<T>(u)?;
-    let value = value::<T>(u, &value_shape(&shape, &index), action)?;
-    let case = Case {
-        shape,
-        layout,
-        base,
-        index,
-        action,
-        mode,
-        value,
-        batch: 0,
-    };
+    let case = decode::case::<T>(u, decode::Target::View)?;
     if let Err(failure) = check(&case) {
         panic!("{failure}\n{case:?}");
     }
