@@ -191,11 +191,12 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
     }
     let rows = Rows::of(index, shape, batch);
     let stand_ins = StandIns::for_index(index);
+    let bounds = mode.bounds();
     match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
         None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None),
         Some(on_device) => {
             let index = on_device.whole();
-            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device)).map_err(|e| on_device.real_error(e))
+            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device)).map_err(|e| on_device.real_error(e, bounds))
         }
     }
 }
@@ -287,12 +288,14 @@ pub(crate) fn prepare_write<K: BurnKind>(
     }
     let rows = Rows::of(index, shape, batch);
     let stand_ins = StandIns::for_index(index);
+    let bounds = mode.bounds();
     let update = Update { value, mode, op };
     match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
         None => prepare_planned(flat, Indexed { shape, index, batch, rows }, update, None),
         Some(on_device) => {
             let index = on_device.whole();
-            prepare_planned(flat, Indexed { shape, index, batch, rows }, update, Some(&on_device)).map_err(|e| on_device.real_error(e))
+            prepare_planned(flat, Indexed { shape, index, batch, rows }, update, Some(&on_device))
+                .map_err(|e| on_device.real_error(e, bounds))
         }
     }
 }

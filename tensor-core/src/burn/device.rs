@@ -271,31 +271,71 @@ impl<'t> OnDevice<'t> {
         Ok(resolve(elements, len, mode.bounds()).0)
     }
 
-    /// `error`, from the host's plan, with a device array's own index
-    /// where the host named its stand-in's: on an axis of no length every
-    /// index is out of bounds, and the first the host finds there is the
-    /// stand-in's zero. The array's first index (of its column, for `nd`)
-    /// is read back.
-    pub(crate) fn real_error(&self, error: BurnError) -> BurnError {
-        let BurnError::Index(IndexError::OutOfBounds { index: 0, axis, len: 0 }) = error else {
+    /// `error`, from the host's plan, as an ndarray would report it. The
+    /// host planned with stand-ins in place of the device arrays, whose
+    /// bounds it could not check:
+    /// - On an axis of no length every index is out of bounds, and the
+    ///   first the host finds there is the stand-in's zero: the array's own
+    ///   first index (of its column, for `nd`) is read back.
+    /// - In mode `error`, a device array out of bounds comes before an
+    ///   index out of bounds on a later axis, and before every error of the
+    ///   value and the operands: the device arrays before it are checked
+    ///   (their extremes read back, in one copy) and the first out of
+    ///   bounds is the error. (`nd` columns are not.)
+    pub(crate) fn real_error(&self, error: BurnError, bounds: Bounds) -> BurnError {
+        let BurnError::Index(index_error) = &error else {
             return error;
         };
-        let at = |placed: &&Placed| placed.column.map_or(0, |(c, _)| c);
-        let Some(placed) = self
+        let before = match *index_error {
+            IndexError::OutOfBounds { index: 0, axis, len: 0 } => {
+                if let Some(own) = self.own_first_index(axis) {
+                    return own.into();
+                }
+                Some(axis)
+            }
+            IndexError::OutOfBounds { axis, .. } | IndexError::RangeOutOfBounds { axis, .. } => Some(axis),
+            IndexError::ShapeMismatch { .. }
+            | IndexError::ValueCount { .. }
+            | IndexError::DivisionByZero
+            | IndexError::UnsupportedOperation { .. }
+            | IndexError::NegativeIntegerPower => None,
+            _ => return error,
+        };
+        if bounds != Bounds::Error {
+            return error;
+        }
+        let checked: Vec<Checked> = self
             .arrays
             .iter()
-            .find(|placed| placed.axis == self.batch + axis && placed.flat.dims()[0] > at(placed))
-        else {
-            return error;
-        };
+            .filter(|placed| placed.column.is_none() && before.is_none_or(|axis| placed.axis < self.batch + axis))
+            .map(|placed| Checked {
+                axis: placed.axis,
+                len: self.rows_shape[placed.axis],
+                elements: placed.flat.clone(),
+            })
+            .collect();
+        match in_bounds(checked, None) {
+            Err(earlier) => earlier,
+            Ok(_) => error,
+        }
+    }
+
+    /// On an axis of no length, the error of the device array there: its
+    /// first index (of its column, for `nd`), read back; `None` when no
+    /// device array with an element indexes `axis`.
+    fn own_first_index(&self, axis: usize) -> Option<IndexError> {
+        let at = |placed: &&Placed| placed.column.map_or(0, |(c, _)| c);
+        let placed = self
+            .arrays
+            .iter()
+            .find(|placed| placed.axis == self.batch + axis && placed.flat.dims()[0] > at(placed))?;
         let first = at(&placed);
         let index = host::scalar::<i64, Int>(placed.flat.clone().slice([first..first + 1]));
-        IndexError::OutOfBounds {
+        Some(IndexError::OutOfBounds {
             index: index.into(),
             axis,
             len: 0,
-        }
-        .into()
+        })
     }
 
     /// The index that addresses the rows, as the host plans it.

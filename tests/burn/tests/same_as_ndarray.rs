@@ -275,6 +275,27 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 1, len: 0 })),
         "{error}"
     );
+    // In mode `error`, a device array out of bounds is reported before a
+    // host array out of bounds on a later axis, and before the value's
+    // errors, as on an ndarray.
+    let cube: Tensor<3> = float(&sample(&[7, 2, 2]), &plain());
+    let host_cube = sample(&[7, 2, 2]).into_dimensionality::<Ix3>().unwrap();
+    let far = tensor_at_burn_tests::int::<1>(&array![3i64, 8].into_dyn(), &plain());
+    let expected = try_at!(host_cube[[3, 8], [5, 0]]).unwrap_err();
+    let error = try_at!(cube[&far, [5, 0]]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let mut line: Tensor<1> = float(&start, &plain());
+    let mut host_line = start.clone().into_dimensionality::<Ix1>().unwrap();
+    let expected = try_at!(host_line[[3, 8]] = array![1.0, 2.0, 3.0]).unwrap_err();
+    let error = try_at!(line[&far] = array![1.0, 2.0, 3.0]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    assert!(same_bits(&float_array(line), &start));
     let error = Indexable::read_index::<Dynamic, IxDyn>(&x, &[ix(2), ix(3), ix(&idx)], 0, AnyMode::Drop).unwrap_err();
     assert!(
         matches!(error, BurnError::Index(IndexError::UnsupportedMode { mode: "drop", .. })),
