@@ -84,6 +84,9 @@
 //!   back (its count is the read's length).
 //! - `.apply(f)` (a host closure) and mutable views (`at!(&mut x[..])`) do
 //!   not compile on a burn tensor.
+//! - Integer overflow is burn's: its CPU device panics on it in a build
+//!   with overflow checks (a debug build), and wraps, as NumPy does, in a
+//!   release build.
 //!
 //! # Indices promised distinct
 //!
