@@ -71,6 +71,9 @@ pub(crate) struct OnDevice<'t> {
     /// The shape of the rows' axes (the leading axes).
     rows_shape: Vec<usize>,
     batch: usize,
+    /// The axes the index's integers take (under `; batch = k`, among all
+    /// axes): NumPy checks them before any array.
+    integer_axes: Vec<usize>,
 }
 
 /// The burn tensor of integers a device index array holds, and whether
@@ -178,6 +181,12 @@ impl<'t> OnDevice<'t> {
         }
         let ndim = shape.len().saturating_sub(batch);
         let axes = prepare::first_axes(&planned, ndim)?;
+        let integer_axes = planned
+            .iter()
+            .zip(&axes)
+            .filter(|(elem, _)| matches!(elem, IndexElem::Int(_)))
+            .map(|(_, &axis)| batch + axis)
+            .collect();
         let mut arrays = Vec::new();
         for (element, flat, array_shape, form, distinct) in devices {
             match prepare::device_axes(&planned, &axes, ndim, element, form) {
@@ -210,6 +219,7 @@ impl<'t> OnDevice<'t> {
             kept: rows.kept,
             rows_shape: shape[..rows.leading].to_vec(),
             batch,
+            integer_axes,
         }))
     }
 
@@ -278,10 +288,11 @@ impl<'t> OnDevice<'t> {
     ///   first the host finds there is the stand-in's zero: the array's own
     ///   first index (of its column, for `nd`) is read back.
     /// - In mode `error`, a device array out of bounds comes before an
-    ///   index out of bounds on a later axis, and before every error of the
-    ///   value and the operands: the device arrays before it are checked
-    ///   (their extremes read back, in one copy) and the first out of
-    ///   bounds is the error. (`nd` columns are not.)
+    ///   array's index out of bounds on a later axis (an integer's comes
+    ///   before every array's), and before every error of the value and
+    ///   the operands: the device arrays before it are checked (their
+    ///   extremes read back, in one copy) and the first out of bounds is
+    ///   the error. (`nd` columns are not.)
     pub(crate) fn real_error(&self, error: BurnError, bounds: Bounds) -> BurnError {
         let BurnError::Index(index_error) = &error else {
             return error;
@@ -293,7 +304,7 @@ impl<'t> OnDevice<'t> {
                 }
                 Some(axis)
             }
-            IndexError::OutOfBounds { axis, .. } | IndexError::RangeOutOfBounds { axis, .. } => Some(axis),
+            IndexError::OutOfBounds { axis, .. } if !self.integer_axes.contains(&(self.batch + axis)) => Some(axis),
             IndexError::ShapeMismatch { .. }
             | IndexError::ValueCount { .. }
             | IndexError::DivisionByZero

@@ -287,6 +287,13 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // An integer's comes first of all (NumPy checks integers before arrays).
+    let expected = try_at!(host_cube[[3, 8], 1, 9]).unwrap_err();
+    let error = try_at!(cube[&far, 1, 9]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
     let mut line: Tensor<1> = float(&start, &plain());
     let mut host_line = start.clone().into_dimensionality::<Ix1>().unwrap();
     let expected = try_at!(host_line[[3, 8]] = array![1.0, 2.0, 3.0]).unwrap_err();
