@@ -341,7 +341,7 @@ impl<'t> OnDevice<'t> {
             .iter()
             .find(|placed| placed.axis == self.batch + axis && placed.flat.dims()[0] > at(placed))?;
         let first = at(&placed);
-        let index = host::scalar::<i64, Int>(placed.flat.clone().slice([first..first + 1]));
+        let index = host::scalar::<i64, Int>(placed.flat.clone().narrow(0, first, 1));
         Some(IndexError::OutOfBounds {
             index: index.into(),
             axis,
