@@ -156,7 +156,9 @@ pub(crate) fn gather_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion
 /// ([`unique`](super::unique)) and none skipped go to burn's own
 /// operation, in one round.
 pub(crate) fn write_on_device<K: BurnKind>(rows: Tensor<2, K>, at: DeviceRegion, values: Tensor<2, K>, op: Option<Op>) -> Tensor<2, K> {
-    if at.len == 0 {
+    // No rows: the mode skipped every position (the plan refuses it
+    // otherwise), and burn's indexed writes cannot take even a skipped one.
+    if at.len == 0 || rows.dims()[0] == 0 {
         return rows;
     }
     // Promised distinct, or counted so.

@@ -185,6 +185,18 @@ fn tensors_with_no_elements() {
     // array (the general path): a step times a stride once overflowed.
     same!(3, Ix3, [3, 0, 4], |x| { at!(x[.., ..;isize::MAX, ..;2] += 1.0) });
     same!(2, Ix2, [4, 5], |x| { at!(x[..;-isize::MAX, [1, 3]] *= 2.0) });
+    // Writes in mode `drop` to an axis of no rows, by device indices: all
+    // skipped.
+    for op in [Op::Add, Op::Mul, Op::Max] {
+        let mut x: Tensor<2> = float(&sample(&[0, 3]), &plain());
+        let ids = tensor_at_burn_tests::int::<1>(&array![0i64, 5, -1].into_dyn(), &plain());
+        IndexableMut::update_index(&mut x, &[ix(&ids)], 0, op, Value::Scalar(1.5), AnyMode::Drop).unwrap();
+        assert_eq!(x.dims(), [0, 3]);
+    }
+    let mut x: Tensor<2> = float(&sample(&[0, 3]), &plain());
+    let ids = tensor_at_burn_tests::int::<1>(&array![0i64, 5].into_dyn(), &plain());
+    at!(x[&ids] = 2.0; mode = drop);
+    assert_eq!(x.dims(), [0, 3]);
     // A value tensor of no elements, broadcast (burn's `expand` refuses a
     // length of 0).
     let mut x: Tensor<2> = float(&sample(&[0, 0]), &plain());
