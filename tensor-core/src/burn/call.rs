@@ -5,7 +5,7 @@
 
 use crate::backend::plan::Plan;
 use crate::backend::prepare::{self, Layout};
-use crate::backend::{AnyMode, Broadcast, Predicate, Step};
+use crate::backend::{AnyMode, Bounds, Broadcast, Predicate, Step};
 use crate::element::Arith;
 use crate::element::Op;
 use crate::index::IndexElem;
@@ -150,9 +150,22 @@ pub(crate) fn plan_region<T>(
 }
 
 /// Where a device array's elements are read ([`OnDevice`]): the plan of
-/// `index` in mode `error`, as a region.
-pub(crate) fn probe(index: &[IndexElem<'_>], shape: &[usize], strides: &[isize], batch: usize) -> Result<Region, BurnError> {
-    plan_region(index, shape, strides, batch, &AnyMode::<i64>::Error, false)
+/// `index` as a region, its host indices resolved as the call's `bounds`
+/// resolve them (a skipped position keeps its place).
+pub(crate) fn probe(
+    index: &[IndexElem<'_>],
+    shape: &[usize],
+    strides: &[isize],
+    batch: usize,
+    bounds: Bounds,
+) -> Result<Region, BurnError> {
+    let mode = match bounds {
+        Bounds::Error => AnyMode::<i64>::Error,
+        Bounds::Clip => AnyMode::Clip,
+        Bounds::Wrap => AnyMode::Wrap,
+        Bounds::Skip => AnyMode::Drop,
+    };
+    plan_region(index, shape, strides, batch, &mode, false)
 }
 
 /// Adds the elements of an unbatched `plan` to `region`; all at zero when

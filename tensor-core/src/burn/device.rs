@@ -393,7 +393,7 @@ impl<'t> OnDevice<'t> {
         let mut checked = Vec::new();
         for placed in &self.arrays {
             let len = shape[placed.axis];
-            let elements = self.elements(placed, shape, batch, device)?;
+            let elements = self.elements(placed, shape, batch, bounds, device)?;
             // No index is in bounds on an empty axis, so `clip` and `wrap`
             // fail there as `error` does.
             if bounds == Bounds::Error || (len == 0 && bounds != Bounds::Skip) {
@@ -443,11 +443,18 @@ impl<'t> OnDevice<'t> {
 
     /// The elements of `placed` that each region element reads, in the
     /// region's order: the array itself when that is its own order.
-    fn elements(&self, placed: &Placed, shape: &[usize], batch: usize, device: &burn_tensor::Device) -> Result<Tensor<1, Int>, BurnError> {
+    fn elements(
+        &self,
+        placed: &Placed,
+        shape: &[usize],
+        batch: usize,
+        bounds: Bounds,
+        device: &burn_tensor::Device,
+    ) -> Result<Tensor<1, Int>, BurnError> {
         if self.places_alone() {
             return Ok(placed.flat.clone());
         }
-        let reads = self.reads(placed, shape, batch)?;
+        let reads = self.reads(placed, shape, batch, bounds)?;
         let in_order = reads.len() == placed.flat.dims()[0] && reads.iter().zip(0..).all(|(&read, at)| read == at);
         Ok(if in_order {
             placed.flat.clone()
@@ -459,7 +466,7 @@ impl<'t> OnDevice<'t> {
     /// Where each region element reads `placed`: the plan of the index
     /// with the array replaced by its own positions, on a target whose
     /// strides are zero but along the array's axis.
-    fn reads(&self, placed: &Placed, shape: &[usize], batch: usize) -> Result<Vec<i64>, BurnError> {
+    fn reads(&self, placed: &Placed, shape: &[usize], batch: usize, bounds: Bounds) -> Result<Vec<i64>, BurnError> {
         let mut probe = self.planned().to_vec();
         let own = match &probe[placed.element] {
             IndexElem::Array(array) => IndexElem::Array(own_positions(array.shape(), None)),
@@ -482,7 +489,7 @@ impl<'t> OnDevice<'t> {
         probe_shape[placed.axis] = count.max(1);
         let mut strides = vec![0; shape.len()];
         strides[placed.axis] = 1;
-        let region = super::call::probe(&probe, &probe_shape, &strides, batch)?;
+        let region = super::call::probe(&probe, &probe_shape, &strides, batch, bounds)?;
         Ok(match placed.column {
             Some((c, depth)) => region.offsets.iter().map(|&point| point * depth as i64 + c as i64).collect(),
             None => region.offsets,

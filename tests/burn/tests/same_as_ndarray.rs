@@ -491,6 +491,22 @@ fn modes_with_index_arrays_on_the_device() {
 }
 
 #[test]
+fn host_indices_beside_device_arrays_take_the_mode() {
+    // Where a device array's elements are read is planned with the host's
+    // indices resolved by the call's mode, as the region itself is.
+    let ids = array![0, 3, -1];
+    same_device!(2, Ix2, [4, 3], ids.clone(), 1, |x, i| { at!(x[i, 7]; mode = clip).to_owned() });
+    same_device!(2, Ix2, [4, 3], ids.clone(), 1, |x, i| { at!(x[i, -4]; mode = wrap).to_owned() });
+    same_device!(2, Ix2, [4, 3], ids.clone(), 1, |x, i| {
+        at!(x[i, ndarray::arr0(5)]; mode = fill(1.5)).to_owned()
+    });
+    same_device!(2, Ix2, [4, 3], ids.clone(), 1, |x, i| {
+        at!(x[i, [0, 9, 2]] += 1.0; mode = drop);
+        x
+    });
+}
+
+#[test]
 fn masks_on_the_device() {
     let device = plain();
     let start = sample(&[4, 5]);
