@@ -22,6 +22,7 @@ use super::error::BurnError;
 use super::host;
 use super::kind::positions;
 use super::region::Region;
+use super::reshape::Reshaped;
 use super::rows::Rows;
 use super::value::Flat;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
@@ -375,6 +376,20 @@ impl<'t> OnDevice<'t> {
         // Distinct positions take one round: nothing to count.
         let counts = rounds && !distinct;
         if host.len() == 0 {
+            // No element reads the arrays, but in mode `error` their
+            // indices must be in bounds all the same, as on an ndarray.
+            if mode.bounds() == Bounds::Error {
+                let checked = self
+                    .arrays
+                    .iter()
+                    .map(|placed| Checked {
+                        axis: placed.axis,
+                        len: shape[placed.axis],
+                        elements: own_elements(placed),
+                    })
+                    .collect();
+                in_bounds(checked, None)?;
+            }
             return Ok(DeviceRegion {
                 positions: positions(Vec::new(), device),
                 skipped: None,
@@ -494,6 +509,17 @@ impl<'t> OnDevice<'t> {
             Some((c, depth)) => region.offsets.iter().map(|&point| point * depth as i64 + c as i64).collect(),
             None => region.offsets,
         })
+    }
+}
+
+/// The indices of `placed` in its own C order (of its column, for `nd`).
+fn own_elements(placed: &Placed) -> Tensor<1, Int> {
+    match placed.column {
+        None => placed.flat.clone(),
+        Some((c, depth)) => {
+            let points = placed.flat.dims()[0] / depth;
+            placed.flat.clone().shaped([points, depth]).narrow(1, c, 1).shaped([points])
+        }
     }
 }
 
