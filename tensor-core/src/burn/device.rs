@@ -293,43 +293,39 @@ impl<'t> OnDevice<'t> {
     ///   before every array's), and before every error of the value and
     ///   the operands: the device arrays before it are checked (their
     ///   extremes read back, in one copy) and the first out of bounds is
-    ///   the error. (`nd` columns are not.)
+    ///   the error.
     pub(crate) fn real_error(&self, error: BurnError, bounds: Bounds) -> BurnError {
         let BurnError::Index(index_error) = &error else {
             return error;
         };
-        let before = match *index_error {
-            IndexError::OutOfBounds { index: 0, axis, len: 0 } => {
-                if let Some(own) = self.own_first_index(axis) {
-                    return own.into();
-                }
-                Some(axis)
-            }
-            IndexError::OutOfBounds { axis, .. } if !self.integer_axes.contains(&(self.batch + axis)) => Some(axis),
+        // The device arrays on the axes before `before` (all, for `None`)
+        // come first; then the stand-in's own index, if it was one.
+        let (before, own) = match *index_error {
+            IndexError::OutOfBounds { index: 0, axis, len: 0 } => (Some(axis), self.own_first_index(axis)),
+            IndexError::OutOfBounds { axis, .. } if !self.integer_axes.contains(&(self.batch + axis)) => (Some(axis), None),
             IndexError::ShapeMismatch { .. }
             | IndexError::ValueCount { .. }
             | IndexError::DivisionByZero
             | IndexError::UnsupportedOperation { .. }
-            | IndexError::NegativeIntegerPower => None,
+            | IndexError::NegativeIntegerPower => (None, None),
             _ => return error,
         };
-        if bounds != Bounds::Error {
-            return error;
+        if bounds == Bounds::Error {
+            let checked: Vec<Checked> = self
+                .arrays
+                .iter()
+                .filter(|placed| before.is_none_or(|axis| placed.axis < self.batch + axis))
+                .map(|placed| Checked {
+                    axis: placed.axis,
+                    len: self.rows_shape[placed.axis],
+                    elements: own_elements(placed),
+                })
+                .collect();
+            if let Err(earlier) = in_bounds(checked, None) {
+                return earlier;
+            }
         }
-        let checked: Vec<Checked> = self
-            .arrays
-            .iter()
-            .filter(|placed| placed.column.is_none() && before.is_none_or(|axis| placed.axis < self.batch + axis))
-            .map(|placed| Checked {
-                axis: placed.axis,
-                len: self.rows_shape[placed.axis],
-                elements: placed.flat.clone(),
-            })
-            .collect();
-        match in_bounds(checked, None) {
-            Err(earlier) => earlier,
-            Ok(_) => error,
-        }
+        own.map_or(error, BurnError::from)
     }
 
     /// On an axis of no length, the error of the device array there: its

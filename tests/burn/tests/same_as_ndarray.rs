@@ -320,6 +320,15 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 3, axis: 0, len: 1 })),
         "{error}"
     );
+    // An `nd` column out of bounds comes before the next column's, on an
+    // axis of no length.
+    let mut hollow: Tensor<2> = float(&sample(&[8, 0]), &plain());
+    let points = tensor_at_burn_tests::int::<2>(&array![[9i64, 4]].into_dyn(), &plain());
+    let error = try_at!(hollow[nd(&points)] += 1.0).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 9, axis: 0, len: 8 })),
+        "{error}"
+    );
     // An integer's comes first of all (NumPy checks integers before arrays).
     let expected = try_at!(host_cube[[3, 8], 1, 9]).unwrap_err();
     let error = try_at!(cube[&far, 1, 9]).unwrap_err();
