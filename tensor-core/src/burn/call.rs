@@ -174,6 +174,7 @@ fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], alone: boo
     if alone {
         region.offsets = vec![0; plan.shape().iter().product()];
         region.skipped.clear();
+        region.reach(plan);
     } else {
         region.push(plan, 0, strides);
     }
@@ -502,6 +503,7 @@ pub(crate) fn selected(mask: Tensor<1, Bool>) -> Region {
         shape: vec![offsets.len()],
         offsets,
         skipped: Vec::new(),
+        ..Region::default()
     }
 }
 

@@ -315,17 +315,22 @@ impl<'t> OnDevice<'t> {
                 .arrays
                 .iter()
                 .filter(|placed| before.is_none_or(|axis| placed.axis < self.batch + axis))
-                .map(|placed| Checked {
-                    axis: placed.axis,
-                    len: self.rows_shape[placed.axis],
-                    elements: own_elements(placed),
-                })
+                .map(|placed| self.checked(placed))
                 .collect();
             if let Err(earlier) = in_bounds(checked, None) {
                 return earlier;
             }
         }
         own.map_or(error, BurnError::from)
+    }
+
+    /// `placed`'s bounds check over its own elements, in its own order.
+    fn checked(&self, placed: &Placed) -> Checked {
+        Checked {
+            axis: placed.axis,
+            len: self.rows_shape[placed.axis],
+            elements: own_elements(placed),
+        }
     }
 
     /// On an axis of no length, the error of the device array there: its
@@ -371,7 +376,13 @@ impl<'t> OnDevice<'t> {
         let distinct = self.distinct();
         // Distinct positions take one round: nothing to count.
         let counts = rounds && !distinct;
+        let bounds = mode.bounds();
         if host.len() == 0 {
+            // Arrays that reach a position are all checked, as NumPy does,
+            // though no element is selected (another axis has no length).
+            if bounds == Bounds::Error && host.arrays_reached {
+                in_bounds(self.arrays.iter().map(|placed| self.checked(placed)).collect(), None)?;
+            }
             return Ok(DeviceRegion {
                 positions: positions(Vec::new(), device),
                 skipped: None,
@@ -381,7 +392,6 @@ impl<'t> OnDevice<'t> {
             });
         }
         let strides = super::region::c_strides(shape);
-        let bounds = mode.bounds();
         let mut skipped = (!host.skipped.is_empty()).then(|| {
             let len = host.skipped.len();
             Tensor::<1, Bool>::from_data(burn_tensor::TensorData::new(host.skipped.clone(), [len]), device)

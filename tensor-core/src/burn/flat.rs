@@ -289,5 +289,6 @@ fn read_back(at: DeviceRegion) -> Region {
         shape: vec![offsets.len()],
         offsets,
         skipped,
+        ..Region::default()
     }
 }

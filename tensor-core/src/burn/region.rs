@@ -19,6 +19,10 @@ pub struct Region {
     pub(crate) offsets: Vec<i64>,
     /// Which elements the mode skipped (`drop`, `fill`); empty when none.
     pub(crate) skipped: Vec<bool>,
+    /// Whether the index arrays broadcast to any position. NumPy then
+    /// checks every one of their elements, even where the region is empty
+    /// because another axis has no length.
+    pub(crate) arrays_reached: bool,
 }
 
 impl Region {
@@ -30,6 +34,7 @@ impl Region {
     /// Adds the elements `plan` selects in a target of C-order `strides`
     /// whose first element sits at `base`.
     pub(crate) fn push(&mut self, plan: &Plan<'_>, base: isize, strides: &[isize]) {
+        self.reach(plan);
         match plan {
             Plan::View(view) => {
                 let mut origin = base;
@@ -99,6 +104,13 @@ impl Region {
         }
         if !self.skipped.is_empty() {
             self.skipped.resize(self.offsets.len(), false);
+        }
+    }
+
+    /// Notes whether `plan`'s index arrays broadcast to any position.
+    pub(crate) fn reach(&mut self, plan: &Plan<'_>) {
+        if let Plan::Indexed(indexed) = plan {
+            self.arrays_reached |= indexed.table.shape.iter().all(|&len| len > 0);
         }
     }
 

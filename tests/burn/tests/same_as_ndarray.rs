@@ -308,6 +308,29 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 9, axis: 0, len: 8 })),
         "{error}"
     );
+    // Where the region is empty because another axis has no length, the
+    // arrays' elements are still checked (NumPy checks every position of
+    // their broadcast); where they broadcast to no position, nothing is.
+    let flat_cube: Tensor<3> = float(&sample(&[1, 0, 2]), &plain());
+    let mut host_flat_cube = sample(&[1, 0, 2]).into_dimensionality::<Ix3>().unwrap();
+    let points = tensor_at_burn_tests::int::<2>(&array![[0i64], [4]].into_dyn(), &plain());
+    let expected = try_at!(host_flat_cube[nd(array![[0i64], [4]])]).unwrap_err();
+    let error = try_at!(flat_cube[nd(&points)]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let mut flat_cube = flat_cube;
+    let error = try_at!(flat_cube[&far, .., 1] = 2.0).unwrap_err();
+    let expected = try_at!(host_flat_cube[[3, 8], .., 1] = 2.0).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let none = tensor_at_burn_tests::int::<1>(&ndarray::Array1::<i64>::zeros(0).into_dyn(), &plain());
+    let read = try_at!(flat_cube[[5], .., &none]).unwrap();
+    let host_read = try_at!(host_flat_cube[[5], .., ndarray::Array1::<i64>::zeros(0)]).unwrap();
+    assert_eq!(read.dims().to_vec(), host_read.shape().to_vec());
     // An integer's comes first of all (NumPy checks integers before arrays).
     let expected = try_at!(host_cube[[3, 8], 1, 9]).unwrap_err();
     let error = try_at!(cube[&far, 1, 9]).unwrap_err();
