@@ -95,7 +95,7 @@ impl<T: GpuElement> GpuTensor<T> {
                 debug_assert_eq!(plan.shape(), first.shape(), "every batch reads one shape");
                 Region::of_plan(plan, view.offset, &view.strides)
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let region = Region::stacked(batches.shape(), regions);
         let device = region.upload(&self.gpu)?;
         let fill = match mode {

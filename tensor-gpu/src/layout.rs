@@ -4,8 +4,10 @@
 //! and an array broadcast along a region's axes, from its shape
 //! ([`broadcast_strides`]) or its own strides ([`broadcast_to`]).
 
+use tensor_core::IndexError;
 use tensor_core::backend::plan::Plan;
 use tensor_core::backend::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
+use tensor_core::error::Dims;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -82,8 +84,9 @@ impl Region {
     }
 
     /// The positions an advanced index selects from a tensor whose origin is
-    /// at `offset` (the plan was resolved from the tensor's shape and strides).
-    pub(crate) fn of_indexed(plan: &IndexedPlan<'_>, offset: usize) -> Self {
+    /// at `offset` (the plan was resolved from the tensor's shape and
+    /// strides); an error when memory cannot hold its table's offsets.
+    pub(crate) fn of_indexed(plan: &IndexedPlan<'_>, offset: usize) -> Result<Self, GpuError> {
         let mut axes = Vec::with_capacity(plan.shape.len());
         for dim in &plan.dims {
             match *dim {
@@ -105,18 +108,22 @@ impl Region {
                 }
             }
         }
-        Region {
+        let table = plan.table.offsets().ok_or_else(|| IndexError::TooLarge {
+            shape: Dims(plan.table.shape.clone()),
+        })?;
+        Ok(Region {
             axes,
             base: offset as isize + plan.base,
-            table: Some(plan.table.offsets().into_owned()),
+            table: Some(table.into_owned()),
             device_table: None,
-        }
+        })
     }
 
-    /// The positions `plan` selects from a tensor with this layout.
-    pub(crate) fn of_plan(plan: &Plan<'_>, offset: usize, strides: &[isize]) -> Self {
+    /// The positions `plan` selects from a tensor with this layout (an
+    /// error as [`of_indexed`](Self::of_indexed)'s).
+    pub(crate) fn of_plan(plan: &Plan<'_>, offset: usize, strides: &[isize]) -> Result<Self, GpuError> {
         match plan {
-            Plan::View(plan) => Region::of_view(plan, offset, strides),
+            Plan::View(plan) => Ok(Region::of_view(plan, offset, strides)),
             Plan::Indexed(plan) => Region::of_indexed(plan, offset),
         }
     }
@@ -384,7 +391,7 @@ mod tests {
     /// The region `index` selects from a C-contiguous (4, 3) tensor at `offset`.
     fn region(index: &[IndexElem<'_>], offset: usize, bounds: Bounds) -> Region {
         let plan = resolve(index, &[4, 3], &[3, 1], bounds).unwrap();
-        Region::of_plan(&plan, offset, &[3, 1])
+        Region::of_plan(&plan, offset, &[3, 1]).unwrap()
     }
 
     #[test]

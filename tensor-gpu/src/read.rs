@@ -64,7 +64,7 @@ impl<T: GpuElement> GpuTensor<T> {
                 (region, copy::copy(&self.gpu, &self.buffer, &device))
             }
             Plan::Indexed(indexed) => {
-                let mut region = Region::of_indexed(indexed, self.offset);
+                let mut region = Region::of_indexed(indexed, self.offset)?;
                 if let Some(device) = &device {
                     region = device.fold(&self.gpu, region, &plan, self.layout(), mode.bounds())?;
                 }

@@ -287,7 +287,7 @@ impl<T: GpuElement> GpuTensor<T> {
                 device.checked(&self.gpu, planned, bounds, &self.shape)?
             }
         };
-        let mut region = Region::of_plan(&update.plan, self.offset, &self.strides);
+        let mut region = Region::of_plan(&update.plan, self.offset, &self.strides)?;
         if let Some(device) = &device {
             region = device.fold(&self.gpu, region, &update.plan, self.layout(), bounds)?;
         }
@@ -301,7 +301,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// that can fail (a region beyond the kernels' 32-bit positions); what
     /// it returns launches without failing. `None` when nothing is written.
     pub(crate) fn stage_write(&mut self, update: Update<'_, '_, T>, op: Combine) -> Result<Option<StagedWrite<T>>, GpuError> {
-        let region = Region::of_plan(&update.plan, self.offset, &self.strides);
+        let region = Region::of_plan(&update.plan, self.offset, &self.strides)?;
         self.stage(region, &update.plan, op, |shape| {
             Ok(DeviceValue::upload(&self.gpu, &update.values, shape))
         })

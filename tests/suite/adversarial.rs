@@ -727,3 +727,48 @@ fn long_index_arrays_into_a_short_target_equal_a_plain_loop_or_write_nothing() {
     ));
     assert_eq!(x, x0);
 }
+
+// ------------------------------------------- tables read in place, walked in pieces
+
+#[test]
+fn long_index_arrays_beside_other_axes_equal_a_plain_loop() {
+    // An index array read in place is never turned into a table of the
+    // whole (eight bytes per index, however narrow): its rows come to the
+    // executors in pieces. Each write must still pair every position with
+    // its own value, whether the value is contiguous, transposed, or one
+    // row broadcast, and equal a plain loop in index order.
+    let (rows, len, count) = (3, 50, 9001);
+    let x0 = Array2::from_shape_fn((rows, len), |(r, c)| (r * len + c) as f64 * 0.5);
+    let idx = signed_indices(count, len, 11).mapv(|i| i as i32);
+    let position = |i: i32| if i < 0 { (i + len as i32) as usize } else { i as usize };
+    let contiguous = Array2::from_shape_fn((rows, count), |(r, k)| ((r * 31 + k * 7) % 113) as f64 - 50.0);
+    let transposed = contiguous.t().to_owned();
+    let transposed = transposed.t();
+    let one_row = contiguous.row(1).insert_axis(Axis(0));
+    for (name, value) in [("contiguous", contiguous.view()), ("transposed", transposed), ("one row", one_row)] {
+        let value = value.broadcast((rows, count)).unwrap();
+        let mut expected = x0.clone();
+        for r in 0..rows {
+            for (k, &i) in idx.iter().enumerate() {
+                expected[[r, position(i)]] += value[[r, k]];
+            }
+        }
+        let mut x = x0.clone();
+        update(&mut x, &[ix(..), ix(&idx)], Op::Add, &value, Mode::Error).unwrap();
+        assert!(x.iter().zip(&expected).all(|(a, b)| a.to_bits() == b.to_bits()), "{name}");
+        // The last occurrence of each position is the one `=` leaves.
+        let mut expected = x0.clone();
+        for r in 0..rows {
+            for (k, &i) in idx.iter().enumerate() {
+                expected[[r, position(i)]] = value[[r, k]];
+            }
+        }
+        let mut x = x0.clone();
+        set(&mut x, &[ix(..), ix(&idx)], &value, Mode::Error).unwrap();
+        assert!(x.iter().zip(&expected).all(|(a, b)| a.to_bits() == b.to_bits()), "{name} =");
+    }
+    // A read gathers the same positions.
+    let read = get(&x0, &[ix(..), ix(&idx)], ReadMode::Error).unwrap();
+    let expected = Array2::from_shape_fn((rows, count), |(r, k)| x0[[r, position(idx[k])]]);
+    assert_eq!(read, expected.into_dyn());
+}

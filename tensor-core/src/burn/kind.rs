@@ -231,9 +231,18 @@ impl BurnKind for Int {
             Op::Add => cur + value,
             Op::Sub => cur - value,
             Op::Mul => cur * value,
-            Op::Div => cur / value,
+            // `MIN / -1` and `MIN % -1` panic in Rust, in every build, and
+            // so inside burn: a divisor of -1 negates (wrapping, as on the
+            // CPU, where overflow checks are off) and leaves no remainder.
+            Op::Div => {
+                let (minus_one, divisor) = without_minus_one(value);
+                (cur.clone() / divisor).mask_where(minus_one, -cur)
+            }
+            Op::Rem => {
+                let (minus_one, divisor) = without_minus_one(value);
+                cur.remainder(divisor).mask_fill(minus_one, 0)
+            }
             Op::Pow => cur.powi(value),
-            Op::Rem => cur.remainder(value),
             Op::Min => cur.min_pair(value),
             Op::Max => cur.max_pair(value),
             Op::BitAnd => cur.bitwise_and(value),
@@ -296,6 +305,12 @@ impl BurnKind for Bool {
     fn adds(_: Op) -> bool {
         false
     }
+}
+
+/// Where `divisor` is -1, and `divisor` with 1 there.
+fn without_minus_one(divisor: Tensor<2, Int>) -> (Tensor<2, Bool>, Tensor<2, Int>) {
+    let minus_one = divisor.clone().equal_elem(-1);
+    (minus_one.clone(), divisor.mask_fill(minus_one, 1))
 }
 
 /// The error for an operation `kind` has no kernel for.

@@ -260,6 +260,7 @@ mod tests {
             shape: vec![6],
             offsets: vec![1, 4, 1, 1, 0, 4],
             skipped: vec![false, false, false, false, true, false],
+            ..Region::default()
         };
         assert_eq!(region.rounds(), vec![vec![0, 1], vec![2, 5], vec![3]]);
         assert_eq!(region.last_occurrences(), Some(vec![3, 5]));

@@ -260,16 +260,29 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
             if let Some(values) = source.as_slice() {
                 // In C order already: its rows are consecutive runs, with no
                 // multi-dimensional iterator to step.
-                let mut rows = values.chunks(source.shape()[source.ndim() - 1].max(1));
+                let mut at = 0;
                 return plan.for_each_row(|row| {
-                    let values = rows.next().expect("one value row per region row");
+                    let values = &values[at..at + row.len()];
+                    at += row.len();
                     // SAFETY: the caller's guarantee, passed on.
                     unsafe { write_row_slice(origin, row, values, kernel) }
                 });
             }
+            // The value's rows match the region's; a region row that comes
+            // in pieces takes its value row's in turn.
             let mut rows = source.rows().into_iter();
+            let mut current: Option<ArrayView1<'_, T>> = None;
+            let mut used = 0;
             plan.for_each_row(|row| {
-                let values: ArrayView1<'_, T> = rows.next().expect("one value row per region row");
+                let values = match &current {
+                    Some(values) if used < values.len() => values,
+                    _ => {
+                        used = 0;
+                        current.insert(rows.next().expect("one value row per region row"))
+                    }
+                };
+                let values = values.slice(ndarray::s![used..used + row.len()]);
+                used += row.len();
                 match values.to_slice() {
                     // SAFETY: the caller's guarantee, passed on.
                     Some(slice) => unsafe { write_row_slice(origin, row, slice, kernel) },

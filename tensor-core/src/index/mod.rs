@@ -414,24 +414,6 @@ macro_rules! with_loop_array {
 }
 pub(crate) use with_loop_array;
 
-/// Runs `$body` with `$a` and `$b` bound to the typed arrays inside two
-/// [`IntArray`]s of one integer type (a pair of another kind panics: the
-/// caller checked [`IntArray::same_type`]).
-macro_rules! with_int_array_pair {
-    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr) => {
-        match ($first, $second) {
-            ($crate::index::IntArray::Usize($a), $crate::index::IntArray::Usize($b)) => $body,
-            ($crate::index::IntArray::Isize($a), $crate::index::IntArray::Isize($b)) => $body,
-            ($crate::index::IntArray::I32($a), $crate::index::IntArray::I32($b)) => $body,
-            ($crate::index::IntArray::I64($a), $crate::index::IntArray::I64($b)) => $body,
-            ($crate::index::IntArray::U32($a), $crate::index::IntArray::U32($b)) => $body,
-            ($crate::index::IntArray::U64($a), $crate::index::IntArray::U64($b)) => $body,
-            _ => unreachable!("a pair of index arrays holds one integer type"),
-        }
-    };
-}
-pub(crate) use with_int_array_pair;
-
 /// Runs `$body` with `$index` bound to the indices of an [`IntArray`] the
 /// planner reads in place (`Entries::Index`), as a slice: it keeps only
 /// contiguous arrays in place.

@@ -30,7 +30,8 @@ use std::borrow::Cow;
 
 use ndarray::ArrayViewD;
 
-use crate::index::{IndexInt, IntArray, with_int_array, with_int_array_pair};
+use crate::index::{IndexInt, IntArray, with_index_slice, with_index_slices};
+use crate::memory;
 
 mod advanced;
 mod along;
@@ -194,14 +195,13 @@ pub struct MaskIndex<'i> {
 }
 
 impl MaskIndex<'_> {
-    /// The offset of each true position, in C order.
-    fn offsets(&self) -> Vec<isize> {
-        let mut offsets = Vec::new();
+    /// Calls `f` with the offset of each true position, in C order.
+    fn each_offset(&self, mut f: impl FnMut(isize)) {
         // A C-order multi-index counter: no allocation per element.
         let mut at = vec![0usize; self.mask.ndim()];
         for &selected in &self.mask {
             if selected {
-                offsets.push(at.iter().zip(&self.strides).map(|(&i, &stride)| i as isize * stride).sum());
+                f(at.iter().zip(&self.strides).map(|(&i, &stride)| i as isize * stride).sum());
             }
             for (i, &len) in at.iter_mut().zip(self.mask.shape()).rev() {
                 *i += 1;
@@ -211,7 +211,6 @@ impl MaskIndex<'_> {
                 *i = 0;
             }
         }
-        offsets
     }
 }
 
@@ -223,24 +222,59 @@ impl AxisIndex<'_> {
     }
 }
 
+/// The most offsets of a table read in place computed at once: its rows
+/// come in pieces of at most this many positions, so no walk holds the
+/// offsets of the whole table (as many as its index has elements, and
+/// eight bytes each, however narrow the index's integers).
+const PIECE: usize = 4096;
+
 impl Table<'_> {
-    /// The offsets, computed from the index when it is read in place.
-    pub fn offsets(&self) -> Cow<'_, [isize]> {
+    /// The offsets, computed from the index when it is read in place;
+    /// `None` when memory cannot hold them.
+    pub fn offsets(&self) -> Option<Cow<'_, [isize]>> {
+        if let Entries::Offsets(offsets) = &self.entries {
+            return Some(Cow::Borrowed(offsets));
+        }
+        let mut offsets = memory::vec(self.shape.iter().product())?;
+        self.in_pieces(&mut |piece| offsets.extend_from_slice(piece));
+        Some(Cow::Owned(offsets))
+    }
+
+    /// Hands every offset, in C order of the table, to `f`: a table of
+    /// offsets whole, one read in place in pieces (of at most [`PIECE`],
+    /// or an `along` row) computed into one buffer.
+    fn in_pieces(&self, f: &mut dyn FnMut(&[isize])) {
+        let mut piece = Vec::new();
+        let mut flush = |piece: &mut Vec<isize>| {
+            f(piece);
+            piece.clear();
+        };
         match &self.entries {
-            Entries::Offsets(offsets) => Cow::Borrowed(offsets),
-            Entries::Index(axis) => Cow::Owned(with_int_array!(&axis.index, a => a.iter().map(|&i| axis.offset(i)).collect())),
-            Entries::Mask(mask) => Cow::Owned(mask.offsets()),
-            Entries::Along(along) => {
-                let mut offsets = Vec::with_capacity(self.shape.iter().product());
-                along.for_each_row(&self.shape, 0..self.shape[0], &mut |row| offsets.extend_from_slice(row));
-                Cow::Owned(offsets)
+            Entries::Offsets(offsets) => f(offsets),
+            Entries::Index(axis) => with_index_slice!(&axis.index, index => {
+                for chunk in index.chunks(PIECE) {
+                    piece.extend(chunk.iter().map(|&i| axis.offset(i)));
+                    flush(&mut piece);
+                }
+            }),
+            Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
+                for (a, b) in a.chunks(PIECE).zip(b.chunks(PIECE)) {
+                    piece.extend(a.iter().zip(b).map(|(&i, &j)| first.offset(i) + second.offset(j)));
+                    flush(&mut piece);
+                }
+            }),
+            Entries::Mask(mask) => {
+                mask.each_offset(|offset| {
+                    piece.push(offset);
+                    if piece.len() == PIECE {
+                        flush(&mut piece);
+                    }
+                });
+                if !piece.is_empty() {
+                    flush(&mut piece);
+                }
             }
-            Entries::Pair(first, second) => Cow::Owned(with_int_array_pair!(&first.index, &second.index, (a, b) => {
-                a.iter()
-                    .zip(b.iter())
-                    .map(|(&i, &j)| first.offset(i) + second.offset(j))
-                    .collect()
-            })),
+            Entries::Along(along) => along.for_each_row(&self.shape, 0..self.shape[0], f),
         }
     }
 }
@@ -366,72 +400,79 @@ impl<'i> IndexedPlan<'i> {
     /// [`for_each_row`](Self::for_each_row)'s walk, one copy for every
     /// executor: `f` is a trait object, called once per row.
     fn each_row(&self, f: &mut dyn FnMut(Row<'_>)) {
-        if let ([Dim::Table], Entries::Along(along)) = (self.dims.as_slice(), &self.table.entries) {
-            // Row by row, with no table of the whole region.
-            if !self.is_empty() {
-                let base = self.base;
-                along.for_each_row(&self.table.shape, 0..self.table.shape[0], &mut |offsets| {
-                    f(Row::Table { base, offsets })
-                });
-            }
+        if self.is_empty() {
             return;
         }
-        if !self.is_empty() {
-            let offsets = self.table.offsets();
-            self.rows(&self.dims, &offsets, self.base, false, f);
+        if let ([Dim::Table], Entries::Along(along)) = (self.dims.as_slice(), &self.table.entries) {
+            // Row by row, with no table of the whole region.
+            let base = self.base;
+            along.for_each_row(&self.table.shape, 0..self.table.shape[0], &mut |offsets| {
+                f(Row::Table { base, offsets })
+            });
+            return;
         }
+        self.rows(&self.dims, self.base, false, f);
     }
 
     /// The rows of `dims` (the first dims of the region) from `base`, all
     /// skipped when `skipped`.
-    fn rows(&self, dims: &[Dim], offsets: &[isize], base: isize, skipped: bool, f: &mut dyn FnMut(Row<'_>)) {
+    fn rows(&self, dims: &[Dim], base: isize, skipped: bool, f: &mut dyn FnMut(Row<'_>)) {
         let Some((last, outer)) = dims.split_last() else {
             return f(if skipped { Row::Skipped(1) } else { Row::Point(base) });
         };
         match *last {
-            Dim::Strided { len, stride } => self.walk(outer, offsets, base, &mut |start| match start {
+            Dim::Strided { len, stride } => self.walk(outer, base, &mut |start| match start {
                 Some(base) if !skipped => f(Row::Strided { base, len, stride }),
                 _ => f(Row::Skipped(len)),
             }),
             // A zero-dimensional table is one offset: fold it into the rest.
-            Dim::Table if self.table.shape.is_empty() => match offsets[0] {
-                SKIP => self.rows(outer, offsets, base, true, f),
-                offset => self.rows(outer, offsets, base + offset, skipped, f),
-            },
+            Dim::Table if self.table.shape.is_empty() => self.table.in_pieces(&mut |offsets| match offsets[0] {
+                SKIP => self.rows(outer, base, true, f),
+                offset => self.rows(outer, base + offset, skipped, f),
+            }),
+            // The table's rows, each cut where its pieces end.
             Dim::Table => {
-                let chunk = *self.table.shape.last().expect("a table with axes");
-                self.walk(outer, offsets, base, &mut |start| {
-                    for offsets in offsets.chunks(chunk) {
-                        f(match start {
-                            Some(base) if !skipped => Row::Table { base, offsets },
-                            _ => Row::Skipped(chunk),
-                        })
-                    }
+                let row = *self.table.shape.last().expect("a table with axes");
+                self.walk(outer, base, &mut |start| {
+                    let mut left = row;
+                    self.table.in_pieces(&mut |mut offsets| {
+                        while !offsets.is_empty() {
+                            let (run, rest) = offsets.split_at(left.min(offsets.len()));
+                            f(match start {
+                                Some(base) if !skipped => Row::Table { base, offsets: run },
+                                _ => Row::Skipped(run.len()),
+                            });
+                            left = if left == run.len() { row } else { left - run.len() };
+                            offsets = rest;
+                        }
+                    })
                 })
             }
         }
     }
 
     /// Calls `f` with the offset of each position of `dims` in C order.
-    fn walk(&self, dims: &[Dim], offsets: &[isize], base: isize, f: &mut dyn FnMut(Option<isize>)) {
+    fn walk(&self, dims: &[Dim], base: isize, f: &mut dyn FnMut(Option<isize>)) {
         let Some((dim, rest)) = dims.split_first() else {
             return f(Some(base));
         };
         match *dim {
             Dim::Strided { len, stride } => {
                 for i in 0..len as isize {
-                    self.walk(rest, offsets, base + i * stride, f);
+                    self.walk(rest, base + i * stride, f);
                 }
             }
             Dim::Table => {
                 let rest_len = rest_len(rest);
-                for &offset in offsets {
-                    if offset == SKIP {
-                        (0..rest_len).for_each(|_| f(None));
-                    } else {
-                        self.walk(rest, offsets, base + offset, f);
+                self.table.in_pieces(&mut |offsets| {
+                    for &offset in offsets {
+                        if offset == SKIP {
+                            (0..rest_len).for_each(|_| f(None));
+                        } else {
+                            self.walk(rest, base + offset, f);
+                        }
                     }
-                }
+                })
             }
         }
     }
@@ -467,7 +508,8 @@ pub enum Form<'p, 'i> {
     General,
 }
 
-/// One row of a region: the positions along its last axis.
+/// One row of a region (the positions along its last axis), or a piece of
+/// one: a long row of a table read in place comes in pieces, in order.
 #[derive(Clone, Copy, Debug)]
 pub enum Row<'p> {
     /// A zero-dimensional region: one position.
@@ -492,6 +534,22 @@ pub enum Row<'p> {
     Skipped(usize),
 }
 
+impl Row<'_> {
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        match *self {
+            Row::Point(_) => 1,
+            Row::Strided { len, .. } | Row::Skipped(len) => len,
+            Row::Table { offsets, .. } => offsets.len(),
+        }
+    }
+
+    /// Whether the row holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Number of positions the strided dims after the table span.
 fn rest_len(dims: &[Dim]) -> usize {
     dims.iter()
@@ -500,4 +558,85 @@ fn rest_len(dims: &[Dim]) -> usize {
             Dim::Table => 1,
         })
         .product()
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{Array1, ArrayD, IxDyn};
+
+    use super::{Entries, Plan, Row, resolve};
+    use crate::index::IndexElem;
+    use crate::ix;
+    use crate::mode::Bounds;
+
+    /// The rows of `plan`, with the offset of each position.
+    fn rows_of(plan: &super::IndexedPlan<'_>) -> (Vec<usize>, Vec<isize>) {
+        let (mut lens, mut offsets) = (Vec::new(), Vec::new());
+        plan.for_each_row(|row| {
+            lens.push(row.len());
+            match row {
+                Row::Table { base, offsets: table } => offsets.extend(table.iter().map(|&o| base + o)),
+                Row::Strided { base, len, stride } => offsets.extend((0..len as isize).map(|k| base + k * stride)),
+                Row::Point(offset) => offsets.push(offset),
+                Row::Skipped(_) => panic!("nothing is skipped in mode error"),
+            }
+        });
+        (lens, offsets)
+    }
+
+    #[test]
+    fn tables_read_in_place_come_in_pieces_that_keep_to_their_rows() {
+        let count = 2 * super::PIECE + 7;
+        let index = Array1::from_shape_fn(count, |k| ((k * 7919) % 11) as i32 - 5);
+        let at = |k: usize| (index[k] + if index[k] < 0 { 11 } else { 0 }) as isize;
+        let mask = ArrayD::from_shape_fn(IxDyn(&[count, 1]), |k| k[0] % 3 != 1);
+        let kept: Vec<isize> = (0..count as isize).filter(|k| k % 3 != 1).collect();
+        // (index, shape, strides, each row's length, every offset by a loop)
+        let cases: [(Vec<IndexElem<'_>>, [usize; 2], [isize; 2], usize, Vec<isize>); 4] = [
+            // The table leads and is the whole region: one row of `count`.
+            (vec![ix(&index)], [11, 1], [1, 1], count, (0..count).map(at).collect()),
+            // The table after a slice: a row of `count` per row of the target.
+            (
+                vec![ix(..), ix(&index)],
+                [3, 11],
+                [11, 1],
+                count,
+                (0..3).flat_map(|r| (0..count).map(move |k| r * 11 + at(k))).collect(),
+            ),
+            // The table leads, a slice after it: rows of the slice.
+            (
+                vec![ix(&index), ix(..)],
+                [11, 2],
+                [2, 1],
+                2,
+                (0..count).flat_map(|k| [2 * at(k), 2 * at(k) + 1]).collect(),
+            ),
+            // A mask over every axis: its true positions, one row.
+            (vec![ix(&mask)], [count, 1], [1, 1], kept.len(), kept),
+        ];
+        for (index, shape, strides, row, expected) in cases {
+            let Ok(Plan::Indexed(plan)) = resolve(&index, &shape, &strides, Bounds::Error) else {
+                panic!("{shape:?}: an indexed plan");
+            };
+            assert!(
+                matches!(plan.table.entries, Entries::Index(_) | Entries::Mask(_)),
+                "{shape:?}: the table is read in place"
+            );
+            let (lens, offsets) = rows_of(&plan);
+            assert_eq!(offsets, expected, "{shape:?}");
+            assert!(lens.iter().all(|&len| len <= super::PIECE.max(row)), "{shape:?}");
+            if row > super::PIECE {
+                assert!(lens.iter().all(|&len| len <= super::PIECE), "{shape:?}: long rows come in pieces");
+            }
+            // No piece crosses the end of a row.
+            let mut left = row;
+            for len in lens {
+                assert!(len <= left, "{shape:?}: a piece of {len} crosses a row end");
+                left = if len == left { row } else { left - len };
+            }
+            assert_eq!(left, row, "{shape:?}: the last row is whole");
+            let whole = plan.table.offsets().expect("a small table fits");
+            assert_eq!(whole.len(), plan.table.shape.iter().product::<usize>(), "{shape:?}");
+        }
+    }
 }

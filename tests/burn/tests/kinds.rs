@@ -33,6 +33,17 @@ fn integer_tensors_as_ndarray_s() {
     at!(x[&device_idx] /= array![2, -2, 3, 5]);
     at!(x[&device_idx] %= 7);
     assert_eq!(int_array(x), expected.into_dyn());
+
+    // `MIN / -1` wraps and `MIN % -1` is 0, as on the CPU (Rust's own
+    // division panics there, in every build).
+    let start = array![i64::MIN, 7, i64::MIN, -9];
+    let mut expected = start.clone();
+    at!(expected[[0, 1, 3]] /= array![-1, -1, 2]);
+    at!(expected[[2, 3]] %= -1);
+    let mut x: Tensor<1, Int> = int(&start.into_dyn(), &plain());
+    at!(x[[0, 1, 3]] /= array![-1, -1, 2]);
+    at!(x[[2, 3]] %= -1);
+    assert_eq!(int_array(x), expected.into_dyn());
 }
 
 #[test]

@@ -136,7 +136,7 @@ pub(crate) unsafe fn gather<T: Bits>(
 /// `out` was written (with an
 /// element, never with uninitialized memory, so `out` may be a cast
 /// initialized buffer), `false`, writing nothing, when the plan has
-/// another shape or no elements.
+/// another shape or no elements, or memory cannot hold a mask's offsets.
 ///
 /// # Safety
 ///
@@ -225,7 +225,12 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             })
         }
         Entries::Offsets(_) | Entries::Mask(_) => {
-            let offsets = plan.table.offsets();
+            // A mask's offsets, computed whole so that the chunks split them;
+            // memory that cannot hold them leaves the gather to one thread,
+            // which walks them in pieces.
+            let Some(offsets) = plan.table.offsets() else {
+                return false;
+            };
             assert_eq!(offsets.len() * block, len, "one offset per block");
             let pieces = out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect();
             for_each_piece(pieces, &|(out, offsets)| {
