@@ -352,8 +352,9 @@ fn prepare_planned<K: BurnKind>(
         region_shape = plan.shape().to_vec();
         // A view holds each element once, so that burn's own rules are
         // right for every operation but a tie of `min` and `max`, whose
-        // gradient is shared.
-        if !matches!(op, Some(Op::Min | Op::Max)) {
+        // gradient is shared. (An `nd` point on the device plans as a view
+        // of its stand-in's zeros: its own position is the device's.)
+        if on_device.is_none() && !matches!(op, Some(Op::Min | Op::Max)) {
             view = slices::of(&plan);
         }
     } else {

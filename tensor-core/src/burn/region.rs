@@ -107,11 +107,13 @@ impl Region {
         }
     }
 
-    /// Notes whether `plan`'s index arrays broadcast to any position.
+    /// Notes whether `plan`'s index arrays broadcast to any position. A
+    /// view's are integers (a single `nd` point), always checked.
     pub(crate) fn reach(&mut self, plan: &Plan<'_>) {
-        if let Plan::Indexed(indexed) = plan {
-            self.arrays_reached |= indexed.table.shape.iter().all(|&len| len > 0);
-        }
+        self.arrays_reached |= match plan {
+            Plan::Indexed(indexed) => indexed.table.shape.iter().all(|&len| len > 0),
+            Plan::View(_) => true,
+        };
     }
 
     /// Adds an element the mode skipped.

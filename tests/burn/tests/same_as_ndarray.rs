@@ -327,6 +327,15 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // A single `nd` point indexes as integers: checked however empty the
+    // region.
+    let mut hollow_rows: Tensor<2> = float(&sample(&[0, 5]), &plain());
+    let point = tensor_at_burn_tests::int::<1>(&array![7i64].into_dyn(), &plain());
+    let error = try_at!(hollow_rows[.., nd(&point)] += 1.0).unwrap_err();
+    assert!(
+        matches!(error, BurnError::Index(IndexError::OutOfBounds { index: 7, axis: 1, len: 5 })),
+        "{error}"
+    );
     let none = tensor_at_burn_tests::int::<1>(&ndarray::Array1::<i64>::zeros(0).into_dyn(), &plain());
     let read = try_at!(flat_cube[[5], .., &none]).unwrap();
     let host_read = try_at!(host_flat_cube[[5], .., ndarray::Array1::<i64>::zeros(0)]).unwrap();
@@ -534,6 +543,11 @@ fn host_indices_beside_device_arrays_take_the_mode() {
     });
     same_device!(2, Ix2, [4, 3], ids.clone(), 1, |x, i| {
         at!(x[i, [0, 9, 2]] += 1.0; mode = drop);
+        x
+    });
+    // An `nd` array after `...`, clipped.
+    same_device!(2, Ix2, [5, 5], array![4294967295], 1, |x, i| {
+        at!(x[..., nd(&i)] += 1.0; mode = clip);
         x
     });
 }
