@@ -40,6 +40,11 @@ pub(crate) fn vec<T>(len: usize) -> Option<Vec<T>> {
     Some(out)
 }
 
+/// Room for `additional` more elements in `vec`, or `None` as for [`vec`].
+pub(crate) fn reserve<T>(vec: &mut Vec<T>, additional: usize) -> Option<()> {
+    vec.try_reserve(additional).ok()
+}
+
 /// An empty map with room for `len` entries, or `None` as for [`vec`].
 pub(crate) fn map<K: Eq + Hash, V>(len: usize) -> Option<HashMap<K, V>> {
     let mut out = HashMap::new();
@@ -76,6 +81,12 @@ mod tests {
         );
         assert!(vec::<()>(usize::MAX).is_some(), "zero-sized elements take no memory");
         assert_eq!(vec::<u32>(3).map(|v| (v.len(), v.capacity() >= 3)), Some((0, true)));
+        let mut grown = vec![1u8];
+        assert_eq!(
+            reserve(&mut grown, 5).map(|()| (grown.len(), grown.capacity() >= 6)),
+            Some((1, true))
+        );
+        assert!(reserve(&mut grown, usize::MAX).is_none(), "more than an address reaches is refused");
         assert_eq!(map::<isize, usize>(3).map(|m| (m.len(), m.capacity() >= 3)), Some((0, true)));
     }
 }

@@ -8,6 +8,7 @@ use crate::backend::prepare::{self, Layout};
 use crate::backend::{AnyMode, Bounds, Broadcast, Predicate, Step};
 use crate::element::Arith;
 use crate::element::Op;
+use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::value::Value;
 use burn_tensor::{Bool, IndexingUpdateOp, Int, Slice, Tensor};
@@ -137,14 +138,14 @@ pub(crate) fn plan_region<T>(
     if batch == 0 {
         let plan = prepare::apply(index, layout, mode)?;
         region.shape = plan.shape().to_vec();
-        push_plan(&mut region, &plan, strides, alone);
+        push_plan(&mut region, &plan, strides, alone)?;
         return Ok(region);
     }
     let batches = prepare::batch_update(batch, shape, index, mode, None)?;
     for at in batches.positions() {
         let index = batches.index_at(index, &at);
         let plan = prepare::apply(&index, layout, mode)?;
-        region.push(&plan, batch_base(&at, strides), layout.strides);
+        region.push(&plan, batch_base(&at, strides), layout.strides)?;
     }
     Ok(region)
 }
@@ -170,14 +171,15 @@ pub(crate) fn probe(
 
 /// Adds the elements of an unbatched `plan` to `region`; all at zero when
 /// device arrays alone place them.
-fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], alone: bool) {
-    if alone {
-        region.offsets = vec![0; plan.shape().iter().product()];
-        region.skipped.clear();
-        region.reach(plan);
-    } else {
-        region.push(plan, 0, strides);
+fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], alone: bool) -> Result<(), IndexError> {
+    if !alone {
+        return region.push(plan, 0, strides);
     }
+    region.room(plan)?;
+    region.offsets.resize(plan.shape().iter().product(), 0);
+    region.skipped.clear();
+    region.reach(plan);
+    Ok(())
 }
 
 /// The offset of batch position `at` in a target of `strides`.
@@ -248,7 +250,7 @@ fn read_planned<const D: usize, K: BurnKind>(
             let read = target.clone().gather(axis, on_device.along_positions(&mode)?.shaped(dims));
             return Ok((read.shaped([region.shape.iter().product::<usize>()]), region.shape));
         }
-        push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::places_alone));
+        push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::places_alone))?;
     } else {
         let batches = prepare::batch_read(batch, shape, index, &mode)?;
         let mut inner = None;
@@ -256,7 +258,7 @@ fn read_planned<const D: usize, K: BurnKind>(
             let index = batches.index_at(index, &at);
             let plan = prepare::read(&index, layout, &mode)?;
             inner = Some(plan.shape().to_vec());
-            region.push(&plan, batch_base(&at, &strides), layout.strides);
+            region.push(&plan, batch_base(&at, &strides), layout.strides)?;
         }
         let inner = match inner {
             Some(inner) => inner,

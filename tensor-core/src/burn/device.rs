@@ -626,26 +626,35 @@ struct InBounds {
 /// and whether any index counts from the end. On error, the first index
 /// out of bounds, in index order.
 fn in_bounds(checked: Vec<Checked>, extra: Option<Tensor<1, Int>>) -> Result<InBounds, BurnError> {
-    if checked.is_empty() && extra.is_none() {
-        return Ok(InBounds {
-            positions: Vec::new(),
-            extra: None,
-        });
-    }
+    // An array of no elements has no extremes (burn refuses to reduce it),
+    // and nothing out of bounds.
+    let has_elements = |array: &Checked| array.elements.dims()[0] > 0;
     let mut read: Vec<Tensor<1, Int>> = checked
         .iter()
+        .filter(|array| has_elements(array))
         .flat_map(|array| [array.elements.clone().min(), array.elements.clone().max()])
         .collect();
     let asked = extra.is_some();
     read.extend(extra);
-    let numbers = host::data(Tensor::cat(read, 0))
-        .convert::<i64>()
-        .try_into_vec::<i64>()
-        .expect("indices are integers");
+    let numbers = match read.is_empty() {
+        true => Vec::new(),
+        false => host::data(Tensor::cat(read, 0))
+            .convert::<i64>()
+            .try_into_vec::<i64>()
+            .expect("indices are integers"),
+    };
     let extra = asked.then(|| numbers[numbers.len() - 1].max(0) as usize);
+    let mut extremes = numbers.chunks_exact(2);
     let mut resolved = Vec::with_capacity(checked.len());
-    for (array, extremes) in checked.into_iter().zip(numbers.chunks_exact(2)) {
-        let (least, most, n) = (extremes[0], extremes[1], array.len as i64);
+    for array in checked {
+        if !has_elements(&array) {
+            resolved.push((array.axis, array.elements));
+            continue;
+        }
+        let (least, most, n) = match extremes.next() {
+            Some(&[least, most]) => (least, most, array.len as i64),
+            _ => unreachable!("two extremes read back per array with elements"),
+        };
         if least < -n || most >= n {
             return Err(first_out_of_bounds(array).into());
         }

@@ -6,7 +6,9 @@
 //! [`Rows`]: super::rows::Rows
 
 use crate::backend::plan::{Dim, Entries, IndexedPlan, Plan, Row, SKIP, Table, ViewAxis};
+use crate::error::IndexError;
 use crate::index::with_int_array;
+use crate::{memory, prepare};
 
 /// The selected region of a call, on the host.
 #[derive(Clone, Debug, Default)]
@@ -31,9 +33,18 @@ impl Region {
         self.offsets.len()
     }
 
+    /// Room for the elements of `plan`: [`IndexError::TooLarge`] when
+    /// memory cannot hold their positions.
+    pub(crate) fn room(&mut self, plan: &Plan<'_>) -> Result<(), IndexError> {
+        let count = plan.shape().iter().product();
+        memory::reserve(&mut self.offsets, count).ok_or_else(|| prepare::too_large(plan.shape()))
+    }
+
     /// Adds the elements `plan` selects in a target of C-order `strides`
-    /// whose first element sits at `base`.
-    pub(crate) fn push(&mut self, plan: &Plan<'_>, base: isize, strides: &[isize]) {
+    /// whose first element sits at `base`; an error when memory cannot hold
+    /// their positions.
+    pub(crate) fn push(&mut self, plan: &Plan<'_>, base: isize, strides: &[isize]) -> Result<(), IndexError> {
+        self.room(plan)?;
         self.reach(plan);
         match plan {
             Plan::View(view) => {
@@ -105,6 +116,7 @@ impl Region {
         if !self.skipped.is_empty() {
             self.skipped.resize(self.offsets.len(), false);
         }
+        Ok(())
     }
 
     /// Notes whether `plan`'s index arrays broadcast to any position. A
@@ -252,7 +264,7 @@ mod tests {
         let index = [ix(1..), ix(crate::index::PySlice::new(None, None, Some(-2)))];
         let plan = resolve(&index, &[3, 4], &c_strides(&[3, 4]), Bounds::Error).unwrap();
         let mut region = Region::default();
-        region.push(&plan, 0, &c_strides(&[3, 4]));
+        region.push(&plan, 0, &c_strides(&[3, 4])).unwrap();
         assert_eq!(region.offsets, [7, 5, 11, 9]);
     }
 

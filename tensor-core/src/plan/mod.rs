@@ -592,7 +592,8 @@ mod tests {
         let mask = ArrayD::from_shape_fn(IxDyn(&[count, 1]), |k| k[0] % 3 != 1);
         let kept: Vec<isize> = (0..count as isize).filter(|k| k % 3 != 1).collect();
         // (index, shape, strides, each row's length, every offset by a loop)
-        let cases: [(Vec<IndexElem<'_>>, [usize; 2], [isize; 2], usize, Vec<isize>); 4] = [
+        type Case<'a> = (Vec<IndexElem<'a>>, [usize; 2], [isize; 2], usize, Vec<isize>);
+        let cases: [Case<'_>; 4] = [
             // The table leads and is the whole region: one row of `count`.
             (vec![ix(&index)], [11, 1], [1, 1], count, (0..count).map(at).collect()),
             // The table after a slice: a row of `count` per row of the target.

@@ -327,6 +327,12 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // A device array of no elements has nothing out of bounds: the error
+    // is the value's.
+    let mut grid: Tensor<2> = float(&sample(&[3, 4]), &plain());
+    let no_ids = tensor_at_burn_tests::int::<1>(&ndarray::Array1::<i64>::zeros(0).into_dyn(), &plain());
+    let error = try_at!(grid[&no_ids] = array![1.0, 2.0]).unwrap_err();
+    assert!(matches!(error, BurnError::Index(IndexError::ShapeMismatch { .. })), "{error}");
     // A single `nd` point indexes as integers: checked however empty the
     // region.
     let mut hollow_rows: Tensor<2> = float(&sample(&[0, 5]), &plain());
