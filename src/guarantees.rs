@@ -33,7 +33,11 @@
 //!   counts them), or whose memory the allocator refuses (index arrays
 //!   broadcasting to 2^40 positions), is
 //!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), raised before anything is written
-//!   (for a batched call, the size of all its batches together);
+//!   (for a batched call, the size of all its batches together). An index
+//!   array or mask read in place is never turned into a table of the
+//!   whole: executors walk its offsets in pieces of at most 4,096. On the
+//!   GPU, and for a burn tensor's positions, memory refused for the table
+//!   is `TooLarge` as well;
 //! - every index array entry against its axis;
 //! - the value's shape against the selected region;
 //! - every operand that will be applied: integer division (and remainder)

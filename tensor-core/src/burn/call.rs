@@ -305,14 +305,29 @@ pub(crate) fn prepare_write<K: BurnKind>(
     let rows = Rows::of(index, shape, batch);
     let stand_ins = StandIns::for_index(index);
     let bounds = mode.bounds();
-    let update = Update { value, mode, op };
-    match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
-        None => prepare_planned(flat, Indexed { shape, index, batch, rows }, update, None),
-        Some(on_device) => {
-            let index = on_device.whole();
-            prepare_planned(flat, Indexed { shape, index, batch, rows }, update, Some(&on_device))
-                .map_err(|e| on_device.real_error(e, bounds))
+    let Some(on_device) = OnDevice::split(index, &stand_ins, shape, batch, rows)? else {
+        return prepare_planned(flat, Indexed { shape, index, batch, rows }, Update { value, mode, op }, None);
+    };
+    let planned = Indexed {
+        shape,
+        index: on_device.whole(),
+        batch,
+        rows,
+    };
+    let update = Update {
+        value: value.clone(),
+        mode: mode.clone(),
+        op,
+    };
+    match prepare_planned(flat, planned, update, Some(&on_device)) {
+        // The stand-ins keep every position, so the host vetted operands
+        // that mode `drop` may skip: the answer needs the indices
+        // themselves, read back this once.
+        Err(BurnError::Index(IndexError::DivisionByZero | IndexError::NegativeIntegerPower)) if bounds == Bounds::Skip => {
+            let index = super::device::on_host(index)?;
+            prepare_write(flat, shape, &index, batch, value, mode, op)
         }
+        prepared => prepared.map_err(|e| on_device.real_error(e, bounds)),
     }
 }
 

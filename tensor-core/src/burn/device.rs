@@ -301,7 +301,10 @@ impl<'t> OnDevice<'t> {
         // The device arrays on the axes before `before` (all, for `None`)
         // come first; then the stand-in's own index, if it was one.
         let (before, own) = match *index_error {
-            IndexError::OutOfBounds { index: 0, axis, len: 0 } => (Some(axis), self.own_first_index(axis)),
+            // (An integer's error is its own: integers come before every array.)
+            IndexError::OutOfBounds { index: 0, axis, len: 0 } if !self.integer_axes.contains(&(self.batch + axis)) => {
+                (Some(axis), self.own_first_index(axis))
+            }
             IndexError::OutOfBounds { axis, .. } if !self.integer_axes.contains(&(self.batch + axis)) => (Some(axis), None),
             IndexError::ShapeMismatch { .. }
             | IndexError::ValueCount { .. }
@@ -513,6 +516,37 @@ fn own_elements(placed: &Placed) -> Tensor<1, Int> {
             placed.flat.clone().shaped([points, depth]).narrow(1, c, 1).shaped([points])
         }
     }
+}
+
+/// `index` with its device arrays and masks read back to the host, one
+/// copy each: for the one answer that needs the indices themselves (which
+/// positions mode `drop` skips, whose operands are then never checked).
+pub(crate) fn on_host<'i>(index: &'i [IndexElem<'_>]) -> Result<Vec<IndexElem<'i>>, BurnError> {
+    index
+        .iter()
+        .map(|elem| {
+            let IndexElem::Device { array, form } = elem else {
+                return Ok(elem.view());
+            };
+            if *form == DeviceForm::Mask {
+                return Ok(IndexElem::Mask(host_mask(array)?.into()));
+            }
+            let values = host::data(int_tensor(array)?.0)
+                .convert::<i64>()
+                .try_into_vec::<i64>()
+                .expect("indices are integers");
+            let values = ArrayD::from_shape_vec(IxDyn(array.shape()), values).expect("an array's elements fill its shape");
+            Ok(match *form {
+                DeviceForm::Array if values.ndim() == 0 => IndexElem::Int(values[[]].into()),
+                DeviceForm::Nd => IndexElem::Nd(IntArray::I64(values.into())),
+                DeviceForm::Along(axis) => IndexElem::Along {
+                    index: IntArray::I64(values.into()),
+                    axis,
+                },
+                _ => IndexElem::Array(IntArray::I64(values.into())),
+            })
+        })
+        .collect()
 }
 
 /// A device mask, read back: its count decides the region's shape.

@@ -44,6 +44,16 @@ fn integer_tensors_as_ndarray_s() {
     at!(x[[0, 1, 3]] /= array![-1, -1, 2]);
     at!(x[[2, 3]] %= -1);
     assert_eq!(int_array(x), expected.into_dyn());
+
+    // A division by zero that mode `drop` skips (its device index is out
+    // of bounds) is never checked, as on the CPU.
+    let start = array![4i64, 8, 12, 16];
+    let mut expected = start.clone();
+    at!(expected[[9, 1]] /= array![0, 2]; mode = drop);
+    let ids: Tensor<1, Int> = int(&array![9i64, 1].into_dyn(), &plain());
+    let mut x: Tensor<1, Int> = int(&start.into_dyn(), &plain());
+    at!(x[&ids] /= array![0, 2]; mode = drop);
+    assert_eq!(int_array(x), expected.into_dyn());
 }
 
 #[test]

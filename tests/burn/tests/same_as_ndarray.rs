@@ -327,6 +327,17 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // An integer on an axis of no length is reported before an `nd`
+    // column there, as on an ndarray.
+    let flat_box: Tensor<3> = float(&sample(&[1, 0, 0]), &plain());
+    let host_flat_box = sample(&[1, 0, 0]).into_dimensionality::<Ix3>().unwrap();
+    let points = tensor_at_burn_tests::int::<2>(&array![[0i64, 0], [-1, 0]].into_dyn(), &plain());
+    let expected = try_at!(host_flat_box[nd(array![[0i64, 0], [-1, 0]]), 0]).unwrap_err();
+    let error = try_at!(flat_box[nd(&points), 0]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
     // A device array of no elements has nothing out of bounds: the error
     // is the value's.
     let mut grid: Tensor<2> = float(&sample(&[3, 4]), &plain());
