@@ -81,12 +81,17 @@
 //!   mode `error` in the same copy as the extremes); past four rounds, or for `min` and `max` on a device with autodiff
 //!   (whose shared ties need the positions' groups), they read the
 //!   positions back once and plan the rounds on the host. A mask is read
-//!   back (its count is the read's length).
+//!   back (its count is the read's length). In mode `drop`, a division by
+//!   zero or a negative integer power among the values reads the indices
+//!   back once: only they say whether the mode skips it (then it is never
+//!   applied, so never an error).
 //! - `.apply(f)` (a host closure) and mutable views (`at!(&mut x[..])`) do
 //!   not compile on a burn tensor.
 //! - Integer overflow is burn's: its CPU device panics on it in a build
 //!   with overflow checks (a debug build), and wraps, as NumPy does, in a
-//!   release build.
+//!   release build. `i64::MIN / -1` (and `% -1`), which panics in Rust in
+//!   every build, the adapter computes itself: it wraps to `i64::MIN`
+//!   (and 0), as tensor-at does on an ndarray.
 //!
 //! # Indices promised distinct
 //!

@@ -60,6 +60,8 @@ struct Placed {
     shape: Vec<usize>,
     /// Whether its elements were promised distinct.
     distinct: bool,
+    /// Whether it indexes as integers (a single `nd` point).
+    integer: bool,
 }
 
 /// An index holding burn tensors, split for the host to plan.
@@ -185,7 +187,12 @@ impl<'t> OnDevice<'t> {
         let integer_axes = planned
             .iter()
             .zip(&axes)
-            .filter(|(elem, _)| matches!(elem, IndexElem::Int(_)))
+            .filter(|(elem, _)| match elem {
+                IndexElem::Int(_) => true,
+                // A zero-dimensional array indexes as an integer.
+                IndexElem::Array(array) => array.shape().is_empty(),
+                _ => false,
+            })
             .map(|(_, &axis)| batch + axis)
             .collect();
         let mut arrays = Vec::new();
@@ -200,6 +207,8 @@ impl<'t> OnDevice<'t> {
                             axis: batch + first + c,
                             shape: array_shape.clone(),
                             distinct: false,
+                            // One point: its coordinates index as integers.
+                            integer: array_shape.len() == 1,
                         });
                     }
                 }
@@ -211,9 +220,12 @@ impl<'t> OnDevice<'t> {
                     shape: array_shape,
                     // `along` pairs each position with its own row: the promise is of no use there.
                     distinct: distinct && form == DeviceForm::Array,
+                    integer: false,
                 }),
             }
         }
+        // NumPy checks every integer before any array, each in index order.
+        arrays.sort_by_key(|placed| !placed.integer);
         Ok(Some(OnDevice {
             planned,
             arrays,
@@ -288,36 +300,46 @@ impl<'t> OnDevice<'t> {
     /// - On an axis of no length every index is out of bounds, and the
     ///   first the host finds there is the stand-in's zero: the array's own
     ///   first index (of its column, for `nd`) is read back.
-    /// - In mode `error`, a device array out of bounds comes before an
-    ///   array's index out of bounds on a later axis (an integer's comes
-    ///   before every array's), and before every error of the value and
-    ///   the operands: the device arrays before it are checked (their
-    ///   extremes read back, in one copy) and the first out of bounds is
-    ///   the error.
+    /// - In mode `error`, NumPy checks every integer (a single `nd` point
+    ///   on the device indexes as integers), then every array, each in
+    ///   index order, then the value and the operands: the device arrays
+    ///   that come before the host's error are checked (their extremes read
+    ///   back, in one copy) and the first out of bounds is the error.
     pub(crate) fn real_error(&self, error: BurnError, bounds: Bounds) -> BurnError {
         let BurnError::Index(index_error) = &error else {
             return error;
         };
-        // The device arrays on the axes before `before` (all, for `None`)
-        // come first; then the stand-in's own index, if it was one.
-        let (before, own) = match *index_error {
-            // (An integer's error is its own: integers come before every array.)
+        let integer_at = |axis: usize| {
+            let axis = self.batch + axis;
+            self.integer_axes.contains(&axis) || self.arrays.iter().any(|placed| placed.integer && placed.axis == axis)
+        };
+        // The device arrays that come first: those on the axes before
+        // `before` (all, for `None`), and every integer before an array's
+        // error; then the stand-in's own index, if it was one.
+        let (before, integer, own) = match *index_error {
             IndexError::OutOfBounds { index: 0, axis, len: 0 } if !self.integer_axes.contains(&(self.batch + axis)) => {
-                (Some(axis), self.own_first_index(axis))
+                (Some(axis), integer_at(axis), self.own_first_index(axis))
             }
-            IndexError::OutOfBounds { axis, .. } if !self.integer_axes.contains(&(self.batch + axis)) => (Some(axis), None),
+            IndexError::OutOfBounds { axis, .. } => (Some(axis), integer_at(axis), None),
             IndexError::ShapeMismatch { .. }
             | IndexError::ValueCount { .. }
             | IndexError::DivisionByZero
             | IndexError::UnsupportedOperation { .. }
-            | IndexError::NegativeIntegerPower => (None, None),
+            | IndexError::NegativeIntegerPower => (None, false, None),
             _ => return error,
         };
         if bounds == Bounds::Error {
             let checked: Vec<Checked> = self
                 .arrays
                 .iter()
-                .filter(|placed| before.is_none_or(|axis| placed.axis < self.batch + axis))
+                .filter(|placed| {
+                    let earlier = before.is_none_or(|axis| placed.axis < self.batch + axis);
+                    if integer {
+                        placed.integer && earlier
+                    } else {
+                        placed.integer || earlier
+                    }
+                })
                 .map(|placed| self.checked(placed))
                 .collect();
             if let Err(earlier) = in_bounds(checked, None) {

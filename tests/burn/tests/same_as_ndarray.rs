@@ -338,6 +338,27 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // A zero-dimensional host array and a single `nd` point on the device
+    // index as integers: both are checked before any array.
+    let hollow_cube: Tensor<4> = float(&sample(&[4, 0, 0, 0]), &plain());
+    let host_hollow_cube = sample(&[4, 0, 0, 0]).into_dimensionality::<ndarray::Ix4>().unwrap();
+    let ids = tensor_at_burn_tests::int::<1>(&array![0i64, 1, 1].into_dyn(), &plain());
+    let expected = try_at!(host_hollow_cube[[5, 5, 5], [0, 1, 1], [1, 1, 1], ndarray::arr0(1)]).unwrap_err();
+    let error = try_at!(hollow_cube[[5, 5, 5], &ids, [1, 1, 1], ndarray::arr0(1)]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let column: Tensor<4> = float(&sample(&[4, 1, 3, 1]), &plain());
+    let host_column = sample(&[4, 1, 3, 1]).into_dimensionality::<ndarray::Ix4>().unwrap();
+    let far_points = tensor_at_burn_tests::int::<2>(&array![[7i64]].into_dyn(), &plain());
+    let point = tensor_at_burn_tests::int::<1>(&array![-3i64].into_dyn(), &plain());
+    let expected = try_at!(host_column[nd(array![[7i64]]), nd(array![-3i64])]).unwrap_err();
+    let error = try_at!(column[nd(&far_points), nd(&point)]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
     // A device array of no elements has nothing out of bounds: the error
     // is the value's.
     let mut grid: Tensor<2> = float(&sample(&[3, 4]), &plain());
