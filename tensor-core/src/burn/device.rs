@@ -184,16 +184,23 @@ impl<'t> OnDevice<'t> {
         }
         let ndim = shape.len().saturating_sub(batch);
         let axes = prepare::first_axes(&planned, ndim)?;
+        // The host's integers: a zero-dimensional array indexes as one, and
+        // a single `nd` point as one per coordinate.
+        let on_device = |at: usize| devices.iter().any(|&(element, ..)| element == at);
         let integer_axes = planned
             .iter()
             .zip(&axes)
-            .filter(|(elem, _)| match elem {
-                IndexElem::Int(_) => true,
-                // A zero-dimensional array indexes as an integer.
-                IndexElem::Array(array) => array.shape().is_empty(),
-                _ => false,
+            .enumerate()
+            .filter(|&(at, _)| !on_device(at))
+            .flat_map(|(_, (elem, &axis))| {
+                match elem {
+                    IndexElem::Int(_) => 0..1,
+                    IndexElem::Array(array) if array.shape().is_empty() => 0..1,
+                    IndexElem::Nd(points) if points.shape().len() == 1 => 0..points.shape()[0],
+                    _ => 0..0,
+                }
+                .map(move |c| batch + axis + c)
             })
-            .map(|(_, &axis)| batch + axis)
             .collect();
         let mut arrays = Vec::new();
         for (element, flat, array_shape, form, distinct) in devices {

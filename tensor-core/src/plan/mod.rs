@@ -400,18 +400,9 @@ impl<'i> IndexedPlan<'i> {
     /// [`for_each_row`](Self::for_each_row)'s walk, one copy for every
     /// executor: `f` is a trait object, called once per row.
     fn each_row(&self, f: &mut dyn FnMut(Row<'_>)) {
-        if self.is_empty() {
-            return;
+        if !self.is_empty() {
+            self.rows(&self.dims, self.base, false, f);
         }
-        if let ([Dim::Table], Entries::Along(along)) = (self.dims.as_slice(), &self.table.entries) {
-            // Row by row, with no table of the whole region.
-            let base = self.base;
-            along.for_each_row(&self.table.shape, 0..self.table.shape[0], &mut |offsets| {
-                f(Row::Table { base, offsets })
-            });
-            return;
-        }
-        self.rows(&self.dims, self.base, false, f);
     }
 
     /// The rows of `dims` (the first dims of the region) from `base`, all

@@ -359,6 +359,14 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // So does a single `nd` point on the host.
+    let ids = tensor_at_burn_tests::int::<1>(&array![0i64].into_dyn(), &plain());
+    let expected = try_at!(host_hollow_cube[nd(array![-3i64, 0]), nd(array![0i64])]).unwrap_err();
+    let error = try_at!(hollow_cube[nd(array![-3i64, 0]), nd(&ids)]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
     // A device array of no elements has nothing out of bounds: the error
     // is the value's.
     let mut grid: Tensor<2> = float(&sample(&[3, 4]), &plain());
