@@ -410,10 +410,11 @@ impl<'t> OnDevice<'t> {
         let counts = rounds && !distinct;
         let bounds = mode.bounds();
         if host.len() == 0 {
-            // Arrays that reach a position are all checked, as NumPy does,
-            // though no element is selected (another axis has no length).
-            if bounds == Bounds::Error && host.arrays_reached {
-                in_bounds(self.arrays.iter().map(|placed| self.checked(placed)).collect(), None)?;
+            // Integers are always checked, and arrays that reach a position
+            // all are, as NumPy does, though no element is selected.
+            if bounds == Bounds::Error {
+                let checked = self.arrays.iter().filter(|placed| placed.integer || host.arrays_reached);
+                in_bounds(checked.map(|placed| self.checked(placed)).collect(), None)?;
             }
             return Ok(DeviceRegion {
                 positions: positions(Vec::new(), device),

@@ -367,6 +367,23 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // A point is checked however empty the region (an `nd` of no points
+    // beside it).
+    let mut square: Tensor<2> = float(&sample(&[2, 2]), &plain());
+    let far_point = tensor_at_burn_tests::int::<1>(&array![-3i64].into_dyn(), &plain());
+    let no_points = ndarray::Array2::<i64>::zeros((0, 1));
+    let error = try_at!(square[nd(&far_point), nd(no_points)] += 1.0).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            BurnError::Index(IndexError::OutOfBounds {
+                index: -3,
+                axis: 0,
+                len: 2
+            })
+        ),
+        "{error}"
+    );
     // A device array of no elements has nothing out of bounds: the error
     // is the value's.
     let mut grid: Tensor<2> = float(&sample(&[3, 4]), &plain());
