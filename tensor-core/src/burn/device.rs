@@ -77,6 +77,9 @@ pub(crate) struct OnDevice<'t> {
     /// The axes the index's integers take (under `; batch = k`, among all
     /// axes): NumPy checks them before any array.
     integer_axes: Vec<usize>,
+    /// The axis of the first slice of step zero (among all axes), whose
+    /// error comes after the integers before it.
+    zero_step_axis: Option<usize>,
 }
 
 /// The burn tensor of integers a device index array holds, and whether
@@ -202,6 +205,11 @@ impl<'t> OnDevice<'t> {
                 .map(move |c| batch + axis + c)
             })
             .collect();
+        let zero_step_axis = planned.iter().zip(&axes).find_map(|(elem, &axis)| match elem {
+            IndexElem::Slice(slice) if slice.step == Some(0) => Some(batch + axis),
+            IndexElem::Range(range) if range.step == 0 => Some(batch + axis),
+            _ => None,
+        });
         let mut arrays = Vec::new();
         for (element, flat, array_shape, form, distinct) in devices {
             match prepare::device_axes(&planned, &axes, ndim, element, form) {
@@ -240,6 +248,7 @@ impl<'t> OnDevice<'t> {
             rows_shape: shape[..rows.leading].to_vec(),
             batch,
             integer_axes,
+            zero_step_axis,
         }))
     }
 
@@ -303,49 +312,51 @@ impl<'t> OnDevice<'t> {
 
     /// `error`, from the host's plan, as an ndarray would report it. The
     /// host planned with stand-ins in place of the device arrays, whose
-    /// bounds it could not check:
-    /// - On an axis of no length every index is out of bounds, and the
-    ///   first the host finds there is the stand-in's zero: the array's own
-    ///   first index (of its column, for `nd`) is read back.
-    /// - In mode `error`, NumPy checks every integer (a single `nd` point
-    ///   on the device indexes as integers), then every array, each in
-    ///   index order, then the value and the operands: the device arrays
-    ///   that come before the host's error are checked (their extremes read
-    ///   back, in one copy) and the first out of bounds is the error.
+    /// bounds it could not check. NumPy checks the index's structure and
+    /// masks' shapes, then its integers and slices from left to right (a
+    /// single `nd` point indexes as integers), then the arrays' broadcast,
+    /// then each array's bounds in index order, then the value and the
+    /// operands. In mode `error` the device arrays that come before the
+    /// host's error are checked (their extremes read back, in one copy),
+    /// and the first out of bounds is the error. On an axis of no length
+    /// every index is out of bounds, and the first the host finds there is
+    /// a stand-in's zero: the array's own first index (of its column, for
+    /// `nd`) is read back.
     pub(crate) fn real_error(&self, error: BurnError, bounds: Bounds) -> BurnError {
         let BurnError::Index(index_error) = &error else {
             return error;
         };
-        let integer_at = |axis: usize| {
-            let axis = self.batch + axis;
-            self.integer_axes.contains(&axis) || self.arrays.iter().any(|placed| placed.integer && placed.axis == axis)
-        };
-        // The device arrays that come first: those on the axes before
-        // `before` (all, for `None`), and every integer before an array's
-        // error; then the stand-in's own index, if it was one.
-        let (before, integer, own) = match *index_error {
-            IndexError::OutOfBounds { index: 0, axis, len: 0 } if !self.integer_axes.contains(&(self.batch + axis)) => {
-                (Some(axis), integer_at(axis), self.own_first_index(axis))
+        let host_integer = |axis: usize| self.integer_axes.contains(&axis);
+        let device_integer = |axis: usize| self.arrays.iter().any(|placed| placed.integer && placed.axis == axis);
+        let at = |axis: usize| self.batch + axis;
+        let (before, own) = match *index_error {
+            IndexError::OutOfBounds { index: 0, axis, len: 0 } if !host_integer(at(axis)) => {
+                let own = self.own_first_index(axis);
+                match device_integer(at(axis)) {
+                    true => (Before::Integers(Some(at(axis))), own),
+                    false => (Before::Arrays(Some(at(axis))), own),
+                }
             }
-            IndexError::OutOfBounds { axis, .. } => (Some(axis), integer_at(axis), None),
+            IndexError::OutOfBounds { axis, .. } if host_integer(at(axis)) => (Before::Integers(Some(at(axis))), None),
+            IndexError::OutOfBounds { axis, .. } => (Before::Arrays(Some(at(axis))), None),
+            IndexError::RangeOutOfBounds { axis, .. } => (Before::Integers(Some(at(axis))), None),
+            IndexError::ZeroStep => (Before::Integers(self.zero_step_axis), None),
+            IndexError::IndexBroadcast { .. } | IndexError::TooLarge { .. } => (Before::Integers(None), None),
             IndexError::ShapeMismatch { .. }
             | IndexError::ValueCount { .. }
             | IndexError::DivisionByZero
             | IndexError::UnsupportedOperation { .. }
-            | IndexError::NegativeIntegerPower => (None, false, None),
+            | IndexError::NegativeIntegerPower => (Before::Arrays(None), None),
             _ => return error,
         };
         if bounds == Bounds::Error {
+            let earlier = |placed: &Placed, axis: Option<usize>| axis.is_none_or(|axis| placed.axis < axis);
             let checked: Vec<Checked> = self
                 .arrays
                 .iter()
-                .filter(|placed| {
-                    let earlier = before.is_none_or(|axis| placed.axis < self.batch + axis);
-                    if integer {
-                        placed.integer && earlier
-                    } else {
-                        placed.integer || earlier
-                    }
+                .filter(|placed| match before {
+                    Before::Integers(axis) => placed.integer && earlier(placed, axis),
+                    Before::Arrays(axis) => placed.integer || earlier(placed, axis),
                 })
                 .map(|placed| self.checked(placed))
                 .collect();
@@ -616,6 +627,17 @@ fn resolve(indices: Tensor<1, Int>, len: usize, bounds: Bounds) -> (Tensor<1, In
 fn from_end(indices: Tensor<1, Int>, n: i64) -> Tensor<1, Int> {
     let negative = indices.clone().lower_elem(0);
     indices.clone().mask_where(negative, indices.add_scalar(n))
+}
+
+/// The device arrays whose errors come before the host's, in NumPy's
+/// order (axes among all axes, under `; batch = k`).
+#[derive(Clone, Copy)]
+enum Before {
+    /// The integers on the axes before this one (all, for `None`).
+    Integers(Option<usize>),
+    /// Every integer, and the arrays on the axes before this one (all, for
+    /// `None`).
+    Arrays(Option<usize>),
 }
 
 /// A device array whose indices must all be in bounds.

@@ -384,6 +384,24 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         ),
         "{error}"
     );
+    // A point comes before a later slice's zero step, and before the
+    // arrays' broadcast.
+    let mut tall: Tensor<2> = float(&sample(&[3, 1]), &plain());
+    let mut host_tall = sample(&[3, 1]).into_dimensionality::<Ix2>().unwrap();
+    let minus_five = tensor_at_burn_tests::int::<1>(&array![-5i64].into_dyn(), &plain());
+    let zero = 0isize;
+    let expected = try_at!(host_tall[nd(array![-5i64]), ::zero] -= 1.0).unwrap_err();
+    let error = try_at!(tall[nd(&minus_five), ::zero] -= 1.0).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let expected = try_at!(host_tall[nd(array![-5i64]), [0, 0, 0], [0, 0]] = 1.0).unwrap_err();
+    let error = try_at!(tall[nd(&minus_five), [0, 0, 0], [0, 0]] = 1.0).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
     // A device array of no elements has nothing out of bounds: the error
     // is the value's.
     let mut grid: Tensor<2> = float(&sample(&[3, 4]), &plain());
