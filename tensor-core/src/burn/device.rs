@@ -25,6 +25,7 @@ use super::region::Region;
 use super::reshape::Reshaped;
 use super::rows::Rows;
 use super::value::Flat;
+use crate::backend::plan::Plan;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
 use crate::error::IndexError;
 use crate::index::{IndexElem, IntArray};
@@ -73,6 +74,8 @@ pub(crate) struct OnDevice<'t> {
     kept: usize,
     /// The shape of the rows' axes (the leading axes).
     rows_shape: Vec<usize>,
+    /// The target's shape.
+    shape: Vec<usize>,
     batch: usize,
     /// The axes the index's integers take (under `; batch = k`, among all
     /// axes): NumPy checks them before any array.
@@ -246,6 +249,7 @@ impl<'t> OnDevice<'t> {
             arrays,
             kept: rows.kept,
             rows_shape: shape[..rows.leading].to_vec(),
+            shape: shape.to_vec(),
             batch,
             integer_axes,
             zero_step_axis,
@@ -346,7 +350,11 @@ impl<'t> OnDevice<'t> {
             | IndexError::ValueCount { .. }
             | IndexError::DivisionByZero
             | IndexError::UnsupportedOperation { .. }
-            | IndexError::NegativeIntegerPower => (Before::Arrays(None), None),
+            | IndexError::NegativeIntegerPower => match self.arrays_reach() {
+                true => (Before::Arrays(None), None),
+                // Arrays that broadcast to no position are never checked.
+                false => (Before::Integers(None), None),
+            },
             _ => return error,
         };
         if bounds == Bounds::Error {
@@ -365,6 +373,32 @@ impl<'t> OnDevice<'t> {
             }
         }
         own.map_or(error, BurnError::from)
+    }
+
+    /// Whether the index's arrays broadcast to any position, from the plan
+    /// of the index alone (an error of the value stopped the one with it).
+    fn arrays_reach(&self) -> bool {
+        let reaches = |plan: Result<Plan<'_>, IndexError>| match plan {
+            Ok(Plan::Indexed(indexed)) => indexed.table.shape.iter().all(|&len| len > 0),
+            _ => true,
+        };
+        let strides = super::region::c_strides(&self.shape);
+        let mode = AnyMode::<i64>::Error;
+        let layout = prepare::Layout {
+            shape: &self.shape[self.batch..],
+            strides: &strides[self.batch..],
+        };
+        if self.batch == 0 {
+            return reaches(prepare::apply(&self.planned, layout, &mode));
+        }
+        let Ok(batches) = prepare::batch_update(self.batch, &self.shape, &self.planned, &mode, None) else {
+            return true;
+        };
+        // Every batch position's arrays have one shape.
+        batches
+            .positions()
+            .next()
+            .is_some_and(|at| reaches(prepare::apply(&batches.index_at(&self.planned, &at), layout, &mode)))
     }
 
     /// `placed`'s bounds check over its own elements, in its own order.

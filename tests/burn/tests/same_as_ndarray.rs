@@ -338,6 +338,18 @@ fn errors_are_numpy_s_and_nothing_is_written() {
         matches!(&error, BurnError::Index(e) if *e == expected),
         "{error}, expected {expected}"
     );
+    // Device arrays that broadcast to no position are not checked before
+    // the value's error: NumPy never checks them.
+    let far_rows = tensor_at_burn_tests::int::<2>(&array![[7i64]].into_dyn(), &plain());
+    let mut host_grid = sample(&[3, 4]).into_dimensionality::<Ix2>().unwrap();
+    let no_columns = || ndarray::Array2::<i64>::zeros((0, 1));
+    let expected = try_at!(host_grid[nd(array![[7i64]]), nd(no_columns())] = array![1.0, 2.0, 3.0]).unwrap_err();
+    let mut wide: Tensor<2> = float(&sample(&[3, 4]), &plain());
+    let error = try_at!(wide[nd(&far_rows), nd(no_columns())] = array![1.0, 2.0, 3.0]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
     // A zero-dimensional host array and a single `nd` point on the device
     // index as integers: both are checked before any array.
     let hollow_cube: Tensor<4> = float(&sample(&[4, 0, 0, 0]), &plain());
