@@ -41,6 +41,7 @@ pub(crate) fn vec<T>(len: usize) -> Option<Vec<T>> {
 }
 
 /// Room for `additional` more elements in `vec`, or `None` as for [`vec`].
+#[cfg(any(feature = "burn", test))]
 pub(crate) fn reserve<T>(vec: &mut Vec<T>, additional: usize) -> Option<()> {
     vec.try_reserve(additional).ok()
 }

@@ -4,10 +4,8 @@
 //! and an array broadcast along a region's axes, from its shape
 //! ([`broadcast_strides`]) or its own strides ([`broadcast_to`]).
 
-use tensor_core::IndexError;
 use tensor_core::backend::plan::Plan;
 use tensor_core::backend::plan::{Dim, IndexedPlan, SKIP, ViewAxis, ViewPlan};
-use tensor_core::error::Dims;
 
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -108,9 +106,7 @@ impl Region {
                 }
             }
         }
-        let table = plan.table.offsets().ok_or_else(|| IndexError::TooLarge {
-            shape: Dims(plan.table.shape.clone()),
-        })?;
+        let table = plan.table.offsets()?;
         Ok(Region {
             axes,
             base: offset as isize + plan.base,

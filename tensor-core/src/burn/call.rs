@@ -316,7 +316,7 @@ pub(crate) fn prepare_write<K: BurnKind>(
     };
     let update = Update {
         value: value.clone(),
-        mode: mode.clone(),
+        mode,
         op,
     };
     match prepare_planned(flat, planned, update, Some(&on_device)) {

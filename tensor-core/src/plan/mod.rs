@@ -30,6 +30,7 @@ use std::borrow::Cow;
 
 use ndarray::ArrayViewD;
 
+use crate::error::{Dims, IndexError};
 use crate::index::{IndexInt, IntArray, with_index_slice, with_index_slices};
 use crate::memory;
 
@@ -230,14 +231,16 @@ const PIECE: usize = 4096;
 
 impl Table<'_> {
     /// The offsets, computed from the index when it is read in place;
-    /// `None` when memory cannot hold them.
-    pub fn offsets(&self) -> Option<Cow<'_, [isize]>> {
+    /// [`IndexError::TooLarge`] when memory cannot hold them.
+    pub fn offsets(&self) -> Result<Cow<'_, [isize]>, IndexError> {
         if let Entries::Offsets(offsets) = &self.entries {
-            return Some(Cow::Borrowed(offsets));
+            return Ok(Cow::Borrowed(offsets));
         }
-        let mut offsets = memory::vec(self.shape.iter().product())?;
+        let mut offsets = memory::vec(self.shape.iter().product()).ok_or_else(|| IndexError::TooLarge {
+            shape: Dims(self.shape.clone()),
+        })?;
         self.in_pieces(&mut |piece| offsets.extend_from_slice(piece));
-        Some(Cow::Owned(offsets))
+        Ok(Cow::Owned(offsets))
     }
 
     /// Hands every offset, in C order of the table, to `f`: a table of

@@ -228,7 +228,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             // A mask's offsets, computed whole so that the chunks split them;
             // memory that cannot hold them leaves the gather to one thread,
             // which walks them in pieces.
-            let Some(offsets) = plan.table.offsets() else {
+            let Ok(offsets) = plan.table.offsets() else {
                 return false;
             };
             assert_eq!(offsets.len() * block, len, "one offset per block");
