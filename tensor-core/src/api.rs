@@ -8,7 +8,7 @@ use ndarray::{
     Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD, CowArray, Data, DataMut, Dimension, IndexLonger, IxDyn,
 };
 
-use crate::choose::{self, Few};
+use crate::choose::{self, Few, Rows};
 use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
@@ -298,6 +298,65 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
     }
     let len = target.len();
     few_result(choose::set_few(target.as_slice_mut()?, index, values), index, len)
+}
+
+/// `target[elem] op= values` for a typed list of one advanced element
+/// that [`choose::single`] takes (a mask of the target's own shape,
+/// `along`, `nd`), on a target laid out in C order, in mode `error`:
+/// whether it wrote; `false` for any other, or any index out of bounds,
+/// or values that do not fit, for [`update`] to take (and report).
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn update_single<T: Arith, D: Dimension>(
+    mut target: ArrayViewMut<'_, T, D>,
+    elem: &IndexElem<'_>,
+    op: Op,
+    values: InOrder<'_, T>,
+) -> bool {
+    if T::checks_operands(op) {
+        return false;
+    }
+    if let IndexElem::Mask(mask) = elem {
+        return match (target.shape() == mask.shape(), target.as_slice_mut(), mask.as_slice()) {
+            (true, Some(elements), Some(mask)) => choose::update_masked(elements, mask, op, values),
+            _ => false,
+        };
+    }
+    let Some(rows) = Rows::of(elem, target.shape()) else { return false };
+    target
+        .as_slice_mut()
+        .is_some_and(|elements| choose::update_rows(elements, &rows, op, values))
+}
+
+/// `target[elem] = values` as [`update_single`] takes it.
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T, D>, elem: &IndexElem<'_>, values: InOrder<'_, T>) -> bool {
+    if let IndexElem::Mask(mask) = elem {
+        return match (target.shape() == mask.shape(), target.as_slice_mut(), mask.as_slice()) {
+            (true, Some(elements), Some(mask)) => choose::set_masked(elements, mask, values),
+            _ => false,
+        };
+    }
+    let Some(rows) = Rows::of(elem, target.shape()) else { return false };
+    target
+        .as_slice_mut()
+        .is_some_and(|elements| choose::set_rows(elements, &rows, values))
+}
+
+/// `target[elem]` as [`update_single`] takes it: the elements it selects,
+/// in a new array of rank `R`, with no plan built; `None` for any other,
+/// for [`read_as`] to take (and report).
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn read_single<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'_, T, D>, elem: &IndexElem<'_>) -> Option<Array<T, R>> {
+    let elements = target.as_slice()?;
+    if let IndexElem::Mask(mask) = elem {
+        let selected = match target.shape() == mask.shape() {
+            true => choose::read_masked(elements, mask.as_slice()?)?,
+            false => return None,
+        };
+        return Array::from_vec(selected).into_dimensionality().ok();
+    }
+    let rows = Rows::of(elem, target.shape())?;
+    Array::from_shape_vec(choose::read_shape::<R>(elem, target.shape())?, choose::read_rows(elements, &rows)).ok()
 }
 
 /// What a few-index write did, as its caller returns it.

@@ -206,6 +206,19 @@ pub trait Indexable {
         None
     }
 
+    /// `self[elem]` for an index of one advanced element in mode `error`,
+    /// where the backend reads a small one inline; `None` (the default) to
+    /// take [`read_index`](Self::read_index).
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn read_single<'t, K: Kind, R: Rank>(&'t self, elem: &IndexElem<'_>) -> Option<Self::Read<'t, K, R>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = elem;
+        None
+    }
+
     /// `self[index]`, with the leading `batch` axes paired (`; batch = k`;
     /// 0 for none).
     fn read_index<'t, K: Kind, R: Rank>(
@@ -316,6 +329,30 @@ pub trait IndexableMut: Indexable {
         None
     }
 
+    /// `self[elem] = values` for an index of one advanced element in mode
+    /// `error`, where the backend writes a small one inline: whether it
+    /// wrote (`false`, the default, to take [`set_index`](Self::set_index)).
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn set_single(&mut self, elem: &IndexElem<'_>, values: InOrder<'_, Self::Elem>) -> bool
+    where
+        Self::Elem: Clone,
+    {
+        let _ = (elem, values);
+        false
+    }
+
+    /// `self[elem] op= values` as [`set_single`](Self::set_single) takes it.
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn update_single(&mut self, elem: &IndexElem<'_>, op: Op, values: InOrder<'_, Self::Elem>) -> bool
+    where
+        Self::Elem: Arith,
+    {
+        let _ = (elem, op, values);
+        false
+    }
+
     /// `self[index] = value`, with the leading `batch` axes paired.
     ///
     /// The macros' entry points inline their call of it: an implementation
@@ -410,6 +447,14 @@ impl<X: Target + ?Sized> Indexable for X {
         api::read_few::<_, _, R>(self.target_view(), index).map(|array| Ok(K::gathered(array)))
     }
 
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn read_single<'t, K: Kind, R: Rank>(&'t self, elem: &IndexElem<'_>) -> Option<K::Read<'t, X::Elem, R>>
+    where
+        X::Elem: Clone,
+    {
+        api::read_single::<_, _, R>(self.target_view(), elem).map(K::gathered)
+    }
+
     fn read_index<'t, K: Kind, R: Rank>(
         &'t self,
         index: &[IndexElem<'_>],
@@ -484,6 +529,22 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         X::Elem: Arith,
     {
         api::update_few(self.target_view_mut(), index, op, values)
+    }
+
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn set_single(&mut self, elem: &IndexElem<'_>, values: InOrder<'_, X::Elem>) -> bool
+    where
+        X::Elem: Clone,
+    {
+        api::set_single(self.target_view_mut(), elem, values)
+    }
+
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn update_single(&mut self, elem: &IndexElem<'_>, op: Op, values: InOrder<'_, X::Elem>) -> bool
+    where
+        X::Elem: Arith,
+    {
+        api::update_single(self.target_view_mut(), elem, op, values)
     }
 
     #[inline]

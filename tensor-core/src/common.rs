@@ -5,7 +5,8 @@
 //! through [`set_batched`], [`update_batched`] on a dynamic-rank view. That
 //! path is generic over the element type alone, and large (every index
 //! form, operation and strategy); so are the loops of the inline path of a
-//! few indices ([`choose::set_few`], [`choose::update_few`]), and the mask
+//! few indices ([`choose::set_few`], [`choose::update_few`]) and of one
+//! small advanced element (`choose::single`), and the mask
 //! sugar's passes on threads ([`choose::where_splits`]). Built without
 //! optimization (cargo's dev profile), rustc shares generic code between
 //! crates: a crate links the copy a dependency made rather than compiling
@@ -19,7 +20,7 @@ use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 
 use crate::api::select;
 use crate::batched::{select_batched, set_batched, update_batched};
-use crate::choose::{self, Few};
+use crate::choose::{self, Few, Rows};
 #[cfg(feature = "rayon")]
 use crate::element::Compare;
 use crate::element::{Arith, Op};
@@ -48,6 +49,12 @@ struct GeneralPaths<T: 'static> {
     update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, AnyMode<T>) -> Written,
     set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Few,
     update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Few,
+    read_masked: fn(&[T], &[bool]) -> Option<Vec<T>>,
+    set_masked: fn(&mut [T], &[bool], InOrder<'_, T>) -> bool,
+    update_masked: fn(&mut [T], &[bool], Op, InOrder<'_, T>) -> bool,
+    read_rows: fn(&[T], &Rows) -> Vec<T>,
+    set_rows: fn(&mut [T], &Rows, InOrder<'_, T>) -> bool,
+    update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>) -> bool,
     #[cfg(feature = "rayon")]
     where_splits: fn(&mut [T], Compare, T, Op),
 }
@@ -61,6 +68,12 @@ impl<T: Arith> GeneralPaths<T> {
             update: update_batched::<T, ViewMut<T>, IxDyn>,
             set_few: choose::set_few::<T>,
             update_few: choose::update_few::<T>,
+            read_masked: choose::read_masked::<T>,
+            set_masked: choose::set_masked::<T>,
+            update_masked: choose::update_masked::<T>,
+            read_rows: choose::read_rows::<T>,
+            set_rows: choose::set_rows::<T>,
+            update_rows: choose::update_rows::<T>,
             #[cfg(feature = "rayon")]
             where_splits: choose::where_splits::<T>,
         }

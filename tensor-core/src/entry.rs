@@ -115,7 +115,8 @@ where
     }
 }
 
-/// [`read`] past an element: a few indices and a basic view, inlined as
+/// [`read`] past an element: a few indices, one small advanced element and a basic
+/// view, inlined as
 /// [`set_rest`] is, then the general path, a call of its own.
 #[inline]
 fn read_rest<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
@@ -147,7 +148,57 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
+    if inline::<L, _>(&mode)
+        && L::LEN == 1
+        && let Some(read) = read_single(target, &list)
+    {
+        return Ok(read);
+    }
     list.with_elems(|elems| target.read_index::<L::Kind, Region<'i, X::Dim, L>>(elems, L::BATCH, mode))
+}
+
+/// [`read`] of one advanced element that the backend reads inline (see
+/// [`Indexable::read_single`]). A call of its own: inlined, its code
+/// would crowd out the inlining of the smaller paths before it.
+#[inline(never)]
+fn read_single<'t, 'i, X, L>(target: &'t X, list: &L) -> Option<ReadOf<'t, 'i, X, L>>
+where
+    X: Indexable + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+    X::Dim: IndexedBy<'i, L>,
+{
+    target.read_single::<L::Kind, Region<'i, X::Dim, L>>(list.single_elem()?)
+}
+
+/// [`set`] of one advanced element that the backend writes inline (see
+/// [`IndexableMut::set_single`]): whether it wrote. A call of its own, as
+/// [`read_single`] is.
+#[inline(never)]
+fn set_single<'i, X, L>(target: &mut X, list: &L, value: &Value<'_, X::Elem>) -> bool
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone,
+    L: IndexList<'i>,
+{
+    match (list.single_elem(), value.in_order()) {
+        (Some(elem), Some(values)) => target.set_single(elem, values),
+        _ => false,
+    }
+}
+
+/// [`update`] of one advanced element as [`set_single`] writes it.
+#[inline(never)]
+fn update_single<'i, X, L>(target: &mut X, list: &L, op: Op, value: &Value<'_, X::Elem>) -> bool
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith,
+    L: IndexList<'i>,
+{
+    match (list.single_elem(), value.in_order()) {
+        (Some(elem), Some(values)) => target.update_single(elem, op, values),
+        _ => false,
+    }
 }
 
 /// `target[list]` with mode `fill(value)`: an owned array, since positions
@@ -242,9 +293,9 @@ where
     inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.set_element(list, value))
 }
 
-/// [`set`] past an element: a few indices and a basic region, inlined
-/// (where the compiler sees the index the macro wrote), then the general
-/// path, the backend's call of its own. The error comes boxed: a `Result`
+/// [`set`] past an element: a few indices, one small advanced element and a basic
+/// region, inlined (where the compiler sees the index the macro wrote),
+/// then the general path, the backend's call of its own. The error comes boxed: a `Result`
 /// of a word, which the paths' results merge into in registers (merging
 /// the whole error costs a small write a copy, and a stall on it).
 #[inline]
@@ -280,6 +331,10 @@ where
     X::Elem: Clone,
     L: IndexList<'i>,
 {
+    if inline::<L, _>(&mode) && L::LEN == 1 && set_single(target, &list, &value) {
+        value.dispose();
+        return Ok(());
+    }
     list.with_elems(|elems| target.set_index(elems, L::BATCH, value, mode))
         .map_err(Box::new)
 }
@@ -366,6 +421,10 @@ where
     X::Elem: Arith,
     L: IndexList<'i>,
 {
+    if inline::<L, _>(&mode) && L::LEN == 1 && update_single(target, &list, op, &value) {
+        value.dispose();
+        return Ok(());
+    }
     list.with_elems(|elems| target.update_index(elems, L::BATCH, op, value, mode))
         .map_err(Box::new)
 }

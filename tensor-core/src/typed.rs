@@ -50,6 +50,13 @@ pub trait IndexList<'a>: crate::index::BasicList {
     fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
         None
     }
+    /// The list's one element, when it is its only one and was converted
+    /// (not basic, not a borrowed vector of indices).
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn single_elem(&self) -> Option<&IndexElem<'a>> {
+        None
+    }
 }
 
 impl<'a> IndexList<'a> for () {
@@ -86,6 +93,10 @@ where
     #[cfg_attr(not(unoptimized), inline(always))]
     fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
         if T::LEN == 0 { self.0.elem.index_slice() } else { None }
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn single_elem(&self) -> Option<&IndexElem<'a>> {
+        if T::LEN == 0 { self.0.elem.converted() } else { None }
     }
 }
 

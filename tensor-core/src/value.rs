@@ -16,6 +16,17 @@ pub enum Value<'a, T> {
 }
 
 impl<T> Value<'_, T> {
+    /// The value as the fast loops read it, where it is a scalar or a
+    /// contiguous vector; `None` for any other.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    pub(crate) fn in_order(&self) -> Option<InOrder<'_, T>> {
+        match self {
+            Value::Scalar(element) => Some(InOrder::Scalar(element)),
+            Value::Array(array) if array.ndim() == 1 => array.as_slice().map(InOrder::Slice),
+            _ => None,
+        }
+    }
+
     /// Drops the value. A scalar drops its element alone: on the inline
     /// paths, where the value is known to be a scalar, no call to the drop
     /// of the array variants is left (it is not inlined, and would be a

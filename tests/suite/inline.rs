@@ -7,14 +7,22 @@
 //!   steps) on random shapes;
 //! - a few indices in one borrowed vector (read, `=`, `op=` with a scalar
 //!   or one value per index): the same array as the plain loop, or the
-//!   same error with the target unchanged.
+//!   same error with the target unchanged;
+//! - a mask of the target's own shape (read, `=`, `op=` with a scalar or
+//!   one value per selected element), owned or borrowed, on contiguous
+//!   targets and on transposed ones that the inline path declines: the
+//!   same array as the plain loop, or the general path's error with the
+//!   target unchanged;
+//! - `along(idx, axis)` and `nd(points)` alone (read, `=`, `op=`, values
+//!   as above, indices in and out of bounds, negative, repeated): the
+//!   same.
 
-use ndarray::{Array1, Array2, Array3, ArrayView, Dimension};
+use ndarray::{Array, Array1, Array2, Array3, ArrayView, Dimension};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-use tensor_at::backend::get;
+use tensor_at::backend::{get, set, update};
 use tensor_at::index::{IndexElem, PySlice, RangeSlice};
-use tensor_at::{IndexError, Mode, ix, try_at, try_set};
+use tensor_at::{IndexError, Mode, Op, along, ix, nd, try_at, try_set};
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -181,5 +189,229 @@ proptest! {
         let columns = rows.t();
         let general = get(&columns, &[ix(&index)], Mode::Error).map(|read| read.into_owned());
         prop_assert_eq!(try_at!(columns[index]).map(|read| read.into_dyn()), general);
+    }
+}
+
+/// The plain loop of `x[mask] op= values` over `x` and `mask` in the same
+/// logical order: the selected elements, in order, each combined with its
+/// value (a single value serves every one).
+fn masked_loop(x: &Array2<i64>, mask: &Array2<bool>, values: &[i64], op: impl Fn(i64, i64) -> i64) -> Array2<i64> {
+    let mut expected = x.clone();
+    let selected = expected.iter_mut().zip(mask).filter(|(_, keep)| **keep).map(|(element, _)| element);
+    for (k, element) in selected.enumerate() {
+        *element = op(*element, values[k.min(values.len() - 1)]);
+    }
+    expected
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    /// `x[m]`, `x[m] = v`, `x[m] += v`, `x[m].max(v)` with a mask of the
+    /// target's shape and a scalar, one value per selected element, or a
+    /// count that does not fit, on a matrix and its transposed view,
+    /// against the plain loop (the general path's error for a count that
+    /// does not fit).
+    #[test]
+    fn a_mask_of_the_targets_shape_equals_the_plain_loop(
+        (rows, columns) in (0usize..5, 0usize..5),
+        bits in any::<u32>(),
+        seed in -50i64..50,
+        values_kind in 0u8..3,
+        transposed in any::<bool>(),
+    ) {
+        let x = Array2::from_shape_fn((rows, columns), |(i, j)| (i * 7 + j) as i64 - 9);
+        let mask = Array2::from_shape_fn(x.raw_dim(), |(i, j)| bits >> ((i * 5 + j) % 32) & 1 == 1);
+        let count = mask.iter().filter(|&&keep| keep).count();
+        let values: Vec<i64> = match values_kind {
+            0 => vec![seed],
+            1 => (0..count as i64).map(|k| seed + 3 * k).collect(),
+            _ => (0..count as i64 + 2).collect(),
+        };
+        let value_array = Array1::from(values.clone());
+        let fits = values_kind != 2;
+        let ops: [(&str, Combine); 3] = [("=", |_, v| v), ("+=", |e, v| e + v), (".max", i64::max)];
+        for (name, combine) in ops {
+            // The target as the call sees it: owned, or a view of the same
+            // elements laid out in Fortran order (declined by the inline
+            // path).
+            let mut owned = x.clone();
+            let mut backing = x.t().to_owned();
+            let mut view = backing.view_mut().reversed_axes();
+            let (y, written) = if transposed {
+                let written = match (name, values_kind) {
+                    ("=", 0) => try_at!(view[&mask] = seed),
+                    ("=", _) => try_at!(view[&mask] = &value_array),
+                    ("+=", 0) => try_at!(view[mask.clone()] += seed),
+                    ("+=", _) => try_at!(view[mask.clone()] += &value_array),
+                    (_, 0) => try_at!(view[&mask].max(seed)),
+                    (_, _) => try_at!(view[&mask].max(&value_array)),
+                };
+                (view.to_owned(), written)
+            } else {
+                let written = match (name, values_kind) {
+                    ("=", 0) => try_at!(owned[&mask] = seed),
+                    ("=", _) => try_at!(owned[&mask] = &value_array),
+                    ("+=", 0) => try_at!(owned[mask.clone()] += seed),
+                    ("+=", _) => try_at!(owned[mask.clone()] += &value_array),
+                    (_, 0) => try_at!(owned[&mask].max(seed)),
+                    (_, _) => try_at!(owned[&mask].max(&value_array)),
+                };
+                (owned, written)
+            };
+            if fits {
+                prop_assert_eq!((written, y), (Ok(()), masked_loop(&x, &mask, &values, combine)), "{}", name);
+            } else {
+                // The general path's own error, on a copy of the target.
+                let mut general = x.clone();
+                let expected = match name {
+                    "=" => set(&mut general, &[ix(&mask)], &value_array, Mode::Error),
+                    "+=" => update(&mut general, &[ix(&mask)], Op::Add, &value_array, Mode::Error),
+                    _ => update(&mut general, &[ix(&mask)], Op::Max, &value_array, Mode::Error),
+                };
+                prop_assert!(expected.is_err(), "{}: {} values for {} selected", name, values.len(), count);
+                prop_assert_eq!((written, y), (expected, x.clone()), "{}", name);
+            }
+        }
+        // Reads, owned and borrowed masks, against the plain loop.
+        let selected: Vec<i64> = x.iter().zip(&mask).filter(|(_, keep)| **keep).map(|(element, _)| *element).collect();
+        prop_assert_eq!(at_read(&x, &mask), selected.clone());
+        prop_assert_eq!(try_at!(x[mask.clone()]).map(|read| read.to_vec()), Ok(selected));
+    }
+}
+
+/// `x[&mask]`, as a vector.
+fn at_read(x: &Array2<i64>, mask: &Array2<bool>) -> Vec<i64> {
+    tensor_at::at!(x[mask]).to_vec()
+}
+
+/// The C-order positions that `along(idx, axis)` picks in a target of
+/// `shape`, in the index's order, by the plain loop; `None` where an index
+/// is out of bounds.
+fn along_positions(shape: (usize, usize), idx: &Array2<i64>, axis: usize) -> Option<Vec<usize>> {
+    let len = if axis == 0 { shape.0 } else { shape.1 } as i64;
+    idx.indexed_iter()
+        .map(|((i, j), &pick)| {
+            let at = (-len..len).contains(&pick).then(|| pick.rem_euclid(len) as usize)?;
+            Some(if axis == 0 { at * shape.1 + j } else { i * shape.1 + at })
+        })
+        .collect()
+}
+
+/// The C-order positions that `nd(points)` picks in a target of `shape`,
+/// each point's row in order, by the plain loop; `None` where a
+/// coordinate is out of bounds.
+fn nd_positions(shape: (usize, usize), points: &Array2<i64>) -> Option<Vec<usize>> {
+    let lens = [shape.0 as i64, shape.1 as i64];
+    let mut positions = Vec::new();
+    for point in points.rows() {
+        let mut start = 0;
+        for (d, &coordinate) in point.iter().enumerate() {
+            let at = (-lens[d]..lens[d]).contains(&coordinate).then(|| coordinate.rem_euclid(lens[d]))?;
+            start = start * lens[d] + at;
+        }
+        // The axes past the point's depth, whole.
+        let row: i64 = lens[point.len()..].iter().product();
+        positions.extend((start * row..start * row + row).map(|at| at as usize));
+    }
+    Some(positions)
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    /// `x[along(idx, axis)]` and `x[nd(points)]` alone, read, `=`, `+=`,
+    /// `.max` with a scalar or values of the read's shape, against the
+    /// plain loop; with a vector of as many values as elements picked, or
+    /// of another count, against the general path (NumPy's broadcast: the
+    /// values, or the error with the target unchanged), as where an index
+    /// is out of bounds.
+    #[test]
+    fn along_and_nd_alone_equal_the_plain_loop(
+        (rows, columns) in (0usize..4, 0usize..4),
+        use_nd in any::<bool>(),
+        axis in 0usize..2,
+        negative_axis in any::<bool>(),
+        picks in 0usize..4,
+        depth in 0usize..3,
+        numbers in prop::collection::vec(-5i64..5, 16),
+        seed in -50i64..50,
+        values_kind in 0u8..4,
+    ) {
+        let x = Array2::from_shape_fn((rows, columns), |(i, j)| (i * 7 + j) as i64 - 9);
+        let mut numbers = numbers.into_iter().cycle();
+        let index = if use_nd {
+            Array2::from_shape_fn((picks, depth), |_| numbers.next().unwrap_or(0))
+        } else {
+            let shape = if axis == 0 { (picks, columns) } else { (rows, picks) };
+            Array2::from_shape_fn(shape, |_| numbers.next().unwrap_or(0))
+        };
+        let signed_axis = if negative_axis { axis as isize - 2 } else { axis as isize };
+        let general_index = || if use_nd { ix(nd(&index)) } else { ix(along(&index, signed_axis)) };
+        let general_read = get(&x, &[general_index()], Mode::Error);
+        let positions = if use_nd { nd_positions((rows, columns), &index) } else { along_positions((rows, columns), &index, axis) };
+        let count = positions.as_ref().map_or(0, Vec::len);
+        let values: Vec<i64> = match values_kind {
+            0 => vec![seed],
+            3 => (0..count as i64 + 2).collect(),
+            _ => (0..count as i64).map(|k| seed + 3 * k).collect(),
+        };
+        // Values of the read's shape (kind 1), or a vector (kinds 2, 3).
+        let value_array = match (&general_read, values_kind) {
+            (Ok(read), 1) => Array::from_shape_vec(read.shape(), values.clone()).expect("one value per element picked"),
+            _ => Array1::from(values.clone()).into_dyn(),
+        };
+        let ops: [(&str, Combine); 3] = [("=", |_, v| v), ("+=", |e, v| e + v), (".max", i64::max)];
+        for (name, combine) in ops {
+            let mut y = x.clone();
+            let written = match (use_nd, name, values_kind) {
+                (true, "=", 0) => try_at!(y[nd(&index)] = seed),
+                (true, "=", _) => try_at!(y[nd(&index)] = &value_array),
+                (true, "+=", 0) => try_at!(y[nd(&index)] += seed),
+                (true, "+=", _) => try_at!(y[nd(&index)] += &value_array),
+                (true, _, 0) => try_at!(y[nd(&index)].max(seed)),
+                (true, _, _) => try_at!(y[nd(&index)].max(&value_array)),
+                (false, "=", 0) => try_at!(y[along(&index, signed_axis)] = seed),
+                (false, "=", _) => try_at!(y[along(&index, signed_axis)] = &value_array),
+                (false, "+=", 0) => try_at!(y[along(&index, signed_axis)] += seed),
+                (false, "+=", _) => try_at!(y[along(&index, signed_axis)] += &value_array),
+                (false, _, 0) => try_at!(y[along(&index, signed_axis)].max(seed)),
+                (false, _, _) => try_at!(y[along(&index, signed_axis)].max(&value_array)),
+            };
+            match &positions {
+                Some(positions) if values_kind < 2 => {
+                    let mut expected = x.clone();
+                    let flat = expected.as_slice_mut().unwrap();
+                    for (k, &at) in positions.iter().enumerate() {
+                        flat[at] = combine(flat[at], values[k.min(values.len() - 1)]);
+                    }
+                    prop_assert_eq!((written, y), (Ok(()), expected), "{}", name);
+                }
+                _ => {
+                    let mut general = x.clone();
+                    let expected = match name {
+                        "=" => set(&mut general, &[general_index()], &value_array, Mode::Error),
+                        "+=" => update(&mut general, &[general_index()], Op::Add, &value_array, Mode::Error),
+                        _ => update(&mut general, &[general_index()], Op::Max, &value_array, Mode::Error),
+                    };
+                    prop_assert_eq!((written, y), (expected, general), "{}", name);
+                }
+            }
+        }
+        // Reads: the picked elements in order in the general path's shape,
+        // or its error.
+        let read = if use_nd {
+            try_at!(x[nd(&index)]).map(|read| (read.shape().to_vec(), read.iter().copied().collect::<Vec<_>>()))
+        } else {
+            try_at!(x[along(&index, signed_axis)]).map(|read| (read.shape().to_vec(), read.iter().copied().collect()))
+        };
+        let general = general_read;
+        match positions {
+            Some(positions) => {
+                let picked = positions.iter().map(|&at| x.as_slice().unwrap()[at]).collect();
+                prop_assert_eq!(read, Ok((general.expect("in bounds").shape().to_vec(), picked)));
+            }
+            None => prop_assert_eq!(read.map(|_| ()), general.map(|_| ())),
+        }
     }
 }

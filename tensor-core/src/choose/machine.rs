@@ -42,8 +42,9 @@ pub(super) const MASK_PASS_BUILT_FROM: usize = native_or_miri(1 << 10, 64);
 /// before any is applied, with no plan built.
 const FEW_INDICES: usize = 64;
 
-/// At most this many rows of a gather by a vector of indices are copied
-/// with no plan built, when they hold at most [`SMALL_REGION`] elements.
+/// At most this many rows of a gather by a vector of indices, or picked
+/// by an `along` or `nd` index alone, are read or written with no plan
+/// built, when they hold at most [`SMALL_REGION`] elements.
 pub(crate) const FEW_ROWS: usize = 16;
 
 /// Updates of at least this many bytes stream past the cache (plain stores
@@ -258,6 +259,12 @@ pub(super) fn builds_mask_pass(len: usize) -> bool {
 /// of indices, is small enough to copy with no plan built.
 pub(crate) fn few_rows(rows: usize, row_len: usize) -> bool {
     rows <= FEW_ROWS && rows.saturating_mul(row_len) <= SMALL_REGION
+}
+
+/// Whether a mask over `len` elements is small enough to read or write
+/// through in one serial pass, with no plan built.
+pub(super) fn small_mask(len: usize) -> bool {
+    len <= SMALL_REGION
 }
 
 /// Whether `updates` indices of an accumulation into a vector are few

@@ -123,6 +123,12 @@ pub trait KeptElem<'a> {
     fn index_slice(&self) -> Option<IndexSlice<'a>> {
         None
     }
+    /// The index element it was converted to, when it was (the inline
+    /// path of one small advanced element).
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn converted(&self) -> Option<&IndexElem<'a>> {
+        None
+    }
     /// The index element it stands for (the general path).
     fn into_index_elem(self) -> IndexElem<'a>;
 }
@@ -173,6 +179,10 @@ impl<'a> KeptElem<'a> for std::ops::RangeFull {
 
 /// An element whose type does not make it basic takes the general path.
 impl<'a> KeptElem<'a> for IndexElem<'a> {
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn converted(&self) -> Option<&IndexElem<'a>> {
+        Some(self)
+    }
     fn into_index_elem(self) -> IndexElem<'a> {
         self
     }
@@ -193,6 +203,13 @@ impl<'a> KeptElem<'a> for KeptArray<'a> {
         match self {
             KeptArray::Indices(indices) => Some(*indices),
             KeptArray::Elem(_) => None,
+        }
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn converted(&self) -> Option<&IndexElem<'a>> {
+        match self {
+            KeptArray::Indices(_) => None,
+            KeptArray::Elem(elem) => Some(elem),
         }
     }
     fn into_index_elem(self) -> IndexElem<'a> {

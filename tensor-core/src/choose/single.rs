@@ -1,0 +1,242 @@
+//! One advanced element alone, on a small target laid out in C order: a
+//! mask of the target's own shape, `along(idx, axis)` whose index has the
+//! target's shape but along `axis`, and `nd(points)`. Their positions are
+//! found where they stand, with no plan built. Anything else, and any
+//! index out of bounds, is declined (`None`, `false`) for the general
+//! path, which reports the error: nothing is written before every position
+//! is checked.
+
+use ndarray::Dimension;
+
+use crate::element::{Arith, Op};
+use crate::exec::kernel::{Kernel, SetKernel, with_op};
+use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
+use crate::value::InOrder;
+
+use super::machine::{self, FEW_ROWS};
+
+/// The rows an `along` or `nd` index picks, checked in bounds: where each
+/// starts in the target's elements, in the index's order, and how long
+/// each is.
+pub(crate) struct Rows {
+    starts: [usize; FEW_ROWS],
+    count: usize,
+    row_len: usize,
+    /// The length of a vector of values that lines up with the elements
+    /// in order, as NumPy broadcasts it: where the read's shape is that
+    /// length after axes of one.
+    vector_len: Option<usize>,
+}
+
+impl Rows {
+    /// The rows of `index` (`along` or `nd`) on a target of `shape`, when
+    /// they are few ([`machine::few_rows`]) and all in bounds.
+    pub(crate) fn of(index: &IndexElem<'_>, shape: &[usize]) -> Option<Rows> {
+        match index {
+            IndexElem::Along { index, axis } => along(index, *axis, shape),
+            IndexElem::Nd(points) => nd(points, shape),
+            _ => None,
+        }
+    }
+
+    /// Whether `values` fill the rows: a scalar always, a vector of
+    /// [`vector_len`](Self::vector_len) values.
+    fn take(&self, values: &InOrder<'_, impl Sized>) -> bool {
+        match values {
+            InOrder::Scalar(_) => true,
+            InOrder::Slice(values) => self.vector_len == Some(values.len()),
+        }
+    }
+
+    fn starts(&self) -> &[usize] {
+        &self.starts[..self.count]
+    }
+
+    /// The elements of the rows in order, each row's as `run` takes them.
+    fn each_element(&self, mut run: impl FnMut(usize, usize)) {
+        let mut k = 0;
+        for &start in self.starts() {
+            for at in start..start + self.row_len {
+                run(at, k);
+                k += 1;
+            }
+        }
+    }
+}
+
+/// The shape of what a read of `index` (`along` or `nd`, as [`Rows::of`]
+/// takes it) on a target of `shape` returns, in rank `R`: the index's
+/// shape for `along`; for `nd`, the points' batch shape, then the target's
+/// axes past their depth. `None` where `R` is another rank.
+pub(crate) fn read_shape<R: Dimension>(index: &IndexElem<'_>, shape: &[usize]) -> Option<R> {
+    let (batch, rest) = match index {
+        IndexElem::Along { index, .. } => (index.shape(), &[][..]),
+        IndexElem::Nd(points) => {
+            let (&depth, batch) = points.shape().split_last()?;
+            (batch, shape.get(depth..)?)
+        }
+        _ => return None,
+    };
+    let ndim = batch.len() + rest.len();
+    if R::NDIM.is_some_and(|static_ndim| static_ndim != ndim) {
+        return None;
+    }
+    let mut read = R::zeros(ndim);
+    for (len, &from) in read.slice_mut().iter_mut().zip(batch.iter().chain(rest)) {
+        *len = from;
+    }
+    Some(read)
+}
+
+/// The last of `shape`'s lengths, when the others are all one.
+fn vector_len<'s>(mut shape: impl DoubleEndedIterator<Item = &'s usize>) -> Option<usize> {
+    let last = *shape.next_back()?;
+    shape.all(|&len| len == 1).then_some(last)
+}
+
+/// The rows of `along(index, axis)`: single elements. The index has the
+/// target's rank and, but along `axis`, its shape (no broadcast).
+fn along(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Option<Rows> {
+    let ndim = shape.len();
+    let axis = if axis < 0 { axis.checked_add_unsigned(ndim)? } else { axis };
+    let axis = usize::try_from(axis).ok().filter(|&axis| axis < ndim)?;
+    with_int_array!(index, index => {
+        let picks = index.as_slice()?;
+        let same_elsewhere = index.ndim() == ndim && index.shape().iter().zip(shape).enumerate().all(|(d, (&i, &s))| d == axis || i == s);
+        if !same_elsewhere || !machine::few_rows(picks.len(), 1) {
+            return None;
+        }
+        let len = shape[axis];
+        // Elements past the axis, and the index's positions per outer
+        // element.
+        let inner: usize = shape[axis + 1..].iter().product();
+        let per_outer = index.shape()[axis].checked_mul(inner)?;
+        let mut starts = [0; FEW_ROWS];
+        for (p, (start, &pick)) in starts.iter_mut().zip(picks).enumerate() {
+            if !pick.in_bounds(len) {
+                return None;
+            }
+            let (outer, within) = (p / per_outer, p % inner);
+            *start = (outer * len + pick.position(len)) * inner + within;
+        }
+        Some(Rows { starts, count: picks.len(), row_len: 1, vector_len: vector_len(index.shape().iter()) })
+    })
+}
+
+/// The rows of `nd(points)`: points of shape `batch + [depth]` each pick
+/// the sub-array of the target's last axes past `depth`.
+fn nd(points: &IntArray<'_>, shape: &[usize]) -> Option<Rows> {
+    with_int_array!(points, points => {
+        let coordinates = points.as_slice()?;
+        let (&depth, batch) = points.shape().split_last()?;
+        let rest = shape.get(depth..)?;
+        let row_len: usize = rest.iter().product();
+        // Points of no coordinates hold no elements, whatever their count.
+        let count = batch.iter().try_fold(1usize, |count, &len| count.checked_mul(len))?;
+        if !machine::few_rows(count, row_len) {
+            return None;
+        }
+        let mut starts = [0; FEW_ROWS];
+        for (start, point) in starts.iter_mut().zip(coordinates.chunks_exact(depth.max(1))) {
+            let mut at = 0;
+            for (&coordinate, &len) in point.iter().zip(shape).take(depth) {
+                if !coordinate.in_bounds(len) {
+                    return None;
+                }
+                at = at * len + coordinate.position(len);
+            }
+            *start = at * row_len;
+        }
+        Some(Rows { starts, count, row_len, vector_len: vector_len(batch.iter().chain(rest)) })
+    })
+}
+
+/// The elements of `elements` the rows hold, in order.
+pub(crate) fn read_rows<T: Clone>(elements: &[T], rows: &Rows) -> Vec<T> {
+    let mut read = Vec::with_capacity(rows.count * rows.row_len);
+    for &start in rows.starts() {
+        read.extend_from_slice(&elements[start..start + rows.row_len]);
+    }
+    read
+}
+
+/// `elements[rows] = values`, the values a scalar or a vector that
+/// [`Rows::take`]s: whether it wrote (`false` for other values, which the
+/// general path broadcasts or refuses).
+pub(crate) fn set_rows<T: Clone>(elements: &mut [T], rows: &Rows, values: InOrder<'_, T>) -> bool {
+    write_rows(elements, rows, values, SetKernel::new())
+}
+
+/// `elements[rows] op= values` as [`set_rows`] takes it: each occurrence
+/// in order.
+pub(crate) fn update_rows<T: Arith>(elements: &mut [T], rows: &Rows, op: Op, values: InOrder<'_, T>) -> bool {
+    with_op!(op, kernel => write_rows(elements, rows, values, kernel))
+}
+
+/// [`set_rows`] by `kernel`.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn write_rows<T, K: Kernel<T>>(elements: &mut [T], rows: &Rows, values: InOrder<'_, T>, mut kernel: K) -> bool {
+    if !rows.take(&values) {
+        return false;
+    }
+    match values {
+        InOrder::Scalar(value) => rows.each_element(|at, _| kernel.apply(&mut elements[at], value)),
+        InOrder::Slice(values) => rows.each_element(|at, k| kernel.apply(&mut elements[at], &values[k])),
+    }
+    true
+}
+
+/// The elements `mask` selects, in order, for a mask over every element
+/// of a small target ([`machine::small_mask`]).
+pub(crate) fn read_masked<T: Clone>(elements: &[T], mask: &[bool]) -> Option<Vec<T>> {
+    if !machine::small_mask(elements.len()) || elements.len() != mask.len() {
+        return None;
+    }
+    Some(
+        elements
+            .iter()
+            .zip(mask)
+            .filter(|&(_, &keep)| keep)
+            .map(|(element, _)| element.clone())
+            .collect(),
+    )
+}
+
+/// `elements[mask] = values` for a mask over every element of a small
+/// target, the values one for each `true` in order or a scalar: whether it
+/// wrote (`false` for values that do not fit). A mask can be out of no
+/// bounds: nothing else fails.
+pub(crate) fn set_masked<T: Clone>(elements: &mut [T], mask: &[bool], values: InOrder<'_, T>) -> bool {
+    write_masked(elements, mask, values, SetKernel::new())
+}
+
+/// `elements[mask] op= values` as [`set_masked`] takes it; `op` checks no
+/// operand.
+pub(crate) fn update_masked<T: Arith>(elements: &mut [T], mask: &[bool], op: Op, values: InOrder<'_, T>) -> bool {
+    with_op!(op, kernel => write_masked(elements, mask, values, kernel))
+}
+
+/// [`set_masked`] by `kernel`.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn write_masked<T, K: Kernel<T>>(elements: &mut [T], mask: &[bool], values: InOrder<'_, T>, mut kernel: K) -> bool {
+    if !machine::small_mask(elements.len()) || elements.len() != mask.len() {
+        return false;
+    }
+    match values {
+        InOrder::Scalar(value) => {
+            for (element, &keep) in elements.iter_mut().zip(mask) {
+                kernel.apply_where(keep, element, value);
+            }
+        }
+        InOrder::Slice(values) => {
+            if mask.iter().filter(|&&keep| keep).count() != values.len() {
+                return false;
+            }
+            let selected = elements.iter_mut().zip(mask).filter_map(|(element, &keep)| keep.then_some(element));
+            for (element, value) in selected.zip(values) {
+                kernel.apply(element, value);
+            }
+        }
+    }
+    true
+}
