@@ -158,9 +158,8 @@ where
 }
 
 /// [`read`] of one advanced element that the backend reads inline (see
-/// [`Indexable::read_single`]). A call of its own: inlined, its code
-/// would crowd out the inlining of the smaller paths before it.
-#[inline(never)]
+/// [`Indexable::read_single`]), tried first by the general path.
+#[inline]
 fn read_single<'t, 'i, X, L>(target: &'t X, list: &L) -> Option<ReadOf<'t, 'i, X, L>>
 where
     X: Indexable + ?Sized,
@@ -172,8 +171,10 @@ where
 }
 
 /// [`set`] of one advanced element that the backend writes inline (see
-/// [`IndexableMut::set_single`]): whether it wrote. A call of its own, as
-/// [`read_single`] is.
+/// [`IndexableMut::set_single`]): whether it wrote. Tried first by the
+/// general path, which is inlined into the call: a call of its own, since
+/// its code inlined there would crowd out the inlining of the smaller
+/// paths before it.
 #[inline(never)]
 fn set_single<'i, X, L>(target: &mut X, list: &L, value: &Value<'_, X::Elem>) -> bool
 where
