@@ -240,3 +240,68 @@ fn write_masked<T, K: Kernel<T>>(elements: &mut [T], mask: &[bool], values: InOr
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{ArrayD, CowArray, Ix1, Ix2, IxDyn};
+
+    use super::*;
+
+    fn indices(shape: &[usize], values: Vec<i64>) -> IntArray<'static> {
+        IntArray::I64(CowArray::from(
+            ArrayD::from_shape_vec(IxDyn(shape), values).expect("one value per position"),
+        ))
+    }
+
+    fn along_rows(shape: &[usize], index_shape: &[usize], values: Vec<i64>, axis: isize) -> Option<Vec<usize>> {
+        let index = IndexElem::Along {
+            index: indices(index_shape, values),
+            axis,
+        };
+        Rows::of(&index, shape).map(|rows| rows.starts().to_vec())
+    }
+
+    #[test]
+    fn along_picks_count_from_the_end_and_any_out_of_bounds_declines() {
+        // A (2, 3) target: one pick per row, along the last axis.
+        assert_eq!(along_rows(&[2, 3], &[2, 1], vec![2, -1], 1), Some(vec![2, 5]));
+        assert_eq!(along_rows(&[2, 3], &[2, 1], vec![2, -1], -1), Some(vec![2, 5]));
+        // Along the first axis, the columns keep their place.
+        assert_eq!(along_rows(&[2, 3], &[1, 3], vec![1, 0, -2], 0), Some(vec![3, 1, 2]));
+        assert_eq!(along_rows(&[2, 3], &[2, 1], vec![3, 0], 1), None);
+        assert_eq!(along_rows(&[2, 3], &[2, 1], vec![0, -4], 1), None);
+        // A shape that would broadcast, and an axis past the rank.
+        assert_eq!(along_rows(&[2, 3], &[1, 1], vec![0], 1), None);
+        assert_eq!(along_rows(&[2, 3], &[2, 1], vec![0, 0], 2), None);
+    }
+
+    #[test]
+    fn nd_points_pick_rows_of_the_axes_past_their_depth() {
+        let elements = IndexElem::Nd(indices(&[2, 2], vec![1, -1, 0, 1]));
+        let rows = Rows::of(&elements, &[2, 3]).expect("in bounds");
+        assert_eq!((rows.starts(), rows.row_len, rows.vector_len), (&[5, 1][..], 1, Some(2)));
+        assert_eq!(read_shape::<Ix1>(&elements, &[2, 3]), Some(Ix1(2)));
+        let whole_rows = IndexElem::Nd(indices(&[1, 1], vec![-1]));
+        let rows = Rows::of(&whole_rows, &[2, 3]).expect("in bounds");
+        assert_eq!((rows.starts(), rows.row_len, rows.vector_len), (&[3][..], 3, Some(3)));
+        assert_eq!(read_shape::<Ix2>(&whole_rows, &[2, 3]), Some(Ix2(1, 3)));
+        // The wrong static rank, a coordinate out of bounds, too deep.
+        assert_eq!(read_shape::<Ix1>(&whole_rows, &[2, 3]), None);
+        assert!(Rows::of(&IndexElem::Nd(indices(&[1, 2], vec![0, 3])), &[2, 3]).is_none());
+        assert!(Rows::of(&IndexElem::Nd(indices(&[1, 3], vec![0, 0, 0])), &[2, 3]).is_none());
+        // More rows than are checked first.
+        assert!(Rows::of(&IndexElem::Nd(indices(&[17, 1], vec![0; 17])), &[2, 3]).is_none());
+    }
+
+    #[test]
+    fn vectors_line_up_with_reads_of_one_axis_past_axes_of_one() {
+        let rows = Rows::of(&IndexElem::Nd(indices(&[2, 1], vec![0, 1])), &[2, 3]).expect("in bounds");
+        assert!(rows.take(&InOrder::Scalar(&1.0)));
+        assert!(!rows.take(&InOrder::Slice(&[1.0; 6])));
+        assert!(!rows.take(&InOrder::Slice(&[1.0; 3])));
+        let mut x = [0.0; 6];
+        assert!(!set_rows(&mut x, &rows, InOrder::Slice(&[1.0; 6])));
+        assert!(set_rows(&mut x, &rows, InOrder::Scalar(&1.0)));
+        assert_eq!(x, [1.0; 6]);
+    }
+}
