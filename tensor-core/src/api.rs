@@ -344,7 +344,7 @@ pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T,
 
 /// `target[elem]` as [`update_single`] takes it: the elements it selects,
 /// in a new array of rank `R`, with no plan built; `None` for any other,
-/// for [`read_as`] to take (and report).
+/// for the general path to take (and report).
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn read_single<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'_, T, D>, elem: &IndexElem<'_>) -> Option<Array<T, R>> {
     let elements = target.as_slice()?;
@@ -356,7 +356,8 @@ pub(crate) fn read_single<T: Clone, D: Dimension, R: Dimension>(target: ArrayVie
         return Array::from_vec(selected).into_dimensionality().ok();
     }
     let rows = Rows::of(elem, target.shape())?;
-    Array::from_shape_vec(choose::read_shape::<R>(elem, target.shape())?, choose::read_rows(elements, &rows)).ok()
+    let shape = choose::read_shape::<R>(elem, target.shape())?;
+    Array::from_shape_vec(shape, choose::read_rows(elements, &rows)).ok()
 }
 
 /// What a few-index write did, as its caller returns it.

@@ -115,9 +115,9 @@ where
     }
 }
 
-/// [`read`] past an element: a few indices, one small advanced element and a basic
-/// view, inlined as
-/// [`set_rest`] is, then the general path, a call of its own.
+/// [`read`] past an element: a few indices and a basic view, inlined as
+/// [`set_rest`] is, then the general path, a call of its own (which tries
+/// one small advanced element alone first).
 #[inline]
 fn read_rest<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
@@ -294,10 +294,10 @@ where
     inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.set_element(list, value))
 }
 
-/// [`set`] past an element: a few indices, one small advanced element and a basic
-/// region, inlined (where the compiler sees the index the macro wrote),
-/// then the general path, the backend's call of its own. The error comes boxed: a `Result`
-/// of a word, which the paths' results merge into in registers (merging
+/// [`set`] past an element: a few indices and a basic region, inlined
+/// (where the compiler sees the index the macro wrote), then the general
+/// path (which tries one small advanced element alone first), the
+/// backend's call of its own. The error comes boxed: a `Result` of a word, which the paths' results merge into in registers (merging
 /// the whole error costs a small write a copy, and a stall on it).
 #[inline]
 fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>

@@ -320,8 +320,10 @@ fn nd_positions(shape: (usize, usize), points: &Array2<i64>) -> Option<Vec<usize
 proptest! {
     #![proptest_config(config(500))]
 
-    /// `x[along(idx, axis)]` and `x[nd(points)]` alone, read, `=`, `+=`,
-    /// `.max` with a scalar or values of the read's shape, against the
+    /// `x[along(idx, axis)]` and `x[nd(points)]` alone (`nd`: up to 17
+    /// points, one past what the inline path takes), on a target laid out
+    /// in C or Fortran order, read, `=`, `+=`, `.max` with a scalar or
+    /// values of the read's shape, against the
     /// plain loop; with a vector of as many values as elements picked, or
     /// of another count, against the general path (NumPy's broadcast: the
     /// values, or the error with the target unchanged), as where an index
@@ -332,11 +334,12 @@ proptest! {
         use_nd in any::<bool>(),
         axis in 0usize..2,
         negative_axis in any::<bool>(),
-        picks in 0usize..4,
+        picks in 0usize..18,
         depth in 0usize..3,
         numbers in prop::collection::vec(-5i64..5, 16),
         seed in -50i64..50,
         values_kind in 0u8..4,
+        fortran in any::<bool>(),
     ) {
         let x = Array2::from_shape_fn((rows, columns), |(i, j)| (i * 7 + j) as i64 - 9);
         let mut numbers = numbers.into_iter().cycle();
@@ -363,7 +366,10 @@ proptest! {
         };
         let ops: [(&str, Combine); 3] = [("=", |_, v| v), ("+=", |e, v| e + v), (".max", i64::max)];
         for (name, combine) in ops {
-            let mut y = x.clone();
+            // The target as a view, its elements in C order or in Fortran
+            // order (which the inline path declines).
+            let mut backing = if fortran { x.t().to_owned() } else { x.clone() };
+            let mut y = if fortran { backing.view_mut().reversed_axes() } else { backing.view_mut() };
             let written = match (use_nd, name, values_kind) {
                 (true, "=", 0) => try_at!(y[nd(&index)] = seed),
                 (true, "=", _) => try_at!(y[nd(&index)] = &value_array),
@@ -385,7 +391,7 @@ proptest! {
                     for (k, &at) in positions.iter().enumerate() {
                         flat[at] = combine(flat[at], values[k.min(values.len() - 1)]);
                     }
-                    prop_assert_eq!((written, y), (Ok(()), expected), "{}", name);
+                    prop_assert_eq!((written, y.to_owned()), (Ok(()), expected), "{}", name);
                 }
                 _ => {
                     let mut general = x.clone();
@@ -394,7 +400,7 @@ proptest! {
                         "+=" => update(&mut general, &[general_index()], Op::Add, &value_array, Mode::Error),
                         _ => update(&mut general, &[general_index()], Op::Max, &value_array, Mode::Error),
                     };
-                    prop_assert_eq!((written, y), (expected, general), "{}", name);
+                    prop_assert_eq!((written, y.to_owned()), (expected, general), "{}", name);
                 }
             }
         }

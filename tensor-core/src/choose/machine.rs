@@ -255,8 +255,9 @@ pub(super) fn builds_mask_pass(len: usize) -> bool {
     len >= MASK_PASS_BUILT_FROM
 }
 
-/// Whether a gather of `rows` rows of `row_len` elements each, by a vector
-/// of indices, is small enough to copy with no plan built.
+/// Whether `rows` rows of `row_len` elements each, gathered by a vector of
+/// indices or picked by an `along` or `nd` index alone, are few enough to
+/// read or write with no plan built.
 pub(crate) fn few_rows(rows: usize, row_len: usize) -> bool {
     rows <= FEW_ROWS && rows.saturating_mul(row_len) <= SMALL_REGION
 }

@@ -131,7 +131,8 @@ fn nd(points: &IntArray<'_>, shape: &[usize]) -> Option<Rows> {
         let (&depth, batch) = points.shape().split_last()?;
         let rest = shape.get(depth..)?;
         let row_len: usize = rest.iter().product();
-        // Points of no coordinates hold no elements, whatever their count.
+        // Checked: points of no coordinates are an array of no elements,
+        // whatever their count (each picks the whole target).
         let count = batch.iter().try_fold(1usize, |count, &len| count.checked_mul(len))?;
         if !machine::few_rows(count, row_len) {
             return None;
