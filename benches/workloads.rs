@@ -2,7 +2,7 @@
 //! public macros on the inputs `benches/peers.py` generates for the peers.
 //!
 //! ```sh
-//! cargo bench --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages]
+//! cargo bench --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages] [--machine SPEC]
 //! cargo bench --features gpu --bench workloads -- --gpu [--only W5]...   # on a GpuTensor (see workloads/gpu.rs)
 //! cargo bench --features cuda --bench workloads -- --gpu [--only W5]...  # the same on CUDA (`hip`: on HIP)
 //! ```
@@ -17,6 +17,9 @@
 //! what a read into a new array pays on top; `--huge-pages` puts the inputs
 //! of 4 MiB or more on huge pages too, as NumPy does with its arrays (see
 //! `pages.rs`).
+//! `--machine xeon` (or `epyc`, or cache sizes, a vendor and an instruction
+//! set ceiling: `workloads/machine.rs`) makes the library choose as it does
+//! on that machine, so that this one measures the other's branches.
 //! `scripts/bench` runs this beside peers.py and prints the ratios.
 //!
 //! Without `--bench` (as `cargo test --all-targets` runs it) it only checks
@@ -29,6 +32,8 @@ mod cases;
 mod gpu;
 #[path = "workloads/inputs.rs"]
 mod inputs;
+#[path = "workloads/machine.rs"]
+mod machine;
 #[path = "workloads/pages.rs"]
 mod pages;
 #[path = "workloads/timing.rs"]
@@ -38,11 +43,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
+use tensor_core::forced_machine::ForcedMachine;
 
 use cases::WORKLOADS;
 use timing::{Bandwidth, Reference, Timing};
 
-const USAGE: &str = "usage: cargo bench [--features gpu] --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages] [--gpu]";
+const USAGE: &str = "usage: cargo bench [--features gpu] --bench workloads -- [--only W5]... [--threads N] [--json FILE] [--repeat R] [--warmup W] [--huge-pages] [--machine SPEC] [--gpu]";
 
 struct Args {
     only: Vec<String>,
@@ -56,6 +62,9 @@ struct Args {
     bench: bool,
     /// The workloads on a GPU tensor (feature `gpu`, `cuda` or `hip`).
     gpu: bool,
+    /// The machine the chooser is told about instead of this one, and its
+    /// spec as given.
+    machine: Option<(ForcedMachine, String)>,
 }
 
 impl Args {
@@ -69,6 +78,7 @@ impl Args {
             huge_pages: false,
             bench: false,
             gpu: false,
+            machine: None,
         };
         while let Some(arg) = raw.next() {
             let (flag, inline) = match arg.split_once('=') {
@@ -85,6 +95,10 @@ impl Args {
                 "--repeat" => args.repeat = number(value()?)?,
                 "--warmup" => args.warmup = number(value()?)?,
                 "--huge-pages" => args.huge_pages = true,
+                "--machine" => {
+                    let spec = value()?;
+                    args.machine = Some((machine::parse(&spec)?, spec));
+                }
                 "--gpu" if cfg!(any(feature = "gpu", feature = "cuda", feature = "hip")) => args.gpu = true,
                 "--gpu" => return Err("--gpu needs the GPU: cargo bench --features gpu --bench workloads -- --gpu".to_string()),
                 "-h" | "--help" => return Err(String::new()),
@@ -148,13 +162,16 @@ fn main() -> ExitCode {
     if !args.bench {
         // `cargo test --all-targets` runs bench targets too, without
         // `--bench`: check the inputs, measure nothing.
-        return match inputs::check_against_peers() {
+        return match inputs::check_against_peers()
+            .map_err(|message| format!("input generator differs from peers.py: {message}"))
+            .and_then(|()| machine::check())
+        {
             Ok(()) => {
-                println!("workloads: the input generators match peers.py; `cargo bench --bench workloads` measures");
+                println!("workloads: the input generators match peers.py, --machine parses; `cargo bench --bench workloads` measures");
                 ExitCode::SUCCESS
             }
             Err(message) => {
-                eprintln!("workloads: input generator differs from peers.py: {message}");
+                eprintln!("workloads: {message}");
                 ExitCode::FAILURE
             }
         };
@@ -167,6 +184,10 @@ fn main() -> ExitCode {
         if args.huge_pages { ", inputs on huge pages" } else { "" }
     );
     pages::put_inputs_on_huge_pages(args.huge_pages);
+    if let Some((forced, spec)) = &args.machine {
+        eprintln!("# the library chooses as on --machine {spec}: {forced:?}");
+        tensor_core::forced_machine::force(Some(*forced));
+    }
     eprintln!("# {}", timing::THREADS_NOTE);
     let (bandwidth, records) = timing::in_thread_pool(args.threads, || {
         let bandwidth = timing::bandwidth_refs(args.warmup, args.repeat);
@@ -330,6 +351,7 @@ fn to_json(args: &Args, bandwidth: &[Bandwidth], records: &[Record]) -> Value {
             "warmup": args.warmup,
             "only": args.only,
             "huge_pages": args.huge_pages,
+            "forced_machine": args.machine.as_ref().map(|(_, spec)| spec),
         },
         "threads_note": timing::THREADS_NOTE,
         "machine": {"cpus": std::thread::available_parallelism().map_or(0, |n| n.get())},

@@ -20,7 +20,7 @@ use crate::mode::AnyMode;
 use crate::plan::ViewAxis;
 use crate::prepare::{self, Access};
 use crate::rank::{Kind, Rank, Selection};
-use crate::value::{Broadcast, InOrder, IntoValue, Value};
+use crate::value::{Broadcast, InOrder, IntoValue, Value, Written};
 
 /// Reads `target[index]`: a view when the index is basic, a gathered array
 /// when it is advanced (or when mode `fill` met an out-of-bounds integer).
@@ -178,15 +178,14 @@ pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
 /// values or indices, nor for an index that fails: [`set`] takes those, and
 /// names the error).
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &Value<'_, T>) -> bool {
+pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: Written<'_, T>) -> bool {
     match value {
-        Value::Scalar(scalar) => choose::small_region_in_place(
+        Written::Scalar(scalar) => choose::small_region_in_place(
             target,
             |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
-            |element| *element = (*scalar).clone(),
+            |element| *element = scalar.clone(),
         ),
-        Value::Array(array) => basic_from_array(target, list, array, |element, value| *element = value.clone()),
-        Value::Device(_) => false,
+        Written::Array { shape, elements } => basic_from_array(target, list, shape, elements, |element, value| *element = value.clone()),
     }
 }
 
@@ -197,13 +196,15 @@ pub(crate) fn set_basic<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, 
 fn basic_from_array<T, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
     list: &impl BasicList,
-    values: &CowArray<'_, T, IxDyn>,
+    shape: &[usize],
+    elements: &[T],
     write: impl FnMut(&mut T, &T),
 ) -> bool {
     choose::small_region_from(
         target,
         |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
-        &values.view(),
+        shape,
+        elements,
         write,
     )
 }
@@ -217,7 +218,7 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
     target: ArrayViewMut<'_, T, D>,
     list: &impl BasicList,
     op: Op,
-    value: &Value<'_, T>,
+    value: Written<'_, T>,
 ) -> bool {
     if T::checks_operands(op) {
         return false;
@@ -225,13 +226,14 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
     // `combine` rather than a kernel per operation: one copy of the pass
     // per call site, not one per operation (a region of a few elements).
     match value {
-        Value::Scalar(scalar) => choose::small_region_in_place(
+        Written::Scalar(scalar) => choose::small_region_in_place(
             target,
             |shape, strides, region| prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides)),
             |element| *element = (*element).combine(op, *scalar),
         ),
-        Value::Array(array) => basic_from_array(target, list, array, |element, value| *element = (*element).combine(op, *value)),
-        Value::Device(_) => false,
+        Written::Array { shape, elements } => basic_from_array(target, list, shape, elements, |element, value| {
+            *element = (*element).combine(op, *value)
+        }),
     }
 }
 

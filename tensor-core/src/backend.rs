@@ -27,7 +27,7 @@ use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::index::{BasicList, IndexElem, IndexSlice};
 pub use crate::target::{Target, TargetMut};
-use crate::value::InOrder;
+use crate::value::{InOrder, Written};
 
 pub use crate::api::{apply, get, get_into, get_view, select, set, update};
 pub use crate::batched::{apply_batched, get_batched, get_batched_into, select_batched, set_batched, update_batched};
@@ -284,7 +284,7 @@ pub trait IndexableMut: Indexable {
     /// built).
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, Self::Elem>) -> bool
+    fn set_basic(&mut self, list: &impl BasicList, value: Written<'_, Self::Elem>) -> bool
     where
         Self::Elem: Clone,
     {
@@ -297,7 +297,7 @@ pub trait IndexableMut: Indexable {
     /// [`set_basic`](Self::set_basic) tells it.
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, Self::Elem>) -> bool
+    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: Written<'_, Self::Elem>) -> bool
     where
         Self::Elem: Arith,
     {
@@ -500,7 +500,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn set_basic(&mut self, list: &impl BasicList, value: &Value<'_, X::Elem>) -> bool
+    fn set_basic(&mut self, list: &impl BasicList, value: Written<'_, X::Elem>) -> bool
     where
         X::Elem: Clone,
     {
@@ -508,7 +508,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: &Value<'_, X::Elem>) -> bool
+    fn update_basic(&mut self, list: &impl BasicList, op: Op, value: Written<'_, X::Elem>) -> bool
     where
         X::Elem: Arith,
     {

@@ -262,8 +262,10 @@ where
     set_rest(target, list, value, mode).map_err(|error| *error)
 }
 
-/// [`set`] for `at!`, as [`read_unwrap`] is.
-#[inline]
+/// [`set`] for `at!`, as [`read_unwrap`] is. The element's write is
+/// inlined into the call; the rest, a call of its own where the compiler
+/// judges it large, is [`set_unwrap_rest`].
+#[cfg_attr(not(unoptimized), inline(always))]
 #[track_caller]
 pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
 where
@@ -274,9 +276,22 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if !set_element(target, &list, &value, &mode)
-        && let Err(error) = set_rest(target, list, value, mode)
-    {
+    if !set_element(target, &list, &value, &mode) {
+        set_unwrap_rest(target, list, value, mode);
+    }
+}
+
+/// [`set_unwrap`] past an element.
+#[inline]
+#[track_caller]
+fn set_unwrap_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
+{
+    if let Err(error) = set_rest(target, list, value, mode) {
         failed(*error)
     }
 }
@@ -315,12 +330,13 @@ where
     {
         return written.map_err(Box::new);
     }
-    let value = value.into_value();
-    if inline && target.set_basic(&list, &value) {
-        value.dispose();
+    if inline
+        && let Some(written) = value.written()
+        && target.set_basic(&list, written)
+    {
         return Ok(());
     }
-    set_general(target, list, value, mode)
+    set_general(target, list, value.into_value(), mode)
 }
 
 /// [`set`]'s general path: inlined, since the backend's own entry is the
@@ -406,12 +422,13 @@ where
     {
         return written.map_err(Box::new);
     }
-    let value = value.into_value();
-    if inline && target.update_basic(&list, op, &value) {
-        value.dispose();
+    if inline
+        && let Some(written) = value.written()
+        && target.update_basic(&list, op, written)
+    {
         return Ok(());
     }
-    update_general(target, list, op, value, mode)
+    update_general(target, list, op, value.into_value(), mode)
 }
 
 /// [`update`]'s general path, inlined as [`set_general`] is.

@@ -61,6 +61,10 @@ pub mod burn;
 mod choose;
 #[cfg(share_generics)]
 mod common;
+/// The chooser told about another machine (feature `forced-machine`, for
+/// the repository's workloads bench and tests only).
+#[cfg(feature = "forced-machine")]
+pub use choose::forced as forced_machine;
 pub mod element;
 #[doc(hidden)]
 pub mod entry;

@@ -40,6 +40,23 @@ impl<T> Value<'_, T> {
     }
 }
 
+/// A value as the write of a small basic region reads it, borrowed from
+/// what the user wrote: no array of dynamic rank is made (that costs a
+/// small write more than the write itself).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Written<'a, T> {
+    /// The same element everywhere.
+    Scalar(&'a T),
+    /// An array's elements in C order, and its shape.
+    Array {
+        /// The array's shape.
+        shape: &'a [usize],
+        /// Its elements, in C order.
+        elements: &'a [T],
+    },
+}
+
 /// Element types that can be written as a scalar value (`x[i] = 0.0`).
 ///
 /// Implemented for the primitive numbers, `bool` and `num_complex::Complex`; implement it for your own
@@ -85,6 +102,13 @@ pub trait IntoValue<'a, T> {
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         None
     }
+    /// The value as a small basic region's write reads it, where it is a
+    /// scalar or an array in C order; `None` for any other.
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        None
+    }
 }
 
 // Not listed in the error: its notes say what a value may be.
@@ -98,6 +122,10 @@ impl<'a, T: Scalar> IntoValue<'a, T> for T {
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         Some(InOrder::Scalar(self))
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        Some(Written::Scalar(self))
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -110,6 +138,10 @@ impl<'a, T: Scalar> IntoValue<'a, T> for &T {
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         Some(InOrder::Scalar(self))
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        Some(Written::Scalar(self))
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -117,6 +149,10 @@ impl<'a, T: Scalar> IntoValue<'a, T> for &&T {
     type Dim = Ix0;
     fn into_value(self) -> Value<'a, T> {
         Value::Scalar((*self).clone())
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        Some(Written::Scalar(self))
     }
 }
 
@@ -130,6 +166,10 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        in_c_order(self)
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -142,6 +182,19 @@ impl<'a, T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension> IntoValue<'a, T>
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        in_c_order(self)
+    }
+}
+
+/// An array's elements and shape where it is in C order.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn in_c_order<T, A: SameElement<T>, S: Data<Elem = A>, D: Dimension>(array: &ArrayBase<S, D>) -> Option<Written<'_, T>> {
+    Some(Written::Array {
+        shape: array.shape(),
+        elements: A::same_slice(array.as_slice()?),
+    })
 }
 
 /// An array's elements in order where it is a contiguous vector.
@@ -161,6 +214,10 @@ impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        in_c_order(self)
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -172,6 +229,10 @@ impl<'a, T, A: SameElement<T>, D: Dimension> IntoValue<'a, T> for ndarray::Array
     #[cfg_attr(not(unoptimized), inline(always))]
     fn in_order(&self) -> Option<InOrder<'_, T>> {
         vector(self)
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        in_c_order(self)
     }
 }
 
@@ -209,6 +270,17 @@ impl<'a, T> IntoValue<'a, T> for Value<'a, T> {
     type Dim = IxDyn;
     fn into_value(self) -> Value<'a, T> {
         self
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn written(&self) -> Option<Written<'_, T>> {
+        match self {
+            Value::Scalar(element) => Some(Written::Scalar(element)),
+            Value::Array(array) => Some(Written::Array {
+                shape: array.shape(),
+                elements: array.as_slice()?,
+            }),
+            Value::Device(_) => None,
+        }
     }
 }
 

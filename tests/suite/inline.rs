@@ -5,6 +5,9 @@
 //!   the same view, or the same error, as the same index as a list of
 //!   `IndexElem`s, for random bounds (in and out of range, negative, zero
 //!   steps) on random shapes;
+//! - basic writes of array values (owned, views, not in C order, to
+//!   broadcast, of a wrong shape): the same array, or the same error, as
+//!   the general path;
 //! - a few indices in one borrowed vector (read, `=`, `op=` with a scalar
 //!   or one value per index): the same array as the plain loop, or the
 //!   same error with the target unchanged;
@@ -118,6 +121,76 @@ proptest! {
         let xd = x.clone().into_dyn();
         agree(try_at!(xd[i, j, k, i]), &x, &[ix(i), ix(j), ix(k), ix(i)])?;
         agree(try_at!(xd[i, ..., None, j]), &x, &[ix(i), IndexElem::Ellipsis, IndexElem::NewAxis, ix(j)])?;
+    }
+}
+
+/// A value for a basic write whose region has `shape`: `kind` 0 an owned
+/// array of that shape, 1 a view of it, 2 a view of it not in C order, 3
+/// a vector that broadcasts along the last axis, 4 a vector one longer.
+fn region_value(shape: &[usize], kind: u8, seed: i64) -> ndarray::ArrayD<i64> {
+    let len: usize = shape.iter().product();
+    let in_c_order = Array::from_shape_vec(shape, (0..len as i64).map(|k| seed + 3 * k).collect()).expect("one value per element");
+    let last = shape.last().copied().unwrap_or(1);
+    match kind {
+        0 | 1 => in_c_order,
+        2 => {
+            let reversed: Vec<usize> = shape.iter().rev().copied().collect();
+            // C order in the reversed shape is Fortran order in `shape`.
+            let mut transposed = Array::zeros(ndarray::IxDyn(&reversed));
+            transposed.assign(&in_c_order.t());
+            transposed.reversed_axes()
+        }
+        3 => Array1::from_shape_fn(last, |k| seed - k as i64).into_dyn(),
+        _ => Array1::from_shape_fn(last + 1, |k| seed - k as i64).into_dyn(),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+
+    /// `x[a:b:c, i] = v`, `x[i, ::-1] += v`, `x[..., i] = v` with an array
+    /// value (owned, a view, one not in C order, a vector to broadcast, one
+    /// of the wrong length): the same array, or the same error with the
+    /// target unchanged, as the general path.
+    #[test]
+    fn basic_writes_of_arrays_equal_the_general_path(
+        shape in shapes(),
+        (a, b, c) in (bound(), bound(), bound()),
+        i in bound(),
+        kind in 0u8..5,
+        seed in -20i64..20,
+    ) {
+        let x = target(shape);
+        let slice = IndexElem::Slice(PySlice::new(Some(a as isize), Some(b as isize), Some(c as isize)));
+        let reversed = IndexElem::Slice(PySlice::new(None, None, Some(-1)));
+        let forms: [(&[IndexElem<'_>], bool); 3] = [
+            (&[slice, ix(i)], false),
+            (&[ix(i), reversed], true),
+            (&[IndexElem::Ellipsis, ix(i)], false),
+        ];
+        for (form, (index, add)) in forms.into_iter().enumerate() {
+            let region = match get(&x, index, Mode::Error) {
+                Ok(read) => read.shape().to_vec(),
+                // The index fails: any value shows the error.
+                Err(_) => vec![1],
+            };
+            let value = region_value(&region, kind, seed);
+            let mut y = x.clone();
+            let written = match (form, kind) {
+                (0, 1) => try_at!(y[a:b:c, i] = value.view()),
+                (0, _) => try_at!(y[a:b:c, i] = &value),
+                (1, 1) => try_at!(y[i, ::-1] += value.view()),
+                (1, _) => try_at!(y[i, ::-1] += value.clone()),
+                (_, 1) => try_at!(y[..., i] = value.view()),
+                _ => try_at!(y[..., i] = value.clone()),
+            };
+            let mut general = x.clone();
+            let expected = match add {
+                true => update(&mut general, index, Op::Add, &value, Mode::Error),
+                false => set(&mut general, index, &value, Mode::Error),
+            };
+            prop_assert_eq!((written, y), (expected, general), "form {}, value kind {}", form, kind);
+        }
     }
 }
 

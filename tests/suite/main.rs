@@ -12,6 +12,7 @@ mod batch;
 mod corpus;
 mod errors;
 mod inline;
+mod machines;
 mod macros;
 mod mesh;
 mod method_syntax;

@@ -27,7 +27,7 @@ fn thread_counts<const N: usize>(native: [usize; N]) -> Vec<usize> {
 /// Runs `f` on a pool of `threads` threads, one pool per count for the
 /// whole binary (starting threads is most of a small test's time under
 /// Miri).
-fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+pub(crate) fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     static POOLS: std::sync::Mutex<Vec<(usize, std::sync::Arc<rayon::ThreadPool>)>> = std::sync::Mutex::new(Vec::new());
     let pool = {
         let mut pools = POOLS.lock().unwrap();
@@ -44,7 +44,7 @@ fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// A pseudo-random index stream (SplitMix64), reproducible.
-fn indices(count: usize, below: usize, seed: u64) -> Array1<i64> {
+pub(crate) fn indices(count: usize, below: usize, seed: u64) -> Array1<i64> {
     Array1::from_iter((0..count as u64).map(|i| {
         let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -12,9 +12,8 @@
 //! from no file: those small arrays take every path (scripts/miri).
 
 use crate::exec::passes::CpuPasses;
-use crate::exec::sys::caches::Caches;
 #[cfg(not(miri))]
-use crate::exec::sys::caches::caches;
+use crate::exec::sys::caches::l2;
 #[cfg(not(miri))]
 use crate::exec::sys::cpu;
 use crate::exec::sys::cpu::{Isa, Vendor};
@@ -28,6 +27,15 @@ const fn native_or_miri(native: usize, miri: usize) -> usize {
 /// Below this many elements (or indices) work stays on one thread:
 /// spawning costs more.
 const PARALLEL_FROM: usize = native_or_miri(1 << 16, 64);
+
+/// Targets larger than this many bytes are taken to be out of the cache,
+/// whatever size of last-level cache the system reports: indexed loops into
+/// them prefetch, and fills into them stream. A VM reports its host's L3,
+/// shared with other tenants, which holds a target or not as they load it:
+/// a fill planned as cached is far slower where the target is not than a
+/// streamed one is where it was (docs/performance.md, "A chooser that
+/// trusts no shared cache").
+const OUT_OF_CACHE_FROM: usize = native_or_miri(32 << 20, 4 << 10);
 
 /// At most this many elements, a scalar written through a basic index goes
 /// straight to the target's own view: no plan, no dynamic shapes. Larger
@@ -78,7 +86,7 @@ const SPLIT_TARGETS_FROM: usize = native_or_miri(4 << 20, 1 << 10);
 const UNDER_MIRI: Machine = Machine {
     threads: 1,
     isa: Isa::baseline(),
-    caches: Some(Caches { l2: 256, l3: 4 << 10 }),
+    l2: Some(256),
     vendor: Vendor::Intel,
 };
 
@@ -89,11 +97,61 @@ pub(crate) struct Machine {
     pub(super) threads: usize,
     /// The instruction sets the hot loops are built for.
     pub(super) isa: Isa,
-    /// The cache sizes, where the system says them.
-    pub(super) caches: Option<Caches>,
+    /// One core's L2 cache in bytes, where the system says it: a core's
+    /// own, so what a VM reports is what its core has.
+    pub(super) l2: Option<usize>,
     /// Who made the processor: whether rows stream (see
     /// [`Machine::streams_rows`]).
     pub(super) vendor: Vendor,
+}
+
+/// Another machine's description in place of this one's, for the
+/// workloads bench (feature `forced-machine`, which nothing but the
+/// repository's own benches and tests turns on): one machine then takes,
+/// and measures, every branch the chooser takes on another. Every
+/// strategy gives the same results bit for bit, so forcing one changes
+/// only the speed.
+#[cfg(feature = "forced-machine")]
+pub mod forced {
+    use std::sync::{PoisonError, RwLock};
+
+    pub use crate::exec::sys::cpu::{IsaCeiling, Vendor};
+
+    use super::Machine;
+
+    /// What the chooser is told in place of what the system says; each
+    /// `None` keeps the system's own.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct ForcedMachine {
+        /// One core's L2 cache, in bytes.
+        pub l2: Option<usize>,
+        /// Who made the processor.
+        pub vendor: Option<Vendor>,
+        /// The widest instruction set the hot loops use: at most the
+        /// processor's, whatever is asked.
+        pub isa: Option<IsaCeiling>,
+    }
+
+    static FORCED: RwLock<Option<ForcedMachine>> = RwLock::new(None);
+
+    /// From now on, every call chooses as on `machine` (`None`: on this
+    /// one again).
+    pub fn force(machine: Option<ForcedMachine>) {
+        *FORCED.write().unwrap_or_else(PoisonError::into_inner) = machine;
+    }
+
+    /// `machine` as forced.
+    pub(super) fn apply(machine: Machine) -> Machine {
+        let Some(forced) = *FORCED.read().unwrap_or_else(PoisonError::into_inner) else {
+            return machine;
+        };
+        Machine {
+            threads: machine.threads,
+            isa: forced.isa.map_or(machine.isa, |ceiling| machine.isa.at_most(ceiling)),
+            l2: forced.l2.or(machine.l2),
+            vendor: forced.vendor.unwrap_or(machine.vendor),
+        }
+    }
 }
 
 /// The destinations of a `set`, as far as streaming stores may reach them.
@@ -115,14 +173,17 @@ impl Machine {
         #[cfg(not(feature = "rayon"))]
         let threads = 1;
         #[cfg(not(miri))]
-        return Machine {
+        let machine = Machine {
             threads,
             isa: Isa::detect(),
-            caches: caches(),
+            l2: l2(),
             vendor: cpu::vendor(),
         };
         #[cfg(miri)]
-        Machine { threads, ..UNDER_MIRI }
+        let machine = Machine { threads, ..UNDER_MIRI };
+        #[cfg(feature = "forced-machine")]
+        let machine = forced::apply(machine);
+        machine
     }
 
     /// The planner's passes over index arrays on this machine.
@@ -137,13 +198,6 @@ impl Machine {
     /// Whether `items` of work are split among the threads.
     pub(super) fn splits(&self, items: usize) -> bool {
         cfg!(feature = "rayon") && self.threads > 1 && items >= PARALLEL_FROM
-    }
-
-    /// Whether a target of `bytes` is larger than the last-level cache
-    /// (never where the system does not say how large that is): indexed
-    /// loops into it prefetch single elements.
-    pub(super) fn beyond_cache(&self, bytes: usize) -> bool {
-        self.caches.is_some_and(|caches| bytes > caches.l3)
     }
 
     /// Whether streaming stores of rows (a row gather's output rows, a row
@@ -167,7 +221,7 @@ impl Machine {
         self.streams_rows()
             && (self.isa.avx512f() || cfg!(miri))
             && row_bytes >= STREAM_ROWS_FROM
-            && self.caches.is_some_and(|caches| output_bytes > caches.l2)
+            && self.l2.is_some_and(|l2| output_bytes > l2)
     }
 
     /// Whether a `set` of `region` bytes into a target of `target_bytes`
@@ -176,16 +230,16 @@ impl Machine {
     /// and the row scatter orders a row it meets again; other indexed plans
     /// store plainly, and the row scatter only where rows stream faster. A
     /// fill (no source of values in C order: not `from_source`) streams only
-    /// into a target beyond the last-level cache: within it, plain stores
-    /// find the lines in the cache and beat a trip to memory, while a copy
-    /// streams its destination whatever the target's size.
+    /// into a target out of the cache ([`beyond_cache`]): within it, plain
+    /// stores find the lines in the cache and beat a trip to memory, while a
+    /// copy streams its destination whatever the target's size.
     pub(super) fn streams_set(&self, destinations: Destinations, from_source: bool, region: usize, target_bytes: usize) -> bool {
         let distinct_or_ordered = match destinations {
             Destinations::Distinct => true,
             Destinations::Rows => from_source && self.streams_rows(),
             Destinations::Other => false,
         };
-        region >= STREAM_FROM && distinct_or_ordered && (from_source || self.beyond_cache(target_bytes))
+        region >= STREAM_FROM && distinct_or_ordered && (from_source || beyond_cache(target_bytes))
     }
 
     /// Whether `updates` updates of a target of `bytes` (`len` elements)
@@ -200,13 +254,14 @@ impl Machine {
     /// Whether read-modify-writes (sums, products) of a target of `bytes`
     /// (`len` elements) gain from the split by destination: when it takes
     /// them out of a slow level of memory, each thread's range fitting half
-    /// its L2 while the whole target does not, or the target being larger
-    /// than the L3 (the threads' misses overlap). In between, the L3 serves
-    /// one thread about as fast, and the extra scans make two threads
-    /// slower. (Sets only store: they gain from overlapping misses at any
-    /// size.)
+    /// its L2 while the whole target does not (every split, where the
+    /// system does not say the L2), or the target being out of the cache
+    /// (the threads' misses overlap). In between, the L3 serves one thread
+    /// about as fast, and the extra scans make two threads slower. (Sets
+    /// only store: they gain from overlapping misses at any size.)
     pub(super) fn sums_split(&self, bytes: usize, len: usize, updates: usize) -> bool {
-        self.splits_by_destination(bytes, len, updates) && self.caches.is_none_or(|caches| leaves_slow_memory(bytes, self.threads, caches))
+        self.splits_by_destination(bytes, len, updates)
+            && (beyond_cache(bytes) || self.l2.is_none_or(|l2| shares_fit_the_l2(bytes, self.threads, l2)))
     }
 
     /// On how many threads `updates` updates into `len` elements are
@@ -232,11 +287,18 @@ impl Machine {
     }
 }
 
+/// Whether a target of `bytes` is out of the cache ([`OUT_OF_CACHE_FROM`]):
+/// indexed loops into it prefetch single elements, and fills into it
+/// stream.
+pub(super) fn beyond_cache(bytes: usize) -> bool {
+    bytes > OUT_OF_CACHE_FROM
+}
+
 /// Whether splitting a target of `bytes` among `threads` puts each share in
-/// half an L2 (the other half holds the index and value blocks streaming
-/// through), or the target is larger than the L3.
-fn leaves_slow_memory(bytes: usize, threads: usize, caches: Caches) -> bool {
-    bytes.div_ceil(threads.max(1)) * 2 <= caches.l2 || bytes > caches.l3
+/// half an L2 of `l2` bytes (the other half holds the index and value
+/// blocks streaming through).
+fn shares_fit_the_l2(bytes: usize, threads: usize, l2: usize) -> bool {
+    bytes.div_ceil(threads.max(1)) * 2 <= l2
 }
 
 /// Whether a row scatter's rows of `row_bytes` are long enough for a split
@@ -288,33 +350,55 @@ mod tests {
 
     const MB: usize = 1 << 20;
 
-    /// A machine of `threads` threads, `l2` and `l3` bytes of cache, by
-    /// `vendor`, with the baseline instruction set.
-    fn machine(threads: usize, caches: Option<(usize, usize)>, vendor: Vendor) -> Machine {
+    /// A machine of `threads` threads, `l2` bytes of L2, by `vendor`, with
+    /// the baseline instruction set.
+    fn machine(threads: usize, l2: Option<usize>, vendor: Vendor) -> Machine {
         Machine {
             threads,
             isa: Isa::baseline(),
-            caches: caches.map(|(l2, l3)| Caches { l2, l3 }),
+            l2,
             vendor,
         }
     }
 
-    /// A server part: a large L3.
-    fn huge_l3(threads: usize, vendor: Vendor) -> Machine {
-        machine(threads, Some((2 * MB, 480 * MB)), vendor)
-    }
-
-    /// A desktop part: a small L3.
-    fn small_l3(threads: usize, vendor: Vendor) -> Machine {
-        machine(threads, Some((MB, 32 * MB)), vendor)
+    /// A machine with 1 MB of L2 a core.
+    fn with_l2(threads: usize, vendor: Vendor) -> Machine {
+        machine(threads, Some(MB), vendor)
     }
 
     const RAYON: bool = cfg!(feature = "rayon");
 
+    #[cfg(feature = "forced-machine")]
+    #[test]
+    fn a_forced_machine_replaces_what_the_system_says_and_only_narrows_the_instruction_sets() {
+        use super::forced::{ForcedMachine, IsaCeiling, force};
+        let system = Machine::now();
+        force(Some(ForcedMachine {
+            l2: Some(3),
+            vendor: Some(Vendor::Other),
+            isa: Some(IsaCeiling::Baseline),
+        }));
+        let forced = Machine::now();
+        force(Some(ForcedMachine {
+            isa: Some(IsaCeiling::Avx512f),
+            ..ForcedMachine::default()
+        }));
+        let widest = Machine::now();
+        force(None);
+        let again = Machine::now();
+        assert_eq!(forced.l2, Some(3));
+        assert_eq!((forced.vendor, forced.isa), (Vendor::Other, Isa::baseline()));
+        // A ceiling above the processor's sets gives no more than it has;
+        // what is not forced stays the system's.
+        assert_eq!((widest.isa, widest.vendor), (system.isa, system.vendor));
+        assert_eq!(widest.l2, system.l2);
+        assert_eq!((again.isa, again.vendor), (system.isa, system.vendor));
+    }
+
     #[test]
     fn work_splits_from_a_size_on_two_threads_or_more() {
-        let one = small_l3(1, Vendor::Intel);
-        let two = small_l3(2, Vendor::Intel);
+        let one = with_l2(1, Vendor::Intel);
+        let two = with_l2(2, Vendor::Intel);
         assert!(!one.splits(PARALLEL_FROM * 8));
         assert!(!two.splits(PARALLEL_FROM - 1));
         assert_eq!(two.splits(PARALLEL_FROM), RAYON);
@@ -323,28 +407,23 @@ mod tests {
     }
 
     #[test]
-    fn the_cache_is_left_past_the_l3_and_never_where_unknown() {
-        let small = small_l3(2, Vendor::Intel);
-        let huge = huge_l3(2, Vendor::Intel);
-        assert!(small.beyond_cache(64 * MB));
-        assert!(!small.beyond_cache(32 * MB));
-        assert!(!huge.beyond_cache(64 * MB));
-        assert!(huge.beyond_cache(481 * MB));
-        assert!(!machine(2, None, Vendor::Intel).beyond_cache(usize::MAX));
+    fn the_cache_is_left_past_a_fixed_size() {
+        assert!(beyond_cache(OUT_OF_CACHE_FROM + 1) && beyond_cache(usize::MAX));
+        assert!(!beyond_cache(OUT_OF_CACHE_FROM) && !beyond_cache(0));
     }
 
     #[test]
     fn rows_stream_except_on_amd() {
-        assert!(small_l3(1, Vendor::Intel).streams_rows());
-        assert!(small_l3(1, Vendor::Other).streams_rows());
-        assert!(!small_l3(1, Vendor::Amd).streams_rows());
+        assert!(with_l2(1, Vendor::Intel).streams_rows());
+        assert!(with_l2(1, Vendor::Other).streams_rows());
+        assert!(!with_l2(1, Vendor::Amd).streams_rows());
     }
 
     #[test]
     fn a_row_gather_streams_long_rows_with_whole_line_stores_into_outputs_past_the_l2() {
         let detected = Machine {
             isa: Isa::detect(),
-            ..small_l3(1, Vendor::Intel)
+            ..with_l2(1, Vendor::Intel)
         };
         // (Under Miri, with the stores every processor has.)
         let avx512 = detected.isa.avx512f() || cfg!(miri);
@@ -352,28 +431,27 @@ mod tests {
         assert!(!detected.streams_row_gather(STREAM_ROWS_FROM - 1, 2 * MB));
         assert!(!detected.streams_row_gather(STREAM_ROWS_FROM, MB));
         // Narrower stores, an AMD processor, or no cache sizes: plain stores.
-        assert_eq!(small_l3(1, Vendor::Intel).streams_row_gather(STREAM_ROWS_FROM, 2 * MB), cfg!(miri));
+        assert_eq!(with_l2(1, Vendor::Intel).streams_row_gather(STREAM_ROWS_FROM, 2 * MB), cfg!(miri));
         let amd = Machine {
             vendor: Vendor::Amd,
             ..detected
         };
         assert!(!amd.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
-        let unknown = Machine { caches: None, ..detected };
+        let unknown = Machine { l2: None, ..detected };
         assert!(!unknown.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
     }
 
     #[test]
-    fn sets_stream_copies_always_fills_past_the_l3_and_rows_off_amd() {
-        let intel = small_l3(1, Vendor::Intel);
-        let amd = small_l3(1, Vendor::Amd);
-        let huge = huge_l3(1, Vendor::Intel);
-        let (large, target) = (STREAM_FROM, 64 * MB);
+    fn sets_stream_copies_always_fills_out_of_the_cache_and_rows_off_amd() {
+        let intel = with_l2(1, Vendor::Intel);
+        let amd = with_l2(1, Vendor::Amd);
+        let (large, target) = (STREAM_FROM, OUT_OF_CACHE_FROM + 1);
         // A copy into a view streams whatever the target's size.
         assert!(intel.streams_set(Destinations::Distinct, true, large, MB));
-        assert!(huge.streams_set(Destinations::Distinct, true, large, target));
-        // A fill streams only into a target past the L3.
+        assert!(intel.streams_set(Destinations::Distinct, true, large, target));
+        // A fill streams only into a target out of the cache.
         assert!(intel.streams_set(Destinations::Distinct, false, large, target));
-        assert!(!huge.streams_set(Destinations::Distinct, false, large, target));
+        assert!(!intel.streams_set(Destinations::Distinct, false, large, OUT_OF_CACHE_FROM));
         // Below the size, never.
         assert!(!intel.streams_set(Destinations::Distinct, true, large - 1, target));
         // The rows of a row scatter: copies only, and not on AMD.
@@ -387,8 +465,8 @@ mod tests {
 
     #[test]
     fn a_split_by_destination_needs_a_large_target_many_updates_and_u32_ranges() {
-        let two = huge_l3(2, Vendor::Amd);
-        let one = huge_l3(1, Vendor::Amd);
+        let two = with_l2(2, Vendor::Amd);
+        let one = with_l2(1, Vendor::Amd);
         let len = SPLIT_TARGETS_FROM / 4;
         assert_eq!(two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM), RAYON);
         assert!(!two.splits_by_destination(SPLIT_TARGETS_FROM - 1, len, PARALLEL_FROM));
@@ -400,42 +478,43 @@ mod tests {
     }
 
     #[test]
-    fn sums_split_where_shares_fit_half_the_l2_or_the_target_exceeds_the_l3() {
-        let big_l3 = Caches { l2: 2 * MB, l3: 480 * MB };
-        let small_l3_caches = Caches { l2: MB, l3: 32 * MB };
-        assert!(!leaves_slow_memory(4 * MB, 2, big_l3));
-        assert!(leaves_slow_memory(4 * MB, 4, big_l3));
-        assert!(!leaves_slow_memory(4 * MB, 2, small_l3_caches));
-        assert!(leaves_slow_memory(4 * MB, 8, small_l3_caches));
-        assert!(!leaves_slow_memory(64 * MB, 2, big_l3));
-        assert!(leaves_slow_memory(64 * MB, 2, small_l3_caches));
-        // On whole machines: a 64 MB target of `f32` leaves the small L3
-        // only; without cache sizes, every split by destination pays.
-        let len = 16 * MB;
-        assert_eq!(small_l3(2, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM), RAYON);
-        assert!(!huge_l3(2, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM));
-        assert_eq!(machine(2, None, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM), RAYON);
-        assert!(!small_l3(1, Vendor::Intel).sums_split(64 * MB, len, PARALLEL_FROM));
+    fn sums_split_where_shares_fit_half_the_l2_or_the_target_is_out_of_the_cache() {
+        assert!(!shares_fit_the_l2(4 * MB, 2, 2 * MB));
+        assert!(shares_fit_the_l2(4 * MB, 4, 2 * MB));
+        assert!(!shares_fit_the_l2(4 * MB, 2, MB));
+        assert!(shares_fit_the_l2(4 * MB, 8, MB));
+        // On whole machines: an 8 MB target of `f32` splits where each
+        // thread's share fits half the L2, or where no L2 is said; a target
+        // out of the cache splits on any L2.
+        let (len, out) = (2 * MB, OUT_OF_CACHE_FROM + 4);
+        assert!(!with_l2(2, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM));
+        assert_eq!(
+            machine(2, Some(8 * MB), Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM),
+            RAYON
+        );
+        assert_eq!(machine(2, None, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM), RAYON);
+        assert_eq!(with_l2(2, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM), RAYON);
+        assert!(!with_l2(1, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM));
     }
 
     #[test]
     fn accumulations_partition_on_two_threads_with_updates_to_spare() {
-        let two = small_l3(2, Vendor::Intel);
+        let two = with_l2(2, Vendor::Intel);
         let expected = |parts| RAYON.then_some(parts);
         assert_eq!(two.partitions(1000, 1 << 17), expected(2));
         // Fewer updates than elements: one part, no partition.
         assert_eq!(two.partitions(1 << 20, 1 << 17), None);
-        assert_eq!(small_l3(8, Vendor::Intel).partitions(1 << 16, 1 << 17), expected(3));
-        assert_eq!(small_l3(1, Vendor::Intel).partitions(1000, 1 << 17), None);
+        assert_eq!(with_l2(8, Vendor::Intel).partitions(1 << 16, 1 << 17), expected(3));
+        assert_eq!(with_l2(1, Vendor::Intel).partitions(1000, 1 << 17), None);
         assert_eq!(two.partitions(10, PARALLEL_FROM - 1), None);
     }
 
     #[test]
     fn pieces_need_positions_for_every_thread() {
-        let two = small_l3(2, Vendor::Intel);
+        let two = with_l2(2, Vendor::Intel);
         assert!(two.cuts_pieces(2 * PIECE_FROM) && !two.cuts_pieces(2 * PIECE_FROM - 1));
         assert!(two.fills_threads(2) && !two.fills_threads(1));
-        assert!(small_l3(1, Vendor::Intel).fills_threads(1));
+        assert!(with_l2(1, Vendor::Intel).fills_threads(1));
     }
 
     /// Miri's machine and thresholds send arrays of a few thousand elements
@@ -445,7 +524,7 @@ mod tests {
     fn under_miri_small_arrays_take_every_path() {
         let two = Machine { threads: 2, ..UNDER_MIRI };
         let (within, beyond) = (2 << 10, 8 << 10);
-        assert!(!two.beyond_cache(within) && two.beyond_cache(beyond));
+        assert!(!beyond_cache(within) && beyond_cache(beyond));
         assert_eq!(two.splits(256), RAYON);
         assert_eq!(two.splits_by_destination(within, within / 4, 256), RAYON);
         assert_eq!(two.sums_split(beyond, beyond / 4, 256), RAYON);

@@ -366,7 +366,6 @@ mod tests {
 
     use super::*;
     use crate::element::Op;
-    use crate::exec::sys::caches::Caches;
     use crate::exec::sys::cpu::Vendor;
     use crate::value::Value;
 
@@ -450,7 +449,7 @@ mod tests {
         let two = Machine {
             threads: 2,
             isa: Isa::detect(),
-            caches: Some(Caches { l2: 1 << 20, l3: 32 << 20 }),
+            l2: Some(1 << 20),
             vendor: Vendor::Amd,
         };
         let one = Machine { threads: 1, ..two };

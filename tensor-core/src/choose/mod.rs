@@ -41,6 +41,8 @@ use crate::value::Broadcast;
 mod bits;
 mod few;
 mod machine;
+#[cfg(feature = "forced-machine")]
+pub use machine::forced;
 mod mask;
 mod read;
 mod set;
@@ -83,24 +85,24 @@ pub(crate) fn small_region_in_place<T, D: ndarray::Dimension>(
 
 /// [`small_region_in_place`] for an array value: `write` is given each
 /// element of the region with the value's element at the same position,
-/// when `values` is exactly the region's shape, in standard layout (the
-/// general path broadcasts the others, and names their errors).
+/// when the value (`values`, in C order) has exactly the region's `shape`
+/// (the general path broadcasts the others, and names their errors).
 #[inline]
 pub(crate) fn small_region_from<T, D: ndarray::Dimension>(
     target: ndarray::ArrayViewMut<'_, T, D>,
     each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<Result<usize, IndexError>>,
-    values: &ndarray::ArrayViewD<'_, T>,
+    shape: &[usize],
+    values: &[T],
     mut write: impl FnMut(&mut T, &T),
 ) -> bool {
     let mut region = Region::new();
-    let Some(in_order) = values.as_slice() else { return false };
     if !matches!(each_axis(target.shape(), target.strides(), &mut region), Some(Ok(_)))
-        || region.shape(target.shape(), target.strides()) != Some(values.shape())
+        || region.shape(target.shape(), target.strides()) != Some(shape)
     {
         return false;
     }
     // The region is walked in C order, the value's order.
-    let mut in_order = in_order.iter();
+    let mut in_order = values.iter();
     region.write(target, machine::SMALL_REGION, |element| {
         if let Some(value) = in_order.next() {
             write(element, value);

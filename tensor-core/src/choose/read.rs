@@ -19,7 +19,7 @@ use crate::plan::{Form, IndexedPlan, Plan};
 use crate::prepare;
 use crate::rank::Selection;
 
-use super::{Machine, layout};
+use super::{Machine, layout, machine};
 
 /// How a gather runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine:
     let stream = plain && streams_gather::<T>(plan, machine);
     // An `along` gather out of a target beyond the last-level cache asks
     // for its picks early.
-    let far = machine.beyond_cache(view.len().saturating_mul(size_of::<T>()));
+    let far = machine::beyond_cache(view.len().saturating_mul(size_of::<T>()));
     match plan.form() {
         Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
             GatherStrategy::MaskBlocks { parallel }

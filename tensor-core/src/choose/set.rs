@@ -83,7 +83,7 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     let region = plan.shape().iter().product::<usize>().saturating_mul(size_of::<T>());
     let target_bytes = target.len() * size_of::<T>();
     let stream = streams_set(plan, values, region, target_bytes, machine);
-    let far = machine.beyond_cache(target_bytes);
+    let far = machine::beyond_cache(target_bytes);
     let serial = SetStrategy::Serial { stream, far };
     let Plan::Indexed(plan) = plan else {
         return match machine.splits(region / size_of::<T>().max(1)) && Plain::<T>::of().is_some() {
@@ -110,7 +110,7 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     match plan.form() {
         // Beyond the cache, one thread prefetching its destinations already
         // runs at memory speed.
-        Form::Index(axis) if axis.stride == 1 && !machine.beyond_cache(axis.len * size_of::<T>()) => {
+        Form::Index(axis) if axis.stride == 1 && !machine::beyond_cache(axis.len * size_of::<T>()) => {
             match machine.splits_by_destination(axis.len * size_of::<T>(), axis.len, plan.len()) {
                 true => SetStrategy::ByDestination { far },
                 false => serial,

@@ -22,7 +22,7 @@ use crate::value::{InOrder, Value};
 
 #[cfg(feature = "rayon")]
 use super::splits_batches;
-use super::{Machine, layout, splits_along, splits_pieces, write};
+use super::{Machine, layout, machine, splits_along, splits_pieces, write};
 
 /// How an accumulation runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,7 +49,7 @@ pub(super) fn accumulation<T>(len: usize, updates: usize, identity: Option<T>, m
     }
     if machine.sums_split(bytes, len, updates) {
         return Accumulation::ByDestination {
-            far: machine.beyond_cache(bytes),
+            far: machine::beyond_cache(bytes),
         };
     }
     Accumulation::Serial
@@ -85,7 +85,7 @@ fn update_strategy<T: Arith, K: Kernel<T>>(
     op: Op,
     machine: &Machine,
 ) -> UpdateStrategy<T> {
-    let far = machine.beyond_cache(target.len() * size_of::<T>());
+    let far = machine::beyond_cache(target.len() * size_of::<T>());
     let indexed = match plan {
         Plan::View(view) => {
             return match machine.splits(view.shape.iter().product()) {
@@ -294,7 +294,6 @@ pub(crate) fn apply<T: Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::sys::caches::Caches;
     use crate::exec::sys::cpu::{Isa, Vendor};
 
     #[test]
@@ -302,7 +301,7 @@ mod tests {
         let machine = Machine {
             threads: 1,
             isa: Isa::baseline(),
-            caches: None,
+            l2: None,
             vendor: Vendor::Intel,
         };
         assert_eq!(accumulation::<f32>(1000, 1000, None, &machine), Accumulation::Serial);
@@ -315,27 +314,16 @@ mod tests {
         let rayon = cfg!(feature = "rayon");
         let expected = if rayon { partitioned } else { Accumulation::Serial };
         assert_eq!(accumulation(1000, 1 << 17, Some(f32::NEG_INFINITY), &two), expected);
-        // A sum that does not regroup exactly, into a target of 64 MB:
-        // split by destination on a small L3 (prefetching past it), on one
-        // thread on a huge one.
-        let small_l3 = Machine {
-            caches: Some(Caches { l2: 1 << 20, l3: 32 << 20 }),
-            ..two
-        };
-        let huge_l3 = Machine {
-            caches: Some(Caches {
-                l2: 2 << 20,
-                l3: 480 << 20,
-            }),
-            ..two
-        };
-        let len = 16 << 20;
+        // A sum that does not regroup exactly, into a target of 64 MB: out
+        // of the cache, split by destination (prefetching); into a target
+        // of 4 MB whose halves do not fit half an L2 of 1 MB, on one thread.
+        let with_l2 = Machine { l2: Some(1 << 20), ..two };
         let split = if rayon {
             Accumulation::ByDestination { far: true }
         } else {
             Accumulation::Serial
         };
-        assert_eq!(accumulation::<f32>(len, 1 << 17, None, &small_l3), split);
-        assert_eq!(accumulation::<f32>(len, 1 << 17, None, &huge_l3), Accumulation::Serial);
+        assert_eq!(accumulation::<f32>(16 << 20, 1 << 17, None, &with_l2), split);
+        assert_eq!(accumulation::<f32>(1 << 20, 1 << 17, None, &with_l2), Accumulation::Serial);
     }
 }

@@ -131,11 +131,13 @@ impl Region {
         // axes walked backwards are inverted after.
         let (mut shape, mut strides) = (R::zeros(self.ndim), R::zeros(self.ndim));
         let mut lowest = self.offset;
+        let mut backwards = false;
         for axis in 0..self.ndim {
             let (len, stride) = (self.shape[axis], self.strides[axis]);
             if stride < 0 && len > 0 {
                 lowest += (len - 1) as isize * stride;
             }
+            backwards |= stride < 0;
             (shape[axis], strides[axis]) = (len, stride.unsigned_abs());
         }
         // An empty region reads nothing: its pointer need not move (and
@@ -148,9 +150,11 @@ impl Region {
         // pointer and is never read through. The view borrows `target`'s
         // data for `'a`.
         let mut view = unsafe { ArrayView::from_shape_ptr(shape.strides(strides), target.as_ptr().offset(if empty { 0 } else { lowest })) };
-        for axis in 0..self.ndim {
-            if self.strides[axis] < 0 && !empty {
-                view.invert_axis(Axis(axis));
+        if backwards && !empty {
+            for axis in 0..self.ndim {
+                if self.strides[axis] < 0 {
+                    view.invert_axis(Axis(axis));
+                }
             }
         }
         Some(view)

@@ -1,29 +1,16 @@
-//! The sizes of this processor's caches, as Linux reports them, read once:
-//! whether splitting an update among threads pays depends on them.
+//! The size of this processor's L2 cache, as Linux reports it, read once:
+//! whether splitting an update among threads pays depends on it. (The L3
+//! is not read: a VM reports its host's, shared with other tenants.)
 
 use std::fs;
 use std::sync::OnceLock;
 
-/// The unified caches a core sees, in bytes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Caches {
-    /// One core's level-2 cache.
-    pub(crate) l2: usize,
-    /// The level-3 cache.
-    pub(crate) l3: usize,
-}
-
-/// The caches of the first processor, `None` where the system does not say
-/// (`/sys/devices/system/cpu/cpu0/cache` is Linux's).
+/// One core's unified L2 cache in bytes, `None` where the system does not
+/// say (`/sys/devices/system/cpu/cpu0/cache` is Linux's).
 #[cfg_attr(miri, allow(dead_code))] // Miri's machine is fixed
-pub(crate) fn caches() -> Option<Caches> {
-    static CACHES: OnceLock<Option<Caches>> = OnceLock::new();
-    *CACHES.get_or_init(|| {
-        Some(Caches {
-            l2: unified_cache(2)?,
-            l3: unified_cache(3)?,
-        })
-    })
+pub(crate) fn l2() -> Option<usize> {
+    static L2: OnceLock<Option<usize>> = OnceLock::new();
+    *L2.get_or_init(|| unified_cache(2))
 }
 
 /// The size of cpu0's unified cache of `level`.

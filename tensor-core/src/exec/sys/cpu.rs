@@ -55,12 +55,39 @@ impl Isa {
     pub(crate) fn avx512f(self) -> bool {
         self.avx512f
     }
+
+    /// These instruction sets, none wider than `ceiling`: only ever fewer
+    /// than detection found, so still sound to run.
+    #[cfg(feature = "forced-machine")]
+    pub(crate) fn at_most(self, ceiling: IsaCeiling) -> Self {
+        Isa {
+            avx: self.avx && ceiling >= IsaCeiling::Avx,
+            avx2: self.avx2 && ceiling >= IsaCeiling::Avx2,
+            avx512f: self.avx512f && ceiling >= IsaCeiling::Avx512f,
+        }
+    }
+}
+
+/// The widest instruction set a forced machine lets the hot loops use
+/// (feature `forced-machine`), in order: a ceiling, never more than the
+/// processor has.
+#[cfg(feature = "forced-machine")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum IsaCeiling {
+    /// The x86-64 baseline (SSE2).
+    Baseline,
+    /// AVX.
+    Avx,
+    /// AVX2.
+    Avx2,
+    /// AVX-512F.
+    Avx512f,
 }
 
 /// Who made this processor: the chooser's policies differ by vendor where
 /// their processors were measured to differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Vendor {
+pub enum Vendor {
     /// `GenuineIntel`.
     Intel,
     /// `AuthenticAMD`.
@@ -118,5 +145,17 @@ mod tests {
         // AVX2 extends AVX, and AVX-512F extends AVX2.
         assert!(!isa.avx2() || isa.avx());
         assert!(!isa.avx512f() || isa.avx2());
+    }
+
+    #[cfg(feature = "forced-machine")]
+    #[test]
+    fn a_ceiling_only_takes_instruction_sets_away() {
+        use super::IsaCeiling;
+        let isa = Isa::detect();
+        assert_eq!(isa.at_most(IsaCeiling::Avx512f), isa);
+        assert_eq!(isa.at_most(IsaCeiling::Baseline), Isa::baseline());
+        let avx2 = isa.at_most(IsaCeiling::Avx2);
+        assert_eq!((avx2.avx(), avx2.avx2(), avx2.avx512f()), (isa.avx(), isa.avx2(), false));
+        assert_eq!(Isa::baseline().at_most(IsaCeiling::Avx512f), Isa::baseline());
     }
 }
