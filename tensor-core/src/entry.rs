@@ -264,7 +264,7 @@ where
 
 /// [`set`] for `at!`, as [`read_unwrap`] is. The element's write is
 /// inlined into the call; the rest, a call of its own where the compiler
-/// judges it large, is [`set_unwrap_rest`].
+/// judges it large, is `set_unwrap_rest`.
 #[cfg_attr(not(unoptimized), inline(always))]
 #[track_caller]
 pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
