@@ -85,7 +85,7 @@ where
 /// inline path returns its read where it is made, and the general path
 /// is a call that panics itself: one `Result` merging them all would be
 /// stored, read back and copied out, in a stack frame that the inline
-/// paths would pay for too (`read_region` 316 → 74 instructions).
+/// paths would pay for too.
 #[cfg_attr(not(unoptimized), inline(always))]
 #[track_caller]
 pub fn read_unwrap<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> ReadOf<'t, 'i, X, L>
