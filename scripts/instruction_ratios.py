@@ -17,6 +17,9 @@ import argparse
 import json
 import sys
 
+# How close to its target a case keeps a ceiling: within 10%.
+NEAR_TARGET = 1.1
+
 
 def counts(lines):
     """{case: {side: instructions}} from gungraun's JSON lines."""
@@ -62,7 +65,9 @@ def check(cases, table):
             failures.append(f"{case}: {ratio:.2f}x passes its {what} {bound}x")
         note = ""
         if ceiling is not None:
-            note = "at its target: drop the ceiling" if ratio <= target else f"ceiling {ceiling}x"
+            # A case within 10% of its target keeps its ceiling (targets.txt).
+            well_under = ratio <= target / NEAR_TARGET
+            note = "well under its target: drop the ceiling" if well_under else f"ceiling {ceiling}x"
         rows.append((case, sides["at"], sides["by_hand"], ratio, target, note))
     return rows, failures
 

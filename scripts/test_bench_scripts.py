@@ -260,7 +260,10 @@ class InstructionGuard(unittest.TestCase):
         self.assertEqual(self.verdict(runs, "a 3 10\n")[1], [])
         self.assertEqual(self.verdict(runs, "a 3 8.5\n")[1], ["a: 9.00x passes its ceiling 8.5x"])
         rows, _ = self.verdict([("a", "at", 20), ("a", "by_hand", 10)], "a 3 10\n")
-        self.assertEqual(rows[0][-1], "at its target: drop the ceiling")
+        self.assertEqual(rows[0][-1], "well under its target: drop the ceiling")
+        # Within 10% of its target, a case keeps its ceiling.
+        rows, _ = self.verdict([("a", "at", 29), ("a", "by_hand", 10)], "a 3 3.5\n")
+        self.assertEqual(rows[0][-1], "ceiling 3.5x")
 
     def test_cases_and_lines_must_match(self):
         _, failures = self.verdict([("a", "at", 1), ("a", "by_hand", 1), ("b", "at", 1)], "a 1.5\nb 3\nc 3\n")
