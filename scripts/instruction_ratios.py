@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 
-# How close to its target a case keeps a ceiling: within 10%.
+# A case within 10% of its target keeps its ceiling (targets.txt).
 NEAR_TARGET = 1.1
 
 
@@ -65,7 +65,6 @@ def check(cases, table):
             failures.append(f"{case}: {ratio:.2f}x passes its {what} {bound}x")
         note = ""
         if ceiling is not None:
-            # A case within 10% of its target keeps its ceiling (targets.txt).
             well_under = ratio <= target / NEAR_TARGET
             note = "well under its target: drop the ceiling" if well_under else f"ceiling {ceiling}x"
         rows.append((case, sides["at"], sides["by_hand"], ratio, target, note))

@@ -295,9 +295,9 @@ where
     set_rest(target, list, value, mode).map_err(|error| *error)
 }
 
-/// [`set`] for `at!`, as [`read_unwrap`] is. The element's write is
-/// inlined into the call; the rest, a call of its own where the compiler
-/// judges it large, is `set_unwrap_rest`.
+/// [`set`] for `at!`, which panics on an error at the user's line. The
+/// element's write is inlined into the call; the rest, a call of its own
+/// where the compiler judges it large, is `set_unwrap_rest`.
 #[cfg_attr(not(unoptimized), inline(always))]
 #[track_caller]
 pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
@@ -407,7 +407,7 @@ where
     update_rest(target, list, op, value, mode).map_err(|error| *error)
 }
 
-/// [`update`] for `at!`, as [`read_unwrap`] is.
+/// [`update`] for `at!`, as [`set_unwrap`] is.
 #[inline]
 #[track_caller]
 pub fn update_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>)
