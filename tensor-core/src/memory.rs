@@ -4,7 +4,9 @@
 //! A count that overflows, or memory the allocator refuses, is `None`
 //! here, never a panic or an abort; the entry layer reports it as
 //! [`IndexError::TooLarge`](crate::error::IndexError::TooLarge). Nothing
-//! sized by a user's lengths is reserved anywhere else.
+//! sized by a user's lengths is reserved anywhere else. A vector of a few
+//! kilobytes is the exception: no length makes it too large, and an
+//! allocator that refuses it refuses the process's every allocation.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -32,9 +34,20 @@ pub(crate) fn total(counts: impl IntoIterator<Item = usize>) -> Option<usize> {
         .filter(|&sum| sum <= isize::MAX as usize)
 }
 
+/// Vectors of at most this many bytes are reserved unchecked: no length
+/// makes one fail, and where the allocator refuses it every allocation of
+/// the process fails alike.
+const SMALL_BYTES: usize = 4096;
+
 /// An empty vector with room for `len` elements, or `None` when memory
 /// cannot hold them (the size in bytes overflows, or the allocator refuses).
+#[inline]
 pub(crate) fn vec<T>(len: usize) -> Option<Vec<T>> {
+    // The checked reservation is two calls deep, a large share of a small
+    // copy's instructions (`set!` of an element).
+    if len <= SMALL_BYTES / size_of::<T>().max(1) {
+        return Some(Vec::with_capacity(len));
+    }
     let mut out = Vec::new();
     out.try_reserve_exact(len).ok()?;
     Some(out)
@@ -81,7 +94,10 @@ mod tests {
             "a size in bytes past isize::MAX is refused uncounted"
         );
         assert!(vec::<()>(usize::MAX).is_some(), "zero-sized elements take no memory");
-        assert_eq!(vec::<u32>(3).map(|v| (v.len(), v.capacity() >= 3)), Some((0, true)));
+        // Either side of the unchecked reservation of a small vector.
+        for len in [3, SMALL_BYTES / 4, SMALL_BYTES / 4 + 1] {
+            assert_eq!(vec::<u32>(len).map(|v| (v.len(), v.capacity() >= len)), Some((0, true)));
+        }
         let mut grown = vec![1u8];
         assert_eq!(
             reserve(&mut grown, 5).map(|()| (grown.len(), grown.capacity() >= 6)),
