@@ -323,10 +323,13 @@ pub(crate) fn update_single<T: Arith, D: Dimension>(
             _ => false,
         };
     }
-    let Some(rows) = Rows::of(elem, target.shape()) else { return false };
+    // Borrowed where it was returned: moved out of the `Option`, the rows
+    // are copied.
+    let rows = Rows::of(elem, target.shape());
+    let Some(rows) = &rows else { return false };
     target
         .as_slice_mut()
-        .is_some_and(|elements| choose::update_rows(elements, &rows, op, values))
+        .is_some_and(|elements| choose::update_rows(elements, rows, op, values))
 }
 
 /// `target[elem] = values` as [`update_single`] takes it.
@@ -338,10 +341,11 @@ pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T,
             _ => false,
         };
     }
-    let Some(rows) = Rows::of(elem, target.shape()) else { return false };
+    let rows = Rows::of(elem, target.shape());
+    let Some(rows) = &rows else { return false };
     target
         .as_slice_mut()
-        .is_some_and(|elements| choose::set_rows(elements, &rows, values))
+        .is_some_and(|elements| choose::set_rows(elements, rows, values))
 }
 
 /// `target[elem]` as [`update_single`] takes it: the elements it selects,
@@ -357,9 +361,10 @@ pub(crate) fn read_single<T: Clone, D: Dimension, R: Dimension>(target: ArrayVie
         };
         return Array::from_vec(selected).into_dimensionality().ok();
     }
-    let rows = Rows::of(elem, target.shape())?;
+    let rows = Rows::of(elem, target.shape());
+    let rows = rows.as_ref()?;
     let shape = choose::read_shape::<R>(elem, target.shape())?;
-    Array::from_shape_vec(shape, choose::read_rows(elements, &rows)).ok()
+    Array::from_shape_vec(shape, choose::read_rows(elements, rows)).ok()
 }
 
 /// What a few-index write did, as its caller returns it.

@@ -54,6 +54,12 @@ impl Rows {
 
     /// The elements of the rows in order, each row's as `run` takes them.
     fn each_element(&self, mut run: impl FnMut(usize, usize)) {
+        // Rows of one element (`along`, and `nd` of full depth): no inner
+        // loop to set up per row.
+        if self.row_len == 1 {
+            self.starts().iter().enumerate().for_each(|(k, &at)| run(at, k));
+            return;
+        }
         let mut k = 0;
         for &start in self.starts() {
             for at in start..start + self.row_len {
@@ -101,25 +107,37 @@ fn along(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Option<Rows> {
     let axis = if axis < 0 { axis.checked_add_unsigned(ndim)? } else { axis };
     let axis = usize::try_from(axis).ok().filter(|&axis| axis < ndim)?;
     with_int_array!(index, index => {
-        let picks = index.as_slice()?;
-        let same_elsewhere = index.ndim() == ndim && index.shape().iter().zip(shape).enumerate().all(|(d, (&i, &s))| d == axis || i == s);
+        let (picks, index_shape) = (index.as_slice()?, index.shape());
+        let same_elsewhere = index_shape.len() == ndim && index_shape.iter().zip(shape).enumerate().all(|(d, (&i, &s))| d == axis || i == s);
         if !same_elsewhere || !machine::few_rows(picks.len(), 1) {
             return None;
         }
         let len = shape[axis];
-        // Elements past the axis, and the index's positions per outer
-        // element.
+        // Elements past the axis, and the index's length along it.
         let inner: usize = shape[axis + 1..].iter().product();
-        let per_outer = index.shape()[axis].checked_mul(inner)?;
+        let picked = index_shape[axis];
+        // The pick's place in the index, counted as it advances (a
+        // division per pick costs more than the rest of its work): the
+        // element past the axis, the place along it, and where the
+        // target's outer element starts.
+        let (mut within, mut along, mut outer_start) = (0, 0, 0);
         let mut starts = [0; FEW_ROWS];
-        for (p, (start, &pick)) in starts.iter_mut().zip(picks).enumerate() {
+        for (start, &pick) in starts.iter_mut().zip(picks) {
             if !pick.in_bounds(len) {
                 return None;
             }
-            let (outer, within) = (p / per_outer, p % inner);
-            *start = (outer * len + pick.position(len)) * inner + within;
+            *start = outer_start + pick.position(len) * inner + within;
+            within += 1;
+            if within == inner {
+                within = 0;
+                along += 1;
+                if along == picked {
+                    along = 0;
+                    outer_start += len * inner;
+                }
+            }
         }
-        Some(Rows { starts, count: picks.len(), row_len: 1, vector_len: vector_len(index.shape().iter()) })
+        Some(Rows { starts, count: picks.len(), row_len: 1, vector_len: vector_len(index_shape.iter()) })
     })
 }
 
@@ -140,7 +158,7 @@ fn nd(points: &IntArray<'_>, shape: &[usize]) -> Option<Rows> {
         let mut starts = [0; FEW_ROWS];
         for (start, point) in starts.iter_mut().zip(coordinates.chunks_exact(depth.max(1))) {
             let mut at = 0;
-            for (&coordinate, &len) in point.iter().zip(shape).take(depth) {
+            for (&coordinate, &len) in point.iter().zip(&shape[..depth]) {
                 if !coordinate.in_bounds(len) {
                     return None;
                 }
@@ -154,6 +172,9 @@ fn nd(points: &IntArray<'_>, shape: &[usize]) -> Option<Rows> {
 
 /// The elements of `elements` the rows hold, in order.
 pub(crate) fn read_rows<T: Clone>(elements: &[T], rows: &Rows) -> Vec<T> {
+    if rows.row_len == 1 {
+        return rows.starts().iter().map(|&at| elements[at].clone()).collect();
+    }
     let mut read = Vec::with_capacity(rows.count * rows.row_len);
     for &start in rows.starts() {
         read.extend_from_slice(&elements[start..start + rows.row_len]);
@@ -271,6 +292,15 @@ mod tests {
         assert_eq!(along_rows(&[2, 3], &[1, 3], vec![1, 0, -2], 0), Some(vec![3, 1, 2]));
         assert_eq!(along_rows(&[2, 3], &[2, 1], vec![3, 0], 1), None);
         assert_eq!(along_rows(&[2, 3], &[2, 1], vec![0, -4], 1), None);
+        // The middle axis of three: each pick's outer and inner places
+        // from its coordinates, as a loop over the index finds them.
+        let picks: Vec<i64> = vec![2, 0, -1, 1, 0, -3, 2, 2];
+        let by_coordinates: Vec<usize> = (0..2)
+            .flat_map(|i| (0..2).flat_map(move |a| (0..2).map(move |k| (i, a, k))))
+            .zip(&picks)
+            .map(|((i, _, k), &pick)| (i * 3 + pick.rem_euclid(3) as usize) * 2 + k)
+            .collect();
+        assert_eq!(along_rows(&[2, 3, 2], &[2, 2, 2], picks, 1), Some(by_coordinates));
         // A shape that would broadcast, and an axis past the rank.
         assert_eq!(along_rows(&[2, 3], &[1, 1], vec![0], 1), None);
         assert_eq!(along_rows(&[2, 3], &[2, 1], vec![0, 0], 2), None);
