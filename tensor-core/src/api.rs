@@ -327,9 +327,12 @@ pub(crate) fn update_single<T: Arith, D: Dimension>(
     // are copied.
     let rows = Rows::of(elem, target.shape());
     let Some(rows) = &rows else { return false };
-    target
-        .as_slice_mut()
-        .is_some_and(|elements| choose::update_rows(elements, rows, op, values))
+    if !choose::fills(elem, target.shape(), &values) {
+        return false;
+    }
+    let Some(elements) = target.as_slice_mut() else { return false };
+    choose::update_rows(elements, rows, op, values);
+    true
 }
 
 /// `target[elem] = values` as [`update_single`] takes it.
@@ -343,9 +346,12 @@ pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T,
     }
     let rows = Rows::of(elem, target.shape());
     let Some(rows) = &rows else { return false };
-    target
-        .as_slice_mut()
-        .is_some_and(|elements| choose::set_rows(elements, rows, values))
+    if !choose::fills(elem, target.shape(), &values) {
+        return false;
+    }
+    let Some(elements) = target.as_slice_mut() else { return false };
+    choose::set_rows(elements, rows, values);
+    true
 }
 
 /// `target[elem]` as [`update_single`] takes it: the elements it selects,

@@ -53,8 +53,8 @@ struct GeneralPaths<T: 'static> {
     set_masked: fn(&mut [T], &[bool], InOrder<'_, T>) -> bool,
     update_masked: fn(&mut [T], &[bool], Op, InOrder<'_, T>) -> bool,
     read_rows: fn(&[T], &Rows) -> Vec<T>,
-    set_rows: fn(&mut [T], &Rows, InOrder<'_, T>) -> bool,
-    update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>) -> bool,
+    set_rows: fn(&mut [T], &Rows, InOrder<'_, T>),
+    update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>),
     #[cfg(feature = "rayon")]
     where_splits: fn(&mut [T], Compare, T, Op),
 }

@@ -56,7 +56,7 @@ pub(crate) use mask::where_splits;
 pub(crate) use mask::{SetWhereSplit, UpdateWhereSplit, WhereSplit, write_slice_where};
 pub(crate) use read::{read, read_into, run_read_into};
 pub(crate) use set::{run_set_batches, set};
-pub(crate) use single::{Rows, read_masked, read_rows, read_shape, set_masked, set_rows, update_masked, update_rows};
+pub(crate) use single::{Rows, fills, read_masked, read_rows, read_shape, set_masked, set_rows, update_masked, update_rows};
 pub(crate) use update::{apply, run_update_batches, update};
 
 /// The layout of a view.

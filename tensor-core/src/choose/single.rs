@@ -22,10 +22,6 @@ pub(crate) struct Rows {
     starts: [usize; FEW_ROWS],
     count: usize,
     row_len: usize,
-    /// The length of a vector of values that lines up with the elements
-    /// in order, as NumPy broadcasts it: where the read's shape is that
-    /// length after axes of one.
-    vector_len: Option<usize>,
 }
 
 impl Rows {
@@ -36,15 +32,6 @@ impl Rows {
             IndexElem::Along { index, axis } => along(index, *axis, shape),
             IndexElem::Nd(points) => nd(points, shape),
             _ => None,
-        }
-    }
-
-    /// Whether `values` fill the rows: a scalar always, a vector of
-    /// [`vector_len`](Self::vector_len) values.
-    fn take(&self, values: &InOrder<'_, impl Sized>) -> bool {
-        match values {
-            InOrder::Scalar(_) => true,
-            InOrder::Slice(values) => self.vector_len == Some(values.len()),
         }
     }
 
@@ -75,14 +62,7 @@ impl Rows {
 /// shape for `along`; for `nd`, the points' batch shape, then the target's
 /// axes past their depth. `None` where `R` is another rank.
 pub(crate) fn read_shape<R: Dimension>(index: &IndexElem<'_>, shape: &[usize]) -> Option<R> {
-    let (batch, rest) = match index {
-        IndexElem::Along { index, .. } => (index.shape(), &[][..]),
-        IndexElem::Nd(points) => {
-            let (&depth, batch) = points.shape().split_last()?;
-            (batch, shape.get(depth..)?)
-        }
-        _ => return None,
-    };
+    let (batch, rest) = read_parts(index, shape)?;
     let ndim = batch.len() + rest.len();
     if R::NDIM.is_some_and(|static_ndim| static_ndim != ndim) {
         return None;
@@ -94,10 +74,31 @@ pub(crate) fn read_shape<R: Dimension>(index: &IndexElem<'_>, shape: &[usize]) -
     Some(read)
 }
 
-/// The last of `shape`'s lengths, when the others are all one.
-fn vector_len<'s>(mut shape: impl DoubleEndedIterator<Item = &'s usize>) -> Option<usize> {
-    let last = *shape.next_back()?;
-    shape.all(|&len| len == 1).then_some(last)
+/// The shape of what a read of `index` returns, as [`read_shape`] finds
+/// it, in two parts: the index's batch shape, and the target's axes past
+/// the points' depth (none for `along`).
+fn read_parts<'s>(index: &'s IndexElem<'_>, shape: &'s [usize]) -> Option<(&'s [usize], &'s [usize])> {
+    match index {
+        IndexElem::Along { index, .. } => Some((index.shape(), &[])),
+        IndexElem::Nd(points) => {
+            let (&depth, batch) = points.shape().split_last()?;
+            Some((batch, shape.get(depth..)?))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `values` fill the rows of `index` (as [`Rows::of`] takes it)
+/// on a target of `shape`: a scalar always; a vector when the read's
+/// shape is its length after axes of one, as NumPy broadcasts it. Asked
+/// only of a vector, so that a scalar's write never works the shape out.
+pub(crate) fn fills<T>(index: &IndexElem<'_>, shape: &[usize], values: &InOrder<'_, T>) -> bool {
+    let InOrder::Slice(values) = values else { return true };
+    let Some((batch, rest)) = read_parts(index, shape) else {
+        return false;
+    };
+    let mut read = batch.iter().chain(rest);
+    read.next_back() == Some(&values.len()) && read.all(|&len| len == 1)
 }
 
 /// The rows of `along(index, axis)`: single elements. The index has the
@@ -137,7 +138,7 @@ fn along(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Option<Rows> {
                 }
             }
         }
-        Some(Rows { starts, count: picks.len(), row_len: 1, vector_len: vector_len(index_shape.iter()) })
+        Some(Rows { starts, count: picks.len(), row_len: 1 })
     })
 }
 
@@ -166,7 +167,7 @@ fn nd(points: &IntArray<'_>, shape: &[usize]) -> Option<Rows> {
             }
             *start = at * row_len;
         }
-        Some(Rows { starts, count, row_len, vector_len: vector_len(batch.iter().chain(rest)) })
+        Some(Rows { starts, count, row_len })
     })
 }
 
@@ -183,29 +184,24 @@ pub(crate) fn read_rows<T: Clone>(elements: &[T], rows: &Rows) -> Vec<T> {
 }
 
 /// `elements[rows] = values`, the values a scalar or a vector that
-/// [`Rows::take`]s: whether it wrote (`false` for other values, which the
-/// general path broadcasts or refuses).
-pub(crate) fn set_rows<T: Clone>(elements: &mut [T], rows: &Rows, values: InOrder<'_, T>) -> bool {
+/// [`fills`] the rows.
+pub(crate) fn set_rows<T: Clone>(elements: &mut [T], rows: &Rows, values: InOrder<'_, T>) {
     write_rows(elements, rows, values, SetKernel::new())
 }
 
 /// `elements[rows] op= values` as [`set_rows`] takes it: each occurrence
 /// in order.
-pub(crate) fn update_rows<T: Arith>(elements: &mut [T], rows: &Rows, op: Op, values: InOrder<'_, T>) -> bool {
+pub(crate) fn update_rows<T: Arith>(elements: &mut [T], rows: &Rows, op: Op, values: InOrder<'_, T>) {
     with_op!(op, kernel => write_rows(elements, rows, values, kernel))
 }
 
 /// [`set_rows`] by `kernel`.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn write_rows<T, K: Kernel<T>>(elements: &mut [T], rows: &Rows, values: InOrder<'_, T>, mut kernel: K) -> bool {
-    if !rows.take(&values) {
-        return false;
-    }
+fn write_rows<T, K: Kernel<T>>(elements: &mut [T], rows: &Rows, values: InOrder<'_, T>, mut kernel: K) {
     match values {
         InOrder::Scalar(value) => rows.each_element(|at, _| kernel.apply(&mut elements[at], value)),
         InOrder::Slice(values) => rows.each_element(|at, k| kernel.apply(&mut elements[at], &values[k])),
     }
-    true
 }
 
 /// The elements `mask` selects, in order, for a mask over every element
@@ -310,11 +306,13 @@ mod tests {
     fn nd_points_pick_rows_of_the_axes_past_their_depth() {
         let elements = IndexElem::Nd(indices(&[2, 2], vec![1, -1, 0, 1]));
         let rows = Rows::of(&elements, &[2, 3]).expect("in bounds");
-        assert_eq!((rows.starts(), rows.row_len, rows.vector_len), (&[5, 1][..], 1, Some(2)));
+        assert_eq!((rows.starts(), rows.row_len), (&[5, 1][..], 1));
+        assert!(fills(&elements, &[2, 3], &InOrder::Slice(&[1.0; 2])));
         assert_eq!(read_shape::<Ix1>(&elements, &[2, 3]), Some(Ix1(2)));
         let whole_rows = IndexElem::Nd(indices(&[1, 1], vec![-1]));
         let rows = Rows::of(&whole_rows, &[2, 3]).expect("in bounds");
-        assert_eq!((rows.starts(), rows.row_len, rows.vector_len), (&[3][..], 3, Some(3)));
+        assert_eq!((rows.starts(), rows.row_len), (&[3][..], 3));
+        assert!(fills(&whole_rows, &[2, 3], &InOrder::Slice(&[1.0; 3])));
         assert_eq!(read_shape::<Ix2>(&whole_rows, &[2, 3]), Some(Ix2(1, 3)));
         // The wrong static rank, a coordinate out of bounds, too deep.
         assert_eq!(read_shape::<Ix1>(&whole_rows, &[2, 3]), None);
@@ -326,13 +324,18 @@ mod tests {
 
     #[test]
     fn vectors_line_up_with_reads_of_one_axis_past_axes_of_one() {
-        let rows = Rows::of(&IndexElem::Nd(indices(&[2, 1], vec![0, 1])), &[2, 3]).expect("in bounds");
-        assert!(rows.take(&InOrder::Scalar(&1.0)));
-        assert!(!rows.take(&InOrder::Slice(&[1.0; 6])));
-        assert!(!rows.take(&InOrder::Slice(&[1.0; 3])));
+        // Two whole rows of three: a read of shape (2, 3).
+        let points = IndexElem::Nd(indices(&[2, 1], vec![0, 1]));
+        let rows = Rows::of(&points, &[2, 3]).expect("in bounds");
+        assert!(fills(&points, &[2, 3], &InOrder::Scalar(&1.0)));
+        assert!(!fills(&points, &[2, 3], &InOrder::Slice(&[1.0; 6])));
+        assert!(!fills(&points, &[2, 3], &InOrder::Slice(&[1.0; 3])));
+        // One point's row: a read of shape (1, 3), which three values fill.
+        let point = IndexElem::Nd(indices(&[1, 1], vec![1]));
+        assert!(fills(&point, &[2, 3], &InOrder::Slice(&[1.0; 3])));
+        assert!(!fills(&point, &[2, 3], &InOrder::Slice(&[1.0; 2])));
         let mut x = [0.0; 6];
-        assert!(!set_rows(&mut x, &rows, InOrder::Slice(&[1.0; 6])));
-        assert!(set_rows(&mut x, &rows, InOrder::Scalar(&1.0)));
+        set_rows(&mut x, &rows, InOrder::Scalar(&1.0));
         assert_eq!(x, [1.0; 6]);
     }
 }
