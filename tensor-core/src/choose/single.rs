@@ -121,7 +121,7 @@ fn along(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Option<Rows> {
         // division per pick costs more than the rest of its work): the
         // element past the axis, the place along it, and where the
         // target's outer element starts.
-        let (mut within, mut along, mut outer_start) = (0, 0, 0);
+        let (mut within, mut place, mut outer_start) = (0, 0, 0);
         let mut starts = [0; FEW_ROWS];
         for (start, &pick) in starts.iter_mut().zip(picks) {
             if !pick.in_bounds(len) {
@@ -131,9 +131,9 @@ fn along(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Option<Rows> {
             within += 1;
             if within == inner {
                 within = 0;
-                along += 1;
-                if along == picked {
-                    along = 0;
+                place += 1;
+                if place == picked {
+                    place = 0;
                     outer_start += len * inner;
                 }
             }
