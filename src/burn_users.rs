@@ -118,7 +118,9 @@
 //! for its defined answer: a buffer of one number per row finds each
 //! position's last occurrence, two more passes than burn's `Assign`, whose
 //! result with repeated indices is undefined; promised distinct
-//! (`unique`), it costs about what the others do. With repeated indices,
+//! (`unique`), it costs about what the others do. `*=`, `/=`, `pow`,
+//! `min` and `max` by device indices not promised distinct count each
+//! row's occurrences in such a buffer first. With repeated indices,
 //! tensor-at is many times faster than the loop of one-element slices
 //! that applies each occurrence in turn. `examples/burn_speed.rs` and
 //! `examples/workloads.rs` in `tests/burn/` time these (measured:

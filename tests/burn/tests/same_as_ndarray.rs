@@ -499,6 +499,18 @@ fn index_arrays_on_the_device() {
         at!(x[i] *= array![1.5, -2.5, 0.0, 4.5, 5.5]);
         x
     });
+    // `/=` runs in rounds, as many as a position's most occurrences: a
+    // count too low would divide by one occurrence alone. Counted in a
+    // pass over every row's count (a short target), and among the
+    // occurrences (few beside the rows).
+    same_device!(1, Ix1, [6], repeated.clone(), 1, |x, i| {
+        at!(x[i] /= array![1.5, -2.5, 0.5, 4.5, 3.0]);
+        x
+    });
+    same_device!(1, Ix1, [200], array![3, 150, 3, -197, 3], 1, |x, i| {
+        at!(x[i] /= array![1.5, -2.5, 0.5, 4.5, 3.0]);
+        x
+    });
     same_device!(2, Ix2, [4, 5], array![[4, 0], [4, 2]], 2, |x, i| { at!(x[1.., i]).to_owned() });
     same_device!(2, Ix2, [4, 5], array![[4, 0], [4, 2]], 2, |x, i| {
         at!(x[[0, 3], i] += 1.0);
