@@ -118,12 +118,12 @@
 //! cache; a gather by device indices checks their bounds on the device
 //! first (two reductions and one small copy back), which on a target the
 //! cache holds makes it about twice burn's `select`. `=` with device
-//! indices pays for its defined answer: a buffer of one number per row finds each
-//! position's last occurrence, two more passes than burn's `Assign`, whose
-//! result with repeated indices is undefined; promised distinct
-//! (`unique`), it costs about what the others do. `*=`, `/=`, `pow`,
-//! `min` and `max` by device indices not promised distinct count each
-//! row's occurrences in such a buffer first. With repeated indices,
+//! indices pays for its defined answer: a buffer of one number per row
+//! finds each position's last occurrence, two more passes than burn's
+//! `Assign`, whose result with repeated indices is undefined; promised
+//! distinct (`unique`), it costs about what the others do. `*=`, `/=`,
+//! `pow`, `min` and `max` by device indices not promised distinct count
+//! each row's occurrences in such a buffer first. With repeated indices,
 //! tensor-at is many times faster than the loop of one-element slices
 //! that applies each occurrence in turn. `examples/burn_speed.rs` and
 //! `examples/workloads.rs` in `tests/burn/` time these (measured:

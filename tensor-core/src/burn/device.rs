@@ -747,8 +747,8 @@ fn most_repeats(at: Tensor<1, Int>, skipped: Option<Tensor<1, Bool>>, rows: usiz
 }
 
 /// How many rows' counts one occurrence's count costs to read where it
-/// is (a cache line of 64 bytes for four): past one occurrence in this
-/// many rows, a pass over the counts costs less.
+/// is (a 64-byte cache line, against a 4-byte count in a pass): past one
+/// occurrence in this many rows, a pass over the counts costs less.
 const READ_PER_OCCURRENCE: usize = 16;
 
 /// What [`in_bounds`] found: each array's axis and positions, and the
