@@ -12,7 +12,7 @@ alone is enough for `--frameworks numpy`):
 
     python3 benches/peers.py [--only W5]... [--repeat 11] [--warmup 2]
                              [--threads N] [--frameworks numpy,jax,torch,tf]
-                             [--json FILE] [--no-validate]
+                             [--json FILE] [--no-validate] [--device cuda]
     python3 benches/peers.py --make-torch-stubs
 
 `--only` takes a workload (W5), one half of W3 or W11 (W3b), the pair
@@ -20,7 +20,10 @@ alone is enough for `--frameworks numpy`):
 workload runs. `--threads N` holds JAX, PyTorch and TensorFlow to N
 threads (NumPy always runs on one); without it PyTorch runs twice, on one
 thread and on as many as the machine has, and JAX and TensorFlow take
-their defaults. Markdown tables go to stdout,
+their defaults. `--device cuda` runs JAX and PyTorch on the first GPU, every
+input uploaded once before the runs and each run ending in a device sync,
+against `cargo bench --features cuda --bench workloads -- --gpu`; NumPy
+still gives the reference result. Markdown tables go to stdout,
 progress to stderr, everything measured to the `--json` file.
 
 The inputs
@@ -895,19 +898,33 @@ class NumpyPeer(Peer):
 class TorchPeer(Peer):
     family = "torch"
 
-    def __init__(self, threads):
+    def __init__(self, threads, device="cpu"):
         import torch
-        self.module, self.threads, self.name = torch, threads, f"torch-{threads}t"
+        self.module, self.threads, self.device = torch, threads, torch.device(device)
+        self.name = f"torch-{threads}t" if device == "cpu" else f"torch-{device}"
 
     def settle(self):
         self.module.set_num_threads(self.threads)
 
     def state(self, inputs):
-        return State({k: self.module.from_numpy(v.copy()) for k, v in inputs.items()})
+        return State({k: self.module.from_numpy(v.copy()).to(self.device) for k, v in inputs.items()})
 
     def wrap(self, label, s, inputs, call):
-        x0 = self.module.from_numpy(inputs["x"])
-        return Variant(label, call, lambda: s.x.copy_(x0), lambda: s.get("out", s.x).numpy())
+        x0 = self.module.from_numpy(inputs["x"]).to(self.device)
+        return Variant(label, self.finished(call), self.finished(lambda: s.x.copy_(x0)),
+                       lambda: s.get("out", s.x).cpu().numpy())
+
+    def finished(self, call):
+        """`call`, returning once its work is done: a GPU runs it
+        asynchronously."""
+        if self.device.type == "cpu":
+            return call
+        synchronize = self.module.cuda.synchronize
+
+        def run():
+            call()
+            synchronize()
+        return run
 
 
 class TfPeer(Peer):
@@ -988,7 +1005,7 @@ def thread_environment(threads):
         os.environ["XLA_FLAGS"] = (flags + " --xla_cpu_multi_thread_eigen=false").strip()
 
 
-def open_peers(families, threads):
+def open_peers(families, threads, device="cpu"):
     """The peers of `families` that load, their versions, and why others did not."""
     versions = {"numpy": np.__version__, "python": platform.python_version()}
     peers, notes = [], []
@@ -1003,7 +1020,9 @@ def open_peers(families, threads):
                 versions.update(jax=jax.__version__, jaxlib=jaxlib.__version__)
             elif family == "torch":
                 counts = [threads] if threads else sorted({1, os.cpu_count() or 1})
-                peers += [TorchPeer(n) for n in counts]
+                if device != "cpu":  # the CPU's threads only launch the GPU's kernels
+                    counts = counts[:1]
+                peers += [TorchPeer(n, device) for n in counts]
                 versions["torch"] = peers[-1].module.__version__
             elif family == "tf":
                 peers.append(TfPeer(threads))
@@ -1057,8 +1076,9 @@ def memory_references(peers, warmup, repeat):
     ]
     for peer in peers:
         if isinstance(peer, TorchPeer):
-            a, b = peer.module.from_numpy(src), peer.module.from_numpy(dst)
-            cases.append((f"torch copy_ 256 MiB ({peer.threads} thread)", partial(b.copy_, a), 2 * big, peer))
+            a, b = (peer.module.from_numpy(array).to(peer.device) for array in (src, dst))
+            where = f"{peer.threads} thread" if peer.device.type == "cpu" else str(peer.device)
+            cases.append((f"torch copy_ 256 MiB ({where})", peer.finished(partial(b.copy_, a)), 2 * big, peer))
     found = []
     for what, run, nbytes, peer in cases:
         if peer is not None:
@@ -1166,6 +1186,8 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, help="threads for every peer (default: torch on 1 and on every core)")
     p.add_argument("--frameworks", default="numpy,jax,torch,tf", help="a comma list of numpy, jax, torch, tf")
     p.add_argument("--json", help="write everything measured to this file")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="where JAX and PyTorch run (cuda: the first GPU; NumPy and TensorFlow stay on the CPU)")
     p.add_argument("--no-validate", action="store_true", help="skip the check of each result against NumPy's")
     p.add_argument("--make-torch-stubs", action="store_true",
                    help="compile stubs of torch's CUDA libraries into the installed torch/lib, then exit")
@@ -1181,9 +1203,10 @@ def main(argv=None):
         make_torch_stubs()
         return 0
     thread_environment(args.threads)
+    os.environ.setdefault("JAX_PLATFORMS", args.device)
     selected = select(args.only)
     families = [f.strip() for f in args.frameworks.split(",") if f.strip()]
-    peers, versions, notes = open_peers(families, args.threads)
+    peers, versions, notes = open_peers(families, args.threads, args.device)
     for note in notes:
         print("#", note, file=sys.stderr)
     print(f"# peers: {', '.join(f'{k} {v}' for k, v in versions.items())}; "
@@ -1192,7 +1215,7 @@ def main(argv=None):
     results = {
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "processor": cpu_model()},
         "versions": versions,
-        "settings": {"repeat": args.repeat, "warmup": args.warmup, "threads": args.threads},
+        "settings": {"repeat": args.repeat, "warmup": args.warmup, "threads": args.threads, "device": args.device},
         "seed_base": SEED_BASE,
         "notes": notes,
         "bandwidth": [{"what": what, "median_ms": med * 1e3, "min_ms": least * 1e3, "bytes": nbytes,

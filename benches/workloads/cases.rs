@@ -37,9 +37,6 @@ pub const WORKLOADS: [(&str, &str); 19] = [
     ),
 ];
 
-/// The workloads the GPU bench does not run yet (batched indexing).
-pub const NOT_ON_GPU: [&str; 3] = ["W14", "W15", "W16"];
-
 /// The least bytes memory must move for the workloads bound by memory
 /// bandwidth, held to a share of the copy's: what is read and written,
 /// counting whole cache lines where a line is only partly written (its
