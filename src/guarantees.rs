@@ -89,8 +89,12 @@
 //!   are cut into chunks of indices; float sums and products, and large
 //!   `set`s, are split by destination: each thread owns a range of the
 //!   target and applies the updates landing there in index order, so no
-//!   sum is regrouped. The GPU kernels give the CPU's bits too (no float
-//!   atomics).
+//!   sum is regrouped. The GPU kernels apply the same sequence (no float
+//!   atomics) and give the CPU's bits on a driver whose arithmetic is
+//!   IEEE 754's, as lavapipe's is. NVIDIA's Vulkan driver rounds `f32`
+//!   division within WGSL's 2.5 units in the last place, flushes
+//!   subnormals to zero and writes NaN with another sign: there `/=`, and
+//!   products passing through a subnormal, can differ in the last bits.
 //! - Arithmetic: integers wrap on overflow as NumPy's fixed-width integers
 //!   do (in `i8`, 127 + 1 is -128; `i64::MIN / -1` is `i64::MIN`);
 //!   integer `/` truncates toward zero; float `min`/`max` propagate NaN as

@@ -184,7 +184,11 @@
 //! Duplicates are deterministic: `set` keeps the last occurrence in index
 //! order, and accumulations apply every occurrence in index order, the
 //! sequence of operations the CPU performs, so float sums are bitwise those
-//! of tensor-core, run after run (no float atomics). Float `pow` is refused
+//! of tensor-core, run after run (no float atomics), where the driver's
+//! arithmetic is IEEE 754's (lavapipe). A driver may divide less exactly
+//! and flush subnormals, as WGSL allows and NVIDIA's Vulkan driver does:
+//! there `/=`, and products through a subnormal, can differ in the last
+//! bits, and NaNs can differ in sign. Float `pow` is refused
 //! (GPU `pow` is not bitwise the CPU's), and `apply(f)` takes a host
 //! closure, which no kernel can run: download, apply, upload instead.
 //!
