@@ -184,6 +184,50 @@ fn index_arrays_broadcasting_to_an_absurd_size_fail_before_allocating() {
 }
 
 #[test]
+fn an_index_array_of_one_value_at_every_position_indexes_as_that_value() {
+    // Zero strides (GPU stand-ins, `np.broadcast_to(v, shape)`) index as the value at each position:
+    // duplicates accumulate, every mode resolves it, and beside another array the rows are kept.
+    let x = array![10.0f32, 11.0, 12.0, 13.0, 14.0];
+    for (value, position) in [(0i64, 0usize), (-1, 4), (2, 2)] {
+        let one = [value];
+        let index = [ix(stretched(&one, (2, 3)))];
+        let read = get(&x, &index, Mode::Error).unwrap().into_owned();
+        assert_eq!(read, ArrayD::from_elem(IxDyn(&[2, 3]), x[position]), "x[{value} everywhere]");
+        let mut added = x.clone();
+        update(&mut added, &index, Op::Add, 1.0, Mode::Error).unwrap();
+        let mut expected = x.clone();
+        expected[position] += 6.0;
+        assert_eq!(added, expected, "x[{value} everywhere] += 1, six duplicates");
+    }
+    let seven = [7i64];
+    let index = [ix(stretched(&seven, (2, 3)))];
+    let mut y = x.clone();
+    let error = update(&mut y, &index, Op::Add, 1.0, Mode::Error).unwrap_err();
+    assert_eq!(error.to_string(), "index 7 is out of bounds for axis 0 with size 5");
+    update(&mut y, &index, Op::Add, 1.0, Mode::Drop).unwrap();
+    assert_eq!(y, x, "a failed call and a dropped one write nothing");
+    for (mode, position) in [(Mode::Clip, 4), (Mode::Wrap, 2)] {
+        let mut z = x.clone();
+        update(&mut z, &index, Op::Add, 1.0, mode).unwrap();
+        let mut expected = x.clone();
+        expected[position] += 6.0;
+        assert_eq!(z, expected, "x[7 everywhere] += 1 in {mode:?}");
+    }
+    // Beside a row array: x2[[0, 2], c] for a column c at both positions.
+    let x2 = Array2::from_shape_fn((3, 5), |(r, c)| (10 * r + c) as f32);
+    for (column, expected) in [(0usize, [0.0f32, 20.0]), (3, [3.0, 23.0])] {
+        let one = [column];
+        let columns = ArrayView1::from_shape(2.strides(0), &one).unwrap();
+        let read = get(&x2, &[ix(array![0, 2]), ix(columns)], Mode::Error).unwrap().into_owned();
+        assert_eq!(
+            read,
+            ArrayD::from_shape_vec(IxDyn(&[2]), expected.to_vec()).unwrap(),
+            "x2[[0, 2], {column}]"
+        );
+    }
+}
+
+#[test]
 fn a_gather_from_a_huge_broadcast_target_fails_cleanly() {
     // A stride-0 target view of 2^42 elements read through 2^20 rows would be a 16 TiB result:
     // refused with `TooLarge` naming its shape, never a panic or an abort, on every thread count

@@ -63,6 +63,17 @@ impl Component<'_> {
             }
             Ok(())
         };
+        // One value broadcast to every position (tensor-gpu's stand-in for
+        // a device array is a broadcast zero): resolved once, and a
+        // position of zero leaves every offset as it is.
+        if let Source::Array(array) = &self.source
+            && let Some(index) = single_value(array)
+        {
+            return match bounds.resolve(index, len) {
+                Resolution::At(position) if position as isize * stride == 0 => Ok(()),
+                _ => offsets.iter_mut().try_for_each(|o| add(o, index)),
+            };
+        }
         match &self.source {
             Source::Int(index) => offsets.iter_mut().try_for_each(|o| add(o, *index)),
             Source::Positions(positions) => {
@@ -93,6 +104,15 @@ impl Component<'_> {
             }),
         }
     }
+}
+
+/// The value of an index array that holds one element at every position
+/// (zero strides, or axes of length one), if it is such an array.
+fn single_value(array: &IntArray<'_>) -> Option<i128> {
+    with_int_array!(array, a => {
+        let one_element = a.shape().iter().zip(a.strides()).all(|(&n, &stride)| n <= 1 || stride == 0);
+        one_element.then(|| a.first().map(|&i| i.to_i128())).flatten()
+    })
 }
 
 /// Broadcasts the components' shapes together (NumPy rules).
