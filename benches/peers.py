@@ -20,11 +20,12 @@ alone is enough for `--frameworks numpy`):
 workload runs. `--threads N` holds JAX, PyTorch and TensorFlow to N
 threads (NumPy always runs on one); without it PyTorch runs twice, on one
 thread and on as many as the machine has, and JAX and TensorFlow take
-their defaults. `--device cuda` runs JAX and PyTorch on the first GPU, every
-input uploaded once before the runs and each run ending in a device sync,
-against `cargo bench --features cuda --bench workloads -- --gpu`; NumPy
-still gives the reference result. Markdown tables go to stdout,
-progress to stderr, everything measured to the `--json` file.
+their defaults. `--device cuda` runs JAX and PyTorch on the first GPU,
+every input uploaded once before the runs and each run ending in a device
+sync, against `cargo bench --features gpu --bench workloads -- --gpu` (or
+`--features cuda`); NumPy still gives the reference result. Markdown
+tables go to stdout, progress to stderr, everything measured to the
+`--json` file.
 
 The inputs
 ----------

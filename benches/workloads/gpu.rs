@@ -63,7 +63,7 @@ impl<F: FnMut(&mut GpuTensor<f32>) -> Option<GpuTensor<f32>>> Runner for OnDevic
     }
     fn restore(&mut self) {
         if let Some(pristine) = &self.pristine {
-            self.x = GpuTensor::from_array(&self.gpu, pristine).expect("upload");
+            self.x = upload(&self.gpu, pristine);
         }
     }
     fn result_sum(&self) -> f64 {
@@ -80,7 +80,7 @@ fn runner(
 ) -> Box<dyn Runner> {
     Box::new(OnDevice {
         gpu: gpu.clone(),
-        x: GpuTensor::from_array(gpu, &x).expect("upload"),
+        x: upload(gpu, &x),
         pristine: restores.then_some(x),
         out: None,
         op,

@@ -63,19 +63,22 @@ impl Component<'_> {
             }
             Ok(())
         };
-        // One value broadcast to every position (tensor-gpu's stand-in for
-        // a device array is a broadcast zero): resolved once, and a
-        // position of zero leaves every offset as it is.
-        if let Source::Array(array) = &self.source
-            && let Some(index) = single_value(array)
-        {
+        // One index at every position: an integer, or an array of one value
+        // broadcast (tensor-gpu's stand-in for a device array is a
+        // broadcast zero). Resolved once; a position of zero leaves every
+        // offset as it is.
+        let uniform = match &self.source {
+            Source::Int(index) => Some(*index),
+            Source::Array(array) => single_value(array),
+            _ => None,
+        };
+        if let Some(index) = uniform {
             return match bounds.resolve(index, len) {
                 Resolution::At(position) if position as isize * stride == 0 => Ok(()),
                 _ => offsets.iter_mut().try_for_each(|o| add(o, index)),
             };
         }
         match &self.source {
-            Source::Int(index) => offsets.iter_mut().try_for_each(|o| add(o, *index)),
             Source::Positions(positions) => {
                 // A mask's positions have the mask's count as their only
                 // axis; broadcasting repeats them in the outer positions.
@@ -88,7 +91,8 @@ impl Component<'_> {
                 }
                 Ok(())
             }
-            Source::Extent => Ok(()),
+            // Both returned above.
+            Source::Int(_) | Source::Extent => Ok(()),
             // The common case, an array of the broadcast shape in mode
             // error: the passes check it, then fold it in.
             Source::Array(array) if bounds == Bounds::Error && array.shape() == shape => {
@@ -111,7 +115,7 @@ impl Component<'_> {
 fn single_value(array: &IntArray<'_>) -> Option<i128> {
     with_int_array!(array, a => {
         let one_element = a.shape().iter().zip(a.strides()).all(|(&n, &stride)| n <= 1 || stride == 0);
-        one_element.then(|| a.first().map(|&i| i.to_i128())).flatten()
+        if one_element { a.first().map(|&i| i.to_i128()) } else { None }
     })
 }
 
