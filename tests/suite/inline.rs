@@ -117,10 +117,25 @@ proptest! {
         let general = get(&x, &[ix(i), ix(j), ix(k)], Mode::Error);
         prop_assert_eq!(element, general.map(|view| *view.first().expect("a 0-d read holds one element")));
         agree(try_at!(x[..., None]), &x, &[IndexElem::Ellipsis, IndexElem::NewAxis])?;
+        // Rows: one integer then whole axes (viewed with no walk), on the
+        // target and on a view walked backwards.
+        let whole = IndexElem::Range(RangeSlice::new(0, None));
+        agree(try_at!(x[i]), &x, &[ix(i)])?;
+        agree(try_at!(x[i, ..]), &x, &[ix(i), whole.clone()])?;
+        agree(try_at!(x[i, :, :]), &x, &[ix(i), whole.clone(), whole.clone()])?;
+        agree(try_at!(x[i, ...]), &x, &[ix(i), IndexElem::Ellipsis])?;
+        let backwards = x.slice(ndarray::s![..;-1, .., ..;-1]);
+        let read: Result<ArrayView<'_, i64, ndarray::Ix2>, IndexError> = try_at!(backwards[i, ..]);
+        prop_assert_eq!(
+            read.map(|row| row.iter().copied().collect::<Vec<_>>()),
+            get(&backwards.to_owned(), &[ix(i)], Mode::Error).map(|row| row.iter().copied().collect())
+        );
         // A dynamic rank: the structure is checked at run time.
         let xd = x.clone().into_dyn();
         agree(try_at!(xd[i, j, k, i]), &x, &[ix(i), ix(j), ix(k), ix(i)])?;
         agree(try_at!(xd[i, ..., None, j]), &x, &[ix(i), IndexElem::Ellipsis, IndexElem::NewAxis, ix(j)])?;
+        // More whole axes than the target has, an error found at run time.
+        agree(try_at!(xd[i, .., .., ..]), &x, &[ix(i), whole.clone(), whole.clone(), whole])?;
     }
 }
 
@@ -163,10 +178,13 @@ proptest! {
         let x = target(shape);
         let slice = IndexElem::Slice(PySlice::new(Some(a as isize), Some(b as isize), Some(c as isize)));
         let reversed = IndexElem::Slice(PySlice::new(None, None, Some(-1)));
-        let forms: [(&[IndexElem<'_>], bool); 3] = [
+        let whole = IndexElem::Range(RangeSlice::new(0, None));
+        let forms: [(&[IndexElem<'_>], bool); 5] = [
             (&[slice, ix(i)], false),
             (&[ix(i), reversed], true),
             (&[IndexElem::Ellipsis, ix(i)], false),
+            (&[ix(i), whole], false),
+            (&[ix(i)], true),
         ];
         for (form, (index, add)) in forms.into_iter().enumerate() {
             let region = match get(&x, index, Mode::Error) {
@@ -181,8 +199,12 @@ proptest! {
                 (0, _) => try_at!(y[a:b:c, i] = &value),
                 (1, 1) => try_at!(y[i, ::-1] += value.view()),
                 (1, _) => try_at!(y[i, ::-1] += value.clone()),
-                (_, 1) => try_at!(y[..., i] = value.view()),
-                _ => try_at!(y[..., i] = value.clone()),
+                (2, 1) => try_at!(y[..., i] = value.view()),
+                (2, _) => try_at!(y[..., i] = value.clone()),
+                (3, 1) => try_at!(y[i, :] = value.view()),
+                (3, _) => try_at!(y[i, :] = &value),
+                (_, 1) => try_at!(y[i] += value.view()),
+                _ => try_at!(y[i] += value.clone()),
             };
             let mut general = x.clone();
             let expected = match add {
@@ -191,6 +213,31 @@ proptest! {
             };
             prop_assert_eq!((written, y), (expected, general), "form {}, value kind {}", form, kind);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    /// Rows written with a scalar (`x[i] = v`, `x[i, ..] += v`,
+    /// `x[i, ...] *= v`), on the target and on a view walked backwards:
+    /// the same array, or the same error with the target unchanged, as the
+    /// general path.
+    #[test]
+    fn rows_written_with_a_scalar_equal_the_general_path(shape in shapes(), i in bound(), v in -9i64..9) {
+        let x = target(shape);
+        let whole = IndexElem::Range(RangeSlice::new(0, None));
+        let mut y = x.clone();
+        let mut general = x.clone();
+        prop_assert_eq!(try_at!(y[i] = v), set(&mut general, &[ix(i)], v, Mode::Error));
+        prop_assert_eq!(try_at!(y[i, ..] += v), update(&mut general, &[ix(i), whole.clone()], Op::Add, v, Mode::Error));
+        prop_assert_eq!(try_at!(y[i, ...] *= v), update(&mut general, &[ix(i), IndexElem::Ellipsis], Op::Mul, v, Mode::Error));
+        prop_assert_eq!(&y, &general);
+        let (mut y, mut general) = (x.clone(), x.clone());
+        let mut backwards = y.slice_mut(ndarray::s![..;-1, .., ..;-1]);
+        let mut expected = general.slice_mut(ndarray::s![..;-1, .., ..;-1]);
+        prop_assert_eq!(try_at!(backwards[i, :] -= v), update(&mut expected, &[ix(i), whole], Op::Sub, v, Mode::Error));
+        prop_assert_eq!(y, general);
     }
 }
 

@@ -6,7 +6,7 @@
 use crate::error::IndexError;
 use ndarray::Dimension;
 
-use crate::index::{BasicElem, BasicList, IndexElem, VisitBasic, position_of};
+use crate::index::{BasicElem, BasicList, IndexElem, RangeSlice, VisitBasic, position_of};
 use crate::mode::{Bounds, Resolution};
 use crate::plan::ViewAxis;
 use crate::plan::place::{Placement, basic};
@@ -165,6 +165,29 @@ fn view_axes(
     Ok(Some(usize::from(!matches!(view_axis, ViewAxis::NewAxis))))
 }
 
+/// The row a typed list of one integer then whole axes picks (`x[i]`,
+/// `x[i, :]`, `x[i, ..]`, `x[i, ...]`): the integer's position on the first
+/// axis, in bounds; `None` for any other list (an integer out of bounds, or
+/// more elements than axes, included: the general path reports them). The
+/// small calls' commonest view, made with no walk over view axes.
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<usize> {
+    let whole = RangeSlice::new(0, None);
+    let (mut row, mut axes, mut ellipses, mut picks) = (None, 0, 0, true);
+    list.each_basic(&mut |elem| {
+        match (elem, row) {
+            (Some(BasicElem::Int(i)), None) => row = Some(i),
+            (Some(BasicElem::Range(range)), Some(_)) if range == whole => axes += 1,
+            (Some(BasicElem::Ellipsis), Some(_)) => ellipses += 1,
+            _ => picks = false,
+        }
+        picks
+    });
+    let (len, row) = (*shape.first()?, row?);
+    (picks && ellipses <= 1 && axes < shape.len()).then_some(())?;
+    position_of(row, len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +244,46 @@ mod tests {
             axes(&zero_step, &[3, 3], Bounds::Error),
             Some(Err(IndexError::OutOfBounds { .. }))
         ));
+    }
+
+    /// A list of basic elements as a typed list hands them over.
+    struct Basic(Vec<Option<BasicElem>>);
+
+    impl BasicList for Basic {
+        fn each_basic(&self, f: &mut impl VisitBasic) {
+            for &elem in &self.0 {
+                if !f.visit(elem) {
+                    return;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_is_one_integer_in_bounds_then_whole_axes() {
+        let (int, whole) = (|i| Some(BasicElem::Int(i)), Some(BasicElem::Range(RangeSlice::new(0, None))));
+        let (ellipsis, new_axis) = (Some(BasicElem::Ellipsis), Some(BasicElem::NewAxis));
+        let row = |elems: &[Option<BasicElem>], shape: &[usize]| row_at(&Basic(elems.to_vec()), shape);
+        // `x[1]`, `x[-1, :]`, `x[0, ...]`, `x[2, ..., :]` on a 4 x 5 array.
+        assert_eq!(row(&[int(1)], &[4, 5]), Some(1));
+        assert_eq!(row(&[int(-1), whole], &[4, 5]), Some(3));
+        assert_eq!(row(&[int(0), ellipsis], &[4, 5]), Some(0));
+        assert_eq!(row(&[int(2), ellipsis, whole], &[4, 5]), Some(2));
+        // Out of bounds, or more axes than the array has: the general
+        // path's errors.
+        assert_eq!(row(&[int(4)], &[4, 5]), None);
+        assert_eq!(row(&[int(-5), whole], &[4, 5]), None);
+        assert_eq!(row(&[int(0), whole, whole], &[4, 5]), None);
+        assert_eq!(row(&[int(0)], &[]), None);
+        assert_eq!(row(&[int(0), ellipsis, ellipsis], &[4, 5]), None);
+        // Anything but whole axes after the integer, or before it.
+        let part = Some(BasicElem::Range(RangeSlice::new(1, None)));
+        assert_eq!(row(&[int(0), part], &[4, 5]), None);
+        assert_eq!(row(&[int(0), int(1)], &[4, 5]), None);
+        assert_eq!(row(&[int(0), new_axis], &[4, 5]), None);
+        assert_eq!(row(&[whole, int(0)], &[4, 5]), None);
+        assert_eq!(row(&[int(0), None], &[4, 5]), None);
+        assert_eq!(row(&[], &[4, 5]), None);
     }
 
     #[test]

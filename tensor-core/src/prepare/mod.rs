@@ -294,6 +294,13 @@ pub(crate) fn element_at<D: ndarray::Dimension>(list: &impl BasicList, shape: &[
     basic::element_at(list, shape)
 }
 
+/// The row a typed list of one integer then whole axes picks, in bounds
+/// (see [`plan::basic::row_at`](crate::plan::basic::row_at)).
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<usize> {
+    basic::row_at(list, shape)
+}
+
 /// `x[predicate(x)] = value` (the mask sugar), prepared: the value for the
 /// `count()` selected elements (counted only for an array value). Inlined,
 /// so that a scalar's `Result` is never built in memory.
