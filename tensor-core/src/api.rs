@@ -300,7 +300,14 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
         return None;
     }
     let len = target.len();
-    few_result(choose::update_few(target.as_slice_mut()?, index, op, values), index, len)
+    let axis = target.as_slice_mut()?;
+    // A `match`, not a closure: the closure's captures, borrowed, would
+    // put the listed indices in memory.
+    let few = match choose::update_listed(axis, index, op, &values) {
+        Some(few) => few,
+        None => choose::update_few(axis, index, op, values),
+    };
+    few_result(few, index, len)
 }
 
 /// `target[index] = values` as [`update_few`] takes it.
@@ -314,7 +321,13 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
         return None;
     }
     let len = target.len();
-    few_result(choose::set_few(target.as_slice_mut()?, index, values), index, len)
+    let axis = target.as_slice_mut()?;
+    // A `match`, as in `update_few`.
+    let few = match choose::set_listed(axis, index, &values) {
+        Some(few) => few,
+        None => choose::set_few(axis, index, values),
+    };
+    few_result(few, index, len)
 }
 
 /// `target[elem] op= values` for a typed list of one advanced element

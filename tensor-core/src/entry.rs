@@ -276,9 +276,10 @@ where
     list.with_elems(|elems| crate::batched::get_batched_into(&target.target_view(), elems, L::BATCH, mode, &mut out.target_view_mut()))
 }
 
-/// `target[list] = value`. Inlined into the call: an element in bounds is
-/// written there, then the rest of the inline paths (`set_rest`), then the
-/// backend's general path, a call of its own.
+/// `target[list] = value`. Inlined into the call: an element in bounds, or
+/// a few indices in one vector, are written there, then the rest of the
+/// inline paths (`set_rest`), then the backend's general path, a call of
+/// its own.
 #[inline]
 pub fn set<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
@@ -292,12 +293,16 @@ where
     if set_element(target, &list, &value, &mode) {
         return Ok(());
     }
+    if let Some(written) = set_few(target, &list, &value, &mode) {
+        return written;
+    }
     set_rest(target, list, value, mode).map_err(|error| *error)
 }
 
 /// [`set`] for `at!`, which panics on an error at the user's line. The
-/// element's write is inlined into the call; the rest, a call of its own
-/// where the compiler judges it large, is `set_unwrap_rest`.
+/// writes of an element and of a few indices are inlined into the call;
+/// the rest, a call of its own where the compiler judges it large, is
+/// `set_unwrap_rest`.
 #[cfg_attr(not(unoptimized), inline(always))]
 #[track_caller]
 pub fn set_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
@@ -309,12 +314,17 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if !set_element(target, &list, &value, &mode) {
-        set_unwrap_rest(target, list, value, mode);
+    if set_element(target, &list, &value, &mode) {
+        return;
+    }
+    match set_few(target, &list, &value, &mode) {
+        Some(Ok(())) => {}
+        Some(Err(error)) => failed(error),
+        None => set_unwrap_rest(target, list, value, mode),
     }
 }
 
-/// [`set_unwrap`] past an element.
+/// [`set_unwrap`] past an element and a few indices.
 #[inline]
 #[track_caller]
 fn set_unwrap_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>)
@@ -342,11 +352,30 @@ where
     inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.set_element(list, value))
 }
 
-/// [`set`] past an element: a few indices and a basic region, inlined
+/// Writes a few indices in one borrowed vector (see
+/// [`IndexableMut::set_few`]), inlined into the call with the element's
+/// write: there a literal list's indices are constants (`x[[1, 5]] = v`).
+/// `None` when not taken.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn set_few<'i, 'v, X, L, V>(target: &mut X, list: &L, value: &V, mode: &AnyMode<X::Elem>) -> Option<Result<(), X::Error>>
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Clone + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
+{
+    if !inline::<L, _>(mode) {
+        return None;
+    }
+    target.set_few(list.single_index()?, value.in_order()?)
+}
+
+/// [`set`] past an element and a few indices: a basic region, inlined
 /// (where the compiler sees the index the macro wrote), then the general
 /// path (which tries one small advanced element alone first), the
-/// backend's call of its own. The error comes boxed: a `Result` of a word, which the paths' results merge into in registers (merging
-/// the whole error costs a small write a copy, and a stall on it).
+/// backend's call of its own. The error comes boxed: a `Result` of a word,
+/// which the paths' results merge into in registers (merging the whole
+/// error costs a small write a copy, and a stall on it).
 #[inline]
 fn set_rest<'i, 'v, X, L, V>(target: &mut X, list: L, value: V, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>
 where
@@ -355,15 +384,7 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    let inline = inline::<L, _>(&mode);
-    if inline
-        && let Some(index) = list.single_index()
-        && let Some(values) = value.in_order()
-        && let Some(written) = target.set_few(index, values)
-    {
-        return written.map_err(Box::new);
-    }
-    if inline
+    if inline::<L, _>(&mode)
         && let Some(written) = value.written()
         && target.set_basic(&list, written)
     {
@@ -404,11 +425,14 @@ where
     if update_element(target, &list, op, &value, &mode) {
         return Ok(());
     }
+    if let Some(written) = update_few(target, &list, op, &value, &mode) {
+        return written;
+    }
     update_rest(target, list, op, value, mode).map_err(|error| *error)
 }
 
 /// [`update`] for `at!`, as [`set_unwrap`] is.
-#[inline]
+#[cfg_attr(not(unoptimized), inline(always))]
 #[track_caller]
 pub fn update_unwrap<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>)
 where
@@ -419,9 +443,27 @@ where
     V: IntoValue<'v, X::Elem>,
     V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
-    if !update_element(target, &list, op, &value, &mode)
-        && let Err(error) = update_rest(target, list, op, value, mode)
-    {
+    if update_element(target, &list, op, &value, &mode) {
+        return;
+    }
+    match update_few(target, &list, op, &value, &mode) {
+        Some(Ok(())) => {}
+        Some(Err(error)) => failed(error),
+        None => update_unwrap_rest(target, list, op, value, mode),
+    }
+}
+
+/// [`update_unwrap`] past an element and a few indices.
+#[inline]
+#[track_caller]
+fn update_unwrap_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>)
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
+{
+    if let Err(error) = update_rest(target, list, op, value, mode) {
         failed(*error)
     }
 }
@@ -438,6 +480,22 @@ where
     inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.update_element(list, op, value))
 }
 
+/// Updates a few indices in one borrowed vector as [`set_few`] writes
+/// them.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn update_few<'i, 'v, X, L, V>(target: &mut X, list: &L, op: Op, value: &V, mode: &AnyMode<X::Elem>) -> Option<Result<(), X::Error>>
+where
+    X: IndexableMut + ?Sized,
+    X::Elem: Arith + 'v,
+    L: IndexList<'i>,
+    V: IntoValue<'v, X::Elem>,
+{
+    if !inline::<L, _>(mode) {
+        return None;
+    }
+    target.update_few(list.single_index()?, op, value.in_order()?)
+}
+
 /// [`update`] past an element, as [`set_rest`].
 #[inline]
 fn update_rest<'i, 'v, X, L, V>(target: &mut X, list: L, op: Op, value: V, mode: AnyMode<X::Elem>) -> Result<(), Box<X::Error>>
@@ -447,15 +505,7 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    let inline = inline::<L, _>(&mode);
-    if inline
-        && let Some(index) = list.single_index()
-        && let Some(values) = value.in_order()
-        && let Some(written) = target.update_few(index, op, values)
-    {
-        return written.map_err(Box::new);
-    }
-    if inline
+    if inline::<L, _>(&mode)
         && let Some(written) = value.written()
         && target.update_basic(&list, op, written)
     {

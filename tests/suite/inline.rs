@@ -280,6 +280,7 @@ proptest! {
     ) {
         let x = Array1::from_iter((0..len as i64).map(|k| k * 3 - 5));
         let values = Array1::from_iter((0..index.len() as i64).map(|k| seed + 7 * k));
+        let listed: Vec<isize> = index.iter().map(|&i| i as isize).collect();
         let ops: [(&str, Combine); 3] = [("=", |_, v| v), ("+=", |e, v| e + v), (".max", i64::max)];
         for (name, op) in ops {
             let mut y = x.clone();
@@ -292,11 +293,35 @@ proptest! {
                 (_, false) => try_at!(y[index].max(values)),
             };
             let expected = if scalar { looped(&x, &index, &[seed], op) } else { looped(&x, &index, values.as_slice().unwrap(), op) };
+            match &expected {
+                Ok(expected) => prop_assert_eq!((written, &y), (Ok(()), expected), "{}", name),
+                Err(error) => prop_assert_eq!((written, &y), (Err(error.clone()), &x), "{}", name),
+            }
+            // `isize` indices, a literal list's type: up to four are
+            // applied where the call is.
+            let mut y = x.clone();
+            let written = match (name, scalar) {
+                ("=", true) => try_at!(y[listed] = seed),
+                ("=", false) => try_at!(y[listed] = values),
+                ("+=", true) => try_at!(y[listed] += seed),
+                ("+=", false) => try_at!(y[listed] += values),
+                (_, true) => try_at!(y[listed].max(seed)),
+                (_, false) => try_at!(y[listed].max(values)),
+            };
             match expected {
-                Ok(expected) => prop_assert_eq!((written, y), (Ok(()), expected), "{}", name),
-                Err(error) => prop_assert_eq!((written, y), (Err(error), x.clone()), "{}", name),
+                Ok(expected) => prop_assert_eq!((written, y), (Ok(()), expected), "{} (isize)", name),
+                Err(error) => prop_assert_eq!((written, y), (Err(error), x.clone()), "{} (isize)", name),
             }
         }
+        // Literal lists, repeated and negative indices included.
+        let mut y = x.clone();
+        let expected = looped(&x, &[1, -1, 1], &[seed], |e, v| e + v);
+        let written = try_at!(y[[1, -1, 1]] += seed);
+        prop_assert_eq!((written, y), expected.map_or_else(|error| (Err(error), x.clone()), |expected| (Ok(()), expected)));
+        let mut y = x.clone();
+        let expected = looped(&x, &[-2, 0], &[seed, seed + 1], |_, v| v);
+        let written = try_at!(y[[-2, 0]] = ndarray::array![seed, seed + 1]);
+        prop_assert_eq!((written, y), expected.map_or_else(|error| (Err(error), x.clone()), |expected| (Ok(()), expected)));
         let copy = try_set!(x[index] += seed);
         prop_assert_eq!(copy.ok(), looped(&x, &index, &[seed], |e, v| e + v).ok());
         // Reads: a vector, and the rows of a matrix.

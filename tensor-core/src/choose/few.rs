@@ -97,6 +97,48 @@ pub(crate) fn set_few<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: I
     with_loop_indices!(index, index => Few::of(Some(checked::check_then_apply(axis, index, values, SetKernel::new()))))
 }
 
+/// The most indices of a listed few ([`update_listed`], [`set_listed`]).
+const LISTED: usize = 4;
+
+/// `axis[index] op= values` for at most [`LISTED`] indices of type
+/// `isize`, the type of a literal list (`x[[1, -2]] += v`), applied where
+/// the call is: there the operation and often the indices are constants,
+/// and the call folds to the checked element updates a user writes by
+/// hand. Every index is checked before the first write. `None` for other
+/// index types and more indices, for [`update_few`], compiled once.
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn update_listed<T: Arith>(axis: &mut [T], index: IndexSlice<'_>, op: Op, values: &InOrder<'_, T>) -> Option<Few> {
+    listed(axis, index, values, |element, value| *element = (*element).combine(op, *value))
+}
+
+/// `axis[index] = values` as [`update_listed`] takes it.
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn set_listed<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: &InOrder<'_, T>) -> Option<Few> {
+    listed(axis, index, values, |element, value| *element = value.clone())
+}
+
+/// [`update_listed`] and [`set_listed`], `write` given each element and its
+/// value.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn listed<T>(axis: &mut [T], index: IndexSlice<'_>, values: &InOrder<'_, T>, mut write: impl FnMut(&mut T, &T)) -> Option<Few> {
+    let IndexSlice::Isize(indices) = index else { return None };
+    let len = axis.len();
+    if indices.len() > LISTED {
+        return None;
+    }
+    if !indices.iter().all(|i| i.in_bounds(len)) {
+        return Some(Few::OutOfBounds);
+    }
+    match values {
+        InOrder::Scalar(value) => indices.iter().for_each(|i| write(&mut axis[i.position(len)], value)),
+        InOrder::Slice(values) => indices
+            .iter()
+            .zip(*values)
+            .for_each(|(i, value)| write(&mut axis[i.position(len)], value)),
+    }
+    Some(Few::Written)
+}
+
 /// How an accumulation whose index bounds are checked in its loop runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum InLoopStrategy {
