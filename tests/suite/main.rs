@@ -5,19 +5,36 @@
 //! allocator) and `tests/ui.rs` (trybuild) stay apart.
 //!
 //! Run one part with a filter: `cargo test --test suite threads::`.
+//!
+//! Under Miri only `threads` is compiled: `scripts/miri` runs a part of it
+//! alone, and the other parts would only lengthen its build.
 
+#[cfg(not(miri))]
 mod adversarial;
+#[cfg(not(miri))]
 mod along;
+#[cfg(not(miri))]
 mod batch;
+#[cfg(not(miri))]
 mod corpus;
+#[cfg(not(miri))]
 mod errors;
+#[cfg(not(miri))]
 mod inline;
+#[cfg(not(miri))]
 mod machines;
+#[cfg(not(miri))]
 mod macros;
+#[cfg(not(miri))]
 mod mesh;
+#[cfg(not(miri))]
 mod method_syntax;
+#[cfg(not(miri))]
 mod panics;
+#[cfg(not(miri))]
 mod proptest_reference;
+#[cfg(not(miri))]
 mod reference;
+#[cfg(not(miri))]
 mod targets;
 mod threads;
