@@ -303,7 +303,7 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
     let axis = target.as_slice_mut()?;
     // A `match`, not a closure: the closure's captures, borrowed, would
     // put the listed indices in memory.
-    let few = match choose::update_listed(axis, index, op, &values) {
+    let few = match choose::update_listed(axis, index, op, values) {
         Some(few) => few,
         None => choose::update_few(axis, index, op, values),
     };
@@ -323,7 +323,7 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
     let len = target.len();
     let axis = target.as_slice_mut()?;
     // A `match`, as in `update_few`.
-    let few = match choose::set_listed(axis, index, &values) {
+    let few = match choose::set_listed(axis, index, values) {
         Some(few) => few,
         None => choose::set_few(axis, index, values),
     };

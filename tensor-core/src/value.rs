@@ -349,13 +349,21 @@ impl<T> Value<'_, T> {
 /// The values of an update as the fast loops read them: one for every
 /// position, or one per position in C order.
 #[doc(hidden)]
-#[derive(Clone, Copy)]
 pub enum InOrder<'v, T> {
     /// One value for every position.
     Scalar(&'v T),
     /// One value per position.
     Slice(&'v [T]),
 }
+
+// Borrows, copied whatever `T` is (a derive would ask `T: Copy`).
+impl<T> Clone for InOrder<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for InOrder<'_, T> {}
 
 impl<T> InOrder<'_, T> {
     /// Whether these values fit `len` positions exactly (a scalar fits any).

@@ -7,7 +7,7 @@
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::checked;
-use crate::exec::kernel::{Kernel, SetKernel, with_op};
+use crate::exec::kernel::{Kernel, RareOpKernel, SetKernel, with_op};
 use crate::index::{IndexElem, IndexInt, IndexSlice, with_loop_indices};
 use crate::mode::AnyMode;
 use crate::prepare;
@@ -107,36 +107,27 @@ const LISTED: usize = 4;
 /// hand. Every index is checked before the first write. `None` for other
 /// index types and more indices, for [`update_few`], compiled once.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn update_listed<T: Arith>(axis: &mut [T], index: IndexSlice<'_>, op: Op, values: &InOrder<'_, T>) -> Option<Few> {
-    listed(axis, index, values, |element, value| *element = (*element).combine(op, *value))
+pub(crate) fn update_listed<T: Arith>(axis: &mut [T], index: IndexSlice<'_>, op: Op, values: InOrder<'_, T>) -> Option<Few> {
+    // The kernel told its operation at run time: a constant where the call
+    // is, it folds to the one operation.
+    listed(axis, index, values, RareOpKernel::new(op))
 }
 
 /// `axis[index] = values` as [`update_listed`] takes it.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn set_listed<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: &InOrder<'_, T>) -> Option<Few> {
-    listed(axis, index, values, |element, value| *element = value.clone())
+pub(crate) fn set_listed<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: InOrder<'_, T>) -> Option<Few> {
+    listed(axis, index, values, SetKernel::new())
 }
 
-/// [`update_listed`] and [`set_listed`], `write` given each element and its
-/// value.
+/// [`update_listed`] and [`set_listed`], by `kernel`.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn listed<T>(axis: &mut [T], index: IndexSlice<'_>, values: &InOrder<'_, T>, mut write: impl FnMut(&mut T, &T)) -> Option<Few> {
-    let IndexSlice::Isize(indices) = index else { return None };
-    let len = axis.len();
-    if indices.len() > LISTED {
-        return None;
+fn listed<T, K: Kernel<T>>(axis: &mut [T], index: IndexSlice<'_>, values: InOrder<'_, T>, kernel: K) -> Option<Few> {
+    match index {
+        IndexSlice::Isize(indices) if indices.len() <= LISTED => {
+            Some(Few::of(Some(checked::check_then_apply(axis, indices, values, kernel))))
+        }
+        _ => None,
     }
-    if !indices.iter().all(|i| i.in_bounds(len)) {
-        return Some(Few::OutOfBounds);
-    }
-    match values {
-        InOrder::Scalar(value) => indices.iter().for_each(|i| write(&mut axis[i.position(len)], value)),
-        InOrder::Slice(values) => indices
-            .iter()
-            .zip(*values)
-            .for_each(|(i, value)| write(&mut axis[i.position(len)], value)),
-    }
-    Some(Few::Written)
 }
 
 /// How an accumulation whose index bounds are checked in its loop runs.
