@@ -8,6 +8,12 @@ OUT_DIR/by-hand:  `ct-by-hand`, the same work written with ndarray alone
                   (`slice_mut(s![..])`, `fill`, `assign`, `mapv_inplace`,
                   `select`, `Zip` and loops over indices).
 
+The templates cover the forms of the small-call matrix (benches/instructions):
+an element, a row, regions with negative and stepped slices, `...` and
+`None`, index arrays (four index types), literal lists, masks, comparisons and
+their combinations, `along` and `nd`; reads, `=`, `op=`, `.max()` and `set!`;
+values that are scalars, owned arrays, views and expressions.
+
 Each case is a template instantiated for two of the four element types (f32,
 f64, i32, i64), on an array of rank 1, 2 or 3; each instance is one function
 in src/t_<type>.rs. `main` calls every function and prints a checksum (an
@@ -55,8 +61,9 @@ TEMPLATES = [
         "let t = x.slice(s![..-1]).to_owned();\nx.slice_mut(s![1..]).assign(&t);"),
     (1, "let r = at!(x[::-2]);\nhash(h, &r);",
         "let r = x.slice(s![..;-2]);\nhash(h, &r);"),
-    (1, "let r = at!(x[4::-2]);\nhash(h, &r);",
-        "let r = x.slice(s![..=4;-2]);\nhash(h, &r);"),
+    (1, "let y = A1(3);\nat!(x[2:5] += &y.slice(s![..3]) * L(2));",
+        "let y = A1(3);\nlet t = &y.slice(s![..3]) * L(2);\n"
+        "let mut r = x.slice_mut(s![2..5]);\nr += &t;"),
     (1, "at!(x[-3:] -= L(1));",
         "x.slice_mut(s![-3..]).mapv_inplace(|v| v - L(1));"),
     (1, "let r = at!(x[[0, 20, -1]]; mode = clip);\nhash(h, &r);",
@@ -103,8 +110,9 @@ TEMPLATES = [
         "x.slice_mut(s![.., 1..3]).mapv_inplace(|v| v * L(2));"),
     (2, "let r = at!(x[None, 1, ..]);\nhash(h, &r);",
         "let r = x.slice(s![NewAxis, 1, ..]);\nhash(h, &r);"),
-    (2, "at!(x[[2, 11], 0] -= L(1); mode = drop);",
-        "for &i in &[2usize, 11] {\n    if i < 4 {\n        x[[i, 0]] -= L(1);\n    }\n}"),
+    (2, "let idx = array![[2usize], [0], [4], [1]];\nlet r = at!(x[along(idx, 1)]);\nhash(h, &r);",
+        "let idx = array![[2usize], [0], [4], [1]];\n"
+        "let r = Array2::from_shape_fn((4, 1), |(i, j)| x[[i, idx[[i, j]]]]);\nhash(h, &r);"),
     (2, "at!(x[[-1, 7], 2] += L(1); mode = clip);",
         "for &i in &[-1i64, 7] {\n"
         "    let j = if i < 0 { (4 + i) as usize } else { (i as usize).min(3) };\n"
@@ -141,8 +149,9 @@ TEMPLATES = [
         "    x.slice_mut(s![i, .., k]).fill(L(5));\n}"),
     (3, "let r = at!(x[1, [3, 0], 1:4:2]);\nhash(h, &r);",
         "let r = x.slice(s![1, .., 1..4;2]).select(Axis(0), &[3, 0]);\nhash(h, &r);"),
-    (3, "let y = set!(x[..., 0] = L(1));\nhash(h, &y);",
-        "let mut y = x.clone();\ny.slice_mut(s![.., .., 0]).fill(L(1));\nhash(h, &y);"),
+    (3, "let c = array![[0usize, 1], [2, 3], [1, 0]];\nat!(x[nd(c)] += L(1));",
+        "let c = array![[0usize, 1], [2, 3], [1, 0]];\nfor p in c.rows() {\n"
+        "    x.slice_mut(s![p[0], p[1], ..]).mapv_inplace(|v| v + L(1));\n}"),
     (3, "let idx = array![2usize, 0, 2];\nat!(x[idx, 1, 1:3] += L(1));",
         "let idx = array![2usize, 0, 2];\nfor &i in idx.iter() {\n"
         "    x.slice_mut(s![i, 1, 1..3]).mapv_inplace(|v| v + L(1));\n}"),
@@ -166,8 +175,9 @@ TEMPLATES = [
     (3, "let mask = x.mapv(|v| v % L(2) == L(0));\nat!(x[mask] += L(1));",
         "let mask = x.mapv(|v| v % L(2) == L(0));\n"
         "Zip::from(&mut x).and(&mask).for_each(|a, &m| {\n    if m {\n        *a += L(1);\n    }\n});"),
-    (3, "let r = at!(x[[0, 2, 8], 1:3]; mode = clip);\nhash(h, &r);",
-        "let r = x.select(Axis(0), &[0, 2, 2]);\nhash(h, &r.slice(s![.., 1..3, ..]));"),
+    (3, "let y = A2(4).slice(s![..2, ..3]).to_owned();\nat!(x[1, 2:, 2:] += y);",
+        "let y = A2(4).slice(s![..2, ..3]).to_owned();\n"
+        "let mut r = x.slice_mut(s![1, 2.., 2..]);\nr += &y;"),
 ]
 
 EDIT_MARKER = "std::hint::black_box(0u32); // EDIT-MARKER"
@@ -271,7 +281,7 @@ def module_rs(ty, items, which):
         "use ndarray::{Array1, Array2, Array3, Axis, NewAxis, Zip, array, s};",
     ]
     if which == 0:
-        lines.append("use tensor_at::{at, set};")
+        lines.append("use tensor_at::{along, at, nd, set};")
     first = True
     for name, rank, seed, k in items:
         body = instantiate(TEMPLATES[k][1 + which], ty)

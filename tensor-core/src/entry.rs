@@ -59,6 +59,10 @@ type ErrorOf<X> = <Updatable<X> as Indexable>::Error;
 
 /// Whether the backend's inline paths may take a list `L` in `mode`: mode
 /// `error`, no batch axes.
+///
+/// Each caller tests [`FAST_PATHS`](crate::FAST_PATHS) first: a constant
+/// there, so that an unoptimized build compiles none of the paths behind
+/// it (a test inside this function would leave them compiled).
 fn inline<'i, L: IndexList<'i>, T>(mode: &AnyMode<T>) -> bool {
     L::BATCH == 0 && matches!(mode, AnyMode::Error)
 }
@@ -127,7 +131,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    if inline::<L, _>(mode) {
+    if crate::FAST_PATHS && inline::<L, _>(mode) {
         target.read_element::<L::Kind, Region<'i, X::Dim, L>>(list)
     } else {
         None
@@ -161,7 +165,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    if !inline::<L, _>(mode) {
+    if !(crate::FAST_PATHS && inline::<L, _>(mode)) {
         return None;
     }
     if let Some(index) = list.single_index()
@@ -181,7 +185,8 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    if inline::<L, _>(&mode)
+    if crate::FAST_PATHS
+        && inline::<L, _>(&mode)
         && L::LEN == 1
         && let Some(read) = read_single(target, &list)
     {
@@ -349,7 +354,7 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.set_element(list, value))
+    crate::FAST_PATHS && inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.set_element(list, value))
 }
 
 /// Writes a few indices in one borrowed vector (see
@@ -364,7 +369,7 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    if !inline::<L, _>(mode) {
+    if !(crate::FAST_PATHS && inline::<L, _>(mode)) {
         return None;
     }
     target.set_few(list.single_index()?, value.in_order()?)
@@ -384,7 +389,8 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    if inline::<L, _>(&mode)
+    if crate::FAST_PATHS
+        && inline::<L, _>(&mode)
         && let Some(written) = value.written()
         && target.set_basic(&list, written)
     {
@@ -402,7 +408,7 @@ where
     X::Elem: Clone,
     L: IndexList<'i>,
 {
-    if inline::<L, _>(&mode) && L::LEN == 1 && set_single(target, &list, &value) {
+    if crate::FAST_PATHS && inline::<L, _>(&mode) && L::LEN == 1 && set_single(target, &list, &value) {
         value.dispose();
         return Ok(());
     }
@@ -477,7 +483,9 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    inline::<L, _>(mode) && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.update_element(list, op, value))
+    crate::FAST_PATHS
+        && inline::<L, _>(mode)
+        && matches!(value.in_order(), Some(InOrder::Scalar(value)) if target.update_element(list, op, value))
 }
 
 /// Updates a few indices in one borrowed vector as [`set_few`] writes
@@ -490,7 +498,7 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    if !inline::<L, _>(mode) {
+    if !(crate::FAST_PATHS && inline::<L, _>(mode)) {
         return None;
     }
     target.update_few(list.single_index()?, op, value.in_order()?)
@@ -505,7 +513,8 @@ where
     L: IndexList<'i>,
     V: IntoValue<'v, X::Elem>,
 {
-    if inline::<L, _>(&mode)
+    if crate::FAST_PATHS
+        && inline::<L, _>(&mode)
         && let Some(written) = value.written()
         && target.update_basic(&list, op, written)
     {
@@ -522,7 +531,7 @@ where
     X::Elem: Arith,
     L: IndexList<'i>,
 {
-    if inline::<L, _>(&mode) && L::LEN == 1 && update_single(target, &list, op, &value) {
+    if crate::FAST_PATHS && inline::<L, _>(&mode) && L::LEN == 1 && update_single(target, &list, op, &value) {
         value.dispose();
         return Ok(());
     }

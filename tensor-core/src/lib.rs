@@ -87,6 +87,15 @@ mod target;
 pub mod typed;
 pub mod value;
 
+/// Whether the paths that exist only for speed are compiled: the typed
+/// entry points' inline paths (an element, a few indices, a basic region)
+/// and the general read's straight view. Not without optimization
+/// (`build.rs` sets `cfg(unoptimized)` at opt-level 0): nothing is inlined
+/// there, and each call's copy of those paths is code that a user crate's
+/// debug build compiles and links for no speed. The general path they
+/// would have declined to gives the same results.
+const FAST_PATHS: bool = cfg!(not(unoptimized));
+
 pub use builder::{At, AtFilled, AtMut, IndexExt, IndexMutExt, IntoUpdated, Updated, UpdatedResult, ix, ix_};
 pub use element::Op;
 pub use error::{IndexError, SetError};
