@@ -3,7 +3,13 @@
 //! Each takes the index as a nested list `(e0, (e1, ()))` so that the
 //! elements' types give the static ranks: indexing more axes than a
 //! statically ranked target has, or writing a value of higher rank than the
-//! indexed region, fails to compile. Each returns a `Result`; the panicking
+//! indexed region, fails to compile. A read's bounds check that here, since
+//! its result's type needs the rank; a write's are its caller's: the
+//! macros' closure of checks ([`checked_mut`], which points an error at
+//! the index's or the value's token) or the method syntax's own bounds. A
+//! write that also asked for them here would have the compiler work the
+//! rank out twice a call (measured in docs/performance-history.md, "where a
+//! call's type checking goes"). Each returns a `Result`; the panicking
 //! macros pass it through [`unwrap`], which reports the user's line, but
 //! for reads and writes in place, which `at!` calls in their own panicking
 //! forms ([`read_unwrap`], [`set_unwrap`], [`update_unwrap`]): an element's
@@ -291,9 +297,7 @@ where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
     L: IndexList<'i>,
-    X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
-    V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
     if set_element(target, &list, &value, &mode) {
         return Ok(());
@@ -315,9 +319,7 @@ where
     X: IndexableMut + ?Sized,
     X::Elem: Clone + 'v,
     L: IndexList<'i>,
-    X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
-    V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
     if set_element(target, &list, &value, &mode) {
         return;
@@ -424,9 +426,7 @@ where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
     L: IndexList<'i>,
-    X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
-    V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
     if update_element(target, &list, op, &value, &mode) {
         return Ok(());
@@ -445,9 +445,7 @@ where
     X: IndexableMut + ?Sized,
     X::Elem: Arith + 'v,
     L: IndexList<'i>,
-    X::Dim: IndexedBy<'i, L>,
     V: IntoValue<'v, X::Elem>,
-    V::Dim: FitsIn<Region<'i, X::Dim, L>>,
 {
     if update_element(target, &list, op, &value, &mode) {
         return;
@@ -556,10 +554,8 @@ pub fn set_copy<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: AnyMode<Ele
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone + 'v,
-    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
     V: IntoValue<'v, ElemOf<X>>,
-    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
     let mut array = source.into_updatable().map_err(SetError::without_array)?;
     let done = set(&mut array, list, value, mode);
@@ -575,10 +571,8 @@ pub fn set_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, value: V, mode: AnyM
 where
     X: IntoUpdatable,
     ElemOf<X>: Clone + 'v,
-    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
     V: IntoValue<'v, ElemOf<X>>,
-    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
     let mut array = source.into_updatable_unwrap();
     set_unwrap(&mut array, list, value, mode);
@@ -592,10 +586,8 @@ pub fn update_copy_unwrap<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V,
 where
     X: IntoUpdatable,
     ElemOf<X>: Arith + 'v,
-    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
     V: IntoValue<'v, ElemOf<X>>,
-    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
     let mut array = source.into_updatable_unwrap();
     update_unwrap(&mut array, list, op, value, mode);
@@ -607,10 +599,8 @@ pub fn update_copy<'i, 'v, X, L, V>(source: X, list: L, op: Op, value: V, mode: 
 where
     X: IntoUpdatable,
     ElemOf<X>: Arith + 'v,
-    DimOf<X>: IndexedBy<'i, L>,
     L: IndexList<'i>,
     V: IntoValue<'v, ElemOf<X>>,
-    V::Dim: FitsIn<Region<'i, DimOf<X>, L>>,
 {
     let mut array = source.into_updatable().map_err(SetError::without_array)?;
     let done = update(&mut array, list, op, value, mode);
