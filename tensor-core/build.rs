@@ -1,4 +1,4 @@
-//! Sets two cfgs from the opt-level:
+//! Sets three cfgs from the opt-level:
 //! - `share_generics` when rustc shares generic code between crates
 //!   (opt-level 0 or 1, `s`, `z`): `src/common.rs` then compiles the
 //!   general paths here for dependents to link. Optimized builds would only
@@ -10,9 +10,16 @@
 //!   either, and every forced inlining or kernel per operation is more
 //!   code, with its debug info: more to compile and to link in every
 //!   dependent's edit-build cycle.
+//! - `threads` with the feature `rayon`, but not at opt-level 0: the
+//!   paths that run on threads are compiled only then. Unoptimized, they
+//!   would be a third of a dependent's debug binary (measured in
+//!   docs/performance-history.md), linked again at every edit, for a
+//!   build whose every loop already runs many times slower than optimized;
+//!   results are the same on any number of threads.
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(share_generics)");
     println!("cargo::rustc-check-cfg=cfg(unoptimized)");
+    println!("cargo::rustc-check-cfg=cfg(threads)");
     println!("cargo::rerun-if-changed=build.rs");
     let opt_level = std::env::var("OPT_LEVEL").unwrap_or_default();
     if matches!(opt_level.as_str(), "0" | "1" | "s" | "z") {
@@ -20,5 +27,8 @@ fn main() {
     }
     if opt_level == "0" {
         println!("cargo::rustc-cfg=unoptimized");
+    }
+    if std::env::var_os("CARGO_FEATURE_RAYON").is_some() && opt_level != "0" {
+        println!("cargo::rustc-cfg=threads");
     }
 }

@@ -21,7 +21,7 @@ use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 use crate::api::select;
 use crate::batched::{select_batched, set_batched, update_batched};
 use crate::choose::{self, Few, Rows};
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
@@ -55,7 +55,7 @@ struct GeneralPaths<T: 'static> {
     read_rows: fn(&[T], &Rows) -> Vec<T>,
     set_rows: fn(&mut [T], &Rows, InOrder<'_, T>),
     update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>),
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     where_splits: fn(&mut [T], Compare, T, Op),
 }
 
@@ -74,7 +74,7 @@ impl<T: Arith> GeneralPaths<T> {
             read_rows: choose::read_rows::<T>,
             set_rows: choose::set_rows::<T>,
             update_rows: choose::update_rows::<T>,
-            #[cfg(feature = "rayon")]
+            #[cfg(threads)]
             where_splits: choose::where_splits::<T>,
         }
     }

@@ -18,7 +18,7 @@ pub use tensor_ops::{Compare, Op};
 /// differently in another order). A constant, so that the parallel paths an
 /// operation cannot take are not compiled for it.
 #[cfg_attr(
-    any(not(feature = "rayon"), unoptimized),
+    any(not(threads), unoptimized),
     allow(
         dead_code,
         reason = "the parallel paths ask, through a kernel fixed at compile time (none in unoptimized builds)"
@@ -475,7 +475,7 @@ unsafe impl Bits for u64 {
 /// `values` as a slice of `N`, when `T` is `N` (told by type id, as
 /// [`Plain::of`] tells it): for a path that needs an arithmetic type's
 /// bounds where the caller's `T` carries none.
-#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
+#[cfg_attr(not(threads), allow(dead_code))] // the parallel mask pass asks
 pub(crate) fn as_arith_mut<T, N: Arith>(values: &mut [T]) -> Option<&mut [N]> {
     // SAFETY: `N` is one of the sealed `Arith` types, `'static` with no
     // lifetime parameters for the type id to erase, so equal ids make `T` and `N` one
@@ -485,14 +485,14 @@ pub(crate) fn as_arith_mut<T, N: Arith>(values: &mut [T]) -> Option<&mut [N]> {
 }
 
 /// `values` as a slice of `N`, when `T` is `N` (as [`as_arith_mut`]).
-#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
+#[cfg_attr(not(threads), allow(dead_code))] // the parallel mask pass asks
 pub(crate) fn as_arith_slice<T, N: Arith>(values: &[T]) -> Option<&[N]> {
     // SAFETY: as in `as_arith_mut`: `T` is `N`.
     (typeid::of::<T>() == TypeId::of::<N>()).then(|| unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<N>(), values.len()) })
 }
 
 /// `value` as an `N`, when `T` is `N` (as [`as_arith_mut`]).
-#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel mask pass asks
+#[cfg_attr(not(threads), allow(dead_code))] // the parallel mask pass asks
 pub(crate) fn as_arith<T, N: Arith>(value: &T) -> Option<&N> {
     // SAFETY: as in `as_arith_mut`: `T` is `N`.
     (typeid::of::<T>() == TypeId::of::<N>()).then(|| unsafe { &*std::ptr::from_ref(value).cast::<N>() })
@@ -560,7 +560,7 @@ impl<T> Plain<T> {
 
     /// `bits` as the numbers they are the bits of, when `B` has `T`'s
     /// width (else `bits` back).
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    #[cfg_attr(not(threads), allow(dead_code))] // the parallel paths move bits
     pub(crate) fn numbers_of<B: Bits>(self, bits: Vec<B>) -> Result<Vec<T>, Vec<B>> {
         if self.width != B::WIDTH {
             return Err(bits);
@@ -575,7 +575,7 @@ impl<T> Plain<T> {
 
     /// `numbers` as their bits, when `B` has `T`'s width (else `numbers`
     /// back): the inverse of [`numbers_of`](Self::numbers_of).
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    #[cfg_attr(not(threads), allow(dead_code))] // the parallel paths move bits
     pub(crate) fn bits_of<B: Bits>(self, numbers: Vec<T>) -> Result<Vec<B>, Vec<T>> {
         if self.width != B::WIDTH {
             return Err(numbers);
@@ -588,7 +588,7 @@ impl<T> Plain<T> {
     }
 
     /// `view` as the bits of its numbers, when `B` has `T`'s width.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    #[cfg_attr(not(threads), allow(dead_code))] // the parallel paths move bits
     pub(crate) fn view_bits<'a, B: Bits>(self, view: ArrayViewD<'a, T>) -> Option<ArrayViewD<'a, B>> {
         // SAFETY: `T` is a plain number of `B`'s width (as in `bits`): the
         // cast view reaches the same elements, each a valid `B`, borrowed
@@ -598,7 +598,7 @@ impl<T> Plain<T> {
 
     /// `view` as the bits of its numbers, for writing, when `B` has `T`'s
     /// width.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // the parallel paths move bits
+    #[cfg_attr(not(threads), allow(dead_code))] // the parallel paths move bits
     pub(crate) fn view_bits_mut<'a, B: Bits>(self, mut view: ArrayViewMutD<'a, T>) -> Option<ArrayViewMutD<'a, B>> {
         // SAFETY: as in `view_bits`; the bits borrow for `'a` what `view`
         // borrowed exclusively for `'a`, and `view` is gone.

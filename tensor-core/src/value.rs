@@ -377,7 +377,7 @@ impl<T> InOrder<'_, T> {
 
 impl<'v, T> InOrder<'v, T> {
     /// The values of the updates from the `first`.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // a parallel path's
+    #[cfg_attr(not(threads), allow(dead_code))] // a parallel path's
     pub(crate) fn skip(self, first: usize) -> Self {
         match self {
             InOrder::Slice(values) => InOrder::Slice(&values[first..]),

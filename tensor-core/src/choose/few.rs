@@ -13,7 +13,7 @@ use crate::mode::AnyMode;
 use crate::prepare;
 use crate::value::{InOrder, Value};
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use super::update::{Accumulation, by_destination};
 use super::update::{accumulation, regrouping_identity};
 use super::{Machine, machine};
@@ -171,11 +171,11 @@ fn accumulate_checked_in_loop<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send 
     let accumulation = accumulation(axis.len(), index.len(), regrouping_identity::<T, K>(op), &machine);
     Some(
         checked::with_rollback(axis, |axis| match accumulation {
-            #[cfg(feature = "rayon")]
+            #[cfg(threads)]
             Accumulation::Partitioned { parts, identity } => {
                 crate::exec::parallel::partitioned::accumulate_checked(axis, index, identity, values, kernel, parts, machine.isa)
             }
-            #[cfg(feature = "rayon")]
+            #[cfg(threads)]
             Accumulation::ByDestination { far } => by_destination::<true, _, _, _>(axis, index, values, kernel, &machine, far),
             _ => crate::exec::indexed::apply_checked(axis, index, values, kernel, machine.isa).map_err(|k| index[k]),
         })

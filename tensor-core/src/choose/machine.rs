@@ -168,9 +168,9 @@ pub(super) enum Destinations {
 impl Machine {
     /// This machine, as the current thread pool sees it.
     pub(crate) fn now() -> Self {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         let threads = rayon::current_num_threads();
-        #[cfg(not(feature = "rayon"))]
+        #[cfg(not(threads))]
         let threads = 1;
         #[cfg(not(miri))]
         let machine = Machine {
@@ -197,7 +197,7 @@ impl Machine {
 
     /// Whether `items` of work are split among the threads.
     pub(super) fn splits(&self, items: usize) -> bool {
-        cfg!(feature = "rayon") && self.threads > 1 && items >= PARALLEL_FROM
+        cfg!(threads) && self.threads > 1 && items >= PARALLEL_FROM
     }
 
     /// Whether streaming stores of rows (a row gather's output rows, a row
@@ -366,7 +366,7 @@ mod tests {
         machine(threads, Some(MB), vendor)
     }
 
-    const RAYON: bool = cfg!(feature = "rayon");
+    const RAYON: bool = cfg!(threads);
 
     #[cfg(feature = "forced-machine")]
     #[test]

@@ -2,22 +2,22 @@
 //! of the fused pass runs, and the passes on every thread ([`WhereSplit`]),
 //! offered the target's contiguous elements before the serial passes run.
 
-#[cfg(all(feature = "rayon", share_generics))]
+#[cfg(all(threads, share_generics))]
 use crate::element::Op;
 use crate::element::{Arith, Compare};
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::element::{Plain, as_arith, as_arith_mut, as_arith_slice};
 use crate::exec::kernel::Kernel;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::exec::kernel::SetKernel;
-#[cfg(all(feature = "rayon", share_generics))]
+#[cfg(all(threads, share_generics))]
 use crate::exec::kernel::with_op;
 use crate::exec::masked;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::exec::parallel::masked::Counts;
 use crate::exec::sys::cpu::Isa;
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use super::bits::by_arith;
 use super::{Machine, machine};
 
@@ -35,7 +35,7 @@ pub(crate) enum WhereStrategy {
     /// single comparison (whose test can cross threads); as
     /// [`WhereStrategy::Built`] otherwise.
     Split {
-        #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // never chosen
+        #[cfg_attr(not(threads), allow(dead_code))] // never chosen
         threads: usize,
         isa: Isa,
     },
@@ -131,10 +131,10 @@ pub(crate) trait WhereSplit<T> {
 /// its moves copy at full speed (an enum stored in it made a pass of 16
 /// elements three times slower).
 struct Where<'a, T> {
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // it declines on one thread
+    #[cfg_attr(not(threads), allow(dead_code))] // it declines on one thread
     compare: Option<(Compare, &'a T)>,
     len: usize,
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     counts: Option<Counts>,
 }
 
@@ -145,7 +145,7 @@ impl<'a, T> Where<'a, T> {
         Where {
             compare,
             len,
-            #[cfg(feature = "rayon")]
+            #[cfg(threads)]
             counts: None,
         }
     }
@@ -158,7 +158,7 @@ impl<'a, T> Where<'a, T> {
 
     /// The comparison, the threads and the instruction set, when the pass
     /// splits and its predicate is a comparison.
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     #[inline]
     fn split(&self) -> Option<(Compare, &'a T, (usize, Isa))> {
         match (self.compare, self.strategy()) {
@@ -171,14 +171,14 @@ impl<'a, T> Where<'a, T> {
     /// the plain numbers they are, whatever bounds `T` carries.
     #[inline]
     fn count(&mut self, elements: &[T]) -> Option<usize> {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         {
             self.counts = self
                 .split()
                 .and_then(|(compare, scalar, run)| count_where_plain(elements, compare, scalar, run));
             self.counts.as_ref().map(Counts::total)
         }
-        #[cfg(not(feature = "rayon"))]
+        #[cfg(not(threads))]
         {
             let _ = elements;
             None
@@ -199,7 +199,7 @@ impl<'a, T> SetWhereSplit<'a, T> {
     }
 }
 
-#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+#[cfg_attr(not(threads), allow(unused_variables))]
 impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
     #[inline]
     fn strategy(&self) -> WhereStrategy {
@@ -213,7 +213,7 @@ impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
 
     #[inline]
     fn write_scalar(&self, elements: &mut [T], value: &T) -> bool {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         if let Some((compare, scalar, run)) = self.0.split()
             && Plain::<T>::of().is_some()
         {
@@ -223,7 +223,7 @@ impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
     }
 
     fn write_values(&self, elements: &mut [T], values: &[T]) -> bool {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         if let (Some((compare, scalar, (_, isa))), Some(counts)) = (self.0.split(), &self.0.counts) {
             return set_values_where_plain(elements, compare, scalar, values, counts, isa);
         }
@@ -234,7 +234,7 @@ impl<T: Clone> WhereSplit<T> for SetWhereSplit<'_, T> {
 /// [`WhereSplit`] for an accumulation by the kernel `K`.
 pub(crate) struct UpdateWhereSplit<'a, T, K> {
     split: Where<'a, T>,
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // it declines on one thread
+    #[cfg_attr(not(threads), allow(dead_code))] // it declines on one thread
     kernel: K,
 }
 
@@ -250,7 +250,7 @@ impl<'a, T, K> UpdateWhereSplit<'a, T, K> {
     }
 }
 
-#[cfg_attr(not(feature = "rayon"), allow(unused_variables))]
+#[cfg_attr(not(threads), allow(unused_variables))]
 impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereSplit<'_, T, K> {
     #[inline]
     fn strategy(&self) -> WhereStrategy {
@@ -264,7 +264,7 @@ impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereS
 
     #[inline]
     fn write_scalar(&self, elements: &mut [T], value: &T) -> bool {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         if let Some((compare, &scalar, run)) = self.split.split() {
             scalar_on_threads(elements, compare, scalar, *value, self.kernel, run);
             return true;
@@ -273,7 +273,7 @@ impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereS
     }
 
     fn write_values(&self, elements: &mut [T], values: &[T]) -> bool {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         if let (Some((compare, &scalar, (_, isa))), Some(counts)) = (self.split.split(), &self.split.counts) {
             crate::exec::parallel::masked::write_values_where(elements, compare, scalar, values, counts, self.kernel, isa);
             return true;
@@ -284,7 +284,7 @@ impl<T: Arith, K: Kernel<T> + Copy + Send + Sync> WhereSplit<T> for UpdateWhereS
 
 /// The pieces' counts of the elements that satisfy `compare scalar`, on
 /// `run`'s threads with its instruction set, when they are plain numbers.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 #[inline(never)]
 fn count_where_plain<T>(elements: &[T], compare: Compare, scalar: &T, run: (usize, Isa)) -> Option<Counts> {
     /// The count when `T` is `N`.
@@ -297,7 +297,7 @@ fn count_where_plain<T>(elements: &[T], compare: Compare, scalar: &T, run: (usiz
 
 /// [`SetWhereSplit::write_scalar`] past its strategy test: the split when
 /// `T` is one of the plain numbers.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 #[inline(never)]
 fn set_where_split_plain<T>(elements: &mut [T], compare: Compare, scalar: T, value: T, run: (usize, Isa)) -> bool {
     /// The split when `T` is `N`.
@@ -312,7 +312,7 @@ fn set_where_split_plain<T>(elements: &mut [T], compare: Compare, scalar: T, val
 
 /// [`SetWhereSplit::write_values`]: the values' write when `T` is one of
 /// the plain numbers (as it is when `counts` were made).
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 #[inline(never)]
 fn set_values_where_plain<T>(elements: &mut [T], compare: Compare, scalar: &T, values: &[T], counts: &Counts, isa: Isa) -> bool {
     /// The write when `T` is `N`.
@@ -330,7 +330,7 @@ fn set_values_where_plain<T>(elements: &mut [T], compare: Compare, scalar: &T, v
 
 /// The scalar pass on `run`'s threads with its instruction set, for both
 /// splits.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 #[inline(never)]
 fn scalar_on_threads<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     elements: &mut [T],
@@ -347,7 +347,7 @@ fn scalar_on_threads<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
 /// by `common.rs`, so that unoptimized dependents link them rather than
 /// compile their own for each element type. Never called: the threads and
 /// instruction set it names only make the code.
-#[cfg(all(feature = "rayon", share_generics))]
+#[cfg(all(threads, share_generics))]
 pub(crate) fn where_splits<T: Arith>(elements: &mut [T], compare: Compare, scalar: T, op: Op) {
     let run = (1, Isa::baseline());
     set_where_split_plain(elements, compare, scalar, scalar, run);
@@ -371,9 +371,9 @@ mod tests {
 
     /// `f()` on a pool of `threads` threads (on this one without `rayon`).
     fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         return rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f);
-        #[cfg(not(feature = "rayon"))]
+        #[cfg(not(threads))]
         {
             let _ = threads;
             f()
@@ -457,7 +457,7 @@ mod tests {
         assert_eq!(where_strategy(from - 1, &two), WhereStrategy::Baseline);
         assert_eq!(where_strategy(from, &two), WhereStrategy::Built(two.isa));
         assert_eq!(where_strategy(1 << 20, &one), WhereStrategy::Built(one.isa));
-        let split = match cfg!(feature = "rayon") {
+        let split = match cfg!(threads) {
             true => WhereStrategy::Split { threads: 2, isa: two.isa },
             false => WhereStrategy::Built(two.isa),
         };

@@ -33,11 +33,11 @@ use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
 use crate::plan::{Form, IndexedPlan, Plan};
 use crate::prepare::Layout;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::prepare::Update;
 use crate::value::Broadcast;
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 mod bits;
 mod few;
 mod machine;
@@ -51,7 +51,7 @@ mod update;
 
 pub(crate) use few::{Few, set_few, set_listed, update_checked_in_loop, update_few, update_listed};
 pub(crate) use machine::{FEW_ROWS, Machine, few_rows};
-#[cfg(all(feature = "rayon", share_generics))]
+#[cfg(all(threads, share_generics))]
 pub(crate) use mask::where_splits;
 pub(crate) use mask::{SetWhereSplit, UpdateWhereSplit, WhereSplit, write_slice_where};
 pub(crate) use read::{read, read_into, run_read_into};
@@ -131,7 +131,7 @@ fn splits_along(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
 
 /// Whether batches run on every thread: several of them, writing many
 /// positions in all.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 fn splits_batches<T>(batches: &[(ArrayViewMutD<'_, T>, Update<'_, '_, T>)], machine: &Machine) -> bool {
     let written = batches
         .iter()

@@ -4,12 +4,12 @@
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::element::Bits;
 use crate::element::Plain;
 use crate::error::IndexError;
 use crate::exec::basic;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages;
 use crate::exec::{gather, mask_gather};
@@ -166,10 +166,10 @@ fn gather_mask_blocks<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>
 /// The blocks of a leading mask gathered on every thread, on the bits of
 /// the plain numbers they are; `None` for other elements.
 fn mask_blocks_on_threads<T>(source: &[T], mask: &[bool], block: usize, machine: &Machine) -> Option<Vec<T>> {
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     return mask_blocks_bits::<T, u32>(source, mask, block, machine.threads)
         .or_else(|| mask_blocks_bits::<T, u64>(source, mask, block, machine.threads));
-    #[cfg(not(feature = "rayon"))]
+    #[cfg(not(threads))]
     {
         let _ = (source, mask, block, machine);
         None
@@ -178,7 +178,7 @@ fn mask_blocks_on_threads<T>(source: &[T], mask: &[bool], block: usize, machine:
 
 /// [`mask_blocks_on_threads`] on the bits `B`; `None` when `B` is not the
 /// elements' width.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Option<Vec<T>> {
     let plain = Plain::<T>::of()?;
     let bits = crate::exec::parallel::mask::gather_blocks(plain.bits::<B>(source)?, mask, block, threads);
@@ -201,7 +201,7 @@ unsafe fn gather_in_parallel<T: Clone>(
     machine: &Machine,
     out: Vec<T>,
 ) -> ArrayD<T> {
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     let out = {
         let run = (machine.threads, stream.then_some(machine.isa));
         // SAFETY: the caller's guarantee, that `plan` was resolved from
@@ -211,7 +211,7 @@ unsafe fn gather_in_parallel<T: Clone>(
             unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, out) }
         })
     };
-    #[cfg(not(feature = "rayon"))]
+    #[cfg(not(threads))]
     let out: Result<Vec<T>, Vec<T>> = {
         let _ = (stream, machine);
         Err(out)
@@ -229,7 +229,7 @@ unsafe fn gather_in_parallel<T: Clone>(
 /// # Safety
 ///
 /// `plan` was resolved from `view`'s layout; `out` has its shape.
-#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by blocks
+#[cfg_attr(not(threads), allow(unused_mut))] // split by blocks
 unsafe fn gather_in_parallel_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
@@ -238,7 +238,7 @@ unsafe fn gather_in_parallel_into<T: Clone>(
     machine: &Machine,
     mut out: ArrayViewMutD<'_, T>,
 ) {
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     {
         let run = (machine.threads, stream.then_some(machine.isa));
         if let Some(slots) = out.as_slice_mut()
@@ -263,7 +263,7 @@ unsafe fn gather_in_parallel_into<T: Clone>(
 ///
 /// `plan` was resolved from `view`'s layout; `out` has one slot per
 /// position of it.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 unsafe fn gather_bits_into<T, B: Bits>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
@@ -302,7 +302,7 @@ unsafe fn gather_bits_into<T, B: Bits>(
 /// # Safety
 ///
 /// `plan` was resolved from `view`'s layout.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 unsafe fn gather_bits<T, B: Bits>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,

@@ -4,28 +4,28 @@
 
 use ndarray::ArrayViewMutD;
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::element::Bits;
 use crate::element::Plain;
 use crate::error::IndexError;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::exec::basic;
 use crate::exec::kernel::{SetKernel, Streaming};
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::exec::scatter;
 use crate::exec::sys::stream::Fence;
 use crate::index::IndexElem;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::index::with_index_slice;
 use crate::mode::AnyMode;
 use crate::plan::{Form, IndexedPlan, Plan};
 use crate::prepare::{self, Update};
 use crate::value::{Broadcast, InOrder, Value};
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use super::bits::{by_width, in_order_bits, values_bits};
 use super::machine::{self, Destinations, STREAM_FROM, STREAM_ROWS_FROM};
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use super::splits_batches;
 use super::{Machine, layout, splits_along, splits_pieces, write};
 
@@ -167,7 +167,7 @@ pub(crate) fn set<T: Clone>(
 /// to write, else one after another. Each runs as [`run_set`] would, so
 /// the result is the same.
 pub(crate) fn run_set_batches<T: Clone>(batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     if let Some(plain) = Plain::<T>::of()
         && splits_batches(&batches, machine)
     {
@@ -184,7 +184,7 @@ pub(crate) fn run_set_batches<T: Clone>(batches: Vec<(ArrayViewMutD<'_, T>, Upda
 
 /// [`run_set_batches`] on every thread, on the bits `B` of the plain
 /// elements (which cross threads whatever bounds `T` carries).
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 fn set_batches_on_threads<T, B: Bits>(plain: Plain<T>, batches: Vec<(ArrayViewMutD<'_, T>, Update<'_, '_, T>)>, machine: &Machine) {
     let batches: Vec<_> = batches
         .into_iter()
@@ -198,10 +198,10 @@ fn set_batches_on_threads<T, B: Bits>(plain: Plain<T>, batches: Vec<(ArrayViewMu
 }
 
 /// Writes a prepared `set` into `target`, the view it was prepared on.
-#[cfg_attr(not(feature = "rayon"), allow(unused_mut))] // split by destination
+#[cfg_attr(not(threads), allow(unused_mut))] // split by destination
 pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan, values }: Update<'_, '_, T>, machine: &Machine) {
     match set_strategy(&target, &plan, &values, machine) {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         SetStrategy::ByDestination { far } => {
             let Plan::Indexed(plan) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
@@ -213,7 +213,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             };
             assert!(done, "the strategy saw plain numbers in C order");
         }
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         SetStrategy::SplitView { stream } => {
             let Plan::View(plan) = plan else {
                 unreachable!("the strategy saw a view")
@@ -222,7 +222,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             let done = by_width!(T, split_set(view, &values, stream, machine));
             assert!(done, "the strategy saw plain numbers");
         }
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         SetStrategy::SplitIndexed { far } => {
             let Plan::Indexed(plan) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
@@ -233,7 +233,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             let done = unsafe { by_width!(T, split_indexed_set(target, plan, &values, machine, far)) };
             assert!(done, "the strategy saw plain numbers and a strided dim");
         }
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         SetStrategy::SplitAlong => {
             let Plan::Indexed(plan) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
@@ -245,7 +245,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             let done = unsafe { by_width!(T, split_along_set(target, plan, &values, machine)) };
             assert!(done, "the strategy saw plain numbers in C order");
         }
-        #[cfg(not(feature = "rayon"))]
+        #[cfg(not(threads))]
         SetStrategy::ByDestination { .. } | SetStrategy::SplitView { .. } | SetStrategy::SplitIndexed { .. } | SetStrategy::SplitAlong => {
             unreachable!("one thread splits nothing")
         }
@@ -271,7 +271,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
 /// The `set` of a view on every thread, one piece each, on the bits `B` of
 /// the plain elements, streamed when `stream`; `false` (nothing done) when
 /// `B` is not their width.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, stream: bool, machine: &Machine) -> bool {
     let Some(plain) = Plain::<T>::of() else {
         return false;
@@ -303,7 +303,7 @@ fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, 
 /// # Safety
 ///
 /// `plan` was resolved from `target`'s layout.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 unsafe fn split_indexed_set<T, B: Bits>(
     target: ArrayViewMutD<'_, T>,
     plan: &IndexedPlan<'_>,
@@ -333,7 +333,7 @@ unsafe fn split_indexed_set<T, B: Bits>(
 ///
 /// `plan` was resolved from `target`'s layout, and the region's first
 /// axis is neither the picked axis nor broadcast over the target.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 unsafe fn split_along_set<T, B: Bits>(
     target: ArrayViewMutD<'_, T>,
     plan: &IndexedPlan<'_>,
@@ -363,7 +363,7 @@ unsafe fn split_along_set<T, B: Bits>(
 /// # Safety
 ///
 /// `plan` was resolved from `target`'s layout.
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 unsafe fn set_by_destination<T, B: Bits>(
     target: &mut ArrayViewMutD<'_, T>,
     plan: &IndexedPlan<'_>,

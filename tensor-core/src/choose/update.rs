@@ -10,17 +10,17 @@ use crate::element::{Arith, Op};
 use crate::error::IndexError;
 use crate::exec::basic;
 use crate::exec::kernel::Kernel;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::exec::scatter;
 use crate::index::{IndexElem, IndexInt, with_index_slice};
 use crate::mode::AnyMode;
 use crate::plan::{Form, Plan};
 use crate::prepare::{self, Update};
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use crate::value::Broadcast;
 use crate::value::{InOrder, Value};
 
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 use super::splits_batches;
 use super::{Machine, layout, machine, splits_along, splits_pieces, write};
 
@@ -139,7 +139,7 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     let strategy = update_strategy::<T, K>(&target, &update, op, machine);
     let Update { plan, values } = update;
     match strategy {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         UpdateStrategy::SplitView => {
             let Plan::View(view) = &plan else {
                 unreachable!("the strategy saw a view")
@@ -148,7 +148,7 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             let write = |piece: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>| scatter::write_view(piece, values, kernel);
             crate::exec::parallel::view::split_write(basic::select(target, &view.axes), &values, machine.threads, &write);
         }
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         UpdateStrategy::SplitAlong => {
             let (Plan::Indexed(indexed), Some(in_order)) = (&plan, values.in_order()) else {
                 unreachable!("the strategy saw an indexed plan and values in C order")
@@ -162,7 +162,7 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             // broadcast; the target is borrowed for the call.
             unsafe { crate::exec::parallel::pieces::write_along(target.as_mut_ptr(), indexed, along, in_order, kernel, machine.threads) };
         }
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         UpdateStrategy::SplitIndexed { far } => {
             let Plan::Indexed(indexed) = &plan else {
                 unreachable!("the strategy saw an indexed plan")
@@ -175,7 +175,7 @@ pub(crate) fn run_update<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
             };
             assert!(done, "the strategy saw a strided dim");
         }
-        #[cfg(not(feature = "rayon"))]
+        #[cfg(not(threads))]
         UpdateStrategy::SplitView | UpdateStrategy::SplitAlong | UpdateStrategy::SplitIndexed { .. } => {
             unreachable!("one thread splits nothing")
         }
@@ -208,7 +208,7 @@ pub(crate) fn run_update_batches<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
     kernel: K,
     machine: &Machine,
 ) {
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     if splits_batches(&batches, machine) {
         crate::exec::parallel::for_each_piece(batches, &|(target, update)| run_update(target, update, op, kernel, machine));
         return;
@@ -232,12 +232,12 @@ unsafe fn accumulate_in_bounds<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send
     machine: &Machine,
 ) {
     match accumulation {
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         Accumulation::Partitioned { parts, identity } => {
             // SAFETY: the caller's guarantee.
             unsafe { crate::exec::parallel::partitioned::accumulate_in_bounds(axis, index, identity, values, kernel, parts, machine.isa) }
         }
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         Accumulation::ByDestination { far } => {
             let Ok(()) = by_destination::<false, _, _, _>(axis, index, values, kernel, machine, far) else {
                 unreachable!("an unchecked scan reports no index");
@@ -252,7 +252,7 @@ unsafe fn accumulate_in_bounds<T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send
 /// destinations prefetched when `far`; with `CHECKED`, each index checked
 /// and the first bad one returned (an unchecked bad index lands in no range
 /// and is skipped).
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 pub(super) fn by_destination<const CHECKED: bool, T: Arith, I: IndexInt, K: Kernel<T> + Copy + Send + Sync>(
     axis: &mut [T],
     index: &[I],
@@ -311,7 +311,7 @@ mod tests {
             identity: f32::NEG_INFINITY,
         };
         // Without rayon every accumulation is serial, whatever the threads.
-        let rayon = cfg!(feature = "rayon");
+        let rayon = cfg!(threads);
         let expected = if rayon { partitioned } else { Accumulation::Serial };
         assert_eq!(accumulation(1000, 1 << 17, Some(f32::NEG_INFINITY), &two), expected);
         // A sum that does not regroup exactly, into a target of 64 MB: out

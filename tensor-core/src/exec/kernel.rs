@@ -12,7 +12,7 @@ pub(crate) trait Kernel<T> {
     /// identity and folded in order (`exec::partitioned`); else they are
     /// split by destination (`exec::split`). A constant, so that the path
     /// a kernel cannot take is not compiled for it.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code, reason = "the parallel paths ask"))]
+    #[cfg_attr(not(threads), allow(dead_code, reason = "the parallel paths ask"))]
     const REGROUPS: bool = false;
     /// Whether the operands need checking first (`Arith::checks_operands`),
     /// so that `apply_where` must not compute on unselected elements.

@@ -19,7 +19,7 @@ pub(crate) mod indexed;
 pub(crate) mod kernel;
 pub(crate) mod mask_gather;
 pub(crate) mod masked;
-#[cfg(feature = "rayon")]
+#[cfg(threads)]
 pub(crate) mod parallel;
 pub(crate) mod passes;
 pub(crate) mod scatter;

@@ -20,9 +20,9 @@ pub(crate) struct CpuPasses {
 
 impl CpuPasses {
     /// Whether `len` indices are split among the threads.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+    #[cfg_attr(not(threads), allow(dead_code))]
     fn parallel(&self, len: usize) -> bool {
-        cfg!(feature = "rayon") && self.threads > 1 && len >= self.min_parallel
+        cfg!(threads) && self.threads > 1 && len >= self.min_parallel
     }
 }
 
@@ -60,7 +60,7 @@ impl CpuPasses {
     /// only when there is one.
     fn all_in_bounds<I: IndexInt>(&self, indices: &[I], len: usize) -> bool {
         let chunk_ok = |chunk: &[I]| chunk_in_bounds(chunk, len, self.isa);
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         if self.parallel(indices.len()) {
             let oks = crate::exec::parallel::map_pieces(indices.chunks(self.min_parallel).collect(), &chunk_ok);
             return oks.into_iter().all(|ok| ok);
@@ -76,7 +76,7 @@ impl CpuPasses {
                 *offset += i.position(len) as isize * stride;
             }
         };
-        #[cfg(feature = "rayon")]
+        #[cfg(threads)]
         if self.parallel(indices.len()) {
             let chunk = self.min_parallel;
             let pieces = offsets.chunks_mut(chunk).zip(indices.chunks(chunk)).collect();
@@ -116,7 +116,7 @@ fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
     chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
 }
 
-#[cfg(all(test, feature = "rayon"))]
+#[cfg(all(test, threads))]
 mod tests {
     use ndarray::{Array1, Array2, ShapeBuilder};
 
@@ -125,7 +125,7 @@ mod tests {
     /// The CPU's passes give the serial passes' results on every array:
     /// long and short, split or not, contiguous or not, with a bad index at
     /// chunk edges, for every instruction set the processor has.
-    #[cfg(feature = "rayon")]
+    #[cfg(threads)]
     #[test]
     fn cpu_passes_equal_the_serial_ones() {
         let len = 1000;

@@ -1,4 +1,5 @@
-//! Every thread, behind the `rayon` feature: large gathers (`gather`, `mask`)
+//! Every thread, behind `cfg(threads)` (the `rayon` feature in an optimized
+//! build, `build.rs`): large gathers (`gather`, `mask`)
 //! by output blocks, large basic writes by pieces of their view (`view`),
 //! the fused mask pass with a scalar by pieces of its target (`masked`),
 //! large indexed writes by pieces of a strided dim of their plan (`pieces`),
