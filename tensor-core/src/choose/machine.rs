@@ -350,6 +350,16 @@ mod tests {
 
     const MB: usize = 1 << 20;
 
+    /// `build.rs` compiles the thread paths exactly where rayon is on and
+    /// the build optimized, and the speed-only paths exactly where it is
+    /// optimized: the suite's passes then run each path where they mean
+    /// to (threads at opt-level 1, the general path alone at 0).
+    #[test]
+    fn the_build_compiles_threads_and_fast_paths_where_optimized() {
+        assert_eq!(cfg!(threads), cfg!(feature = "rayon") && !cfg!(unoptimized));
+        assert_eq!(crate::FAST_PATHS, !cfg!(unoptimized));
+    }
+
     /// A machine of `threads` threads, `l2` bytes of L2, by `vendor`, with
     /// the baseline instruction set.
     fn machine(threads: usize, l2: Option<usize>, vendor: Vendor) -> Machine {
