@@ -25,10 +25,11 @@ fn main() {
     if matches!(opt_level.as_str(), "0" | "1" | "s" | "z") {
         println!("cargo::rustc-cfg=share_generics");
     }
-    if opt_level == "0" {
+    let unoptimized = opt_level == "0";
+    if unoptimized {
         println!("cargo::rustc-cfg=unoptimized");
     }
-    if std::env::var_os("CARGO_FEATURE_RAYON").is_some() && opt_level != "0" {
+    if std::env::var_os("CARGO_FEATURE_RAYON").is_some() && !unoptimized {
         println!("cargo::rustc-cfg=threads");
     }
 }

@@ -18,11 +18,8 @@ pub use tensor_ops::{Compare, Op};
 /// differently in another order). A constant, so that the parallel paths an
 /// operation cannot take are not compiled for it.
 #[cfg_attr(
-    any(not(threads), unoptimized),
-    allow(
-        dead_code,
-        reason = "the parallel paths ask, through a kernel fixed at compile time (none in unoptimized builds)"
-    )
+    not(threads),
+    allow(dead_code, reason = "the parallel paths ask, through a kernel fixed at compile time")
 )]
 pub(crate) const fn regroups(op: Op, integer: bool) -> bool {
     matches!(op, Op::Min | Op::Max) || integer && matches!(op, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor)

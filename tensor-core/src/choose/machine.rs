@@ -376,7 +376,8 @@ mod tests {
         machine(threads, Some(MB), vendor)
     }
 
-    const RAYON: bool = cfg!(threads);
+    /// Whether the build compiles the thread paths (see `build.rs`).
+    const THREADS: bool = cfg!(threads);
 
     #[cfg(feature = "forced-machine")]
     #[test]
@@ -411,7 +412,7 @@ mod tests {
         let two = with_l2(2, Vendor::Intel);
         assert!(!one.splits(PARALLEL_FROM * 8));
         assert!(!two.splits(PARALLEL_FROM - 1));
-        assert_eq!(two.splits(PARALLEL_FROM), RAYON);
+        assert_eq!(two.splits(PARALLEL_FROM), THREADS);
         assert_eq!(two.passes().min_parallel, PARALLEL_FROM);
         assert_eq!(two.passes().threads, 2);
     }
@@ -478,7 +479,7 @@ mod tests {
         let two = with_l2(2, Vendor::Amd);
         let one = with_l2(1, Vendor::Amd);
         let len = SPLIT_TARGETS_FROM / 4;
-        assert_eq!(two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM), RAYON);
+        assert_eq!(two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM), THREADS);
         assert!(!two.splits_by_destination(SPLIT_TARGETS_FROM - 1, len, PARALLEL_FROM));
         assert!(!two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM - 1));
         assert!(!one.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM));
@@ -500,17 +501,17 @@ mod tests {
         assert!(!with_l2(2, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM));
         assert_eq!(
             machine(2, Some(8 * MB), Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM),
-            RAYON
+            THREADS
         );
-        assert_eq!(machine(2, None, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM), RAYON);
-        assert_eq!(with_l2(2, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM), RAYON);
+        assert_eq!(machine(2, None, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM), THREADS);
+        assert_eq!(with_l2(2, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM), THREADS);
         assert!(!with_l2(1, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM));
     }
 
     #[test]
     fn accumulations_partition_on_two_threads_with_updates_to_spare() {
         let two = with_l2(2, Vendor::Intel);
-        let expected = |parts| RAYON.then_some(parts);
+        let expected = |parts| THREADS.then_some(parts);
         assert_eq!(two.partitions(1000, 1 << 17), expected(2));
         // Fewer updates than elements: one part, no partition.
         assert_eq!(two.partitions(1 << 20, 1 << 17), None);
@@ -535,9 +536,9 @@ mod tests {
         let two = Machine { threads: 2, ..UNDER_MIRI };
         let (within, beyond) = (2 << 10, 8 << 10);
         assert!(!beyond_cache(within) && beyond_cache(beyond));
-        assert_eq!(two.splits(256), RAYON);
-        assert_eq!(two.splits_by_destination(within, within / 4, 256), RAYON);
-        assert_eq!(two.sums_split(beyond, beyond / 4, 256), RAYON);
+        assert_eq!(two.splits(256), THREADS);
+        assert_eq!(two.splits_by_destination(within, within / 4, 256), THREADS);
+        assert_eq!(two.sums_split(beyond, beyond / 4, 256), THREADS);
         assert!(two.streams_set(Destinations::Distinct, false, 1 << 10, beyond));
         assert!(two.streams_set(Destinations::Rows, true, 1 << 10, within));
         assert!(two.streams_row_gather(4 * 34, 1 << 10));

@@ -310,15 +310,16 @@ mod tests {
             parts: 2,
             identity: f32::NEG_INFINITY,
         };
-        // Without rayon every accumulation is serial, whatever the threads.
-        let rayon = cfg!(threads);
-        let expected = if rayon { partitioned } else { Accumulation::Serial };
+        // Without the thread paths (no rayon, or unoptimized) every
+        // accumulation is serial, whatever the threads.
+        let threaded = cfg!(threads);
+        let expected = if threaded { partitioned } else { Accumulation::Serial };
         assert_eq!(accumulation(1000, 1 << 17, Some(f32::NEG_INFINITY), &two), expected);
         // A sum that does not regroup exactly, into a target of 64 MB: out
         // of the cache, split by destination (prefetching); into a target
         // of 4 MB whose halves do not fit half an L2 of 1 MB, on one thread.
         let with_l2 = Machine { l2: Some(1 << 20), ..two };
-        let split = if rayon {
+        let split = if threaded {
             Accumulation::ByDestination { far: true }
         } else {
             Accumulation::Serial
