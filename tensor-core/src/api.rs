@@ -14,7 +14,7 @@ use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 use crate::exec::{gather, masked};
-use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, with_indices};
+use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, Single, with_indices};
 use crate::memory;
 use crate::mode::AnyMode;
 use crate::plan::ViewAxis;
@@ -339,16 +339,16 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn update_single<T: Arith, D: Dimension>(
     mut target: ArrayViewMut<'_, T, D>,
-    elem: &IndexElem<'_>,
+    elem: Single<'_>,
     op: Op,
     values: InOrder<'_, T>,
 ) -> bool {
     if T::checks_operands(op) {
         return false;
     }
-    if let IndexElem::Mask(mask) = elem {
-        return match (target.shape() == mask.shape(), target.as_slice_mut(), mask.as_slice()) {
-            (true, Some(elements), Some(mask)) => choose::update_masked(elements, mask, op, values),
+    if let Single::Mask(mask, mask_shape) = elem {
+        return match (target.shape() == mask_shape, target.as_slice_mut()) {
+            (true, Some(elements)) => choose::update_masked(elements, mask, op, values),
             _ => false,
         };
     }
@@ -366,10 +366,10 @@ pub(crate) fn update_single<T: Arith, D: Dimension>(
 
 /// `target[elem] = values` as [`update_single`] takes it.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T, D>, elem: &IndexElem<'_>, values: InOrder<'_, T>) -> bool {
-    if let IndexElem::Mask(mask) = elem {
-        return match (target.shape() == mask.shape(), target.as_slice_mut(), mask.as_slice()) {
-            (true, Some(elements), Some(mask)) => choose::set_masked(elements, mask, values),
+pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T, D>, elem: Single<'_>, values: InOrder<'_, T>) -> bool {
+    if let Single::Mask(mask, mask_shape) = elem {
+        return match (target.shape() == mask_shape, target.as_slice_mut()) {
+            (true, Some(elements)) => choose::set_masked(elements, mask, values),
             _ => false,
         };
     }
@@ -387,11 +387,11 @@ pub(crate) fn set_single<T: Clone, D: Dimension>(mut target: ArrayViewMut<'_, T,
 /// in a new array of rank `R`, with no plan built; `None` for any other,
 /// for the general path to take (and report).
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn read_single<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'_, T, D>, elem: &IndexElem<'_>) -> Option<Array<T, R>> {
+pub(crate) fn read_single<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'_, T, D>, elem: Single<'_>) -> Option<Array<T, R>> {
     let elements = target.as_slice()?;
-    if let IndexElem::Mask(mask) = elem {
-        let selected = match target.shape() == mask.shape() {
-            true => choose::read_masked(elements, mask.as_slice()?)?,
+    if let Single::Mask(mask, mask_shape) = elem {
+        let selected = match target.shape() == mask_shape {
+            true => choose::read_masked(elements, mask)?,
             false => return None,
         };
         return Array::from_vec(selected).into_dimensionality().ok();

@@ -25,7 +25,7 @@ use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimens
 use crate::api;
 use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
-use crate::index::{BasicList, IndexElem, IndexSlice};
+use crate::index::{BasicList, IndexElem, IndexSlice, Single};
 pub use crate::target::{Target, TargetMut};
 use crate::value::{InOrder, Written};
 
@@ -211,7 +211,7 @@ pub trait Indexable {
     /// take [`read_index`](Self::read_index).
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn read_single<'t, K: Kind, R: Rank>(&'t self, elem: &IndexElem<'_>) -> Option<Self::Read<'t, K, R>>
+    fn read_single<'t, K: Kind, R: Rank>(&'t self, elem: Single<'_>) -> Option<Self::Read<'t, K, R>>
     where
         Self::Elem: Clone,
     {
@@ -334,7 +334,7 @@ pub trait IndexableMut: Indexable {
     /// wrote (`false`, the default, to take [`set_index`](Self::set_index)).
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn set_single(&mut self, elem: &IndexElem<'_>, values: InOrder<'_, Self::Elem>) -> bool
+    fn set_single(&mut self, elem: Single<'_>, values: InOrder<'_, Self::Elem>) -> bool
     where
         Self::Elem: Clone,
     {
@@ -345,7 +345,7 @@ pub trait IndexableMut: Indexable {
     /// `self[elem] op= values` as [`set_single`](Self::set_single) takes it.
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn update_single(&mut self, elem: &IndexElem<'_>, op: Op, values: InOrder<'_, Self::Elem>) -> bool
+    fn update_single(&mut self, elem: Single<'_>, op: Op, values: InOrder<'_, Self::Elem>) -> bool
     where
         Self::Elem: Arith,
     {
@@ -448,7 +448,7 @@ impl<X: Target + ?Sized> Indexable for X {
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn read_single<'t, K: Kind, R: Rank>(&'t self, elem: &IndexElem<'_>) -> Option<K::Read<'t, X::Elem, R>>
+    fn read_single<'t, K: Kind, R: Rank>(&'t self, elem: Single<'_>) -> Option<K::Read<'t, X::Elem, R>>
     where
         X::Elem: Clone,
     {
@@ -532,7 +532,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn set_single(&mut self, elem: &IndexElem<'_>, values: InOrder<'_, X::Elem>) -> bool
+    fn set_single(&mut self, elem: Single<'_>, values: InOrder<'_, X::Elem>) -> bool
     where
         X::Elem: Clone,
     {
@@ -540,7 +540,7 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn update_single(&mut self, elem: &IndexElem<'_>, op: Op, values: InOrder<'_, X::Elem>) -> bool
+    fn update_single(&mut self, elem: Single<'_>, op: Op, values: InOrder<'_, X::Elem>) -> bool
     where
         X::Elem: Arith,
     {

@@ -211,7 +211,7 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    target.read_single::<L::Kind, Region<'i, X::Dim, L>>(list.single_elem()?)
+    target.read_single::<L::Kind, Region<'i, X::Dim, L>>(list.single()?)
 }
 
 /// [`set`] of one advanced element that the backend writes inline (see
@@ -226,7 +226,7 @@ where
     X::Elem: Clone,
     L: IndexList<'i>,
 {
-    match (list.single_elem(), value.in_order()) {
+    match (list.single(), value.in_order()) {
         (Some(elem), Some(values)) => target.set_single(elem, values),
         _ => false,
     }
@@ -240,7 +240,7 @@ where
     X::Elem: Arith,
     L: IndexList<'i>,
 {
-    match (list.single_elem(), value.in_order()) {
+    match (list.single(), value.in_order()) {
         (Some(elem), Some(values)) => target.update_single(elem, op, values),
         _ => false,
     }

@@ -12,7 +12,7 @@ use ndarray::{Dimension, Ix0, IxDyn};
 
 use std::marker::PhantomData;
 
-use crate::index::{IndexElem, KeptElem};
+use crate::index::{IndexElem, KeptElem, Single};
 use crate::rank::{BatchRanks, Dynamic, Integers, Kind, Rank, RankAdd, RankMax, RankSub, RoleFits};
 
 /// An index list as the macros pass it: nested pairs `(e0, (e1, ()))`,
@@ -50,11 +50,11 @@ pub trait IndexList<'a>: crate::index::BasicList {
     fn single_index(&self) -> Option<crate::index::IndexSlice<'a>> {
         None
     }
-    /// The list's one element, when it is its only one and was converted
-    /// (not basic, not a borrowed vector of indices).
+    /// The list's one element as the inline path of a small advanced one
+    /// reads it, when it is its only one and one that path takes.
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn single_elem(&self) -> Option<&IndexElem<'a>> {
+    fn single(&self) -> Option<Single<'_>> {
         None
     }
 }
@@ -95,8 +95,8 @@ where
         if T::LEN == 0 { self.0.elem.index_slice() } else { None }
     }
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn single_elem(&self) -> Option<&IndexElem<'a>> {
-        if T::LEN == 0 { self.0.elem.converted() } else { None }
+    fn single(&self) -> Option<Single<'_>> {
+        if T::LEN == 0 { self.0.elem.single() } else { None }
     }
 }
 

@@ -25,7 +25,7 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use tensor_at::backend::{get, set, update};
 use tensor_at::index::{IndexElem, PySlice, RangeSlice};
-use tensor_at::{IndexError, Mode, Op, along, ix, nd, try_at, try_set};
+use tensor_at::{IndexError, Mode, Op, along, at, ix, nd, try_at, try_set};
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -563,6 +563,59 @@ proptest! {
                 prop_assert_eq!(read, Ok((general.expect("in bounds").shape().to_vec(), picked)));
             }
             None => prop_assert_eq!(read.map(|_| ()), general.map(|_| ())),
+        }
+    }
+}
+
+/// The inline path reads `nd` and `along` indices where they stand, as
+/// they were passed: owned, borrowed, viewed, or laid out in Fortran order
+/// (which it declines). Every form reads and writes what the plain loop
+/// does.
+#[test]
+fn nd_and_along_indices_in_every_container_equal_the_plain_loop() {
+    let x = Array2::from_shape_fn((4, 4), |(i, j)| (i * 4 + j) as i64);
+    let points = ndarray::array![[0, 1], [3, -1], [2, 0]];
+    let picks = ndarray::array![[2], [0], [-1], [1]];
+    let expected_nd = [1, 15, 8];
+    let expected_along = [2, 4, 11, 13];
+    // Fortran order: the same elements, laid out by columns.
+    let fortran = |index: &Array2<i64>| {
+        let mut columns = index.t().to_owned();
+        columns.swap_axes(0, 1);
+        columns
+    };
+    for form in ["owned", "borrowed", "view", "fortran"] {
+        let (read_nd, read_along) = match form {
+            "owned" => (at!(x[nd(points.clone())]), at!(x[along(picks.clone(), 1)])),
+            "borrowed" => (at!(x[nd(&points)]), at!(x[along(&picks, 1)])),
+            "view" => (at!(x[nd(points.view())]), at!(x[along(picks.view(), 1)])),
+            _ => (at!(x[nd(fortran(&points))]), at!(x[along(fortran(&picks), 1)])),
+        };
+        assert_eq!(read_nd.iter().copied().collect::<Vec<_>>(), expected_nd, "{form}");
+        assert_eq!(read_along.iter().copied().collect::<Vec<_>>(), expected_along, "{form}");
+        let (mut y, mut z) = (x.clone(), x.clone());
+        match form {
+            "owned" => (at!(y[nd(points.clone())] += 100), at!(z[along(picks.clone(), 1)] += 100)),
+            "borrowed" => (at!(y[nd(&points)] += 100), at!(z[along(&picks, 1)] += 100)),
+            "view" => (at!(y[nd(points.view())] += 100), at!(z[along(picks.view(), 1)] += 100)),
+            _ => (at!(y[nd(fortran(&points))] += 100), at!(z[along(fortran(&picks), 1)] += 100)),
+        };
+        for (written, expected) in [(&y, &expected_nd[..]), (&z, &expected_along[..])] {
+            let changed: Vec<i64> = written
+                .iter()
+                .zip(&x)
+                .filter(|(after, before)| after != before)
+                .map(|(_, &before)| before)
+                .collect();
+            let mut expected = expected.to_vec();
+            expected.sort_unstable();
+            assert_eq!(changed, expected, "{form}");
+            assert!(
+                written
+                    .iter()
+                    .zip(&x)
+                    .all(|(after, before)| after == before || *after == before + 100)
+            );
         }
     }
 }

@@ -10,7 +10,7 @@ use ndarray::Dimension;
 
 use crate::element::{Arith, Op};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
-use crate::index::{IndexElem, IndexInt, IntArray, with_int_array};
+use crate::index::{IndexInt, Single, with_indices};
 use crate::value::InOrder;
 
 use super::machine::{self, FEW_ROWS};
@@ -27,11 +27,11 @@ pub(crate) struct Rows {
 impl Rows {
     /// The rows of `index` (`along` or `nd`) on a target of `shape`, when
     /// they are few ([`machine::few_rows`]) and all in bounds.
-    pub(crate) fn of(index: &IndexElem<'_>, shape: &[usize]) -> Option<Rows> {
+    pub(crate) fn of(index: Single<'_>, shape: &[usize]) -> Option<Rows> {
         match index {
-            IndexElem::Along { index, axis } => along(index, *axis, shape),
-            IndexElem::Nd(points) => nd(points, shape),
-            _ => None,
+            Single::Along(index, axis) => with_indices!(index.ints, picks => along(picks, index.shape, axis, shape)),
+            Single::Nd(points) => with_indices!(points.ints, coordinates => nd(coordinates, points.shape, shape)),
+            Single::Mask(..) => None,
         }
     }
 
@@ -61,7 +61,7 @@ impl Rows {
 /// takes it) on a target of `shape` returns, in rank `R`: the index's
 /// shape for `along`; for `nd`, the points' batch shape, then the target's
 /// axes past their depth. `None` where `R` is another rank.
-pub(crate) fn read_shape<R: Dimension>(index: &IndexElem<'_>, shape: &[usize]) -> Option<R> {
+pub(crate) fn read_shape<R: Dimension>(index: Single<'_>, shape: &[usize]) -> Option<R> {
     let (batch, rest) = read_parts(index, shape)?;
     let ndim = batch.len() + rest.len();
     if R::NDIM.is_some_and(|static_ndim| static_ndim != ndim) {
@@ -77,14 +77,14 @@ pub(crate) fn read_shape<R: Dimension>(index: &IndexElem<'_>, shape: &[usize]) -
 /// The shape of what a read of `index` returns, as [`read_shape`] finds
 /// it, in two parts: the index's batch shape, and the target's axes past
 /// the points' depth (none for `along`).
-fn read_parts<'s>(index: &'s IndexElem<'_>, shape: &'s [usize]) -> Option<(&'s [usize], &'s [usize])> {
+fn read_parts<'s>(index: Single<'s>, shape: &'s [usize]) -> Option<(&'s [usize], &'s [usize])> {
     match index {
-        IndexElem::Along { index, .. } => Some((index.shape(), &[])),
-        IndexElem::Nd(points) => {
-            let (&depth, batch) = points.shape().split_last()?;
+        Single::Along(index, _) => Some((index.shape, &[])),
+        Single::Nd(points) => {
+            let (&depth, batch) = points.shape.split_last()?;
             Some((batch, shape.get(depth..)?))
         }
-        _ => None,
+        Single::Mask(..) => None,
     }
 }
 
@@ -92,7 +92,7 @@ fn read_parts<'s>(index: &'s IndexElem<'_>, shape: &'s [usize]) -> Option<(&'s [
 /// on a target of `shape`: a scalar always; a vector when the read's
 /// shape is its length after axes of one, as NumPy broadcasts it. Asked
 /// only of a vector, so that a scalar's write never works the shape out.
-pub(crate) fn fills<T>(index: &IndexElem<'_>, shape: &[usize], values: &InOrder<'_, T>) -> bool {
+pub(crate) fn fills<T>(index: Single<'_>, shape: &[usize], values: &InOrder<'_, T>) -> bool {
     let InOrder::Slice(values) = values else { return true };
     let Some((batch, rest)) = read_parts(index, shape) else {
         return false;
@@ -103,72 +103,70 @@ pub(crate) fn fills<T>(index: &IndexElem<'_>, shape: &[usize], values: &InOrder<
 
 /// The rows of `along(index, axis)`: single elements. The index has the
 /// target's rank and, but along `axis`, its shape (no broadcast).
-fn along(index: &IntArray<'_>, axis: isize, shape: &[usize]) -> Option<Rows> {
+fn along<I: IndexInt>(picks: &[I], index_shape: &[usize], axis: isize, shape: &[usize]) -> Option<Rows> {
     let ndim = shape.len();
     let axis = if axis < 0 { axis.checked_add_unsigned(ndim)? } else { axis };
     let axis = usize::try_from(axis).ok().filter(|&axis| axis < ndim)?;
-    with_int_array!(index, index => {
-        let (picks, index_shape) = (index.as_slice()?, index.shape());
-        let same_elsewhere = index_shape.len() == ndim && index_shape.iter().zip(shape).enumerate().all(|(d, (&i, &s))| d == axis || i == s);
-        if !same_elsewhere || !machine::few_rows(picks.len(), 1) {
+    let same_elsewhere = index_shape.len() == ndim && index_shape.iter().zip(shape).enumerate().all(|(d, (&i, &s))| d == axis || i == s);
+    if !same_elsewhere || !machine::few_rows(picks.len(), 1) {
+        return None;
+    }
+    let len = shape[axis];
+    // Elements past the axis, and the index's length along it.
+    let inner: usize = shape[axis + 1..].iter().product();
+    let picked = index_shape[axis];
+    // The pick's place in the index, counted as it advances (a division
+    // per pick costs more than the rest of its work): the element past the
+    // axis, the place along it, and where the target's outer element
+    // starts.
+    let (mut within, mut place, mut outer_start) = (0, 0, 0);
+    let mut starts = [0; FEW_ROWS];
+    for (start, &pick) in starts.iter_mut().zip(picks) {
+        if !pick.in_bounds(len) {
             return None;
         }
-        let len = shape[axis];
-        // Elements past the axis, and the index's length along it.
-        let inner: usize = shape[axis + 1..].iter().product();
-        let picked = index_shape[axis];
-        // The pick's place in the index, counted as it advances (a
-        // division per pick costs more than the rest of its work): the
-        // element past the axis, the place along it, and where the
-        // target's outer element starts.
-        let (mut within, mut place, mut outer_start) = (0, 0, 0);
-        let mut starts = [0; FEW_ROWS];
-        for (start, &pick) in starts.iter_mut().zip(picks) {
-            if !pick.in_bounds(len) {
-                return None;
-            }
-            *start = outer_start + pick.position(len) * inner + within;
-            within += 1;
-            if within == inner {
-                within = 0;
-                place += 1;
-                if place == picked {
-                    place = 0;
-                    outer_start += len * inner;
-                }
+        *start = outer_start + pick.position(len) * inner + within;
+        within += 1;
+        if within == inner {
+            within = 0;
+            place += 1;
+            if place == picked {
+                place = 0;
+                outer_start += len * inner;
             }
         }
-        Some(Rows { starts, count: picks.len(), row_len: 1 })
+    }
+    Some(Rows {
+        starts,
+        count: picks.len(),
+        row_len: 1,
     })
 }
 
 /// The rows of `nd(points)`: points of shape `batch + [depth]` each pick
 /// the sub-array of the target's last axes past `depth`.
-fn nd(points: &IntArray<'_>, shape: &[usize]) -> Option<Rows> {
-    with_int_array!(points, points => {
-        let coordinates = points.as_slice()?;
-        let (&depth, batch) = points.shape().split_last()?;
-        let rest = shape.get(depth..)?;
-        let row_len: usize = rest.iter().product();
-        // Checked: points of no coordinates are an array of no elements,
-        // whatever their count (each picks the whole target).
-        let count = batch.iter().try_fold(1usize, |count, &len| count.checked_mul(len))?;
-        if !machine::few_rows(count, row_len) {
-            return None;
-        }
-        let mut starts = [0; FEW_ROWS];
-        for (start, point) in starts.iter_mut().zip(coordinates.chunks_exact(depth.max(1))) {
-            let mut at = 0;
-            for (&coordinate, &len) in point.iter().zip(&shape[..depth]) {
-                if !coordinate.in_bounds(len) {
-                    return None;
-                }
-                at = at * len + coordinate.position(len);
+fn nd<I: IndexInt>(coordinates: &[I], points_shape: &[usize], shape: &[usize]) -> Option<Rows> {
+    let (&depth, batch) = points_shape.split_last()?;
+    let rest = shape.get(depth..)?;
+    let row_len: usize = rest.iter().product();
+    // Checked: points of no coordinates are an array of no elements,
+    // whatever their count (each picks the whole target).
+    let count = batch.iter().try_fold(1usize, |count, &len| count.checked_mul(len))?;
+    if !machine::few_rows(count, row_len) {
+        return None;
+    }
+    let mut starts = [0; FEW_ROWS];
+    for (start, point) in starts.iter_mut().zip(coordinates.chunks_exact(depth.max(1))) {
+        let mut at = 0;
+        for (&coordinate, &len) in point.iter().zip(&shape[..depth]) {
+            if !coordinate.in_bounds(len) {
+                return None;
             }
-            *start = at * row_len;
+            at = at * len + coordinate.position(len);
         }
-        Some(Rows { starts, count, row_len })
-    })
+        *start = at * row_len;
+    }
+    Some(Rows { starts, count, row_len })
 }
 
 /// The elements of `elements` the rows hold, in order.
@@ -264,6 +262,7 @@ mod tests {
     use ndarray::{ArrayD, CowArray, Ix1, Ix2, IxDyn};
 
     use super::*;
+    use crate::index::{IndexElem, IntArray};
 
     fn indices(shape: &[usize], values: Vec<i64>) -> IntArray<'static> {
         IntArray::I64(CowArray::from(
@@ -271,12 +270,16 @@ mod tests {
         ))
     }
 
+    fn single<'b>(elem: &'b IndexElem<'_>) -> Single<'b> {
+        elem.as_single().expect("laid out in C order")
+    }
+
     fn along_rows(shape: &[usize], index_shape: &[usize], values: Vec<i64>, axis: isize) -> Option<Vec<usize>> {
         let index = IndexElem::Along {
             index: indices(index_shape, values),
             axis,
         };
-        Rows::of(&index, shape).map(|rows| rows.starts().to_vec())
+        Rows::of(single(&index), shape).map(|rows| rows.starts().to_vec())
     }
 
     #[test]
@@ -305,35 +308,39 @@ mod tests {
     #[test]
     fn nd_points_pick_rows_of_the_axes_past_their_depth() {
         let elements = IndexElem::Nd(indices(&[2, 2], vec![1, -1, 0, 1]));
-        let rows = Rows::of(&elements, &[2, 3]).expect("in bounds");
+        let elements = single(&elements);
+        let rows = Rows::of(elements, &[2, 3]).expect("in bounds");
         assert_eq!((rows.starts(), rows.row_len), (&[5, 1][..], 1));
-        assert!(fills(&elements, &[2, 3], &InOrder::Slice(&[1.0; 2])));
-        assert_eq!(read_shape::<Ix1>(&elements, &[2, 3]), Some(Ix1(2)));
+        assert!(fills(elements, &[2, 3], &InOrder::Slice(&[1.0; 2])));
+        assert_eq!(read_shape::<Ix1>(elements, &[2, 3]), Some(Ix1(2)));
         let whole_rows = IndexElem::Nd(indices(&[1, 1], vec![-1]));
-        let rows = Rows::of(&whole_rows, &[2, 3]).expect("in bounds");
+        let whole_rows = single(&whole_rows);
+        let rows = Rows::of(whole_rows, &[2, 3]).expect("in bounds");
         assert_eq!((rows.starts(), rows.row_len), (&[3][..], 3));
-        assert!(fills(&whole_rows, &[2, 3], &InOrder::Slice(&[1.0; 3])));
-        assert_eq!(read_shape::<Ix2>(&whole_rows, &[2, 3]), Some(Ix2(1, 3)));
+        assert!(fills(whole_rows, &[2, 3], &InOrder::Slice(&[1.0; 3])));
+        assert_eq!(read_shape::<Ix2>(whole_rows, &[2, 3]), Some(Ix2(1, 3)));
         // The wrong static rank, a coordinate out of bounds, too deep.
-        assert_eq!(read_shape::<Ix1>(&whole_rows, &[2, 3]), None);
-        assert!(Rows::of(&IndexElem::Nd(indices(&[1, 2], vec![0, 3])), &[2, 3]).is_none());
-        assert!(Rows::of(&IndexElem::Nd(indices(&[1, 3], vec![0, 0, 0])), &[2, 3]).is_none());
+        assert_eq!(read_shape::<Ix1>(whole_rows, &[2, 3]), None);
+        assert!(Rows::of(single(&IndexElem::Nd(indices(&[1, 2], vec![0, 3]))), &[2, 3]).is_none());
+        assert!(Rows::of(single(&IndexElem::Nd(indices(&[1, 3], vec![0, 0, 0]))), &[2, 3]).is_none());
         // More rows than are checked first.
-        assert!(Rows::of(&IndexElem::Nd(indices(&[17, 1], vec![0; 17])), &[2, 3]).is_none());
+        assert!(Rows::of(single(&IndexElem::Nd(indices(&[17, 1], vec![0; 17]))), &[2, 3]).is_none());
     }
 
     #[test]
     fn vectors_line_up_with_reads_of_one_axis_past_axes_of_one() {
         // Two whole rows of three: a read of shape (2, 3).
         let points = IndexElem::Nd(indices(&[2, 1], vec![0, 1]));
-        let rows = Rows::of(&points, &[2, 3]).expect("in bounds");
-        assert!(fills(&points, &[2, 3], &InOrder::Scalar(&1.0)));
-        assert!(!fills(&points, &[2, 3], &InOrder::Slice(&[1.0; 6])));
-        assert!(!fills(&points, &[2, 3], &InOrder::Slice(&[1.0; 3])));
+        let points = single(&points);
+        let rows = Rows::of(points, &[2, 3]).expect("in bounds");
+        assert!(fills(points, &[2, 3], &InOrder::Scalar(&1.0)));
+        assert!(!fills(points, &[2, 3], &InOrder::Slice(&[1.0; 6])));
+        assert!(!fills(points, &[2, 3], &InOrder::Slice(&[1.0; 3])));
         // One point's row: a read of shape (1, 3), which three values fill.
         let point = IndexElem::Nd(indices(&[1, 1], vec![1]));
-        assert!(fills(&point, &[2, 3], &InOrder::Slice(&[1.0; 3])));
-        assert!(!fills(&point, &[2, 3], &InOrder::Slice(&[1.0; 2])));
+        let point = single(&point);
+        assert!(fills(point, &[2, 3], &InOrder::Slice(&[1.0; 3])));
+        assert!(!fills(point, &[2, 3], &InOrder::Slice(&[1.0; 2])));
         let mut x = [0.0; 6];
         set_rows(&mut x, &rows, InOrder::Scalar(&1.0));
         assert_eq!(x, [1.0; 6]);

@@ -8,8 +8,8 @@ use ndarray::{ArrayBase, Axis, CowArray, Data, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::index::int::sealed;
 use crate::index::{
-    Along, DeviceArray, DeviceForm, Ellipsis, IndexElem, IndexInt, IndexSlice, IntArray, KeptArray, KeptElem, Nd, NewAxis, PySlice,
-    RangeSlice, with_int_array,
+    Along, DeviceArray, DeviceForm, Ellipsis, HostInts, IndexElem, IndexInt, IndexSlice, IntArray, KeptArray, KeptElem, Nd, NewAxis,
+    PySlice, RangeSlice, Single, with_int_array,
 };
 use crate::rank::{Advanced, Basic, Dynamic, Integers, Kind};
 
@@ -331,6 +331,13 @@ pub trait IntoCowArray<'a> {
     fn as_vector(&self) -> Option<&'a [Self::Elem]> {
         None
     }
+    /// Its elements in C order and its shape, when it is an ndarray array
+    /// laid out so.
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn as_standard(&self) -> Option<(&[Self::Elem], &[usize])> {
+        None
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -345,6 +352,10 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a ArrayB
         let array: &'a ArrayBase<S, D> = self;
         if array.ndim() == 1 { array.as_slice() } else { None }
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn as_standard(&self) -> Option<(&[A], &[usize])> {
+        Some((self.as_slice()?, self.shape()))
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -354,6 +365,10 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::Array<A, D> {
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.into_dyn())
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn as_standard(&self) -> Option<(&[A], &[usize])> {
+        Some((self.as_slice()?, self.shape()))
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -362,6 +377,10 @@ impl<'a, A: 'a, D: Dimension> IntoCowArray<'a> for ndarray::ArrayView<'a, A, D> 
     type Dim = D;
     fn into_cow_array(self) -> CowArray<'a, A, IxDyn> {
         CowArray::from(self.into_dyn())
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn as_standard(&self) -> Option<(&[A], &[usize])> {
+        Some((self.as_slice()?, self.shape()))
     }
 }
 
@@ -376,6 +395,10 @@ impl<'a, A: 'a, S: Data<Elem = A>, D: Dimension> IntoCowArray<'a> for &'a &Array
     fn as_vector(&self) -> Option<&'a [A]> {
         let array: &'a ArrayBase<S, D> = self;
         array.as_vector()
+    }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn as_standard(&self) -> Option<(&[A], &[usize])> {
+        (**self).as_standard()
     }
 }
 
@@ -621,6 +644,12 @@ pub trait IntoIntIndex<'a> {
     type Dim: Dimension;
     /// The array.
     fn into_int_index(self) -> IntIndex<'a>;
+    /// The array borrowed, when it is on the host and laid out in C order
+    /// (the inline path of one small `nd` or `along`).
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn host_ints(&self) -> Option<HostInts<'_>> {
+        None
+    }
 }
 
 /// What [`IntoIntIndex`] gives.
@@ -651,6 +680,38 @@ where
     fn into_int_index(self) -> IntIndex<'a> {
         IntIndex::Host(T::Elem::wrap_array(self.into_cow_array()))
     }
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn host_ints(&self) -> Option<HostInts<'_>> {
+        let (ints, shape) = self.as_standard()?;
+        Some(HostInts {
+            ints: T::Elem::wrap_slice(ints),
+            shape,
+        })
+    }
+}
+
+/// An `nd` or `along` index array as the typed lists keep it: as it was
+/// passed, so that the inline path reads it where it stands, converted
+/// only for the general path.
+#[doc(hidden)]
+pub struct KeptInts<T> {
+    index: T,
+    /// `Nd` or `Along`.
+    form: DeviceForm,
+}
+
+impl<'a, T: IntoIntIndex<'a>> KeptElem<'a> for KeptInts<T> {
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn single(&self) -> Option<Single<'_>> {
+        let ints = self.index.host_ints()?;
+        match self.form {
+            DeviceForm::Along(axis) => Some(Single::Along(ints, axis)),
+            _ => Some(Single::Nd(ints)),
+        }
+    }
+    fn into_index_elem(self) -> IndexElem<'a> {
+        self.index.into_int_index().index_elem(self.form)
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -669,9 +730,13 @@ where
 impl<'a, T: IntoIntIndex<'a>> IntoIndexElem<'a> for Nd<T> {
     // The depth (coordinates per index) is only known at run time.
     static_index!(IxDyn, Ix0, IxDyn, Advanced, crate::rank::BatchedIndices);
-    type Kept = IndexElem<'a>;
-    fn keep(self) -> IndexElem<'a> {
-        self.0.into_int_index().index_elem(DeviceForm::Nd)
+    type Kept = KeptInts<T>;
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn keep(self) -> KeptInts<T> {
+        KeptInts {
+            index: self.0,
+            form: DeviceForm::Nd,
+        }
     }
 }
 
@@ -696,9 +761,13 @@ impl<'a, T: IntoIntIndex<'a>> IntoIndexElem<'a> for Along<T> {
     // It consumes every axis of the target and gives the result its own
     // rank, which must be the target's.
     static_index!(T::Dim, Ix0, T::Dim, Advanced, crate::rank::BatchedAlong);
-    type Kept = IndexElem<'a>;
-    fn keep(self) -> IndexElem<'a> {
-        self.index.into_int_index().index_elem(DeviceForm::Along(self.axis))
+    type Kept = KeptInts<T>;
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn keep(self) -> KeptInts<T> {
+        KeptInts {
+            index: self.index,
+            form: DeviceForm::Along(self.axis),
+        }
     }
 }
 

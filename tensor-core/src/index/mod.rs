@@ -13,7 +13,7 @@ mod int;
 
 pub use convert::{
     CrossArgs, CrossAxis, CrossIndex, IndexArrayElement, IndexArrayInt, IntIndex, IntoCowArray, IntoIndexElem, IntoIntIndex,
-    IntoRangeSlice, OneDimensional, Ranked, RankedOf,
+    IntoRangeSlice, KeptInts, OneDimensional, Ranked, RankedOf,
 };
 pub use device::{DeviceArray, DeviceForm};
 pub use int::IndexInt;
@@ -123,10 +123,10 @@ pub trait KeptElem<'a> {
     fn index_slice(&self) -> Option<IndexSlice<'a>> {
         None
     }
-    /// The index element it was converted to, when it was (the inline
-    /// path of one small advanced element).
+    /// The element as the inline path of one small advanced element reads
+    /// it, when it is one that path takes.
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn converted(&self) -> Option<&IndexElem<'a>> {
+    fn single(&self) -> Option<Single<'_>> {
         None
     }
     /// The index element it stands for (the general path).
@@ -180,8 +180,8 @@ impl<'a> KeptElem<'a> for std::ops::RangeFull {
 /// An element whose type does not make it basic takes the general path.
 impl<'a> KeptElem<'a> for IndexElem<'a> {
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn converted(&self) -> Option<&IndexElem<'a>> {
-        Some(self)
+    fn single(&self) -> Option<Single<'_>> {
+        self.as_single()
     }
     fn into_index_elem(self) -> IndexElem<'a> {
         self
@@ -206,16 +206,55 @@ impl<'a> KeptElem<'a> for KeptArray<'a> {
         }
     }
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn converted(&self) -> Option<&IndexElem<'a>> {
+    fn single(&self) -> Option<Single<'_>> {
         match self {
             KeptArray::Indices(_) => None,
-            KeptArray::Elem(elem) => Some(elem),
+            KeptArray::Elem(elem) => elem.as_single(),
         }
     }
     fn into_index_elem(self) -> IndexElem<'a> {
         match self {
             KeptArray::Indices(indices) => indices.into_index_elem(),
             KeptArray::Elem(elem) => elem,
+        }
+    }
+}
+
+/// One advanced element alone, borrowed as the inline path of a small
+/// one reads it: a mask, or the integers of `nd` or `along` on the host,
+/// each laid out in C order.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Single<'b> {
+    /// A boolean mask: its elements and its shape.
+    Mask(&'b [bool], &'b [usize]),
+    /// `nd(points)`.
+    Nd(HostInts<'b>),
+    /// `along(index, axis)`.
+    Along(HostInts<'b>, isize),
+}
+
+/// An integer index array on the host, laid out in C order: its elements
+/// and its shape.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct HostInts<'b> {
+    /// The elements in C order.
+    pub ints: IndexSlice<'b>,
+    /// The shape.
+    pub shape: &'b [usize],
+}
+
+impl IndexElem<'_> {
+    /// The element as [`Single`] borrows it, when it is a mask, `nd` or
+    /// `along` laid out in C order.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    pub(crate) fn as_single(&self) -> Option<Single<'_>> {
+        match self {
+            IndexElem::Mask(mask) => Some(Single::Mask(mask.as_slice()?, mask.shape())),
+            IndexElem::Nd(points) => Some(Single::Nd(points.host_ints()?)),
+            IndexElem::Along { index, axis } => Some(Single::Along(index.host_ints()?, *axis)),
+            _ => None,
         }
     }
 }
@@ -479,6 +518,12 @@ macro_rules! with_index_slices {
 pub(crate) use with_index_slices;
 
 impl IntArray<'_> {
+    /// The array as [`HostInts`] borrows it, when laid out in C order.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    pub(crate) fn host_ints(&self) -> Option<HostInts<'_>> {
+        with_int_array!(self, array => Some(HostInts { ints: IndexInt::wrap_slice(array.as_slice()?), shape: array.shape() }))
+    }
+
     /// The indices in C order as a slice, when they are contiguous in it.
     #[inline]
     pub(crate) fn as_index_slice(&self) -> Option<IndexSlice<'_>> {
