@@ -14,7 +14,7 @@ use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
 use crate::exec::kernel::{Kernel, SetKernel, with_op};
 use crate::exec::{gather, masked};
-use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, Single, with_indices};
+use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, Single, with_indices, with_loop_indices};
 use crate::memory;
 use crate::mode::AnyMode;
 use crate::plan::ViewAxis;
@@ -304,9 +304,11 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
     let axis = target.as_slice_mut()?;
     // A `match`, not a closure: the closure's captures, borrowed, would
     // put the listed indices in memory.
+    // The fallback called by the indices' type, in registers (as
+    // `few_result` reports).
     let few = match choose::update_listed(axis, index, op, values) {
         Some(few) => few,
-        None => choose::update_few(axis, index, op, values),
+        None => with_loop_indices!(index, index => choose::update_few(axis, index, op, values)),
     };
     few_result(few, index, len)
 }
@@ -326,7 +328,7 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
     // A `match`, as in `update_few`.
     let few = match choose::set_listed(axis, index, values) {
         Some(few) => few,
-        None => choose::set_few(axis, index, values),
+        None => with_loop_indices!(index, index => choose::set_few(axis, index, values)),
     };
     few_result(few, index, len)
 }
@@ -408,7 +410,10 @@ fn few_result(few: Few, index: IndexSlice<'_>, len: usize) -> Option<Result<(), 
     match few {
         Few::Written => Some(Ok(())),
         Few::Declined => None,
-        Few::OutOfBounds => Some(Err(prepare::first_out_of_bounds(index, len))),
+        // A call per index type, which takes the indices in registers: a
+        // call that takes the whole `IndexSlice` takes it by address, and
+        // the listed indices then go through memory.
+        Few::OutOfBounds => Some(Err(with_indices!(index, index => prepare::first_out_of_bounds(index, len)))),
     }
 }
 

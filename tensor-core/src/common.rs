@@ -25,7 +25,7 @@ use crate::choose::{self, Few, Rows};
 use crate::element::Compare;
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::index::{IndexElem, IndexSlice};
+use crate::index::IndexElem;
 use crate::mode::AnyMode;
 use crate::rank::Selection;
 use crate::value::{InOrder, Value};
@@ -38,6 +38,10 @@ type Read<'a, T> = Result<Selection<'a, T>, IndexError>;
 type Written = Result<(), IndexError>;
 /// A dynamic-rank view written through, as the backend passes it.
 type TargetView<T> = ArrayViewMutD<'static, T>;
+/// The loops of a few indices, for each index type the executors' loops
+/// take (`index::with_loop_indices`).
+type SetFew<T, I> = fn(&mut [T], &[I], InOrder<'_, T>) -> Few;
+type UpdateFew<T, I> = fn(&mut [T], &[I], Op, InOrder<'_, T>) -> Few;
 
 /// The general path's entry points for one element type.
 #[allow(dead_code, reason = "read by no code: the tables only hold the code in the build")]
@@ -47,8 +51,8 @@ struct GeneralPaths<T: 'static> {
     read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, AnyMode<T>) -> Read<'a, T>,
     set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, AnyMode<T>) -> Written,
     update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, AnyMode<T>) -> Written,
-    set_few: fn(&mut [T], IndexSlice<'_>, InOrder<'_, T>) -> Few,
-    update_few: fn(&mut [T], IndexSlice<'_>, Op, InOrder<'_, T>) -> Few,
+    set_few: (SetFew<T, u64>, SetFew<T, i64>, SetFew<T, u32>, SetFew<T, i32>),
+    update_few: (UpdateFew<T, u64>, UpdateFew<T, i64>, UpdateFew<T, u32>, UpdateFew<T, i32>),
     read_masked: fn(&[T], &[bool]) -> Option<Vec<T>>,
     set_masked: fn(&mut [T], &[bool], InOrder<'_, T>) -> bool,
     update_masked: fn(&mut [T], &[bool], Op, InOrder<'_, T>) -> bool,
@@ -66,8 +70,8 @@ impl<T: Arith> GeneralPaths<T> {
             read_batched: select_batched::<T>,
             set: set_batched::<T, ViewMut<T>, IxDyn>,
             update: update_batched::<T, ViewMut<T>, IxDyn>,
-            set_few: choose::set_few::<T>,
-            update_few: choose::update_few::<T>,
+            set_few: (choose::set_few, choose::set_few, choose::set_few, choose::set_few),
+            update_few: (choose::update_few, choose::update_few, choose::update_few, choose::update_few),
             read_masked: choose::read_masked::<T>,
             set_masked: choose::set_masked::<T>,
             update_masked: choose::update_masked::<T>,

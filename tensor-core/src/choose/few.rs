@@ -79,22 +79,20 @@ pub(crate) fn update_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
 
 /// `axis[index] op= values` as [`update_in_loop`] takes it, by the kernel
 /// of `op`: one copy per element type (see `common`), whatever the call.
-pub(crate) fn update_few<T: Arith>(axis: &mut [T], index: IndexSlice<'_>, op: Op, values: InOrder<'_, T>) -> Few {
+pub(crate) fn update_few<T: Arith, I: IndexInt>(axis: &mut [T], index: &[I], op: Op, values: InOrder<'_, T>) -> Few {
     // Each arm's result made a `Few` in the arm: a merged `Option<Result>`
     // goes through memory, which stalls as the copy it replaces did.
-    with_op!(op, kernel => {
-        with_loop_indices!(index, index => Few::of(accumulate_checked_in_loop(axis, index, op, values, kernel)))
-    })
+    with_op!(op, kernel => Few::of(accumulate_checked_in_loop(axis, index, op, values, kernel)))
 }
 
 /// `axis[index] = values` for a few indices in a vector (as
 /// [`machine::checks_first`] counts them), all checked before the first
 /// write; declined for more.
-pub(crate) fn set_few<T: Clone>(axis: &mut [T], index: IndexSlice<'_>, values: InOrder<'_, T>) -> Few {
+pub(crate) fn set_few<T: Clone, I: IndexInt>(axis: &mut [T], index: &[I], values: InOrder<'_, T>) -> Few {
     if !machine::checks_first(index.len()) {
         return Few::Declined;
     }
-    with_loop_indices!(index, index => Few::of(Some(checked::check_then_apply(axis, index, values, SetKernel::new()))))
+    Few::of(Some(checked::check_then_apply(axis, index, values, SetKernel::new())))
 }
 
 /// The most indices of a listed few ([`update_listed`], [`set_listed`]).
@@ -198,19 +196,13 @@ mod tests {
     #[test]
     fn a_few_indices_write_all_or_nothing() {
         let mut x = [0i32; 4];
-        assert_eq!(
-            set_few(&mut x, IndexSlice::I64(&[3, 0, 3]), InOrder::Slice(&[1, 2, 3])),
-            Few::Written
-        );
+        assert_eq!(set_few(&mut x, &[3i64, 0, 3], InOrder::Slice(&[1, 2, 3])), Few::Written);
         assert_eq!(x, [2, 0, 0, 3]);
-        assert_eq!(set_few(&mut x, IndexSlice::I64(&[1, 4]), InOrder::Scalar(&9)), Few::OutOfBounds);
+        assert_eq!(set_few(&mut x, &[1i64, 4], InOrder::Scalar(&9)), Few::OutOfBounds);
         assert_eq!(x, [2, 0, 0, 3]);
         let many = [0i64; 65];
-        assert_eq!(set_few(&mut x, IndexSlice::I64(&many), InOrder::Scalar(&9)), Few::Declined);
-        assert_eq!(
-            update_few(&mut x, IndexSlice::I64(&[1, 1, -1]), Op::Add, InOrder::Scalar(&5)),
-            Few::Written
-        );
+        assert_eq!(set_few(&mut x, &many, InOrder::Scalar(&9)), Few::Declined);
+        assert_eq!(update_few(&mut x, &[1i64, 1, -1], Op::Add, InOrder::Scalar(&5)), Few::Written);
         assert_eq!(x, [2, 10, 0, 8]);
     }
 }

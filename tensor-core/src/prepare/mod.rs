@@ -30,7 +30,7 @@ pub use device::{DeviceAxes, device_axes, device_fault_first, device_out_of_boun
 
 use crate::element::{Arith, Op, OperandFault};
 use crate::error::{Dims, IndexError};
-use crate::index::{BasicList, IndexElem, IndexInt, IndexSlice, IntArray, with_indices};
+use crate::index::{BasicList, IndexElem, IndexInt, IntArray};
 use crate::mode::AnyMode;
 use crate::plan::basic;
 use crate::plan::{IndexPasses, Plan, Serial, ViewAxis, resolve_with};
@@ -399,8 +399,8 @@ pub(crate) fn out_of_bounds(index: i128, len: usize) -> IndexError {
 /// The error of a vector of indices into a vector of length `len`, one of
 /// which is out of bounds: the first, in index order.
 #[cold]
-pub(crate) fn first_out_of_bounds(index: IndexSlice<'_>, len: usize) -> IndexError {
-    let bad = with_indices!(index, index => index.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()));
+pub(crate) fn first_out_of_bounds<I: IndexInt>(index: &[I], len: usize) -> IndexError {
+    let bad = index.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128());
     out_of_bounds(bad.expect("an index out of bounds"), len)
 }
 
