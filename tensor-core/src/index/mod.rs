@@ -108,8 +108,9 @@ pub enum BasicElem {
 /// What the macros' typed lists keep of an index element until a path
 /// needs it: a small value of its own type for an integer (`i128`), a
 /// slice or a range, `...` and a new axis, so the inline paths read them
-/// where the compiler sees them and fold them away; a borrowed vector of
-/// indices, or the converted element, for the rest (see [`KeptArray`]).
+/// where the compiler sees them and fold them away; `nd` and `along` as
+/// they were passed ([`KeptInts`]); a borrowed vector of indices, or the
+/// converted element, for the rest (see [`KeptArray`]).
 #[doc(hidden)]
 pub trait KeptElem<'a> {
     /// Its basic form, when it is basic (the inline basic path).
