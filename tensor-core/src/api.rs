@@ -303,9 +303,8 @@ pub(crate) fn update_few<T: Arith, D: Dimension>(
     let len = target.len();
     let axis = target.as_slice_mut()?;
     // A `match`, not a closure: the closure's captures, borrowed, would
-    // put the listed indices in memory.
-    // The fallback called by the indices' type, in registers (as
-    // `few_result` reports).
+    // put the listed indices in memory. The fallback is called per index
+    // type, with the indices in registers (as in `few_result`).
     let few = match choose::update_listed(axis, index, op, values) {
         Some(few) => few,
         None => with_loop_indices!(index, index => choose::update_few(axis, index, op, values)),

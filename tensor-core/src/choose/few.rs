@@ -78,7 +78,8 @@ pub(crate) fn update_in_loop<T: Arith, K: Kernel<T> + Copy + Send + Sync>(
 }
 
 /// `axis[index] op= values` as [`update_in_loop`] takes it, by the kernel
-/// of `op`: one copy per element type (see `common`), whatever the call.
+/// of `op`: one copy per element and index type (see `common`), whatever
+/// the call.
 pub(crate) fn update_few<T: Arith, I: IndexInt>(axis: &mut [T], index: &[I], op: Op, values: InOrder<'_, T>) -> Few {
     // Each arm's result made a `Few` in the arm: a merged `Option<Result>`
     // goes through memory, which stalls as the copy it replaces did.

@@ -705,8 +705,9 @@ impl<'a, T: IntoIntIndex<'a>> KeptElem<'a> for KeptInts<T> {
     fn single(&self) -> Option<Single<'_>> {
         let ints = self.index.host_ints()?;
         match self.form {
+            DeviceForm::Nd => Some(Single::Nd(ints)),
             DeviceForm::Along(axis) => Some(Single::Along(ints, axis)),
-            _ => Some(Single::Nd(ints)),
+            DeviceForm::Array | DeviceForm::Mask => None,
         }
     }
     fn into_index_elem(self) -> IndexElem<'a> {
