@@ -654,8 +654,14 @@ impl<T, D: Rank> IntoUpdatable for Array<T, D> {
 
 impl<T: Clone, D: Rank> IntoUpdatable for ArcArray<T, D> {
     type Updatable = Array<T, D>;
+    /// Its own buffer when no other owner shares it; else a copy, checked
+    /// as every copy is (ndarray's `into_owned` would abort where memory
+    /// cannot hold it).
     fn into_updatable(self) -> Result<Array<T, D>, IndexError> {
-        Ok(self.into_owned())
+        match self.try_into_owned_nocopy() {
+            Ok(unique) => Ok(unique),
+            Err(shared) => checked_copy(shared.view()),
+        }
     }
 }
 
@@ -786,9 +792,27 @@ pub(crate) fn owned_copy_unwrap<T: Clone, D: Dimension>(view: ArrayView<'_, T, D
 
 #[cfg(test)]
 mod tests {
-    use ndarray::{Array3, ArrayD, IxDyn, s};
+    use ndarray::{ArcArray, Array3, ArrayD, IxDyn, s};
 
-    use super::owned_copy;
+    use super::{IntoUpdatable, owned_copy};
+
+    /// `set!` of an `ArcArray` takes its buffer when it alone owns it, and
+    /// copies it when another owner shares it, which then keeps its own.
+    #[test]
+    fn an_arc_array_is_copied_only_when_shared() {
+        let unique = ArcArray::from_shape_vec((2, 3), (0..6i64).collect()).unwrap();
+        let buffer = unique.as_ptr();
+        let taken = unique.into_updatable().unwrap();
+        assert_eq!(taken.as_ptr(), buffer);
+
+        let shared = ArcArray::from_shape_vec((2, 3), (0..6i64).collect()).unwrap();
+        let other = shared.clone();
+        let mut copy = shared.into_updatable().unwrap();
+        assert_ne!(copy.as_ptr(), other.as_ptr());
+        copy[[1, 2]] = 100;
+        assert_eq!(other[[1, 2]], 5);
+        assert_eq!(copy, ndarray::array![[0, 1, 2], [3, 4, 100]]);
+    }
 
     /// The order a copy is in.
     #[derive(Debug, PartialEq)]
