@@ -75,8 +75,9 @@
 //!   for `slice::clone_from_slice`: each element holds its old or its new
 //!   value, and nothing is dropped twice or leaked. (Numbers cannot panic.)
 //! - `set!` on an `ArcArray` whose buffer is shared copies it first: the
-//!   other owners never see the change. `set!(x[...])` on a place never
-//!   changes `x`.
+//!   other owners never see the change (a copy memory cannot hold is
+//!   `TooLarge`, as for a borrowed source; one that no other owner shares
+//!   gives its own buffer). `set!(x[...])` on a place never changes `x`.
 //!
 //! # Deterministic
 //!
