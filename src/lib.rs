@@ -99,7 +99,7 @@ pub use tensor_core::backend;
 // the macros (`tensor_at::rank::HasAxis`): re-exported so that an error
 // names this crate's paths, never a dependency the user did not add.
 #[doc(hidden)]
-pub use tensor_core::{index::KeptArray, rank, typed};
+pub use tensor_core::{index::KeptArray, index::KeptInts, rank, typed};
 
 /// In-place indexed update, or read (NumPy / PyTorch `x[...] = v`, `x[...]`).
 ///
