@@ -426,6 +426,11 @@ fn a_copy_and_update_of_a_source_too_large_to_copy_fails_cleanly() {
         catch_unwind(|| huge.updated(0).set(1.0)).is_err(),
         "the method syntax panics, never aborts"
     );
+    // `set!` of a reference copies through its own path: it panics with the same message.
+    let by_reference = &huge;
+    let panic = catch_unwind(|| set!(by_reference[0] = 1.0)).unwrap_err();
+    let message = panic.downcast_ref::<String>().map(String::as_str);
+    assert_eq!(message, Some("indexing result of shape (4398046511104,) is too large"));
 }
 
 // ---------------------------------------------------------------- masks
