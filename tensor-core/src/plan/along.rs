@@ -43,18 +43,30 @@ impl AlongIndex<'_> {
     /// serves every caller, at the cost of a call per row.
     pub(crate) fn for_each_row(&self, region: &[usize], first: Range<usize>, f: &mut dyn FnMut(&[isize])) {
         let row = Vec::with_capacity(region[region.len() - 1]);
-        self.walk(region, first, &mut Collected { row, f });
+        let rows = &mut Collected { row, f };
+        with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows));
     }
 
     /// Hands the offsets of each row (the region's last axis) in C order,
     /// from the positions `first` of the region's first axis on, to `rows`
     /// as an iterator: no table, and no offsets stored, so that the
     /// executor's loop over a row is as tight as a hand-written one.
-    #[cfg_attr(not(unoptimized), inline(always))]
+    #[cfg(not(unoptimized))]
+    #[inline(always)]
     pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
         // One call per index type, so that the integer types read as one
         // (`with_loop_array!`) share one copy of the walk.
         with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows));
+    }
+
+    /// [`walk`](Self::walk) in a build without optimization: each row's
+    /// offsets collected, through the one copy of the walk per index type
+    /// that [`for_each_row`](Self::for_each_row) uses, and no row handed
+    /// early. A copy per consumer and index type would be a seventh of a
+    /// dependent's debug binary, linked again at every edit.
+    #[cfg(unoptimized)]
+    pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
+        self.for_each_row(region, first, &mut |offsets| rows.row(offsets.iter().copied()));
     }
 
     /// [`walk`](Self::walk) over the index array's own integer type.
@@ -481,7 +493,8 @@ mod rows {
                 }
             }
         }
-        assert!(handed_early, "some case takes the walk that hands rows early");
+        // Without optimization, `walk` hands no row early.
+        assert!(handed_early || cfg!(unoptimized), "some case takes the walk that hands rows early");
     }
 
     /// Records each row, and each row handed early.
