@@ -6,8 +6,9 @@
 //! - `unoptimized` at opt-level 0: the hot paths' `#[inline(always)]` is
 //!   then left out (`#[cfg_attr(not(unoptimized), inline(always))]`), and
 //!   every operation runs on the one kernel told its operation at run time
-//!   (`exec/kernel.rs`, `with_op!`). A debug build gains little from
-//!   either, and every forced inlining or kernel per operation is more
+//!   (`exec/kernel.rs`, `with_op!`), and every `along` consumer through one
+//!   walk per index type (`plan/along.rs`). A debug build gains little from
+//!   any, and every forced inlining, kernel or walk per consumer is more
 //!   code, with its debug info: more to compile and to link in every
 //!   dependent's edit-build cycle.
 //! - `threads` with the feature `rayon`, but not at opt-level 0: the

@@ -62,8 +62,9 @@ impl AlongIndex<'_> {
     /// [`walk`](Self::walk) in a build without optimization: each row's
     /// offsets collected, through the one copy of the walk per index type
     /// that [`for_each_row`](Self::for_each_row) uses, and no row handed
-    /// early. A copy per consumer and index type would be a seventh of a
-    /// dependent's debug binary, linked again at every edit.
+    /// early. A copy per consumer and index type made an eighth of a
+    /// dependent's debug binary (docs/performance.md), linked again at
+    /// every edit.
     #[cfg(unoptimized)]
     pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
         self.for_each_row(region, first, &mut |offsets| rows.row(offsets.iter().copied()));
