@@ -17,11 +17,13 @@ const fn size(native: usize, miri: usize) -> usize {
     if cfg!(miri) { miri } else { native }
 }
 
-/// The thread counts a test compares: `native`, or under Miri two and
-/// three (an even split and an uneven one), since each count is a whole
-/// run there.
+/// The thread counts a test compares: `native`, or under Miri two alone,
+/// since each count is a whole run there (the longest of scripts/miri).
+/// Two takes every parallel path there: each threshold that admits three
+/// threads there admits two (tensor-core's `choose::machine`), and the odd
+/// lengths of the inputs below split into pieces of unequal length.
 fn thread_counts<const N: usize>(native: [usize; N]) -> Vec<usize> {
-    if cfg!(miri) { vec![2, 3] } else { native.to_vec() }
+    if cfg!(miri) { vec![2] } else { native.to_vec() }
 }
 
 /// Runs `f` on a pool of `threads` threads, one pool per count for the
@@ -1172,7 +1174,10 @@ fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_co
             }
         }
     }
-    let (depth, picked) = (size(64, 40), size(40, 6));
+    // (Under Miri a cube of 16 x 50 x 16, whose leading slice of 16 still
+    // cuts into pieces on two threads: each whole-cube copy and comparison
+    // is most of the test's time there.)
+    let (depth, picked) = (size(64, 16), size(40, 6));
     let cube = ndarray::Array3::from_shape_fn((depth, 50, depth), |(i, j, k)| (i * 50 * depth + j * depth + k) as i64);
     let middle = indices(picked, 50, 13);
     let mut expected_cube = cube.clone();

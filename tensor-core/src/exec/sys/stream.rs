@@ -258,16 +258,22 @@ mod tests {
     fn stays_inside<B: Bits + PartialEq + std::fmt::Debug>(value: B, canary: B, source: impl Fn(usize) -> B) {
         let width = size_of::<B>();
         // Under Miri both are the baseline, whose 16-byte blocks the lengths
-        // below 40 already put at every head, middle and tail: one long run
-        // more is enough (Miri interprets each store).
-        let (isas, lens): (&[Isa], Vec<usize>) = if cfg!(miri) {
-            (&[Isa::baseline()], (0..40).chain([131]).collect())
+        // below 40 already put at every head, middle and tail, and offsets
+        // of up to 16 bytes at every alignment: one long run more is enough
+        // (Miri interprets each store). Natively, offsets of up to a cache
+        // line, the widest block.
+        let (isas, lens, block): (&[Isa], Vec<usize>, usize) = if cfg!(miri) {
+            (&[Isa::baseline()], (0..40).chain([131]).collect(), 16)
         } else {
-            (&[Isa::baseline(), Isa::detect()], (0..80).chain([1000, 4096 / width + 3]).collect())
+            (
+                &[Isa::baseline(), Isa::detect()],
+                (0..80).chain([1000, 4096 / width + 3]).collect(),
+                64,
+            )
         };
         for &isa in isas {
             for &len in &lens {
-                for offset in 0..64 / width + 1 {
+                for offset in 0..block / width + 1 {
                     let fence = Fence;
                     let mut buffer = vec![canary; offset + len + 3];
                     // SAFETY: nothing reads `buffer` before the fence drops.
