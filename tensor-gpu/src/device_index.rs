@@ -12,7 +12,7 @@
 //! write runs only once everything is checked, so on error the tensor is
 //! unchanged.
 
-use ndarray::{ArrayD, ArrayViewD, CowArray, IxDyn, ShapeBuilder};
+use ndarray::{ArrayD, CowArray, IxDyn};
 use tensor_core::backend::plan::IndexedPlan;
 use tensor_core::backend::plan::Plan;
 use tensor_core::backend::prepare::{self, Batch, DeviceAxes, Layout, Update};
@@ -229,9 +229,6 @@ pub(crate) struct OnDevice<'t> {
     selects_nothing: bool,
 }
 
-/// The zero every stand-in array reads.
-static ZERO: usize = 0;
-
 impl<'t> OnDevice<'t> {
     /// `index` on a target of shape `shape` split for planning; `None`
     /// when no element of it lives on the device. A zero-dimensional
@@ -255,7 +252,7 @@ impl<'t> OnDevice<'t> {
                 let mask = device_mask(device)?;
                 let coordinates = mask.coordinates(gpu)?;
                 masks.push((planned.len(), mask.shape()?.to_vec()));
-                planned.push(IndexElem::Nd(zeros(coordinates.shape())));
+                planned.push(IndexElem::Nd(IntArray::zeros(coordinates.shape())));
                 devices.push((planned.len() - 1, Held::View(Box::new(coordinates)), DeviceForm::Mask));
                 continue;
             }
@@ -270,15 +267,18 @@ impl<'t> OnDevice<'t> {
                 }
                 DeviceForm::Array => {
                     devices.push((planned.len(), Held::Borrowed(array), *form));
-                    planned.push(IndexElem::Array(zeros(shape)));
+                    planned.push(IndexElem::Array(IntArray::zeros(shape)));
                 }
                 DeviceForm::Nd => {
                     devices.push((planned.len(), Held::Borrowed(array), *form));
-                    planned.push(IndexElem::Nd(zeros(shape)));
+                    planned.push(IndexElem::Nd(IntArray::zeros(shape)));
                 }
                 DeviceForm::Along(axis) => {
                     devices.push((planned.len(), Held::Borrowed(array), *form));
-                    planned.push(IndexElem::Along { index: zeros(shape), axis });
+                    planned.push(IndexElem::Along {
+                        index: IntArray::zeros(shape),
+                        axis,
+                    });
                 }
                 _ => return Err(GpuError::newer_core("this form of device index")),
             }
@@ -517,14 +517,6 @@ fn index_array<'t>(array: &'t DeviceArray<'_>) -> Result<&'t dyn DeviceIndexArra
             operation: "a device index array",
             reason: "device index arrays are GpuTensors of i32, u32, i64 or u64",
         })
-}
-
-/// Zeros of `shape` (one element, broadcast), standing in for a device
-/// index array while the host plans.
-fn zeros<'z>(shape: &[usize]) -> IntArray<'z> {
-    let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
-    let view = ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO)).expect("zero strides read one element");
-    IntArray::Usize(CowArray::from(view))
 }
 
 /// `index` with its device arrays and masks read back to the host: for the

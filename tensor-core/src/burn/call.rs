@@ -13,7 +13,7 @@ use crate::index::IndexElem;
 use crate::value::Value;
 use burn_tensor::{Bool, IndexingUpdateOp, Int, Slice, Tensor};
 
-use super::device::{DeviceRegion, OnDevice, StandIns};
+use super::device::{DeviceRegion, OnDevice};
 use super::error::BurnError;
 use super::flat::{gather, gather_on_device, write, write_on_device};
 use super::host;
@@ -119,17 +119,20 @@ impl<'c, 'i> Indexed<'c, 'i> {
 }
 
 /// The plan of `index` on a target of `shape` and `strides` with `batch`
-/// paired axes, in `mode`, with no value, as a region. When device arrays
-/// alone place its elements, they are all at zero
-/// ([`OnDevice::places_alone`]).
+/// paired axes, in `mode`, with no value, as a region; the arrays' shape
+/// `alone` when device arrays alone place its elements
+/// ([`OnDevice::alone_shape`]).
 pub(crate) fn plan_region<T>(
     index: &[IndexElem<'_>],
     shape: &[usize],
     strides: &[isize],
     batch: usize,
     mode: &AnyMode<T>,
-    alone: bool,
+    alone: Option<&[usize]>,
 ) -> Result<Region, BurnError> {
+    if let Some(shape) = alone {
+        return Ok(Region::placed_on_device(shape));
+    }
     let mut region = Region::default();
     let layout = Layout {
         shape: &shape[batch..],
@@ -138,7 +141,7 @@ pub(crate) fn plan_region<T>(
     if batch == 0 {
         let plan = prepare::apply(index, layout, mode)?;
         region.shape = plan.shape().to_vec();
-        push_plan(&mut region, &plan, strides, alone)?;
+        region.push(&plan, 0, strides)?;
         return Ok(region);
     }
     let batches = prepare::batch_update(batch, shape, index, mode, None)?;
@@ -166,20 +169,7 @@ pub(crate) fn probe(
         Bounds::Wrap => AnyMode::Wrap,
         Bounds::Skip => AnyMode::Drop,
     };
-    plan_region(index, shape, strides, batch, &mode, false)
-}
-
-/// Adds the elements of an unbatched `plan` to `region`; all at zero when
-/// device arrays alone place them.
-fn push_plan(region: &mut Region, plan: &Plan<'_>, strides: &[isize], alone: bool) -> Result<(), IndexError> {
-    if !alone {
-        return region.push(plan, 0, strides);
-    }
-    region.room(plan)?;
-    region.offsets.resize(plan.shape().iter().product(), 0);
-    region.skipped.clear();
-    region.reach(plan);
-    Ok(())
+    plan_region(index, shape, strides, batch, &mode, None)
 }
 
 /// The offset of batch position `at` in a target of `strides`.
@@ -206,9 +196,8 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
         }
     }
     let rows = Rows::of(index, shape, batch);
-    let stand_ins = StandIns::for_index(index);
     let bounds = mode.bounds();
-    match OnDevice::split(index, &stand_ins, shape, batch, rows)? {
+    match OnDevice::split(index, shape, batch, rows)? {
         None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None),
         Some(on_device) => {
             let index = on_device.whole();
@@ -241,7 +230,9 @@ fn read_planned<const D: usize, K: BurnKind>(
         strides: &strides[batch.min(shape.len())..],
     };
     let mut region = Region::default();
-    if batch == 0 {
+    if let Some(shape) = on_device.and_then(OnDevice::alone_shape) {
+        region = Region::placed_on_device(shape);
+    } else if batch == 0 {
         let plan = prepare::read(index, layout, &mode)?;
         region.shape = plan.shape().to_vec();
         if let Some((on_device, axis)) = along {
@@ -250,7 +241,7 @@ fn read_planned<const D: usize, K: BurnKind>(
             let read = target.clone().gather(axis, on_device.along_positions(&mode)?.shaped(dims));
             return Ok((read.shaped([region.shape.iter().product::<usize>()]), region.shape));
         }
-        push_plan(&mut region, &plan, &strides, on_device.is_some_and(OnDevice::places_alone))?;
+        region.push(&plan, 0, &strides)?;
     } else {
         let batches = prepare::batch_read(batch, shape, index, &mode)?;
         let mut inner = None;
@@ -303,9 +294,8 @@ pub(crate) fn prepare_write<K: BurnKind>(
         return Err(unsupported::<K>(op));
     }
     let rows = Rows::of(index, shape, batch);
-    let stand_ins = StandIns::for_index(index);
     let bounds = mode.bounds();
-    let Some(on_device) = OnDevice::split(index, &stand_ins, shape, batch, rows)? else {
+    let Some(on_device) = OnDevice::split(index, shape, batch, rows)? else {
         return prepare_planned(flat, Indexed { shape, index, batch, rows }, Update { value, mode, op }, None);
     };
     let planned = Indexed {
@@ -412,7 +402,7 @@ fn prepare_planned<K: BurnKind>(
         }
         (None, on_device, _) => {
             let rows_shape = call.rows_shape();
-            let alone = on_device.is_some_and(OnDevice::places_alone);
+            let alone = on_device.and_then(OnDevice::alone_shape);
             let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, alone)?;
             match on_device {
                 None => Where::Host(region),

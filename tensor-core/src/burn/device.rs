@@ -95,36 +95,6 @@ fn int_tensor(array: &DeviceArray<'_>) -> Result<(Tensor<1, Int>, bool), BurnErr
     Ok((flat.tensor.clone().cast(IntDType::I64), flat.distinct))
 }
 
-/// Zeros that stand in for an index's device arrays while the host plans:
-/// one buffer as long as the largest array, which each stand-in views.
-/// Contiguous, so that the planner walks them as fast as a host array.
-pub(crate) struct StandIns(Vec<usize>);
-
-impl StandIns {
-    /// The buffer for the device arrays of `index`.
-    pub(crate) fn for_index(index: &[IndexElem<'_>]) -> Self {
-        let largest = index
-            .iter()
-            .filter_map(|elem| match elem {
-                IndexElem::Device { array, .. } => Some(array.shape().iter().product::<usize>()),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
-        StandIns(vec![0; largest])
-    }
-
-    /// Zeros of `shape`.
-    fn zeros(&self, shape: &[usize]) -> IntArray<'_> {
-        let len = shape.iter().product::<usize>();
-        IntArray::Usize(
-            ndarray::ArrayViewD::from_shape(IxDyn(shape), &self.0[..len])
-                .expect("the buffer holds the largest array")
-                .into(),
-        )
-    }
-}
-
 /// Each element's position in an array of `shape` (for `nd`, the point's
 /// in column `column` of `depth`, zeros in the others).
 fn own_positions<'z>(shape: &[usize], column: Option<(usize, usize)>) -> IntArray<'z> {
@@ -143,17 +113,11 @@ fn own_positions<'z>(shape: &[usize], column: Option<(usize, usize)>) -> IntArra
 impl<'t> OnDevice<'t> {
     /// `index` on a target of `shape` with `batch` paired axes, split for
     /// planning; `None` when no element of it is on the device.
-    pub(crate) fn split(
-        index: &'t [IndexElem<'_>],
-        stand_ins: &'t StandIns,
-        shape: &[usize],
-        batch: usize,
-        rows: Rows,
-    ) -> Result<Option<Self>, BurnError> {
+    pub(crate) fn split(index: &'t [IndexElem<'_>], shape: &[usize], batch: usize, rows: Rows) -> Result<Option<Self>, BurnError> {
         if !index.iter().any(|elem| matches!(elem, IndexElem::Device { .. })) {
             return Ok(None);
         }
-        let mut planned = Vec::with_capacity(index.len());
+        let mut planned: Vec<IndexElem<'t>> = Vec::with_capacity(index.len());
         let mut devices = Vec::new();
         for elem in index {
             let IndexElem::Device { array, form } = elem else {
@@ -173,10 +137,10 @@ impl<'t> OnDevice<'t> {
                     planned.push(IndexElem::Int(host::scalar::<i64, Int>(flat).into()));
                     continue;
                 }
-                DeviceForm::Array => planned.push(IndexElem::Array(stand_ins.zeros(array_shape))),
-                DeviceForm::Nd => planned.push(IndexElem::Nd(stand_ins.zeros(array_shape))),
+                DeviceForm::Array => planned.push(IndexElem::Array(IntArray::zeros(array_shape))),
+                DeviceForm::Nd => planned.push(IndexElem::Nd(IntArray::zeros(array_shape))),
                 DeviceForm::Along(axis) => planned.push(IndexElem::Along {
-                    index: stand_ins.zeros(array_shape),
+                    index: IntArray::zeros(array_shape),
                     axis,
                 }),
                 _ => {
@@ -270,6 +234,15 @@ impl<'t> OnDevice<'t> {
             && planned
                 .iter()
                 .all(|elem| matches!(elem, IndexElem::Array(array) if array.shape() == first.shape()))
+    }
+
+    /// The arrays' shape when they place the region alone
+    /// ([`places_alone`](Self::places_alone)): the host's plan is then
+    /// skipped. It would check only the arrays' bounds, which
+    /// [`positions`](Self::positions) checks on the device, in the same
+    /// order, on axes of no length too.
+    pub(crate) fn alone_shape(&self) -> Option<&[usize]> {
+        self.places_alone().then(|| self.arrays[0].shape.as_slice())
     }
 
     /// Whether the index is one device array, alone, promised distinct

@@ -17,8 +17,11 @@ pub struct Region {
     /// broadcasts to (under `; batch = k`, the batch axes first).
     pub(crate) shape: Vec<usize>,
     /// Each element's row in the tensor viewed as rows, in C order of the
-    /// region; 0 for a skipped one.
+    /// region; 0 for a skipped one. Empty when `placed_on_device`.
     pub(crate) offsets: Vec<i64>,
+    /// Whether device arrays alone place the elements
+    /// ([`placed_on_device`](Self::placed_on_device)).
+    pub(crate) on_device: bool,
     /// Which elements the mode skipped (`drop`, `fill`); empty when none.
     pub(crate) skipped: Vec<bool>,
     /// Whether the index arrays broadcast to any position. NumPy then
@@ -30,7 +33,24 @@ pub struct Region {
 impl Region {
     /// The number of elements the region holds.
     pub(crate) fn len(&self) -> usize {
-        self.offsets.len()
+        match self.on_device {
+            true => self.shape.iter().product(),
+            false => self.offsets.len(),
+        }
+    }
+
+    /// The region of an index that is device arrays alone, of `shape`, one
+    /// per axis of rows ([`OnDevice::alone_shape`]): its elements are the
+    /// arrays' own, placed and checked on the device.
+    ///
+    /// [`OnDevice::alone_shape`]: super::device::OnDevice::alone_shape
+    pub(crate) fn placed_on_device(shape: &[usize]) -> Self {
+        Region {
+            shape: shape.to_vec(),
+            arrays_reached: shape.iter().all(|&len| len > 0),
+            on_device: true,
+            ..Region::default()
+        }
     }
 
     /// Room for the elements of `plan`: [`IndexError::TooLarge`] when

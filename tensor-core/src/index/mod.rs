@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use ndarray::{CowArray, IxDyn};
+use ndarray::{CowArray, IxDyn, ShapeBuilder};
 
 mod convert;
 mod device;
@@ -555,6 +555,30 @@ impl IntArray<'_> {
     /// The same array, borrowed.
     pub fn view(&self) -> IntArray<'_> {
         with_int_array!(self, a => IndexInt::wrap_array(a.view().into()))
+    }
+}
+
+/// The one element every [`IntArray::zeros`] reads.
+static ZERO: usize = 0;
+
+impl<'a> IntArray<'a> {
+    /// An array of `shape` that reads zero at every position, from one
+    /// element (its strides are zero): what an adapter plans with in place
+    /// of indices it keeps elsewhere, such as on a device. Allocates
+    /// nothing, and the plan resolves it once rather than per position.
+    ///
+    /// ```
+    /// use tensor_core::index::IntArray;
+    ///
+    /// let zeros = IntArray::zeros(&[3, 4]);
+    /// assert_eq!(zeros.shape(), &[3, 4]);
+    /// let IntArray::Usize(view) = zeros else { unreachable!("zeros are usize") };
+    /// assert!(view.iter().all(|&at| at == 0));
+    /// ```
+    pub fn zeros(shape: &[usize]) -> Self {
+        let layout = IxDyn(shape).strides(IxDyn(&vec![0; shape.len()]));
+        let view = ndarray::ArrayViewD::from_shape(layout, std::slice::from_ref(&ZERO)).expect("zero strides read one element");
+        IntArray::Usize(CowArray::from(view))
     }
 }
 

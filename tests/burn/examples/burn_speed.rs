@@ -6,7 +6,10 @@
 //! each occurrence in turn. Medians of alternated rounds, in
 //! milliseconds; the ratio is `at!` over burn.
 //!
-//! Run: `cargo run --release -p tensor-at-burn-tests --example burn_speed [filter]`
+//! Run: `cargo run --release -p tensor-at-burn-tests --example burn_speed [filter] [--cached]`
+//!
+//! `--cached` takes a target of 2^20 rows (4 MB), which stays in the
+//! cache, in place of 2^22 (16 MB): fixed costs then show.
 
 use std::time::Instant;
 
@@ -15,7 +18,13 @@ use ndarray::Array1;
 use tensor_at::at;
 use tensor_at::burn::unique;
 
-const ROWS: usize = 1 << 22;
+/// The target's rows: 2^22, or 2^20 with `--cached`.
+fn rows() -> usize {
+    match std::env::args().any(|arg| arg == "--cached") {
+        true => 1 << 20,
+        false => 1 << 22,
+    }
+}
 const PICKS: usize = 1 << 18;
 const ROUNDS: usize = 15;
 /// Occurrences of the repeated indices: 1024 positions, four times each.
@@ -24,8 +33,9 @@ const REPEATED: usize = 4096;
 /// A permutation's first `PICKS` entries: unique indices, in no order.
 fn unique_indices() -> Vec<i64> {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut all: Vec<i64> = (0..ROWS as i64).collect();
-    for i in (1..ROWS).rev() {
+    let rows = rows();
+    let mut all: Vec<i64> = (0..rows as i64).collect();
+    for i in (1..rows).rev() {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
@@ -43,7 +53,8 @@ fn median(mut times: Vec<f64>) -> f64 {
 /// Runs `ours` and `theirs` alternately, each waited for, and prints the
 /// medians and their ratio.
 fn compare(name: &str, mut ours: impl FnMut() -> Tensor<1>, mut theirs: impl FnMut() -> Tensor<1>) {
-    if std::env::args().nth(1).is_some_and(|filter| !name.contains(&filter)) {
+    let mut filters = std::env::args().skip(1).filter(|arg| !arg.starts_with("--"));
+    if filters.next().is_some_and(|filter| !name.contains(&filter)) {
         return;
     }
     let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -63,7 +74,8 @@ fn compare(name: &str, mut ours: impl FnMut() -> Tensor<1>, mut theirs: impl FnM
 
 fn main() {
     let device = Device::flex();
-    let x = Tensor::<1>::from_data(TensorData::new((0..ROWS).map(|i| i as f32).collect::<Vec<_>>(), [ROWS]), &device);
+    let rows = rows();
+    let x = Tensor::<1>::from_data(TensorData::new((0..rows).map(|i| i as f32).collect::<Vec<_>>(), [rows]), &device);
     let indices = unique_indices();
     let host = Array1::from(indices.clone());
     let idx = Tensor::<1, Int>::from_data(TensorData::new(indices.clone(), [PICKS]), (&device, DType::I64));

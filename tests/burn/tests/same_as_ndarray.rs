@@ -2,7 +2,7 @@
 //! device), compared bit for bit: every index form, operation and mode.
 
 use burn_tensor::Tensor;
-use ndarray::{Array, ArrayD, Ix1, Ix2, Ix3, Ix4, IxDyn, array};
+use ndarray::{Array, Array1, Array2, ArrayD, Ix1, Ix2, Ix3, Ix4, IxDyn, array};
 use tensor_at::backend::{AnyMode, Indexable, IndexableMut, Value};
 use tensor_at::burn::{BurnError, unique};
 use tensor_at::rank::Dynamic;
@@ -564,6 +564,75 @@ fn index_arrays_on_the_device() {
         at!(x[i] = rows.slice(ndarray::s![0, 0..1, ..]).to_owned());
         x
     });
+}
+
+/// Device arrays that place the region alone (one per axis of rows, of
+/// one shape) skip the host's plan: the device checks them, on axes of no
+/// length too, and reports NumPy's errors.
+#[test]
+fn device_arrays_alone_beside_axes_of_no_length() {
+    // Rows of no length, on an axis with length: the shortcut.
+    same_device!(2, Ix2, [4, 0], array![1, 3, -1], 1, |x, i| { at!(x[i]).to_owned() });
+    same_device!(2, Ix2, [4, 0], array![1, 3, -1], 1, |x, i| {
+        at!(x[i] += 1.0);
+        x
+    });
+    // Arrays of no elements, with and without the shortcut.
+    same_device!(1, Ix1, [5], Array1::<i64>::zeros(0), 1, |x, i| { at!(x[i]).to_owned() });
+    same_device!(2, Ix2, [5, 2], Array2::<i64>::zeros((0, 3)), 2, |x, i| {
+        at!(x[i] *= 2.0);
+        x
+    });
+    same_device!(2, Ix2, [0, 2], Array1::<i64>::zeros(0), 1, |x, i| { at!(x[i]).to_owned() });
+    same_device!(2, Ix2, [0, 2], Array1::<i64>::zeros(0), 1, |x, i| {
+        at!(x[i] = 2.0);
+        x
+    });
+    // An index on an axis of no length: NumPy's error, nothing written.
+    let device = plain();
+    let host = sample(&[0, 3]).into_dimensionality::<Ix2>().unwrap();
+    let mut empty: Tensor<2> = float(&sample(&[0, 3]), &device);
+    let ids = tensor_at_burn_tests::int::<1>(&array![0i64, -1].into_dyn(), &device);
+    let expected = try_at!(host[array![0i64, -1]]).unwrap_err();
+    let error = try_at!(empty[&ids]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let error = try_at!(empty[&ids] += 1.0).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let mut host = host;
+    let expected = try_at!(host[array![0i64, -1]] += 1.0; mode = clip).unwrap_err();
+    let error = try_at!(empty[&ids] += 1.0; mode = clip).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    let expected = try_at!(host[array![0i64, -1]]; mode = wrap).unwrap_err();
+    let error = try_at!(empty[&ids]; mode = wrap).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
+    assert_eq!(empty.dims(), [0, 3]);
+    same_device!(2, Ix2, [0, 2], array![0, -1], 1, |x, i| { at!(x[i]; mode = fill(1.5)).to_owned() });
+    same_device!(2, Ix2, [0, 2], array![0, -1], 1, |x, i| {
+        at!(x[i] = 2.0; mode = drop);
+        x
+    });
+    let host = sample(&[3, 0]).into_dimensionality::<Ix2>().unwrap();
+    let flat: Tensor<2> = float(&sample(&[3, 0]), &device);
+    let cols = tensor_at_burn_tests::int::<1>(&array![2i64, 0].into_dyn(), &device);
+    let rows = tensor_at_burn_tests::int::<1>(&array![1i64, 0].into_dyn(), &device);
+    let expected = try_at!(host[array![1i64, 0], array![2i64, 0]]).unwrap_err();
+    let error = try_at!(flat[&rows, &cols]).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(e) if *e == expected),
+        "{error}, expected {expected}"
+    );
 }
 
 #[test]
