@@ -119,20 +119,14 @@ impl<'c, 'i> Indexed<'c, 'i> {
 }
 
 /// The plan of `index` on a target of `shape` and `strides` with `batch`
-/// paired axes, in `mode`, with no value, as a region; the arrays' shape
-/// `alone` when device arrays alone place its elements
-/// ([`OnDevice::alone_shape`]).
+/// paired axes, in `mode`, with no value, as a region.
 pub(crate) fn plan_region<T>(
     index: &[IndexElem<'_>],
     shape: &[usize],
     strides: &[isize],
     batch: usize,
     mode: &AnyMode<T>,
-    alone: Option<&[usize]>,
 ) -> Result<Region, BurnError> {
-    if let Some(shape) = alone {
-        return Ok(Region::placed_on_device(shape));
-    }
     let mut region = Region::default();
     let layout = Layout {
         shape: &shape[batch..],
@@ -169,7 +163,7 @@ pub(crate) fn probe(
         Bounds::Wrap => AnyMode::Wrap,
         Bounds::Skip => AnyMode::Drop,
     };
-    plan_region(index, shape, strides, batch, &mode, None)
+    plan_region(index, shape, strides, batch, &mode)
 }
 
 /// The offset of batch position `at` in a target of `strides`.
@@ -402,8 +396,10 @@ fn prepare_planned<K: BurnKind>(
         }
         (None, on_device, _) => {
             let rows_shape = call.rows_shape();
-            let alone = on_device.and_then(OnDevice::alone_shape);
-            let region = plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, alone)?;
+            let region = match on_device.and_then(OnDevice::alone_shape) {
+                Some(shape) => Region::placed_on_device(shape),
+                None => plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode)?,
+            };
             match on_device {
                 None => Where::Host(region),
                 Some(on_device) => {

@@ -25,15 +25,15 @@ fn rows() -> usize {
         false => 1 << 22,
     }
 }
+
 const PICKS: usize = 1 << 18;
 const ROUNDS: usize = 15;
 /// Occurrences of the repeated indices: 1024 positions, four times each.
 const REPEATED: usize = 4096;
 
 /// A permutation's first `PICKS` entries: unique indices, in no order.
-fn unique_indices() -> Vec<i64> {
+fn unique_indices(rows: usize) -> Vec<i64> {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let rows = rows();
     let mut all: Vec<i64> = (0..rows as i64).collect();
     for i in (1..rows).rev() {
         state ^= state << 13;
@@ -76,7 +76,7 @@ fn main() {
     let device = Device::flex();
     let rows = rows();
     let x = Tensor::<1>::from_data(TensorData::new((0..rows).map(|i| i as f32).collect::<Vec<_>>(), [rows]), &device);
-    let indices = unique_indices();
+    let indices = unique_indices(rows);
     let host = Array1::from(indices.clone());
     let idx = Tensor::<1, Int>::from_data(TensorData::new(indices.clone(), [PICKS]), (&device, DType::I64));
     // What a burn user holding host indices writes: the indices uploaded,
