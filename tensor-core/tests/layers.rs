@@ -217,6 +217,8 @@ const ENTRIES: &[&str] = &[
     "choose/few.rs",
     "choose/mask.rs",
     "batched.rs",
+    // burn's read and write entries: the host plans with the CPU's passes.
+    "burn/call.rs",
 ];
 
 /// The invariant that the chooser holds every hardware decision: the

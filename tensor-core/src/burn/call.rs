@@ -3,9 +3,10 @@
 //! anything runs), the plans of the rows become a [`Region`], and
 //! [`super::flat`] runs it with burn's operations.
 
-use crate::backend::plan::Plan;
+use crate::backend::plan::{IndexPasses, Plan, Serial};
 use crate::backend::prepare::{self, Layout};
 use crate::backend::{AnyMode, Bounds, Broadcast, Predicate, Step};
+use crate::choose::Machine;
 use crate::element::Arith;
 use crate::element::Op;
 use crate::error::IndexError;
@@ -126,6 +127,7 @@ pub(crate) fn plan_region<T>(
     strides: &[isize],
     batch: usize,
     mode: &AnyMode<T>,
+    passes: &dyn IndexPasses,
 ) -> Result<Region, BurnError> {
     let mut region = Region::default();
     let layout = Layout {
@@ -133,7 +135,7 @@ pub(crate) fn plan_region<T>(
         strides: &strides[batch..],
     };
     if batch == 0 {
-        let plan = prepare::apply(index, layout, mode)?;
+        let plan = prepare::apply_with(index, layout, mode, passes)?;
         region.shape = plan.shape().to_vec();
         region.push(&plan, 0, strides)?;
         return Ok(region);
@@ -141,7 +143,7 @@ pub(crate) fn plan_region<T>(
     let batches = prepare::batch_update(batch, shape, index, mode, None)?;
     for at in batches.positions() {
         let index = batches.index_at(index, &at);
-        let plan = prepare::apply(&index, layout, mode)?;
+        let plan = prepare::apply_with(&index, layout, mode, passes)?;
         region.push(&plan, batch_base(&at, strides), layout.strides)?;
     }
     Ok(region)
@@ -163,7 +165,8 @@ pub(crate) fn probe(
         Bounds::Wrap => AnyMode::Wrap,
         Bounds::Skip => AnyMode::Drop,
     };
-    plan_region(index, shape, strides, batch, &mode)
+    // The probe's arrays are positions the host made, in bounds.
+    plan_region(index, shape, strides, batch, &mode, &Serial)
 }
 
 /// The offset of batch position `at` in a target of `strides`.
@@ -182,9 +185,11 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
     // The mode first, as on an ndarray: before the device arrays' checks.
     prepare::read_mode(&mode)?;
+    // The host plans with the CPU's passes, as an ndarray's call does.
+    let passes = Machine::now().passes();
     if batch == 0 && index.iter().all(is_basic) {
         let strides = c_strides(shape);
-        let plan = prepare::read(index, Layout { shape, strides: &strides }, &mode)?;
+        let plan = prepare::read_with(index, Layout { shape, strides: &strides }, &mode, &passes)?;
         if let Some(at) = slices::of(&plan) {
             return Ok((slices::read(target, &at), plan.shape().to_vec()));
         }
@@ -192,10 +197,11 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
     let rows = Rows::of(index, shape, batch);
     let bounds = mode.bounds();
     match OnDevice::split(index, shape, batch, rows)? {
-        None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None),
+        None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None, &passes),
         Some(on_device) => {
             let index = on_device.whole();
-            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device)).map_err(|e| on_device.real_error(e, bounds))
+            read_planned(target, Indexed { shape, index, batch, rows }, mode, Some(&on_device), &passes)
+                .map_err(|e| on_device.real_error(e, bounds))
         }
     }
 }
@@ -215,6 +221,7 @@ fn read_planned<const D: usize, K: BurnKind>(
     call: Indexed<'_, '_>,
     mode: AnyMode<K::Elem>,
     on_device: Option<&OnDevice<'_>>,
+    passes: &dyn IndexPasses,
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
     let (shape, index, batch) = (call.rows_shape(), call.rows_index(), call.batch);
     let along = on_device.and_then(|on_device| on_device.along_axis(&mode).map(|axis| (on_device, axis)));
@@ -227,7 +234,7 @@ fn read_planned<const D: usize, K: BurnKind>(
     if let Some(shape) = on_device.and_then(OnDevice::alone_shape) {
         region = Region::placed_on_device(shape);
     } else if batch == 0 {
-        let plan = prepare::read(index, layout, &mode)?;
+        let plan = prepare::read_with(index, layout, &mode, passes)?;
         region.shape = plan.shape().to_vec();
         if let Some((on_device, axis)) = along {
             // burn's `gather` takes the indices as they are.
@@ -241,7 +248,7 @@ fn read_planned<const D: usize, K: BurnKind>(
         let mut inner = None;
         for at in batches.positions() {
             let index = batches.index_at(index, &at);
-            let plan = prepare::read(&index, layout, &mode)?;
+            let plan = prepare::read_with(&index, layout, &mode, passes)?;
             inner = Some(plan.shape().to_vec());
             region.push(&plan, batch_base(&at, &strides), layout.strides)?;
         }
@@ -281,6 +288,8 @@ pub(crate) fn prepare_write<K: BurnKind>(
 ) -> Result<Prepared<K>, BurnError> {
     // The mode first, as on an ndarray: before the device arrays' checks.
     prepare::update_mode(&mode)?;
+    // The host plans with the CPU's passes, as an ndarray's call does.
+    let passes = Machine::now().passes();
     if let Some(op) = op
         && K::Elem::supports(op)
         && !K::has(op)
@@ -290,7 +299,7 @@ pub(crate) fn prepare_write<K: BurnKind>(
     let rows = Rows::of(index, shape, batch);
     let bounds = mode.bounds();
     let Some(on_device) = OnDevice::split(index, shape, batch, rows)? else {
-        return prepare_planned(flat, Indexed { shape, index, batch, rows }, Update { value, mode, op }, None);
+        return prepare_planned(flat, Indexed { shape, index, batch, rows }, Update { value, mode, op }, None, &passes);
     };
     let planned = Indexed {
         shape,
@@ -303,7 +312,7 @@ pub(crate) fn prepare_write<K: BurnKind>(
         mode,
         op,
     };
-    match prepare_planned(flat, planned, update, Some(&on_device)) {
+    match prepare_planned(flat, planned, update, Some(&on_device), &passes) {
         // The stand-ins keep every position, so the host vetted operands
         // that mode `drop` may skip: the answer needs the indices
         // themselves, read back this once.
@@ -326,11 +335,14 @@ struct Update<'v, T> {
 /// [`prepare_write`] of the index the host plans, and the device arrays it
 /// stands in for. The whole index is checked, and the value broadcast to
 /// its region, element by element; the rows' index then places the rows.
+/// Where device arrays alone place the region, the device checks them and
+/// the host has only the value to broadcast and vet.
 fn prepare_planned<K: BurnKind>(
     flat: &Tensor<1, K>,
     call: Indexed<'_, '_>,
     update: Update<'_, K::Elem>,
     on_device: Option<&OnDevice<'_>>,
+    passes: &dyn IndexPasses,
 ) -> Result<Prepared<K>, BurnError> {
     let Update { value, mode, op } = update;
     let (shape, index, batch) = (call.shape, call.index, call.batch);
@@ -345,9 +357,16 @@ fn prepare_planned<K: BurnKind>(
     let mut gathered = Gathered::new(&value);
     let mut count = 0;
     let (mut view, mut region_shape) = (None, Vec::new());
-    if batch == 0 {
+    if let Some(alone) = on_device.and_then(OnDevice::alone_shape) {
+        // The device places the region and checks its bounds: the host
+        // has only the value to broadcast and vet.
+        region_shape = [alone, call.row_shape()].concat();
+        let values = prepare::placed_values(&region_shape, op, &host)?;
+        gathered.push(&values, &region_shape, &device_shape, &[]);
+        count = region_shape.iter().product();
+    } else if batch == 0 {
         let layout = Layout { shape, strides: &strides };
-        let (plan, values) = prepare_one(index, layout, &mode, &host, op)?;
+        let (plan, values) = prepare_one(index, layout, &mode, &host, op, passes)?;
         gathered.push(&values, plan.shape(), &device_shape, &[]);
         count = plan.shape().iter().product();
         region_shape = plan.shape().to_vec();
@@ -367,7 +386,7 @@ fn prepare_planned<K: BurnKind>(
         for at in batches.positions() {
             let index = batches.index_at(index, &at);
             let host = batches.value_at(&host, &at);
-            let (plan, values) = prepare_one(&index, layout, &mode, &host, op)?;
+            let (plan, values) = prepare_one(&index, layout, &mode, &host, op, passes)?;
             gathered.push(&values, plan.shape(), &device_shape, &at);
             count += plan.shape().iter().product::<usize>();
         }
@@ -398,7 +417,7 @@ fn prepare_planned<K: BurnKind>(
             let rows_shape = call.rows_shape();
             let region = match on_device.and_then(OnDevice::alone_shape) {
                 Some(shape) => Region::placed_on_device(shape),
-                None => plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode)?,
+                None => plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, passes)?,
             };
             match on_device {
                 None => Where::Host(region),
@@ -437,10 +456,11 @@ fn prepare_one<'i, 'v, T: Arith>(
     mode: &AnyMode<T>,
     value: &'v Value<'_, T>,
     op: Option<Op>,
+    passes: &dyn IndexPasses,
 ) -> Result<(Plan<'i>, Broadcast<'v, T>), BurnError> {
     let update = match op {
-        None => prepare::set(index, layout, mode, value)?,
-        Some(op) => prepare::update(index, layout, op, mode, value)?,
+        None => prepare::set_with(index, layout, mode, value, passes)?,
+        Some(op) => prepare::update_with(index, layout, op, mode, value, passes)?,
     };
     Ok((update.plan, update.values))
 }

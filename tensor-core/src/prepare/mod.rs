@@ -221,6 +221,25 @@ pub fn update_with<'i, 'v, T: Arith>(
     Ok(Update { plan, values })
 }
 
+/// The value of a write whose region another device places and checks
+/// (its index arrays on that device): `value` broadcast to the region's
+/// `shape` and, for `op`, every operand vetted, as [`set`] and [`update`]
+/// do after their plan. Every position counts as written, even in a mode
+/// that may skip some.
+pub fn placed_values<'v, T: Arith>(shape: &[usize], op: Option<Op>, value: &'v Value<'_, T>) -> Result<Broadcast<'v, T>, IndexError> {
+    if let Some(op) = op {
+        supported::<T>(op)?;
+    }
+    let values = broadcast(value, shape)?;
+    if let Some(op) = op
+        && T::checks_operands(op)
+        && !shape.contains(&0)
+    {
+        vet_all(&values, op)?;
+    }
+    Ok(values)
+}
+
 /// A batched read (`; batch = k`), prepared: the mode, then how the
 /// target's leading `batch` axes pair with the index arrays' (see
 /// [`Batch`]). Each batch is then prepared as a read of its view.
@@ -478,13 +497,21 @@ fn vet<T: Arith>(op: Op, value: T) -> Result<(), IndexError> {
     }
 }
 
+/// Step 4 for a region whose every position is written (of at least one
+/// element, for a scalar).
+fn vet_all<T: Arith>(values: &Broadcast<'_, T>, op: Op) -> Result<(), IndexError> {
+    match values {
+        Broadcast::Scalar(v) => vet(op, **v),
+        Broadcast::Array { .. } => values.elements().try_for_each(|v| vet(op, *v)),
+    }
+}
+
 /// Step 4: every value that will be applied through `plan` (skipped
 /// positions excluded), before anything is written.
 fn vet_planned<T: Arith>(plan: &Plan<'_>, values: &Broadcast<'_, T>, op: Op) -> Result<(), IndexError> {
     match (plan, values) {
         (_, Broadcast::Scalar(_)) if plan.shape().contains(&0) => Ok(()),
-        (Plan::View(_), Broadcast::Scalar(v)) => vet(op, **v),
-        (Plan::View(_), Broadcast::Array { .. }) => values.elements().try_for_each(|v| vet(op, *v)),
+        (Plan::View(_), _) => vet_all(values, op),
         (Plan::Indexed(plan), _) => {
             let mut values = values.elements();
             let mut result = Ok(());
@@ -533,6 +560,38 @@ mod tests {
         let skipped = array![1, 0].into_dyn();
         let skipped = Value::Array(skipped.view().into());
         assert!(update(&[ix([0, 7])], layout(&shape, &strides), Op::Div, &AnyMode::Drop, &skipped).is_ok());
+    }
+
+    #[test]
+    fn placed_values_are_the_values_a_plan_of_their_shape_gets() {
+        let (shape, strides) = ([4usize, 2], [2isize, 1]);
+        let rows = [ix([3, 0, 3])];
+        let cases = [array![[1, 2]].into_dyn(), array![[1, 0]].into_dyn(), array![1, 2, 3].into_dyn()];
+        for value in &cases {
+            let value = Value::Array(value.view().into());
+            for op in [None, Some(Op::Add), Some(Op::Div)] {
+                let planned = match op {
+                    None => set(&rows, layout(&shape, &strides), &AnyMode::Error, &value),
+                    Some(op) => update(&rows, layout(&shape, &strides), op, &AnyMode::Error, &value),
+                };
+                let placed = placed_values(&[3, 2], op, &value);
+                match (planned, placed) {
+                    (Ok(planned), Ok(placed)) => assert!(planned.values.elements().eq(placed.elements())),
+                    (Err(planned), Err(placed)) => assert_eq!(planned, placed),
+                    (planned, placed) => panic!("{op:?}: planned {:?}, placed {:?}", planned.err(), placed.err()),
+                }
+            }
+        }
+        // A scalar's operand is vetted only where something is written.
+        assert!(placed_values(&[0, 2], Some(Op::Div), &Value::Scalar(0)).is_ok());
+        assert_eq!(
+            placed_values(&[1], Some(Op::Div), &Value::Scalar(0)).unwrap_err(),
+            IndexError::DivisionByZero
+        );
+        assert!(matches!(
+            placed_values(&[2], Some(Op::BitXor), &Value::Scalar(1.0f32)).unwrap_err(),
+            IndexError::UnsupportedOperation { .. }
+        ));
     }
 
     #[test]

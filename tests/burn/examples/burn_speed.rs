@@ -6,10 +6,12 @@
 //! each occurrence in turn. Medians of alternated rounds, in
 //! milliseconds; the ratio is `at!` over burn.
 //!
-//! Run: `cargo run --release -p tensor-at-burn-tests --example burn_speed [filter] [--cached]`
+//! Run: `cargo run --release -p tensor-at-burn-tests --example burn_speed [filter] [--cached | --l2]`
 //!
 //! `--cached` takes a target of 2^20 rows (4 MB), which stays in the
-//! cache, in place of 2^22 (16 MB): fixed costs then show.
+//! cache, in place of 2^22 (16 MB): fixed costs then show. `--l2` takes
+//! 2^17 rows (512 KB) and as many picks, which a core's L2 holds whatever
+//! else the machine runs: the steadiest figures on a shared VM.
 
 use std::time::Instant;
 
@@ -18,20 +20,26 @@ use ndarray::Array1;
 use tensor_at::at;
 use tensor_at::burn::unique;
 
-/// The target's rows: 2^22, or 2^20 with `--cached`.
+/// The target's rows: 2^22, 2^20 with `--cached`, 2^17 with `--l2`.
 fn rows() -> usize {
-    match std::env::args().any(|arg| arg == "--cached") {
-        true => 1 << 20,
-        false => 1 << 22,
+    let flag = |name: &str| std::env::args().any(|arg| arg == name);
+    match (flag("--cached"), flag("--l2")) {
+        (_, true) => 1 << 17,
+        (true, false) => 1 << 20,
+        (false, false) => 1 << 22,
     }
 }
 
-const PICKS: usize = 1 << 18;
+/// The indices' count: 2^18, or every row of a smaller target.
+fn picks(rows: usize) -> usize {
+    rows.min(1 << 18)
+}
+
 const ROUNDS: usize = 15;
 /// Occurrences of the repeated indices: 1024 positions, four times each.
 const REPEATED: usize = 4096;
 
-/// A permutation's first `PICKS` entries: unique indices, in no order.
+/// A permutation's first [`picks`] entries: unique indices, in no order.
 fn unique_indices(rows: usize) -> Vec<i64> {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut all: Vec<i64> = (0..rows as i64).collect();
@@ -41,7 +49,7 @@ fn unique_indices(rows: usize) -> Vec<i64> {
         state ^= state << 17;
         all.swap(i, (state % (i as u64 + 1)) as usize);
     }
-    all.truncate(PICKS);
+    all.truncate(picks(rows));
     all
 }
 
@@ -75,14 +83,15 @@ fn compare(name: &str, mut ours: impl FnMut() -> Tensor<1>, mut theirs: impl FnM
 fn main() {
     let device = Device::flex();
     let rows = rows();
+    let picks = picks(rows);
     let x = Tensor::<1>::from_data(TensorData::new((0..rows).map(|i| i as f32).collect::<Vec<_>>(), [rows]), &device);
     let indices = unique_indices(rows);
     let host = Array1::from(indices.clone());
-    let idx = Tensor::<1, Int>::from_data(TensorData::new(indices.clone(), [PICKS]), (&device, DType::I64));
+    let idx = Tensor::<1, Int>::from_data(TensorData::new(indices.clone(), [picks]), (&device, DType::I64));
     // What a burn user holding host indices writes: the indices uploaded,
     // then burn's method.
-    let uploaded = || Tensor::<1, Int>::from_data(TensorData::new(indices.clone(), [PICKS]), (&device, DType::I64));
-    let v = Tensor::<1>::from_data(TensorData::new(vec![1.5f32; PICKS], [PICKS]), &device);
+    let uploaded = || Tensor::<1, Int>::from_data(TensorData::new(indices.clone(), [picks]), (&device, DType::I64));
+    let v = Tensor::<1>::from_data(TensorData::new(vec![1.5f32; picks], [picks]), &device);
 
     compare("gather, device indices", || at!(x[&idx]), || x.clone().select(0, idx.clone()));
     compare("gather, host indices", || at!(x[host.clone()]), || x.clone().select(0, uploaded()));

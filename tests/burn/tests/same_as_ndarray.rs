@@ -635,6 +635,57 @@ fn device_arrays_alone_beside_axes_of_no_length() {
     );
 }
 
+/// Where device arrays alone place a write's region, the host only
+/// broadcasts and vets the value, over the rows' axes too; its errors
+/// still come after the device arrays' bounds, as on an ndarray.
+#[test]
+fn device_arrays_alone_give_the_value_its_region() {
+    let rows = array![[0.5, -1.5, 2.0], [3.0, 0.25, -4.0], [1.0, 1.0, 1.0], [-2.0, 0.0, 6.5]];
+    same_device!(2, Ix2, [5, 3], array![1, 4, 1, 0], 1, |x, i| {
+        at!(x[i] += rows.clone());
+        x
+    });
+    same_device!(2, Ix2, [5, 3], array![1, 4, 1, 0], 1, |x, i| {
+        at!(x[i] = rows.row(2).to_owned());
+        x
+    });
+    same_device!(3, Ix3, [4, 2, 3], array![[3, -1], [0, 3]], 2, |x, i| {
+        at!(x[i] *= rows.slice(ndarray::s![0..2, ..]).to_owned());
+        x
+    });
+
+    let device = plain();
+    let mut host = sample(&[5, 3]).into_dimensionality::<Ix2>().unwrap();
+    let mut x: Tensor<2> = float(&sample(&[5, 3]), &device);
+    let same_error = |error: BurnError, expected: IndexError| {
+        assert!(
+            matches!(&error, BurnError::Index(e) if *e == expected),
+            "{error}, expected {expected}"
+        );
+    };
+    let ids = tensor_at_burn_tests::int::<1>(&array![1i64, 4].into_dyn(), &device);
+    let expected = try_at!(host[array![1i64, 4]] += array![1.0, 2.0]).unwrap_err();
+    assert!(matches!(expected, IndexError::ShapeMismatch { .. }), "{expected}");
+    same_error(try_at!(x[&ids] += array![1.0, 2.0]).unwrap_err(), expected);
+    let far = tensor_at_burn_tests::int::<1>(&array![1i64, 5].into_dyn(), &device);
+    let expected = try_at!(host[array![1i64, 5]] = array![1.0, 2.0]).unwrap_err();
+    assert!(matches!(expected, IndexError::OutOfBounds { index: 5, .. }), "{expected}");
+    same_error(try_at!(x[&far] = array![1.0, 2.0]).unwrap_err(), expected);
+    let expected = try_at!(host[array![1i64, 5]] = array![1.0, 2.0]; mode = clip).unwrap_err();
+    same_error(try_at!(x[&far] = array![1.0, 2.0]; mode = clip).unwrap_err(), expected);
+    assert!(same_bits(&float_array(x), &sample(&[5, 3])), "nothing written");
+
+    // An operand at a position that is written is vetted before anything is.
+    let start = array![4i64, 8, 12, 16];
+    let mut host = start.clone();
+    let expected = try_at!(host[array![3i64, 1]] /= array![2, 0]).unwrap_err();
+    assert_eq!(expected, IndexError::DivisionByZero);
+    let mut x: Tensor<1, burn_tensor::Int> = tensor_at_burn_tests::int(&start.clone().into_dyn(), &device);
+    let ids = tensor_at_burn_tests::int::<1>(&array![3i64, 1].into_dyn(), &device);
+    same_error(try_at!(x[&ids] /= array![2, 0]).unwrap_err(), expected);
+    assert_eq!(tensor_at_burn_tests::int_array(x), start.into_dyn(), "nothing written");
+}
+
 #[test]
 fn modes_with_index_arrays_on_the_device() {
     let wild = array![7, -9, 2, 5, -1];
