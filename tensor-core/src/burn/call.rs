@@ -299,7 +299,13 @@ pub(crate) fn prepare_write<K: BurnKind>(
     let rows = Rows::of(index, shape, batch);
     let bounds = mode.bounds();
     let Some(on_device) = OnDevice::split(index, shape, batch, rows)? else {
-        return prepare_planned(flat, Indexed { shape, index, batch, rows }, Update { value, mode, op }, None, &passes);
+        return prepare_planned(
+            flat,
+            Indexed { shape, index, batch, rows },
+            Update { value, mode, op },
+            None,
+            &passes,
+        );
     };
     let planned = Indexed {
         shape,
