@@ -185,17 +185,18 @@ pub(crate) fn read<const D: usize, K: BurnKind>(
 ) -> Result<(Tensor<1, K>, Vec<usize>), BurnError> {
     // The mode first, as on an ndarray: before the device arrays' checks.
     prepare::read_mode(&mode)?;
-    // The host plans with the CPU's passes, as an ndarray's call does.
-    let passes = Machine::now().passes();
     if batch == 0 && index.iter().all(is_basic) {
         let strides = c_strides(shape);
-        let plan = prepare::read_with(index, Layout { shape, strides: &strides }, &mode, &passes)?;
+        let plan = prepare::read(index, Layout { shape, strides: &strides }, &mode)?;
         if let Some(at) = slices::of(&plan) {
             return Ok((slices::read(target, &at), plan.shape().to_vec()));
         }
     }
     let rows = Rows::of(index, shape, batch);
     let bounds = mode.bounds();
+    // The host plans index arrays with the CPU's passes, as an ndarray's
+    // call does.
+    let passes = Machine::now().passes();
     match OnDevice::split(index, shape, batch, rows)? {
         None => read_planned(target, Indexed { shape, index, batch, rows }, mode, None, &passes),
         Some(on_device) => {
@@ -363,9 +364,8 @@ fn prepare_planned<K: BurnKind>(
     let mut gathered = Gathered::new(&value);
     let mut count = 0;
     let (mut view, mut region_shape) = (None, Vec::new());
-    if let Some(alone) = on_device.and_then(OnDevice::alone_shape) {
-        // The device places the region and checks its bounds: the host
-        // has only the value to broadcast and vet.
+    let alone = on_device.and_then(OnDevice::alone_shape);
+    if let Some(alone) = alone {
         region_shape = [alone, call.row_shape()].concat();
         let values = prepare::placed_values(&region_shape, op, &host)?;
         gathered.push(&values, &region_shape, &device_shape, &[]);
@@ -421,7 +421,7 @@ fn prepare_planned<K: BurnKind>(
         }
         (None, on_device, _) => {
             let rows_shape = call.rows_shape();
-            let region = match on_device.and_then(OnDevice::alone_shape) {
+            let region = match alone {
                 Some(shape) => Region::placed_on_device(shape),
                 None => plan_region(call.rows_index(), rows_shape, &c_strides(rows_shape), batch, &mode, passes)?,
             };
