@@ -17,8 +17,8 @@
 //! what a read into a new array pays on top; `--huge-pages` puts the inputs
 //! of 4 MiB or more on huge pages too, as NumPy does with its arrays (see
 //! `pages.rs`).
-//! `--machine xeon` (or `epyc`, or cache sizes, a vendor and an instruction
-//! set ceiling: `workloads/machine.rs`) makes the library choose as it does
+//! `--machine xeon` (or `epyc`, or cache sizes, how rows are stored and an
+//! instruction set ceiling: `workloads/machine.rs`) makes the library choose as it does
 //! on that machine, so that this one measures the other's branches.
 //! `scripts/bench` runs this beside peers.py and prints the ratios.
 //!

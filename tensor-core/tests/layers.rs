@@ -191,13 +191,13 @@ fn calls(code: &str, reader: &str) -> bool {
         .any(|(at, _)| !code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_'))
 }
 
-/// What reads the machine: cache sizes, CPU features, the vendor (and its
-/// policy), the thread count.
+/// What reads the machine: cache sizes, CPU features, how rows store
+/// fastest (measured, and the policy on it), the thread count.
 const READERS: &[&str] = &[
     "caches(",
     "Isa::detect",
     "is_x86_feature_detected",
-    "vendor(",
+    "measured(",
     "streams_rows",
     "available_parallelism",
     "current_num_threads",
@@ -205,8 +205,9 @@ const READERS: &[&str] = &[
     "/sys/devices",
 ];
 
-/// The files that may call [`READERS`] (and those under `exec/sys/`).
-const READ_THE_MACHINE: &[&str] = &["choose/machine.rs"];
+/// The files that may call [`READERS`] (and those under `exec/sys/`):
+/// the description, and the measure it keeps.
+const READ_THE_MACHINE: &[&str] = &["choose/machine.rs", "choose/rows.rs"];
 
 /// The public entries that read the machine once per call, through
 /// `Machine::now`, and pass it down.

@@ -1,15 +1,16 @@
 //! Results are identical whatever machine the chooser is told it runs on
 //! (`tensor_core::forced_machine`, as the workloads bench's `--machine`
-//! forces it): an L2 that every output and share passes or none does,
-//! either vendor's policy for rows, and every instruction-set ceiling, each
-//! on one thread and on two, compared bit for bit with the plain loop.
+//! forces it): an L2 that every output and share passes or none does, rows
+//! stored plainly, streamed, or in the timed turns that measure which is
+//! faster, and every instruction-set ceiling, each on one thread and on
+//! two, compared bit for bit with the plain loop.
 //!
 //! The machine is the process's: while this test forces one, the suite's
 //! other tests run on it too, and must pass there as well.
 
 use ndarray::{Array1, Array2, ArrayD, Axis, s};
 use tensor_at::{along, at};
-use tensor_core::forced_machine::{ForcedMachine, IsaCeiling, Vendor, force};
+use tensor_core::forced_machine::{ForcedMachine, IsaCeiling, RowStores, force};
 
 use super::threads::{in_pool, indices};
 
@@ -140,38 +141,38 @@ fn machines() -> Vec<(&'static str, ForcedMachine)> {
     let (tiny, huge) = (l2(16 << 10), l2(1 << 30));
     vec![
         (
-            "a tiny L2, Intel",
+            "a tiny L2, rows streamed",
             ForcedMachine {
-                vendor: Some(Vendor::Intel),
+                rows: Some(RowStores::Streamed),
                 ..tiny
             },
         ),
         (
-            "a tiny L2, AMD",
+            "a tiny L2, rows stored plainly",
             ForcedMachine {
-                vendor: Some(Vendor::Amd),
+                rows: Some(RowStores::Plain),
                 ..tiny
             },
         ),
         (
-            "a huge L2, Intel",
+            "a huge L2, rows streamed",
             ForcedMachine {
-                vendor: Some(Vendor::Intel),
+                rows: Some(RowStores::Streamed),
                 ..huge
             },
         ),
         (
-            "a huge L2, AMD",
+            "a huge L2, rows stored plainly",
             ForcedMachine {
-                vendor: Some(Vendor::Amd),
+                rows: Some(RowStores::Plain),
                 ..huge
             },
         ),
         (
-            "a tiny L2, the baseline",
+            "a tiny L2, the baseline, rows measured",
             ForcedMachine {
                 isa: Some(IsaCeiling::Baseline),
-                vendor: Some(Vendor::Other),
+                rows: Some(RowStores::Unmeasured),
                 ..tiny
             },
         ),

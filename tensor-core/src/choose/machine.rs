@@ -1,6 +1,6 @@
 //! What the machine has and the thresholds that pick a path: [`Machine`],
 //! read once per call by [`Machine::now`] (threads, instruction sets, cache
-//! sizes, vendor) and passed down, and the pure predicates that decide from
+//! sizes, how rows store fastest) and passed down, and the pure predicates that decide from
 //! sizes and a `Machine`. The only code that calls `exec::sys`'s readers;
 //! the rest of the chooser asks these predicates, and executors get their
 //! decisions as arguments.
@@ -14,9 +14,9 @@
 use crate::exec::passes::CpuPasses;
 #[cfg(not(miri))]
 use crate::exec::sys::caches::l2;
-#[cfg(not(miri))]
-use crate::exec::sys::cpu;
-use crate::exec::sys::cpu::{Isa, Vendor};
+use crate::exec::sys::cpu::Isa;
+
+use super::rows::{self, RowStores};
 
 /// `native`, or `miri` under Miri: a threshold scaled to the arrays of
 /// the tests Miri runs.
@@ -80,14 +80,14 @@ const SPLIT_TARGETS_FROM: usize = native_or_miri(4 << 20, 1 << 10);
 /// The machine under Miri, whatever runs it: caches thousands of times
 /// smaller than a desktop's, so that the tests' arrays reach past them;
 /// the baseline instruction set, since Miri runs no build for wider
-/// vectors; a vendor whose rows stream. Nothing is read from the system,
+/// vectors; rows streamed. Nothing is read from the system,
 /// which Miri's isolation refuses.
 #[cfg(miri)]
 const UNDER_MIRI: Machine = Machine {
     threads: 1,
     isa: Isa::baseline(),
     l2: Some(256),
-    vendor: Vendor::Intel,
+    rows: RowStores::Streamed,
 };
 
 /// What the machine has, read once per call.
@@ -100,9 +100,9 @@ pub(crate) struct Machine {
     /// One core's L2 cache in bytes, where the system says it: a core's
     /// own, so what a VM reports is what its core has.
     pub(super) l2: Option<usize>,
-    /// Who made the processor: whether rows stream (see
+    /// How rows store fastest, as this process measured (see
     /// [`Machine::streams_rows`]).
-    pub(super) vendor: Vendor,
+    pub(super) rows: RowStores,
 }
 
 /// Another machine's description in place of this one's, for the
@@ -115,7 +115,8 @@ pub(crate) struct Machine {
 pub mod forced {
     use std::sync::{PoisonError, RwLock};
 
-    pub use crate::exec::sys::cpu::{IsaCeiling, Vendor};
+    pub use super::super::rows::RowStores;
+    pub use crate::exec::sys::cpu::IsaCeiling;
 
     use super::Machine;
 
@@ -125,8 +126,9 @@ pub mod forced {
     pub struct ForcedMachine {
         /// One core's L2 cache, in bytes.
         pub l2: Option<usize>,
-        /// Who made the processor.
-        pub vendor: Option<Vendor>,
+        /// How rows are stored; [`RowStores::Unmeasured`] measures at
+        /// every large row scatter.
+        pub rows: Option<RowStores>,
         /// The widest instruction set the hot loops use: at most the
         /// processor's, whatever is asked.
         pub isa: Option<IsaCeiling>,
@@ -149,7 +151,7 @@ pub mod forced {
             threads: machine.threads,
             isa: forced.isa.map_or(machine.isa, |ceiling| machine.isa.at_most(ceiling)),
             l2: forced.l2.or(machine.l2),
-            vendor: forced.vendor.unwrap_or(machine.vendor),
+            rows: forced.rows.unwrap_or(machine.rows),
         }
     }
 }
@@ -177,7 +179,7 @@ impl Machine {
             threads,
             isa: Isa::detect(),
             l2: l2(),
-            vendor: cpu::vendor(),
+            rows: rows::measured(),
         };
         #[cfg(miri)]
         let machine = Machine { threads, ..UNDER_MIRI };
@@ -202,12 +204,21 @@ impl Machine {
 
     /// Whether streaming stores of rows (a row gather's output rows, a row
     /// scatter's destination rows: runs of a few hundred bytes between
-    /// other memory traffic) beat plain stores here. They won on Intel's
-    /// processors and lost on AMD's, so AMD's store them plainly; long runs
-    /// (fills, copies of a view) stream on both (docs/performance.md,
+    /// other memory traffic) beat plain stores here, as measured: they won
+    /// on one machine kind by 2.5x and lost on another by 2x, each of them
+    /// an AMD processor with the same L2 ([`rows`]). Long runs (fills,
+    /// copies of a view) stream on every machine (docs/performance.md,
     /// "Streaming stores for large fills and row copies").
     fn streams_rows(&self) -> bool {
-        self.vendor != Vendor::Amd
+        self.rows == RowStores::Streamed
+    }
+
+    /// Whether a `set` of `region` bytes by rows of a source measures how
+    /// its rows store fastest ([`rows::measure`]): where streaming would be
+    /// weighed (see [`Machine::streams_set`]) and this process has not
+    /// measured yet.
+    pub(super) fn measures_rows(&self, destinations: Destinations, from_source: bool, region: usize) -> bool {
+        destinations == Destinations::Rows && from_source && region >= STREAM_FROM && self.rows == RowStores::Unmeasured
     }
 
     /// Whether a row gather streams its output past the cache: rows long
@@ -360,20 +371,20 @@ mod tests {
         assert_eq!(crate::FAST_PATHS, !cfg!(unoptimized));
     }
 
-    /// A machine of `threads` threads, `l2` bytes of L2, by `vendor`, with
-    /// the baseline instruction set.
-    fn machine(threads: usize, l2: Option<usize>, vendor: Vendor) -> Machine {
+    /// A machine of `threads` threads, `l2` bytes of L2, storing rows as
+    /// `rows`, with the baseline instruction set.
+    fn machine(threads: usize, l2: Option<usize>, rows: RowStores) -> Machine {
         Machine {
             threads,
             isa: Isa::baseline(),
             l2,
-            vendor,
+            rows,
         }
     }
 
     /// A machine with 1 MB of L2 a core.
-    fn with_l2(threads: usize, vendor: Vendor) -> Machine {
-        machine(threads, Some(MB), vendor)
+    fn with_l2(threads: usize, rows: RowStores) -> Machine {
+        machine(threads, Some(MB), rows)
     }
 
     /// Whether the build compiles the thread paths (see `build.rs`).
@@ -386,7 +397,7 @@ mod tests {
         let system = Machine::now();
         force(Some(ForcedMachine {
             l2: Some(3),
-            vendor: Some(Vendor::Other),
+            rows: Some(RowStores::Unmeasured),
             isa: Some(IsaCeiling::Baseline),
         }));
         let forced = Machine::now();
@@ -398,18 +409,18 @@ mod tests {
         force(None);
         let again = Machine::now();
         assert_eq!(forced.l2, Some(3));
-        assert_eq!((forced.vendor, forced.isa), (Vendor::Other, Isa::baseline()));
+        assert_eq!((forced.rows, forced.isa), (RowStores::Unmeasured, Isa::baseline()));
         // A ceiling above the processor's sets gives no more than it has;
         // what is not forced stays the system's.
-        assert_eq!((widest.isa, widest.vendor), (system.isa, system.vendor));
+        assert_eq!((widest.isa, widest.rows), (system.isa, system.rows));
         assert_eq!(widest.l2, system.l2);
-        assert_eq!((again.isa, again.vendor), (system.isa, system.vendor));
+        assert_eq!((again.isa, again.rows), (system.isa, system.rows));
     }
 
     #[test]
     fn work_splits_from_a_size_on_two_threads_or_more() {
-        let one = with_l2(1, Vendor::Intel);
-        let two = with_l2(2, Vendor::Intel);
+        let one = with_l2(1, RowStores::Streamed);
+        let two = with_l2(2, RowStores::Streamed);
         assert!(!one.splits(PARALLEL_FROM * 8));
         assert!(!two.splits(PARALLEL_FROM - 1));
         assert_eq!(two.splits(PARALLEL_FROM), THREADS);
@@ -424,60 +435,73 @@ mod tests {
     }
 
     #[test]
-    fn rows_stream_except_on_amd() {
-        assert!(with_l2(1, Vendor::Intel).streams_rows());
-        assert!(with_l2(1, Vendor::Other).streams_rows());
-        assert!(!with_l2(1, Vendor::Amd).streams_rows());
+    fn rows_stream_once_measured_faster_and_large_row_scatters_measure_until_then() {
+        assert!(with_l2(1, RowStores::Streamed).streams_rows());
+        assert!(!with_l2(1, RowStores::Plain).streams_rows());
+        assert!(!with_l2(1, RowStores::Unmeasured).streams_rows());
+        let unmeasured = with_l2(2, RowStores::Unmeasured);
+        assert!(unmeasured.measures_rows(Destinations::Rows, true, STREAM_FROM));
+        // Not a row scatter, a fill, a small one, or measured already.
+        assert!(!unmeasured.measures_rows(Destinations::Distinct, true, STREAM_FROM));
+        assert!(!unmeasured.measures_rows(Destinations::Other, true, STREAM_FROM));
+        assert!(!unmeasured.measures_rows(Destinations::Rows, false, STREAM_FROM));
+        assert!(!unmeasured.measures_rows(Destinations::Rows, true, STREAM_FROM - 1));
+        for measured in [RowStores::Plain, RowStores::Streamed] {
+            assert!(!with_l2(2, measured).measures_rows(Destinations::Rows, true, STREAM_FROM));
+        }
     }
 
     #[test]
     fn a_row_gather_streams_long_rows_with_whole_line_stores_into_outputs_past_the_l2() {
         let detected = Machine {
             isa: Isa::detect(),
-            ..with_l2(1, Vendor::Intel)
+            ..with_l2(1, RowStores::Streamed)
         };
         // (Under Miri, with the stores every processor has.)
         let avx512 = detected.isa.avx512f() || cfg!(miri);
         assert_eq!(detected.streams_row_gather(STREAM_ROWS_FROM, 2 * MB), avx512);
         assert!(!detected.streams_row_gather(STREAM_ROWS_FROM - 1, 2 * MB));
         assert!(!detected.streams_row_gather(STREAM_ROWS_FROM, MB));
-        // Narrower stores, an AMD processor, or no cache sizes: plain stores.
-        assert_eq!(with_l2(1, Vendor::Intel).streams_row_gather(STREAM_ROWS_FROM, 2 * MB), cfg!(miri));
-        let amd = Machine {
-            vendor: Vendor::Amd,
+        // Narrower stores, rows measured faster plain, or no cache sizes: plain stores.
+        assert_eq!(
+            with_l2(1, RowStores::Streamed).streams_row_gather(STREAM_ROWS_FROM, 2 * MB),
+            cfg!(miri)
+        );
+        let plain = Machine {
+            rows: RowStores::Plain,
             ..detected
         };
-        assert!(!amd.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
+        assert!(!plain.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
         let unknown = Machine { l2: None, ..detected };
         assert!(!unknown.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
     }
 
     #[test]
-    fn sets_stream_copies_always_fills_out_of_the_cache_and_rows_off_amd() {
-        let intel = with_l2(1, Vendor::Intel);
-        let amd = with_l2(1, Vendor::Amd);
+    fn sets_stream_copies_always_fills_out_of_the_cache_and_rows_where_measured_faster() {
+        let streamed = with_l2(1, RowStores::Streamed);
+        let plain = with_l2(1, RowStores::Plain);
         let (large, target) = (STREAM_FROM, OUT_OF_CACHE_FROM + 1);
         // A copy into a view streams whatever the target's size.
-        assert!(intel.streams_set(Destinations::Distinct, true, large, MB));
-        assert!(intel.streams_set(Destinations::Distinct, true, large, target));
+        assert!(streamed.streams_set(Destinations::Distinct, true, large, MB));
+        assert!(streamed.streams_set(Destinations::Distinct, true, large, target));
         // A fill streams only into a target out of the cache.
-        assert!(intel.streams_set(Destinations::Distinct, false, large, target));
-        assert!(!intel.streams_set(Destinations::Distinct, false, large, OUT_OF_CACHE_FROM));
+        assert!(streamed.streams_set(Destinations::Distinct, false, large, target));
+        assert!(!streamed.streams_set(Destinations::Distinct, false, large, OUT_OF_CACHE_FROM));
         // Below the size, never.
-        assert!(!intel.streams_set(Destinations::Distinct, true, large - 1, target));
-        // The rows of a row scatter: copies only, and not on AMD.
-        assert!(intel.streams_set(Destinations::Rows, true, large, target));
-        assert!(!intel.streams_set(Destinations::Rows, false, large, target));
-        assert!(!amd.streams_set(Destinations::Rows, true, large, target));
-        assert!(amd.streams_set(Destinations::Distinct, true, large, target));
+        assert!(!streamed.streams_set(Destinations::Distinct, true, large - 1, target));
+        // The rows of a row scatter: copies only, and only where rows stream faster.
+        assert!(streamed.streams_set(Destinations::Rows, true, large, target));
+        assert!(!streamed.streams_set(Destinations::Rows, false, large, target));
+        assert!(!plain.streams_set(Destinations::Rows, true, large, target));
+        assert!(plain.streams_set(Destinations::Distinct, true, large, target));
         // Other indexed plans: never.
-        assert!(!intel.streams_set(Destinations::Other, true, large, target));
+        assert!(!streamed.streams_set(Destinations::Other, true, large, target));
     }
 
     #[test]
     fn a_split_by_destination_needs_a_large_target_many_updates_and_u32_ranges() {
-        let two = with_l2(2, Vendor::Amd);
-        let one = with_l2(1, Vendor::Amd);
+        let two = with_l2(2, RowStores::Plain);
+        let one = with_l2(1, RowStores::Plain);
         let len = SPLIT_TARGETS_FROM / 4;
         assert_eq!(two.splits_by_destination(SPLIT_TARGETS_FROM, len, PARALLEL_FROM), THREADS);
         assert!(!two.splits_by_destination(SPLIT_TARGETS_FROM - 1, len, PARALLEL_FROM));
@@ -498,34 +522,37 @@ mod tests {
         // thread's share fits half the L2, or where no L2 is said; a target
         // out of the cache splits on any L2.
         let (len, out) = (2 * MB, OUT_OF_CACHE_FROM + 4);
-        assert!(!with_l2(2, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM));
+        assert!(!with_l2(2, RowStores::Streamed).sums_split(8 * MB, len, PARALLEL_FROM));
         assert_eq!(
-            machine(2, Some(8 * MB), Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM),
+            machine(2, Some(8 * MB), RowStores::Streamed).sums_split(8 * MB, len, PARALLEL_FROM),
             THREADS
         );
-        assert_eq!(machine(2, None, Vendor::Intel).sums_split(8 * MB, len, PARALLEL_FROM), THREADS);
-        assert_eq!(with_l2(2, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM), THREADS);
-        assert!(!with_l2(1, Vendor::Intel).sums_split(out, out / 4, PARALLEL_FROM));
+        assert_eq!(
+            machine(2, None, RowStores::Streamed).sums_split(8 * MB, len, PARALLEL_FROM),
+            THREADS
+        );
+        assert_eq!(with_l2(2, RowStores::Streamed).sums_split(out, out / 4, PARALLEL_FROM), THREADS);
+        assert!(!with_l2(1, RowStores::Streamed).sums_split(out, out / 4, PARALLEL_FROM));
     }
 
     #[test]
     fn accumulations_partition_on_two_threads_with_updates_to_spare() {
-        let two = with_l2(2, Vendor::Intel);
+        let two = with_l2(2, RowStores::Streamed);
         let expected = |parts| THREADS.then_some(parts);
         assert_eq!(two.partitions(1000, 1 << 17), expected(2));
         // Fewer updates than elements: one part, no partition.
         assert_eq!(two.partitions(1 << 20, 1 << 17), None);
-        assert_eq!(with_l2(8, Vendor::Intel).partitions(1 << 16, 1 << 17), expected(3));
-        assert_eq!(with_l2(1, Vendor::Intel).partitions(1000, 1 << 17), None);
+        assert_eq!(with_l2(8, RowStores::Streamed).partitions(1 << 16, 1 << 17), expected(3));
+        assert_eq!(with_l2(1, RowStores::Streamed).partitions(1000, 1 << 17), None);
         assert_eq!(two.partitions(10, PARALLEL_FROM - 1), None);
     }
 
     #[test]
     fn pieces_need_positions_for_every_thread() {
-        let two = with_l2(2, Vendor::Intel);
+        let two = with_l2(2, RowStores::Streamed);
         assert!(two.cuts_pieces(2 * PIECE_FROM) && !two.cuts_pieces(2 * PIECE_FROM - 1));
         assert!(two.fills_threads(2) && !two.fills_threads(1));
-        assert!(with_l2(1, Vendor::Intel).fills_threads(1));
+        assert!(with_l2(1, RowStores::Streamed).fills_threads(1));
     }
 
     /// Miri's machine and thresholds send arrays of a few thousand elements

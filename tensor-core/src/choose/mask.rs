@@ -365,8 +365,8 @@ mod tests {
     use ndarray::{Array1, CowArray};
 
     use super::*;
+    use crate::choose::rows::RowStores;
     use crate::element::Op;
-    use crate::exec::sys::cpu::Vendor;
     use crate::value::Value;
 
     /// `f()` on a pool of `threads` threads (on this one without `rayon`).
@@ -450,7 +450,7 @@ mod tests {
             threads: 2,
             isa: Isa::detect(),
             l2: Some(1 << 20),
-            vendor: Vendor::Amd,
+            rows: RowStores::Plain,
         };
         let one = Machine { threads: 1, ..two };
         let from = super::super::machine::MASK_PASS_BUILT_FROM;

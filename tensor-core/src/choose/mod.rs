@@ -6,8 +6,8 @@
 //! instruction set, whether to stream or prefetch) as arguments.
 //!
 //! - `machine`: [`Machine`], the thresholds and the predicates on them:
-//!   the only code that reads threads, cache sizes, CPU features and the
-//!   vendor.
+//!   the only code that reads threads, cache sizes and CPU features.
+//! - `rows`: how a row scatter stores its rows, measured once per process.
 //! - `read`: gathers, mask gathers, reads into an existing array.
 //! - `set`: `target[index] = value`, batches of them.
 //! - `update`: `target[index] op= value` (and the choice of an
@@ -45,6 +45,7 @@ mod machine;
 pub use machine::forced;
 mod mask;
 mod read;
+mod rows;
 mod set;
 mod single;
 mod update;

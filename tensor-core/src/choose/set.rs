@@ -11,7 +11,6 @@ use crate::error::IndexError;
 #[cfg(threads)]
 use crate::exec::basic;
 use crate::exec::kernel::{SetKernel, Streaming};
-#[cfg(threads)]
 use crate::exec::scatter;
 use crate::exec::sys::stream::Fence;
 use crate::index::IndexElem;
@@ -25,6 +24,7 @@ use crate::value::{Broadcast, InOrder, Value};
 #[cfg(threads)]
 use super::bits::{by_width, in_order_bits, values_bits};
 use super::machine::{self, Destinations, STREAM_FROM, STREAM_ROWS_FROM};
+use super::rows::{self, RowStores};
 #[cfg(threads)]
 use super::splits_batches;
 use super::{Machine, layout, splits_along, splits_pieces, write};
@@ -61,6 +61,9 @@ enum SetStrategy {
     /// On one thread; streaming stores when `stream`, destinations
     /// prefetched when `far`.
     Serial { stream: bool, far: bool },
+    /// A row scatter from a source in C order on one thread, measuring
+    /// which stores its rows faster ([`rows::measure`]).
+    MeasureRows,
 }
 
 /// Whether a `set` of `region` bytes streams past the cache, as
@@ -68,13 +71,20 @@ enum SetStrategy {
 /// values' source (docs/performance.md, "Streaming stores for large fills
 /// and row copies").
 fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, target_bytes: usize, machine: &Machine) -> bool {
-    let from_source = matches!(values.in_order(), Some(InOrder::Slice(_)));
-    let destinations = match plan {
+    machine.streams_set(destinations(plan), from_source(values), region, target_bytes)
+}
+
+/// Whether the values come from a source in the region's C order.
+fn from_source<T>(values: &Broadcast<'_, T>) -> bool {
+    matches!(values.in_order(), Some(InOrder::Slice(_)))
+}
+
+fn destinations(plan: &Plan<'_>) -> Destinations {
+    match plan {
         Plan::View(_) => Destinations::Distinct,
         Plan::Indexed(plan) if matches!(plan.form(), Form::IndexRows { .. }) => Destinations::Rows,
         Plan::Indexed(_) => Destinations::Other,
-    };
-    machine.streams_set(destinations, from_source, region, target_bytes)
+    }
 }
 
 fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broadcast<'_, T>, machine: &Machine) -> SetStrategy {
@@ -82,6 +92,9 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     // addresses, each position a write.)
     let region = plan.shape().iter().product::<usize>().saturating_mul(size_of::<T>());
     let target_bytes = target.len() * size_of::<T>();
+    if machine.measures_rows(destinations(plan), from_source(values), region) && Plain::<T>::of().is_some() {
+        return SetStrategy::MeasureRows;
+    }
     let stream = streams_set(plan, values, region, target_bytes, machine);
     let far = machine::beyond_cache(target_bytes);
     let serial = SetStrategy::Serial { stream, far };
@@ -248,6 +261,32 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
         #[cfg(not(threads))]
         SetStrategy::ByDestination { .. } | SetStrategy::SplitView { .. } | SetStrategy::SplitIndexed { .. } | SetStrategy::SplitAlong => {
             unreachable!("one thread splits nothing")
+        }
+        SetStrategy::MeasureRows => {
+            let (Plan::Indexed(plan), Some(InOrder::Slice(values))) = (&plan, values.in_order()) else {
+                unreachable!("the strategy saw an indexed plan and values in C order")
+            };
+            let Form::IndexRows { index, row } = plan.form() else {
+                unreachable!("the strategy saw a row scatter")
+            };
+            let origin = target.as_mut_ptr();
+            rows::measure(index.index.shape().iter().product(), |places, stores| {
+                // Dropped after each turn: a turn writes after the streamed
+                // stores of the turn before have landed.
+                let fence = Fence;
+                let streamed = (stores == RowStores::Streamed).then(|| streaming(&fence, machine)).flatten();
+                let mut kernel = match streamed {
+                    // SAFETY: the turn runs on this thread and returns before
+                    // `fence` drops; nothing reads the target before then; the
+                    // row scatter orders a row it meets again.
+                    Some(streaming) => unsafe { SetKernel::streaming(streaming) },
+                    None => SetKernel::new(),
+                };
+                // SAFETY: the plan was resolved from this target's layout (by
+                // the caller's `prepare`), a row scatter's; the target is
+                // borrowed for the call.
+                unsafe { scatter::scatter_rows(origin, plan.base, index, row, values, &mut kernel, places) };
+            });
         }
         SetStrategy::Serial { stream, far } => {
             // Dropped after the write: it orders the streaming stores.

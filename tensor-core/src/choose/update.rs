@@ -294,7 +294,8 @@ pub(crate) fn apply<T: Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::sys::cpu::{Isa, Vendor};
+    use crate::choose::rows::RowStores;
+    use crate::exec::sys::cpu::Isa;
 
     #[test]
     fn accumulations_partition_regrouping_operations_and_split_large_sums() {
@@ -302,7 +303,7 @@ mod tests {
             threads: 1,
             isa: Isa::baseline(),
             l2: None,
-            vendor: Vendor::Intel,
+            rows: RowStores::Streamed,
         };
         assert_eq!(accumulation::<f32>(1000, 1000, None, &machine), Accumulation::Serial);
         let two = Machine { threads: 2, ..machine };

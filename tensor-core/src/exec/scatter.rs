@@ -227,35 +227,8 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
             if let (Some(values), Form::IndexRows { index: axis, row }) = (source.as_slice(), plan.form()) {
-                // `x[rows] = values`: one run per index, straight from the
-                // index. A kernel that streams orders its writes before it
-                // writes a row again (a repeated index).
-                let mut written = kernel.streams().map(|_| vec![0u64; axis.len.div_ceil(64)]);
-                // Plain stores read each destination row first: ask for it
-                // ahead. (A streamed row is not read.)
-                let ahead = prefetch::rows_ahead(row * size_of::<T>());
-                let prefetches = kernel.streams().is_none();
-                let row_at = |position: usize| origin.wrapping_offset(plan.base + position as isize * axis.stride);
-                return with_index_slice!(&axis.index, index => {
-                    for (k, (&i, values)) in index.iter().zip(values.chunks(row.max(1))).enumerate() {
-                        if prefetches && let Some(&next) = index.get(k + ahead) {
-                            prefetch::row(row_at(next.position(axis.len)), row);
-                        }
-                        let position = i.position(axis.len);
-                        if let Some(written) = &mut written {
-                            let (word, bit) = (position / 64, 1u64 << (position % 64));
-                            if written[word] & bit != 0 && let Some(fence) = kernel.streams() {
-                                stream::order(fence);
-                            }
-                            written[word] |= bit;
-                        }
-                        // SAFETY: the caller's guarantee; every index was checked in
-                        // bounds, and the row under it is `row` consecutive elements
-                        // of `target`, borrowed by nobody else during the call.
-                        let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(plan.base + position as isize * axis.stride), row) };
-                        kernel.apply_run(targets, values);
-                    }
-                });
+                // SAFETY: the caller's guarantee, passed on.
+                return unsafe { scatter_rows(origin, plan.base, axis, row, values, kernel, 0..axis.index.shape().iter().product()) };
             }
             if let Some(values) = source.as_slice() {
                 // In C order already: its rows are consecutive runs, with no
@@ -292,6 +265,54 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
             });
         }
     }
+}
+
+/// `x[rows] = values` for the indices at `places` of `axis`'s index (whose
+/// rows are `row` consecutive elements, `values` holding one row per index
+/// of the whole index): one run per index, straight from the index. A
+/// kernel that streams orders its writes before it writes a row again (a
+/// repeated index); one that stores plainly asks for each destination row
+/// ahead, since a plain store reads its line first.
+///
+/// # Safety
+///
+/// As [`write_indexed_at`], with `base` the plan's and `axis` and `row` its
+/// [`Form::IndexRows`].
+pub(crate) unsafe fn scatter_rows<T, K: Kernel<T>>(
+    origin: *mut T,
+    base: isize,
+    axis: &AxisIndex,
+    row: usize,
+    values: &[T],
+    kernel: &mut K,
+    places: Range<usize>,
+) {
+    let mut written = kernel.streams().map(|_| vec![0u64; axis.len.div_ceil(64)]);
+    let ahead = prefetch::rows_ahead(row * size_of::<T>());
+    let prefetches = kernel.streams().is_none();
+    let row_at = |position: usize| origin.wrapping_offset(base + position as isize * axis.stride);
+    with_index_slice!(&axis.index, index => {
+        let values = values.chunks(row.max(1)).skip(places.start);
+        for (j, (&i, values)) in index[places.clone()].iter().zip(values).enumerate() {
+            let k = places.start + j;
+            if prefetches && let Some(&next) = index.get(k + ahead) {
+                prefetch::row(row_at(next.position(axis.len)), row);
+            }
+            let position = i.position(axis.len);
+            if let Some(written) = &mut written {
+                let (word, bit) = (position / 64, 1u64 << (position % 64));
+                if written[word] & bit != 0 && let Some(fence) = kernel.streams() {
+                    stream::order(fence);
+                }
+                written[word] |= bit;
+            }
+            // SAFETY: the caller's guarantee; every index was checked in
+            // bounds, and the row under it is `row` consecutive elements
+            // of the target, borrowed by nobody else during the call.
+            let targets = unsafe { std::slice::from_raw_parts_mut(origin.offset(base + position as isize * axis.stride), row) };
+            kernel.apply_run(targets, values);
+        }
+    });
 }
 
 /// A single index array read in place, with no offset table: one tight

@@ -1,7 +1,6 @@
 //! Instruction sets beyond the x86-64 baseline, as a token: code built for
 //! them (`#[target_feature]`) is called only through an [`Isa`] that says
-//! the processor has them, and only detection says so. And the processor's
-//! vendor, which the chooser's policies read.
+//! the processor has them, and only detection says so.
 
 /// The instruction sets of this processor that builds of the hot loops use.
 /// Its fields are private: an `Isa` claiming AVX comes only from
@@ -84,52 +83,9 @@ pub enum IsaCeiling {
     Avx512f,
 }
 
-/// Who made this processor: the chooser's policies differ by vendor where
-/// their processors were measured to differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Vendor {
-    /// `GenuineIntel`.
-    Intel,
-    /// `AuthenticAMD`.
-    Amd,
-    /// Any other, or none said.
-    Other,
-}
-
-/// This processor's vendor, from the first `vendor_id` of Linux's
-/// `/proc/cpuinfo` (`Other` where there is none), read once.
-#[cfg_attr(miri, allow(dead_code))] // Miri's machine is fixed
-pub(crate) fn vendor() -> Vendor {
-    static VENDOR: std::sync::OnceLock<Vendor> = std::sync::OnceLock::new();
-    *VENDOR.get_or_init(|| {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        vendor_of(&cpuinfo)
-    })
-}
-
-/// The vendor named by `/proc/cpuinfo`'s first `vendor_id`.
-fn vendor_of(cpuinfo: &str) -> Vendor {
-    let vendor = cpuinfo.lines().find_map(|line| line.strip_prefix("vendor_id")?.split(':').nth(1));
-    match vendor.map(str::trim) {
-        Some("GenuineIntel") => Vendor::Intel,
-        Some("AuthenticAMD") => Vendor::Amd,
-        _ => Vendor::Other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Isa, Vendor, vendor_of};
-
-    #[test]
-    fn the_vendor_is_read_off_cpuinfo() {
-        let amd = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n";
-        let intel = "processor\t: 0\nvendor_id\t: GenuineIntel\n";
-        assert_eq!(vendor_of(amd), Vendor::Amd);
-        assert_eq!(vendor_of(intel), Vendor::Intel);
-        assert_eq!(vendor_of("processor\t: 0\nvendor_id\t: HygonGenuine\n"), Vendor::Other);
-        assert_eq!(vendor_of(""), Vendor::Other);
-    }
+    use super::Isa;
 
     #[test]
     fn detection_claims_nothing_the_processor_lacks() {

@@ -1,4 +1,4 @@
-//! The machine: what it has (caches, instruction sets, vendor), read only
+//! The machine: what it has (caches, instruction sets), read only
 //! by the chooser's `choose::machine`, and the mechanisms the executor runs
 //! on it (huge pages, software prefetch, streaming stores). Whether to use
 //! a mechanism is the chooser's decision; here is only how.

@@ -30,8 +30,10 @@ pub(crate) const STREAM_AHEAD: usize = 512;
 
 /// How many updates a scatter along an axis asks for ahead of the one it
 /// applies (asked for as the walk meets them rather than a run at a time,
-/// so that the walk itself never pauses the memory; docs/performance.md).
-pub(crate) const ALONG_AHEAD: usize = 32;
+/// so that the walk itself never pauses the memory): as far as
+/// [`UPDATES_AHEAD`], where a machine with slow memory gains from it and
+/// a fast one loses nothing (docs/performance-history.md, 2026-12-01).
+pub(crate) const ALONG_AHEAD: usize = 128;
 
 /// How many picks ahead of the one being gathered an `along` gather asks
 /// for, out of a target larger than the last-level cache: enough rows
