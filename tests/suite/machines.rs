@@ -21,6 +21,10 @@ const LEN: usize = 1 << 21;
 const ROW: usize = 256;
 /// Rows gathered and written by rows (4 MB of output).
 const ROWS: usize = 4096;
+/// Rows of a target past the size the chooser takes to be out of the
+/// cache (32 MB), into which a row scatter measures how rows store
+/// fastest, where that is not yet known.
+const FAR_ROWS: usize = (32 << 20) / (ROW * 4) + 64;
 /// Single elements updated.
 const UPDATES: usize = 1 << 17;
 
@@ -71,6 +75,8 @@ impl Inputs {
         at!(sets[flat] = values);
         let mut row_sets = grid.to_owned();
         at!(row_sets[rows] = grid.slice(s![..ROWS, ..]));
+        let mut far_row_sets = Array2::from_elem((FAR_ROWS, ROW), -1.0f32);
+        at!(far_row_sets[rows] = grid.slice(s![..ROWS, ..]));
         let mut masked = x.clone();
         at!(masked[x % 3.0 == 0.0] = -1.0);
         let mut along_sums = grid.to_owned();
@@ -81,6 +87,7 @@ impl Inputs {
             sums.into_dyn(),
             sets.into_dyn(),
             row_sets.into_dyn(),
+            far_row_sets.into_dyn(),
             masked.into_dyn(),
             along_sums.into_dyn(),
             at!(grid[rows]).into_dyn(),
@@ -108,8 +115,10 @@ impl Inputs {
             sets[i as usize] = v;
         }
         let mut row_sets = grid.to_owned();
+        let mut far_row_sets = Array2::from_elem((FAR_ROWS, ROW), -1.0f32);
         for (k, &r) in rows.iter().enumerate() {
             row_sets.row_mut(r).assign(&grid.row(k));
+            far_row_sets.row_mut(r).assign(&grid.row(k));
         }
         let masked = x.mapv(|v| if v % 3.0 == 0.0 { -1.0 } else { v });
         let mut along_sums = grid.to_owned();
@@ -123,6 +132,7 @@ impl Inputs {
             sums.into_dyn(),
             sets.into_dyn(),
             row_sets.into_dyn(),
+            far_row_sets.into_dyn(),
             masked.into_dyn(),
             along_sums.into_dyn(),
             grid.select(Axis(0), &rows).into_dyn(),

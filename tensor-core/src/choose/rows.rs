@@ -1,6 +1,6 @@
 //! How a row scatter stores its rows, plainly or streamed past the cache:
 //! measured, once per process, on the first row scatter large enough to
-//! tell, and kept. Which is faster differs between machines of one vendor
+//! tell whose rows go out to memory (`Machine::measures_rows`), and kept. Which is faster differs between machines of one vendor
 //! and one cache size (docs/performance.md, "Row stores measured, not
 //! assumed"), so nothing the system reports predicts it. Either way the
 //! rows hold the same bits; only the speed differs.
@@ -32,6 +32,7 @@ pub(super) fn measured() -> RowStores {
     }
 }
 
+/// Keeps `stores` as what this process measured.
 fn record(stores: RowStores) {
     let code = match stores {
         RowStores::Unmeasured => 0,
@@ -48,8 +49,8 @@ const TURN_ROWS: usize = 2048;
 /// The timed turns of a scatter of `rows` rows, in index order: half of
 /// them at most, in four turns, plain, streamed, streamed, plain (so
 /// that a machine speeding up or slowing down during them favours neither),
-/// then the rest, stored as the turns measured faster (`None`). No turns
-/// for fewer than eight rows.
+/// then the rest of the rows, which the faster kind stores. No turns for
+/// fewer than eight rows.
 fn turns(rows: usize) -> (Vec<(Range<usize>, RowStores)>, Range<usize>) {
     let turn = (rows / 8).min(TURN_ROWS);
     let order = [RowStores::Plain, RowStores::Streamed, RowStores::Streamed, RowStores::Plain];

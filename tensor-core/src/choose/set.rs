@@ -74,11 +74,23 @@ fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, tar
     machine.streams_set(destinations(plan), from_source(values), region, target_bytes)
 }
 
+/// The index and row length of a row scatter's plan.
+fn rows_of<'p, 'i>(plan: &'p Plan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
+    match plan {
+        Plan::Indexed(plan) => match plan.form() {
+            Form::IndexRows { index, row } => Some((index, row)),
+            _ => None,
+        },
+        Plan::View(_) => None,
+    }
+}
+
 /// Whether the values come from a source in the region's C order.
 fn from_source<T>(values: &Broadcast<'_, T>) -> bool {
     matches!(values.in_order(), Some(InOrder::Slice(_)))
 }
 
+/// Where a `set`'s streaming stores could reach, as far as its plan says.
 fn destinations(plan: &Plan<'_>) -> Destinations {
     match plan {
         Plan::View(_) => Destinations::Distinct,
@@ -92,7 +104,8 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
     // addresses, each position a write.)
     let region = plan.shape().iter().product::<usize>().saturating_mul(size_of::<T>());
     let target_bytes = target.len() * size_of::<T>();
-    if machine.measures_rows(destinations(plan), from_source(values), region) && Plain::<T>::of().is_some() {
+    let row_bytes = rows_of(plan).map_or(0, |(_, row)| row * size_of::<T>());
+    if machine.measures_rows(destinations(plan), from_source(values), region, row_bytes, target_bytes) && Plain::<T>::of().is_some() {
         return SetStrategy::MeasureRows;
     }
     let stream = streams_set(plan, values, region, target_bytes, machine);

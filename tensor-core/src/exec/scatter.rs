@@ -669,6 +669,71 @@ mod tests {
 }
 
 #[cfg(test)]
+mod row_tests {
+    use ndarray::{ArrayD, CowArray, IxDyn};
+
+    use super::scatter_rows;
+    use crate::element::Plain;
+    use crate::exec::kernel::{SetKernel, Streaming};
+    use crate::exec::sys::cpu::Isa;
+    use crate::exec::sys::stream::Fence;
+    use crate::index::IntArray;
+    use crate::plan::AxisIndex;
+
+    /// Rows stored in turns over parts of the index, plainly and streamed
+    /// in either order (as `choose/rows.rs` measures), end as one plain
+    /// loop over the whole index leaves them: each index takes its own
+    /// values' row, and a row repeated across turns ends with the later one.
+    #[test]
+    fn rows_stored_in_turns_of_either_kind_equal_a_plain_loop() {
+        const ROWS: usize = 12;
+        const ROW: usize = 24;
+        let index: Vec<i64> = vec![3, 7, 3, 0, 11, 7, 7, 5, 3, 0, 1, 11, 2];
+        let values: Vec<f32> = (0..index.len() * ROW).map(|k| k as f32 * 0.5 + 1.0).collect();
+        let mut expected = vec![-1.0f32; ROWS * ROW];
+        for (k, &i) in index.iter().enumerate() {
+            expected[i as usize * ROW..][..ROW].copy_from_slice(&values[k * ROW..][..ROW]);
+        }
+        let array = ArrayD::from_shape_vec(IxDyn(&[index.len()]), index.clone()).unwrap();
+        let axis = AxisIndex {
+            index: IntArray::I64(CowArray::from(array)),
+            len: ROWS,
+            stride: ROW as isize,
+        };
+        let plain = Plain::<f32>::of().expect("f32 is a plain number");
+        let n = index.len();
+        for cuts in [vec![0, n], vec![0, 1, 5, n], vec![0, 4, 4, 9, n], (0..=n).collect()] {
+            for streamed_first in [false, true] {
+                let mut target = vec![-1.0f32; ROWS * ROW];
+                for (turn, part) in cuts.windows(2).enumerate() {
+                    // Dropped after the turn, as each of `measure`'s turns.
+                    let fence = Fence;
+                    let streaming = Streaming {
+                        plain,
+                        isa: Isa::detect(),
+                        fence: &fence,
+                        min_row: 0,
+                        min_fill: 0,
+                    };
+                    let mut kernel = match (turn % 2 == 0) == streamed_first {
+                        // SAFETY: the turn writes on this thread, and `fence`
+                        // drops after it, before the next turn or the
+                        // comparison reads the target; the row loop orders a
+                        // row it meets again.
+                        true => unsafe { SetKernel::streaming(streaming) },
+                        false => SetKernel::new(),
+                    };
+                    // SAFETY: every index is below `ROWS`, and the row under
+                    // it is the `ROW` elements of `target` from `index * ROW`.
+                    unsafe { scatter_rows(target.as_mut_ptr(), 0, &axis, ROW, &values, &mut kernel, part[0]..part[1]) };
+                }
+                assert_eq!(target, expected, "{cuts:?}, streamed first: {streamed_first}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod axis_tests {
     use super::{Contiguous, Destinations};
     use crate::exec::kernel::SetKernel;
