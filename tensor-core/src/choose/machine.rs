@@ -16,7 +16,9 @@ use crate::exec::passes::CpuPasses;
 use crate::exec::sys::caches::l2;
 use crate::exec::sys::cpu::Isa;
 
-use super::rows::{self, RowStores};
+use super::rows::RowStores;
+#[cfg(not(miri))]
+use super::rows::measured;
 
 /// `native`, or `miri` under Miri: a threshold scaled to the arrays of
 /// the tests Miri runs.
@@ -179,7 +181,7 @@ impl Machine {
             threads,
             isa: Isa::detect(),
             l2: l2(),
-            rows: rows::measured(),
+            rows: measured(),
         };
         #[cfg(miri)]
         let machine = Machine { threads, ..UNDER_MIRI };
@@ -206,7 +208,7 @@ impl Machine {
     /// scatter's destination rows: runs of a few hundred bytes between
     /// other memory traffic) beat plain stores here, as measured: they won
     /// on one machine kind by 2.5x and lost on another by 2.2x, each of them
-    /// an AMD processor with the same L2 ([`rows`]). Long runs (fills,
+    /// an AMD processor with the same L2 ([`super::rows`]). Long runs (fills,
     /// copies of a view) stream on every machine (docs/performance.md,
     /// "Streaming stores for large fills and row copies").
     fn streams_rows(&self) -> bool {
@@ -215,7 +217,7 @@ impl Machine {
 
     /// Whether a `set` of `region` bytes by rows of `row_bytes` from a
     /// source, into a target of `target_bytes`, measures how rows store
-    /// fastest ([`rows::measure`]), this process having not measured yet:
+    /// fastest ([`super::rows::measure`]), this process having not measured yet:
     /// where the measure means what it is kept for, rows long enough to
     /// stream ([`STREAM_ROWS_FROM`]; shorter ones are stored plainly either
     /// way) going out to memory (a target [`beyond_cache`]; within it,
