@@ -77,11 +77,16 @@ fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, tar
 /// The index and row length of a row scatter's plan.
 fn rows_of<'p, 'i>(plan: &'p Plan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
     match plan {
-        Plan::Indexed(plan) => match plan.form() {
-            Form::IndexRows { index, row } => Some((index, row)),
-            _ => None,
-        },
+        Plan::Indexed(plan) => index_rows(plan),
         Plan::View(_) => None,
+    }
+}
+
+/// The index and row length of a row scatter's indexed plan.
+fn index_rows<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
+    match plan.form() {
+        Form::IndexRows { index, row } => Some((index, row)),
+        _ => None,
     }
 }
 
@@ -94,7 +99,7 @@ fn from_source<T>(values: &Broadcast<'_, T>) -> bool {
 fn destinations(plan: &Plan<'_>) -> Destinations {
     match plan {
         Plan::View(_) => Destinations::Distinct,
-        Plan::Indexed(plan) if matches!(plan.form(), Form::IndexRows { .. }) => Destinations::Rows,
+        Plan::Indexed(_) if rows_of(plan).is_some() => Destinations::Rows,
         Plan::Indexed(_) => Destinations::Other,
     }
 }
@@ -168,10 +173,7 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
 /// another from the target's first element (`x[rows]` on a matrix in C
 /// order): the rows a split by destination cuts into blocks.
 fn rows_from_first_element<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
-    match plan.form() {
-        Form::IndexRows { index, row } if plan.base == 0 && index.stride == row as isize => Some((index, row)),
-        _ => None,
-    }
+    index_rows(plan).filter(|&(index, row)| plan.base == 0 && index.stride == row as isize)
 }
 
 /// `target[index] = value`.
@@ -279,11 +281,11 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             let (Plan::Indexed(plan), Some(InOrder::Slice(values))) = (&plan, values.in_order()) else {
                 unreachable!("the strategy saw an indexed plan and values in C order")
             };
-            let Form::IndexRows { index, row } = plan.form() else {
+            let Some((index, row)) = index_rows(plan) else {
                 unreachable!("the strategy saw a row scatter")
             };
             let origin = target.as_mut_ptr();
-            rows::measure(index.index.shape().iter().product(), |places, stores| {
+            rows::measure(index.count(), |places, stores| {
                 // Dropped after each turn: a turn writes after the streamed
                 // stores of the turn before have landed.
                 let fence = Fence;

@@ -228,7 +228,7 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
             // The value's rows (lanes of its last axis) come in the region's row order.
             if let (Some(values), Form::IndexRows { index: axis, row }) = (source.as_slice(), plan.form()) {
                 // SAFETY: the caller's guarantee, passed on.
-                return unsafe { scatter_rows(origin, plan.base, axis, row, values, kernel, 0..axis.index.shape().iter().product()) };
+                return unsafe { scatter_rows(origin, plan.base, axis, row, values, kernel, 0..axis.count()) };
             }
             if let Some(values) = source.as_slice() {
                 // In C order already: its rows are consecutive runs, with no

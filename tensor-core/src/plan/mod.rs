@@ -216,6 +216,12 @@ impl MaskIndex<'_> {
 }
 
 impl AxisIndex<'_> {
+    /// How many positions the index array holds: the rows a row scatter
+    /// writes.
+    pub(crate) fn count(&self) -> usize {
+        self.index.shape().iter().product()
+    }
+
     /// The offset of the position `i` (in bounds) selects on this axis.
     #[inline]
     pub(crate) fn offset<I: IndexInt>(&self, i: I) -> isize {
