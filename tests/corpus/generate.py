@@ -44,8 +44,9 @@ The output is {"numpy": VERSION, "seed": SEED, "cases": [CASE, ...]}. A CASE:
           {"error": NAME}    the tensor-core IndexError variant
   rtol    pow only: relative tolerance; everything else compares exactly.
           A float pow's array is the model's (the C library's scalar `pow`,
-          within rtol of NumPy's, which is checked): NumPy's own array loop
-          differs in its last bits between processors
+          in double precision and rounded once for float32 and float16;
+          within rtol of NumPy's, which is checked): NumPy's own loops,
+          scalars' included, differ in their last bits between processors
 
 A case of one of NumPy's functions beside indexing has "numpy" instead of
 "index" and "op"; its array is the base seen through "view":
@@ -105,6 +106,7 @@ positions, the coordinates of the non-zero elements).
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -637,6 +639,8 @@ def interpret(op: str, func: str | None, base: np.ndarray, sel: np.ndarray, v: A
             out[p] = values[k]
         elif op == "apply":
             out[p] = {"square": np.square, "negate": np.negative, "double": lambda e: e * base.dtype.type(2)}[func](x)
+        elif op == "pow" and base.dtype.kind == "f" and base.dtype.itemsize < 8:
+            out[p] = narrow_pow(x, values[k], base.dtype)
         elif base.dtype.kind == "c":
             # NumPy's scalar complex64 division rounds otherwise than its
             # arrays' loop, which ufunc.at runs: the model runs that loop.
@@ -644,6 +648,24 @@ def interpret(op: str, func: str | None, base: np.ndarray, sel: np.ndarray, v: A
         else:
             out[p] = UFUNCS[op](x, values[k])
     return out.reshape(base.shape)
+
+
+def narrow_pow(x: Any, y: Any, dtype: np.dtype) -> Any:
+    """`x ** y` for float32 and float16 as the C library's double `pow`
+    rounded once to `dtype`. NumPy's own `power` on these types, scalars
+    included, runs the loop the processor's vector instructions pick
+    (SVML's with AVX-512 on Intel's processors), whose last bits differ
+    between machines."""
+    try:
+        r = math.pow(float(x), float(y))
+    except OverflowError:
+        r = math.inf
+    except ValueError:
+        # C's pow gives inf for 0 to a negative power, NaN for a negative
+        # base to a fractional one; Python raises for both.
+        r = math.inf if float(x) == 0.0 else math.nan
+    with np.errstate(over="ignore"):
+        return dtype.type(r)
 
 
 @dataclass
@@ -723,9 +745,9 @@ def evaluate(spec: Spec) -> tuple[dict, Any]:
     close = np.allclose(model, answer, rtol=1e-6, equal_nan=True) if spec.op == "pow" else np.array_equal(model, answer, equal_nan=dtype.startswith(("float", "complex")))
     if not close or model.shape != answer.shape:
         raise AssertionError(f"NumPy and the model disagree on {describe(spec, value)}:\n{answer}\n{model}")
-    # NumPy's array loop for a float `power` is chosen by the processor (with
+    # NumPy's loop for a float `power` is chosen by the processor (with
     # AVX-512, SVML's, whose last bits differ from the C library's), so the
-    # corpus records the model's, a scalar `power` by the C library, which
+    # corpus records the model's, a scalar `pow` by the C library, which
     # NumPy's agrees with to `rtol` (checked above): every machine then
     # regenerates the same file.
     recorded = model if spec.op == "pow" and dtype.startswith("float") else answer
