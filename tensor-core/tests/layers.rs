@@ -345,6 +345,65 @@ fn library_code_names_no_workloads_or_machines() {
     assert_eq!(workload_names("W14 and (W3b), not W100, W, W3c or KW1"), ["W14", "W3b"]);
 }
 
+/// The headings of docs/performance.md that `text` cites, as
+/// `performance.md, "Heading"` (or, in Markdown, `(docs/performance.md),
+/// "Heading"`), with the comment markers of a citation wrapped over lines
+/// taken out.
+fn cited_headings(text: &str) -> Vec<String> {
+    let joined = text
+        .lines()
+        .map(|line| {
+            line.trim_start()
+                .trim_start_matches("//!")
+                .trim_start_matches("///")
+                .trim_start_matches("//")
+                .trim()
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut found = Vec::new();
+    for marker in ["performance.md, \"", "performance.md), \""] {
+        let mut rest = joined.as_str();
+        while let Some(at) = rest.find(marker) {
+            let after = &rest[at + marker.len()..];
+            let Some(end) = after.find('"') else { break };
+            found.push(after[..end].to_owned());
+            rest = &after[end..];
+        }
+    }
+    found
+}
+
+/// Every heading of docs/performance.md that library code, the README or
+/// ARCHITECTURE.md points to for a measurement exists there, word for
+/// word.
+#[test]
+fn cited_measurements_have_their_headings() {
+    let doc = fs::read_to_string(workspace().join("docs/performance.md")).unwrap();
+    let headings: BTreeSet<&str> = doc
+        .lines()
+        .filter(|line| line.starts_with('#'))
+        .map(|line| line.trim_start_matches('#').trim())
+        .collect();
+    let mut files = library_sources();
+    files.extend(["README.md", "ARCHITECTURE.md"].map(|file| workspace().join(file)));
+    let (mut cited, mut missing) = (0, Vec::new());
+    for file in files {
+        for heading in cited_headings(&fs::read_to_string(&file).unwrap()) {
+            cited += 1;
+            if !headings.contains(heading.as_str()) {
+                missing.push(format!("{} cites \"{heading}\"", file.strip_prefix(workspace()).unwrap().display()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "headings docs/performance.md lacks: {missing:#?}");
+    assert!(cited >= 10, "the scan finds the citations ({cited})");
+    // The scan itself works, across a wrapped comment and in Markdown.
+    let text =
+        "/// (measured: docs/performance.md, \"Row stores\n/// measured\").\nSee ([docs/performance.md](docs/performance.md), \"Floors\").";
+    assert_eq!(cited_headings(text), ["Row stores measured", "Floors"]);
+}
+
 /// tensor-gpu restates no rule of tensor-core: it names `IndexError`'s
 /// variants only in patterns (to pass an error on, or to ask which it
 /// is), and builds none; tensor-core's `prepare` builds them all.
