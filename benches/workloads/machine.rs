@@ -7,8 +7,8 @@
 //! a kind the project runs on (`xeon`, `epyc`: their L2 as `lscpu` reports
 //! it, and how rows stored fastest there: streamed on the Xeon kind, plainly
 //! on the EPYC family-26 kind), `l2=SIZE` (bytes, or with `K`/`M`),
-//! `rows=plain|streamed|measured` (how a row scatter stores its rows;
-//! `measured`: every large one measures again),
+//! `rows=plain|streamed|measured` (how a row scatter or gather stores its
+//! rows; `measured`: every large one measures again),
 //! `isa=baseline|avx|avx2|avx512f` (a ceiling: never more than the
 //! processor has). The library reads no L3 size (a VM's is its host's,
 //! shared), so there is none to force.

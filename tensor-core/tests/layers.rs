@@ -209,9 +209,10 @@ const READERS: &[&str] = &[
 /// the description, and the measure it keeps.
 const READ_THE_MACHINE: &[&str] = &["choose/machine.rs", "choose/rows.rs"];
 
-/// The one entry that times a call's own work to learn the machine
-/// (`rows::measure`: how a row scatter stores rows fastest).
-const MEASURERS: &[&str] = &["choose/set.rs"];
+/// The entries that time a call's own work to learn the machine
+/// (`rows::measure`: how a row scatter or a row gather stores rows
+/// fastest).
+const MEASURERS: &[&str] = &["choose/set.rs", "choose/read.rs"];
 
 /// The public entries that read the machine once per call, through
 /// `Machine::now`, and pass it down.

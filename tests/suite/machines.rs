@@ -23,7 +23,9 @@ const ROW: usize = 256;
 const ROWS: usize = 4096;
 /// Rows of a target past the size the chooser takes to be out of the
 /// cache (32 MB), into which a row scatter measures how rows store
-/// fastest, where that is not yet known.
+/// fastest, where that is not yet known; as many rows gathered make an
+/// output of that size, into which a row gather measures (where rows may
+/// stream: with AVX-512F).
 const FAR_ROWS: usize = (32 << 20) / (ROW * 4) + 64;
 /// Single elements updated.
 const UPDATES: usize = 1 << 17;
@@ -31,6 +33,7 @@ const UPDATES: usize = 1 << 17;
 struct Inputs {
     x: Array1<f32>,
     rows: Array1<i64>,
+    far_rows: Array1<i64>,
     flat: Array1<i64>,
     values: Array1<f32>,
     picks: Array2<i64>,
@@ -45,6 +48,7 @@ impl Inputs {
         Inputs {
             x,
             rows: indices(ROWS, LEN / ROW, 7),
+            far_rows: indices(FAR_ROWS, LEN / ROW, 11),
             flat: indices(UPDATES, LEN, 8),
             values,
             picks: indices(LEN / ROW * 4, ROW, 9).into_shape_with_order((LEN / ROW, 4)).unwrap(),
@@ -60,6 +64,7 @@ impl Inputs {
         let Inputs {
             x,
             rows,
+            far_rows,
             flat,
             values,
             picks,
@@ -81,6 +86,8 @@ impl Inputs {
         at!(masked[x % 3.0 == 0.0] = -1.0);
         let mut along_sums = grid.to_owned();
         at!(along_sums[along(picks, 1)] += 2.0);
+        let mut far_gathered_into = Array2::from_elem((FAR_ROWS, ROW), -1.0f32);
+        at!(grid[far_rows]; out = far_gathered_into);
         vec![
             fill.into_dyn(),
             copy.into_dyn(),
@@ -91,6 +98,8 @@ impl Inputs {
             masked.into_dyn(),
             along_sums.into_dyn(),
             at!(grid[rows]).into_dyn(),
+            at!(grid[far_rows]).into_dyn(),
+            far_gathered_into.into_dyn(),
             at!(x[flat]).into_dyn(),
             at!(grid[along(picks, 1)]).into_dyn(),
         ]
@@ -101,6 +110,7 @@ impl Inputs {
         let Inputs {
             x,
             rows,
+            far_rows,
             flat,
             values,
             picks,
@@ -125,6 +135,8 @@ impl Inputs {
         for ((i, _), &p) in picks.indexed_iter() {
             along_sums[[i, p as usize]] += 2.0;
         }
+        let far_rows: Vec<usize> = far_rows.iter().map(|&r| r as usize).collect();
+        let far_gathered = grid.select(Axis(0), &far_rows);
         let gathered_along = Array2::from_shape_fn(picks.dim(), |(i, k)| grid[[i, picks[[i, k]] as usize]]);
         vec![
             fill.into_dyn(),
@@ -136,6 +148,8 @@ impl Inputs {
             masked.into_dyn(),
             along_sums.into_dyn(),
             grid.select(Axis(0), &rows).into_dyn(),
+            far_gathered.clone().into_dyn(),
+            far_gathered.into_dyn(),
             flat.mapv(|i| x[i as usize]).into_dyn(),
             gathered_along.into_dyn(),
         ]
@@ -182,6 +196,13 @@ fn machines() -> Vec<(&'static str, ForcedMachine)> {
             "a tiny L2, the baseline, rows measured",
             ForcedMachine {
                 isa: Some(IsaCeiling::Baseline),
+                rows: Some(RowStores::Unmeasured),
+                ..tiny
+            },
+        ),
+        (
+            "a tiny L2, rows measured",
+            ForcedMachine {
                 rows: Some(RowStores::Unmeasured),
                 ..tiny
             },

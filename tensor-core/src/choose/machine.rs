@@ -129,7 +129,7 @@ pub mod forced {
         /// One core's L2 cache, in bytes.
         pub l2: Option<usize>,
         /// How rows are stored; [`RowStores::Unmeasured`] measures at
-        /// every large row scatter.
+        /// every large row scatter or gather.
         pub rows: Option<RowStores>,
         /// The widest instruction set the hot loops use: at most the
         /// processor's, whatever is asked.
@@ -238,18 +238,26 @@ impl Machine {
             && beyond_cache(target_bytes)
     }
 
-    /// Whether a row gather streams its output past the cache: rows long
-    /// enough to stream (`row_bytes`), stored a whole cache line at a time
-    /// (AVX-512F; narrower streaming stores lost to plain ones), into an
-    /// output of `output_bytes` larger than the core's L2, which would not
-    /// stay near the core anyway, where rows stream faster.
-    /// (Under Miri, whose machine has no AVX-512F, with the 16-byte stores
-    /// every processor has, so that its tests take this path.)
-    pub(super) fn streams_row_gather(&self, row_bytes: usize, output_bytes: usize) -> bool {
-        self.streams_rows()
-            && (self.isa.avx512f() || cfg!(miri))
-            && row_bytes >= STREAM_ROWS_FROM
-            && self.l2.is_some_and(|l2| output_bytes > l2)
+    /// How a row gather stores its output rows: streamed past the cache
+    /// where rows may stream and stream faster, measured
+    /// ([`RowStores::Unmeasured`]: in [`super::rows::measure`]'s turns)
+    /// where they may and this process has not measured yet, into an
+    /// output going out to memory ([`beyond_cache`], as a row scatter
+    /// measures), plainly otherwise. Rows may stream when they are long
+    /// enough (`row_bytes`), stored a whole cache line at a time (AVX-512F;
+    /// narrower streaming stores lost to plain ones), into an output of
+    /// `output_bytes` larger than the core's L2, which would not stay near
+    /// the core anyway. (Under Miri, whose machine has no AVX-512F, with
+    /// the 16-byte stores every processor has, so that its tests take this
+    /// path.)
+    pub(super) fn row_gather_stores(&self, row_bytes: usize, output_bytes: usize) -> RowStores {
+        let may_stream = (self.isa.avx512f() || cfg!(miri)) && row_bytes >= STREAM_ROWS_FROM && self.l2.is_some_and(|l2| output_bytes > l2);
+        match self.rows {
+            _ if !may_stream => RowStores::Plain,
+            RowStores::Unmeasured if beyond_cache(output_bytes) => RowStores::Unmeasured,
+            RowStores::Unmeasured => RowStores::Plain,
+            measured => measured,
+        }
     }
 
     /// Whether a `set` of `region` bytes into a target of `target_bytes`
@@ -474,28 +482,36 @@ mod tests {
     }
 
     #[test]
-    fn a_row_gather_streams_long_rows_with_whole_line_stores_into_outputs_past_the_l2() {
-        let detected = Machine {
-            isa: Isa::detect(),
-            ..with_l2(1, RowStores::Streamed)
-        };
+    fn a_row_gather_streams_or_measures_long_rows_with_whole_line_stores_into_outputs_past_the_l2() {
+        let (row, out, far) = (STREAM_ROWS_FROM, 2 * MB, OUT_OF_CACHE_FROM + 1);
         // (Under Miri, with the stores every processor has.)
-        let avx512 = detected.isa.avx512f() || cfg!(miri);
-        assert_eq!(detected.streams_row_gather(STREAM_ROWS_FROM, 2 * MB), avx512);
-        assert!(!detected.streams_row_gather(STREAM_ROWS_FROM - 1, 2 * MB));
-        assert!(!detected.streams_row_gather(STREAM_ROWS_FROM, MB));
-        // Narrower stores, rows measured faster plain, or no cache sizes: plain stores.
-        assert_eq!(
-            with_l2(1, RowStores::Streamed).streams_row_gather(STREAM_ROWS_FROM, 2 * MB),
-            cfg!(miri)
-        );
-        let plain = Machine {
-            rows: RowStores::Plain,
-            ..detected
+        let detected = |rows| Machine {
+            isa: Isa::detect(),
+            ..with_l2(1, rows)
         };
-        assert!(!plain.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
-        let unknown = Machine { l2: None, ..detected };
-        assert!(!unknown.streams_row_gather(STREAM_ROWS_FROM, 2 * MB));
+        let avx512 = Isa::detect().avx512f() || cfg!(miri);
+        let streams_if = |may| if may { RowStores::Streamed } else { RowStores::Plain };
+        let streamed = detected(RowStores::Streamed);
+        assert_eq!(streamed.row_gather_stores(row, out), streams_if(avx512));
+        // Short rows, an output the L2 holds, narrower stores, rows measured
+        // faster plain, or no cache sizes: plain stores.
+        assert_eq!(streamed.row_gather_stores(row - 1, out), RowStores::Plain);
+        assert_eq!(streamed.row_gather_stores(row, MB), RowStores::Plain);
+        assert_eq!(with_l2(1, RowStores::Streamed).row_gather_stores(row, out), streams_if(cfg!(miri)));
+        assert_eq!(detected(RowStores::Plain).row_gather_stores(row, far), RowStores::Plain);
+        let unknown = Machine { l2: None, ..streamed };
+        assert_eq!(unknown.row_gather_stores(row, far), RowStores::Plain);
+        // Not measured yet: an output going out to memory measures, one the
+        // cache may hold is stored plainly meanwhile.
+        let unmeasured = detected(RowStores::Unmeasured);
+        let measures_if = |may| if may { RowStores::Unmeasured } else { RowStores::Plain };
+        assert_eq!(unmeasured.row_gather_stores(row, far), measures_if(avx512));
+        assert_eq!(unmeasured.row_gather_stores(row, OUT_OF_CACHE_FROM), RowStores::Plain);
+        assert_eq!(unmeasured.row_gather_stores(row - 1, far), RowStores::Plain);
+        assert_eq!(
+            with_l2(1, RowStores::Unmeasured).row_gather_stores(row, far),
+            measures_if(cfg!(miri))
+        );
     }
 
     #[test]

@@ -2,6 +2,9 @@
 //! elements of an existing one; mask gathers by blocks; large gathers on
 //! every thread, on the bits of plain numbers.
 
+#[cfg(threads)]
+use std::ops::Range;
+
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
 #[cfg(threads)]
@@ -9,6 +12,8 @@ use crate::element::Bits;
 use crate::element::Plain;
 use crate::error::IndexError;
 use crate::exec::basic;
+#[cfg(threads)]
+use crate::exec::parallel::gather::RowStores as ExecutorRows;
 #[cfg(threads)]
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages;
@@ -19,6 +24,9 @@ use crate::plan::{Form, IndexedPlan, Plan};
 use crate::prepare;
 use crate::rank::Selection;
 
+#[cfg(threads)]
+use super::rows;
+use super::rows::RowStores;
 use super::{Machine, layout, machine};
 
 /// How a gather runs.
@@ -27,31 +35,32 @@ enum GatherStrategy {
     /// A mask over the leading axes of a C-ordered target: runs of true
     /// positions copied as blocks, on every thread when `parallel`.
     MaskBlocks { parallel: bool },
-    /// The plan's offsets, block by block, on every thread, as the bits of
-    /// plain numbers; rows streamed past the cache when `stream` (on one
-    /// thread too), picks prefetched when `far`.
-    Blocks { stream: bool, far: bool },
+    /// The plan's offsets, block by block, as the bits of plain numbers,
+    /// on every thread; the rows of one index array stored as `rows` says
+    /// (streamed past the cache on one thread too; measured on this one),
+    /// picks prefetched when `far`.
+    Blocks { rows: RowStores, far: bool },
     /// One thread; picks prefetched when `far`.
     Serial { far: bool },
 }
 
-/// Whether a gather streams its output past the cache: rows of one index
-/// array, as [`Machine::streams_row_gather`] says for their length and the
-/// output's size (docs/performance.md, "Streaming stores for large fills
-/// and row copies").
-fn streams_gather<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
-    let Form::IndexRows { row, .. } = plan.form() else {
-        return false;
+/// How a gather stores its output rows: those of one index array as
+/// [`Machine::row_gather_stores`] says for their length and the output's
+/// size (docs/performance.md, "Streaming stores for large fills and row
+/// copies"), any other plainly.
+fn row_stores<T>(plan: &IndexedPlan<'_>, machine: &Machine) -> RowStores {
+    let Some((_, row)) = plan.index_rows() else {
+        return RowStores::Plain;
     };
     // (Saturating: a read of a stride-0 view may name more bytes than
     // there are addresses; it is refused before it is gathered.)
-    machine.streams_row_gather(row.saturating_mul(size_of::<T>()), plan.len().saturating_mul(size_of::<T>()))
+    machine.row_gather_stores(row.saturating_mul(size_of::<T>()), plan.len().saturating_mul(size_of::<T>()))
 }
 
 fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine: &Machine) -> GatherStrategy {
     let plain = Plain::<T>::of().is_some();
     let parallel = machine.splits(plan.len()) && plain;
-    let stream = plain && streams_gather::<T>(plan, machine);
+    let rows = if plain { row_stores::<T>(plan, machine) } else { RowStores::Plain };
     // An `along` gather out of a target beyond the last-level cache asks
     // for its picks early.
     let far = machine::beyond_cache(view.len().saturating_mul(size_of::<T>()));
@@ -59,7 +68,7 @@ fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine:
         Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
             GatherStrategy::MaskBlocks { parallel }
         }
-        _ if parallel || stream => GatherStrategy::Blocks { stream, far },
+        _ if parallel || rows != RowStores::Plain => GatherStrategy::Blocks { rows, far },
         _ => GatherStrategy::Serial { far },
     }
 }
@@ -90,7 +99,7 @@ pub(crate) fn read<'a, T: Clone>(
     let out = pages::try_output(plan.len()).ok_or_else(|| prepare::too_large(&plan.shape))?;
     let gathered = match strategy {
         // SAFETY: the plan was resolved from this view's layout (above).
-        GatherStrategy::Blocks { stream, far } => unsafe { gather_in_parallel(&view, &plan, fill, (stream, far), &machine, out) },
+        GatherStrategy::Blocks { rows, far } => unsafe { gather_in_parallel(&view, &plan, fill, (rows, far), &machine, out) },
         // SAFETY: as above.
         GatherStrategy::Serial { far } => unsafe { gather::gather(&view, &plan, fill, far, out) },
         GatherStrategy::MaskBlocks { .. } => unreachable!("a mask's blocks were gathered above"),
@@ -140,9 +149,9 @@ pub(crate) unsafe fn run_read_into<T: Clone>(
     };
     match gather_strategy(view, &plan, machine) {
         GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(view, &plan, parallel, machine)),
-        GatherStrategy::Blocks { stream, far } => {
+        GatherStrategy::Blocks { rows, far } => {
             // SAFETY: the caller's guarantee.
-            unsafe { gather_in_parallel_into(view, &plan, fill, (stream, far), machine, out) }
+            unsafe { gather_in_parallel_into(view, &plan, fill, (rows, far), machine, out) }
         }
         // SAFETY: as above.
         GatherStrategy::Serial { far } => unsafe { gather::gather_into(view, &plan, fill, far, out) },
@@ -187,7 +196,7 @@ fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threa
 
 /// The gather of `plan` from `view` on every thread, on the bits of the
 /// plain numbers its elements are (on one thread for other elements, or a
-/// plan whose form is not split by blocks); rows streamed when `stream`,
+/// plan whose form is not split by blocks); rows stored as `rows` says,
 /// picks prefetched when `far`.
 ///
 /// # Safety
@@ -197,13 +206,13 @@ unsafe fn gather_in_parallel<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    (stream, far): (bool, bool),
+    (rows, far): (RowStores, bool),
     machine: &Machine,
     out: Vec<T>,
 ) -> ArrayD<T> {
     #[cfg(threads)]
     let out = {
-        let run = (machine.threads, stream.then_some(machine.isa));
+        let run = (machine.threads, executor_rows(rows, machine.isa));
         // SAFETY: the caller's guarantee, that `plan` was resolved from
         // `view`'s layout.
         unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, out) }.or_else(|out| {
@@ -213,7 +222,7 @@ unsafe fn gather_in_parallel<T: Clone>(
     };
     #[cfg(not(threads))]
     let out: Result<Vec<T>, Vec<T>> = {
-        let _ = (stream, machine);
+        let _ = (rows, machine);
         Err(out)
     };
     match out {
@@ -234,13 +243,13 @@ unsafe fn gather_in_parallel_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    (stream, far): (bool, bool),
+    (rows, far): (RowStores, bool),
     machine: &Machine,
     mut out: ArrayViewMutD<'_, T>,
 ) {
     #[cfg(threads)]
     {
-        let run = (machine.threads, stream.then_some(machine.isa));
+        let run = (machine.threads, executor_rows(rows, machine.isa));
         if let Some(slots) = out.as_slice_mut()
             // SAFETY: the caller's guarantee.
             && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, far, run, slots) } || {
@@ -251,9 +260,28 @@ unsafe fn gather_in_parallel_into<T: Clone>(
             return;
         }
     }
-    let _ = (stream, machine);
+    let _ = (rows, machine);
     // SAFETY: the caller's guarantee.
     unsafe { gather::gather_into(view, plan, fill, far, out) }
+}
+
+/// How the executor stores a row gather's rows as `rows` says: measured
+/// ([`RowStores::Unmeasured`]) in [`rows::measure`]'s turns, which this
+/// process then keeps.
+#[cfg(threads)]
+fn executor_rows(rows: RowStores, isa: Isa) -> ExecutorRows<'static> {
+    match rows {
+        RowStores::Plain => ExecutorRows::Plain,
+        RowStores::Streamed => ExecutorRows::Streamed(isa),
+        RowStores::Unmeasured => ExecutorRows::Timed(isa, &time_rows),
+    }
+}
+
+/// Times the turns of a gather of `count` rows, each stored by `store`
+/// (`true`: streamed), and keeps the faster kind ([`rows::measure`]).
+#[cfg(threads)]
+fn time_rows(count: usize, store: &mut dyn FnMut(Range<usize>, bool)) {
+    rows::measure(count, |places, stores| store(places, stores == RowStores::Streamed));
 }
 
 /// [`gather_bits`] over `out`: `false`, writing nothing, when `B` is not
@@ -269,7 +297,7 @@ unsafe fn gather_bits_into<T, B: Bits>(
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
     far: bool,
-    (threads, stream): (usize, Option<Isa>),
+    (threads, rows): (usize, ExecutorRows<'_>),
     out: &mut [T],
 ) -> bool {
     let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
@@ -290,11 +318,11 @@ unsafe fn gather_bits_into<T, B: Bits>(
     let source = (view.as_ptr().cast::<B>(), far);
     // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
     // `B`'s width, and the plan was resolved from its layout.
-    unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, threads, stream, out) }
+    unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, threads, rows, out) }
 }
 
 /// The parallel gather of `plan` from `view` (picks prefetched when `far`;
-/// `run`: on how many threads, streamed with which instruction set) into
+/// `run`: on how many threads, its rows stored how) into
 /// `out` (empty, with room for the plan's elements), on the bits `B` of the
 /// plain elements; `out` back when `B` is not their width, or the plan's
 /// form is not split by blocks.
@@ -308,7 +336,7 @@ unsafe fn gather_bits<T, B: Bits>(
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
     far: bool,
-    run: (usize, Option<Isa>),
+    run: (usize, ExecutorRows<'_>),
     out: Vec<T>,
 ) -> Result<Vec<T>, Vec<T>> {
     let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {

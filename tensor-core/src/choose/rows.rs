@@ -1,9 +1,11 @@
-//! How a row scatter stores its rows, plainly or streamed past the cache:
-//! measured, once per process, on the first row scatter large enough to
-//! tell whose rows go out to memory (`Machine::measures_rows`), and kept. Which is faster differs between machines of one vendor
-//! and one cache size (docs/performance.md, "Row stores measured, not
-//! assumed"), so nothing the system reports predicts it. Either way the
-//! rows hold the same bits; only the speed differs.
+//! How a row scatter or a row gather stores its rows, plainly or streamed
+//! past the cache: measured, once per process, on the first row scatter or
+//! gather large enough to tell, whose rows go out to memory
+//! (`Machine::measures_rows`, `Machine::row_gather_stores`), and kept.
+//! Which is faster differs between machines of one vendor and one cache
+//! size (docs/performance.md, "Row stores measured, not assumed"), so
+//! nothing the system reports predicts it. Either way the rows hold the
+//! same bits; only the speed differs.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -12,7 +14,7 @@ use std::time::{Duration, Instant};
 /// How rows are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowStores {
-    /// Not measured yet: the next row scatter large enough measures.
+    /// Not measured yet: the next row scatter or gather large enough measures.
     Unmeasured,
     /// Plain stores, each destination row asked for ahead.
     Plain,
@@ -47,7 +49,7 @@ fn record(stores: RowStores) {
 /// that the clock's resolution and a stray interrupt matter little.
 const TURN_ROWS: usize = 2048;
 
-/// The timed turns of a scatter of `rows` rows, in index order: half of
+/// The timed turns of a scatter or gather of `rows` rows, in index order: half of
 /// them at most, in four turns, plain, streamed, streamed, plain (so
 /// that a machine speeding up or slowing down during them favours neither),
 /// then the rest of the rows, which the faster kind stores. No turns for

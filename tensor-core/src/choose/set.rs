@@ -77,16 +77,8 @@ fn streams_set<T>(plan: &Plan<'_>, values: &Broadcast<'_, T>, region: usize, tar
 /// The index and row length of a row scatter's plan.
 fn rows_of<'p, 'i>(plan: &'p Plan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
     match plan {
-        Plan::Indexed(plan) => index_rows(plan),
+        Plan::Indexed(plan) => plan.index_rows(),
         Plan::View(_) => None,
-    }
-}
-
-/// The index and row length of a row scatter's indexed plan.
-fn index_rows<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
-    match plan.form() {
-        Form::IndexRows { index, row } => Some((index, row)),
-        _ => None,
     }
 }
 
@@ -173,7 +165,8 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
 /// another from the target's first element (`x[rows]` on a matrix in C
 /// order): the rows a split by destination cuts into blocks.
 fn rows_from_first_element<'p, 'i>(plan: &'p IndexedPlan<'i>) -> Option<(&'p crate::plan::AxisIndex<'i>, usize)> {
-    index_rows(plan).filter(|&(index, row)| plan.base == 0 && index.stride == row as isize)
+    plan.index_rows()
+        .filter(|&(index, row)| plan.base == 0 && index.stride == row as isize)
 }
 
 /// `target[index] = value`.
@@ -281,7 +274,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
             let (Plan::Indexed(plan), Some(InOrder::Slice(values))) = (&plan, values.in_order()) else {
                 unreachable!("the strategy saw an indexed plan and values in C order")
             };
-            let Some((index, row)) = index_rows(plan) else {
+            let Some((index, row)) = plan.index_rows() else {
                 unreachable!("the strategy saw a row scatter")
             };
             let origin = target.as_mut_ptr();

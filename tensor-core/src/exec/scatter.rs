@@ -226,7 +226,7 @@ pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
                 });
             }
             // The value's rows (lanes of its last axis) come in the region's row order.
-            if let (Some(values), Form::IndexRows { index: axis, row }) = (source.as_slice(), plan.form()) {
+            if let (Some(values), Some((axis, row))) = (source.as_slice(), plan.index_rows()) {
                 // SAFETY: the caller's guarantee, passed on.
                 return unsafe { scatter_rows(origin, plan.base, axis, row, values, kernel, 0..axis.count()) };
             }

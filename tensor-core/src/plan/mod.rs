@@ -376,6 +376,15 @@ impl<'i> IndexedPlan<'i> {
         piece
     }
 
+    /// The index array and row length of a row gather's or row scatter's
+    /// plan ([`Form::IndexRows`]); `None` for any other form.
+    pub fn index_rows(&self) -> Option<(&AxisIndex<'i>, usize)> {
+        match self.form() {
+            Form::IndexRows { index, row } => Some((index, row)),
+            _ => None,
+        }
+    }
+
     /// The plan's form, which the executors' fast paths take.
     pub fn form(&self) -> Form<'_, 'i> {
         match (self.dims.as_slice(), &self.table.entries) {

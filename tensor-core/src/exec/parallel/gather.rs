@@ -5,6 +5,7 @@
 //! threads whatever the element type.
 
 use std::mem::MaybeUninit;
+use std::ops::Range;
 
 use super::for_each_piece;
 use crate::element::Bits;
@@ -89,6 +90,27 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
     }
 }
 
+/// How a gather stores the rows of one index array, each a stride-1 run of
+/// the target (other plans store plainly whatever this says).
+#[derive(Clone, Copy)]
+pub(crate) enum RowStores<'m> {
+    /// Plain stores, on every thread.
+    Plain,
+    /// Streamed past the cache with these instructions, on every thread.
+    Streamed(Isa),
+    /// On this thread, in the turns `time` takes: it is called with the
+    /// number of rows and `store(places, streamed)`, which stores the rows
+    /// at `places` (a range of the index), streamed with these
+    /// instructions when `streamed`; it must store every place once, in
+    /// order (the gather panics otherwise, before it reports the output
+    /// written).
+    Timed(Isa, TimeTurns<'m>),
+}
+
+/// How [`RowStores::Timed`] times its turns: with the number of rows and a
+/// function that stores the rows at some places (`true`: streamed).
+pub(crate) type TimeTurns<'m> = &'m dyn Fn(usize, &mut dyn FnMut(Range<usize>, bool));
+
 /// The gather of a plan whose table is its first dim, on `threads`
 /// threads, into `out` (empty, with room for the plan's elements), or `out`
 /// back when the plan has another shape (the serial path takes it).
@@ -104,7 +126,7 @@ pub(crate) unsafe fn gather<T: Bits>(
     (origin, prefetches): (*const T, bool),
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
-    (threads, stream): (usize, Option<Isa>),
+    (threads, rows): (usize, RowStores<'_>),
     mut out: Vec<T>,
 ) -> Result<Vec<T>, Vec<T>> {
     let len = plan.len();
@@ -117,7 +139,7 @@ pub(crate) unsafe fn gather<T: Bits>(
             plan,
             fill,
             threads,
-            stream,
+            rows,
             &mut out.spare_capacity_mut()[..len],
         )
     };
@@ -131,12 +153,11 @@ pub(crate) unsafe fn gather<T: Bits>(
 }
 
 /// The gather of a plan whose table is its first dim into `out`, on
-/// `threads` threads, rows of one index array streamed past the cache
-/// with `stream`'s instructions when it is given: `true` when every slot of
-/// `out` was written (with an
-/// element, never with uninitialized memory, so `out` may be a cast
-/// initialized buffer), `false`, writing nothing, when the plan has
-/// another shape or no elements, or memory cannot hold a mask's offsets.
+/// `threads` threads, the rows of one index array stored as `rows` says:
+/// `true` when every slot of `out` was written (with an element, never
+/// with uninitialized memory, so `out` may be a cast initialized buffer),
+/// `false`, writing nothing, when the plan has another shape or no
+/// elements, or memory cannot hold a mask's offsets.
 ///
 /// # Safety
 ///
@@ -149,7 +170,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     threads: usize,
-    stream: Option<Isa>,
+    rows: RowStores<'_>,
     out: &mut [MaybeUninit<T>],
 ) -> bool {
     let Some(block) = plan.leading_table_block() else {
@@ -174,29 +195,45 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     match &plan.table.entries {
         Entries::Index(axis) => with_index_slice!(&axis.index, index => {
             assert_eq!(index.len() * block, len, "one index per block");
-            let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
             let base = |i| plan.base + axis.offset(i);
-            // Contiguous rows, streamed when asked.
-            let streamed = matches!(rest, [Dim::Strided { stride: 1, .. }]).then_some(stream).flatten();
-            for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk / block)).collect(), &|(out, index)| {
-                // Dropped at the end of the chunk, on the thread that streamed it.
-                let fence = streamed.map(|_| Fence);
-                for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
-                    if let Some(&next) = index.get(k + ahead) {
-                        prefetch::row(origin.wrapping_offset(base(next)), block);
+            // Contiguous rows, streamed (or timed) when asked.
+            let rows = match rest {
+                [Dim::Strided { stride: 1, .. }] => rows,
+                _ => RowStores::Plain,
+            };
+            let copy = |index: &[_], out: &mut [MaybeUninit<T>], streamed| {
+                // SAFETY: every index (a part of the plan's) was checked in
+                // bounds of its axis, and the block under it is reached
+                // through the strided dims, stride-1 rows where they stream
+                // (matched above), so every position is an element of the
+                // target (the caller's guarantee).
+                unsafe { copy_rows(origin, (&base, block), index, copy_block, streamed, out) }
+            };
+            match rows {
+                RowStores::Timed(isa, time) => {
+                    // Each page of the output faulted in before the turns,
+                    // so that no turn pays for another's: the first store
+                    // to a page has the system zero it (2 MB at once for a
+                    // huge page), longer than a turn's own stores.
+                    for page in out.chunks_mut((4096 / std::mem::size_of::<T>()).max(1)) {
+                        page[0] = MaybeUninit::zeroed();
                     }
-                    match (streamed, &fence) {
-                        (Some(isa), Some(fence)) => {
-                            // SAFETY: the row is `block` consecutive elements
-                            // of the target (the caller's guarantee, and the
-                            // stride-1 dim just matched); nothing reads the
-                            // output before `fence` drops on this thread.
-                            unsafe { stream::copy_to(block_out, std::slice::from_raw_parts(origin.wrapping_offset(base(i)), block), isa, fence) }
-                        }
-                        _ => copy_block(base(i), block_out),
-                    }
+                    let mut next = 0;
+                    time(index.len(), &mut |places: Range<usize>, streamed| {
+                        assert_eq!(places.start, next, "the turns store every row once, in order");
+                        next = places.end;
+                        copy(&index[places.clone()], &mut out[places.start * block..places.end * block], streamed.then_some(isa));
+                    });
+                    assert_eq!(next, index.len(), "the turns store every row once, in order");
                 }
-            })
+                RowStores::Plain | RowStores::Streamed(_) => {
+                    let streamed = match rows {
+                        RowStores::Streamed(isa) => Some(isa),
+                        _ => None,
+                    };
+                    for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk / block)).collect(), &|(out, index)| copy(index, out, streamed));
+                }
+            }
         }),
         Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
             assert!(a.len() * block == len && b.len() == a.len(), "one pair per block");
@@ -253,6 +290,49 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     true
 }
 
+/// Copies the `block` elements under each of `index` (from `base(i)`, by
+/// `copy_block`) into its own part of `out`, in order, asking
+/// for each row a few rows ahead; streamed past the cache with
+/// `streamed`'s instructions when it is given, the fence dropped before
+/// this returns, on this thread.
+///
+/// # Safety
+///
+/// Every block is an element of the target behind `origin` (one, through
+/// `copy_block`) and, where `streamed` is given, a stride-1 run of it.
+unsafe fn copy_rows<T: Bits, I: Copy>(
+    origin: Shared<T>,
+    (base, block): (&impl Fn(I) -> isize, usize),
+    index: &[I],
+    copy_block: &impl Fn(isize, &mut [MaybeUninit<T>]),
+    streamed: Option<Isa>,
+    out: &mut [MaybeUninit<T>],
+) {
+    let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
+    let fence = streamed.map(|_| Fence);
+    for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
+        if let Some(&next) = index.get(k + ahead) {
+            prefetch::row(origin.wrapping_offset(base(next)), block);
+        }
+        match (streamed, &fence) {
+            (Some(isa), Some(fence)) => {
+                // SAFETY: the row is `block` consecutive elements of the
+                // target (the caller's guarantee); nothing reads the output
+                // before `fence` drops on this thread.
+                unsafe {
+                    stream::copy_to(
+                        block_out,
+                        std::slice::from_raw_parts(origin.wrapping_offset(base(i)), block),
+                        isa,
+                        fence,
+                    )
+                }
+            }
+            _ => copy_block(base(i), block_out),
+        }
+    }
+}
+
 /// Copies the elements the strided `dims` reach from `base` into `out`, in
 /// C order.
 ///
@@ -280,5 +360,111 @@ unsafe fn copy_strided<T: Copy>(origin: Shared<T>, base: isize, dims: &[Dim], ou
             }
         }
         [Dim::Table, ..] => unreachable!("a plan has one table"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use ndarray::{ArrayD, CowArray, IxDyn};
+
+    use super::*;
+    use crate::index::IntArray;
+    use crate::plan::{AxisIndex, Table};
+
+    const ROWS: usize = 12;
+    const ROW: usize = 24;
+
+    /// The plan of `x[index]` on a `ROWS` x `ROW` matrix in C order.
+    fn row_gather(index: &[i64]) -> IndexedPlan<'static> {
+        let array = ArrayD::from_shape_vec(IxDyn(&[index.len()]), index.to_vec()).unwrap();
+        let axis = AxisIndex {
+            index: IntArray::I64(CowArray::from(array)),
+            len: ROWS,
+            stride: ROW as isize,
+        };
+        IndexedPlan {
+            base: 0,
+            dims: vec![Dim::Table, Dim::Strided { len: ROW, stride: 1 }],
+            table: Table {
+                shape: vec![index.len()],
+                entries: Entries::Index(axis),
+            },
+            shape: vec![index.len(), ROW],
+            whole_mask: false,
+        }
+    }
+
+    /// Rows gathered in timed turns of either kind, cut anywhere, equal a
+    /// plain loop over the index, with every turn on this thread.
+    #[test]
+    fn rows_gathered_in_timed_turns_of_either_kind_equal_a_plain_loop() {
+        let source: Vec<u32> = (0..(ROWS * ROW) as u32).collect();
+        let index: Vec<i64> = vec![3, 7, 3, 0, 11, 7, 7, 5, 3, 0, 1, 11, 2];
+        let expected: Vec<u32> = index.iter().flat_map(|&i| source[i as usize * ROW..][..ROW].to_vec()).collect();
+        let plan = row_gather(&index);
+        let n = index.len();
+        for cuts in [vec![0, n], vec![0, 1, 5, n], vec![0, 4, 4, 9, n], (0..=n).collect()] {
+            for streamed_first in [false, true] {
+                let turns = RefCell::new(Vec::new());
+                let time = |rows: usize, store: &mut dyn FnMut(Range<usize>, bool)| {
+                    assert_eq!(rows, n);
+                    for (turn, part) in cuts.windows(2).enumerate() {
+                        let streamed = (turn % 2 == 0) == streamed_first;
+                        store(part[0]..part[1], streamed);
+                        turns.borrow_mut().push(std::thread::current().id());
+                    }
+                };
+                let mut out = vec![MaybeUninit::new(u32::MAX); n * ROW];
+                // SAFETY: every index is below `ROWS`, and the row under it
+                // is `ROW` elements of `source`.
+                let written = unsafe {
+                    gather_into(
+                        (source.as_ptr(), false),
+                        &plan,
+                        None,
+                        4,
+                        RowStores::Timed(Isa::detect(), &time),
+                        &mut out,
+                    )
+                };
+                assert!(written);
+                // SAFETY: every slot was initialized (with `u32::MAX`) before.
+                let got: Vec<u32> = out.iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                assert_eq!(got, expected, "{cuts:?}, streamed first: {streamed_first}");
+                assert!(turns.borrow().iter().all(|&id| id == std::thread::current().id()));
+            }
+        }
+    }
+
+    /// Turns that skip a row, or take one twice, panic before the output is
+    /// reported written.
+    #[test]
+    fn timed_turns_that_miss_a_row_panic() {
+        let source: Vec<u32> = (0..(ROWS * ROW) as u32).collect();
+        let plan = row_gather(&[1, 2, 3, 4]);
+        let skips = |_: usize, store: &mut dyn FnMut(Range<usize>, bool)| {
+            store(0..1, false);
+            store(2..4, true);
+        };
+        let stops = |_: usize, store: &mut dyn FnMut(Range<usize>, bool)| store(0..3, false);
+        for time in [&skips as TimeTurns, &stops] {
+            let mut out = vec![MaybeUninit::new(0u32); 4 * ROW];
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // SAFETY: as above.
+                unsafe {
+                    gather_into(
+                        (source.as_ptr(), false),
+                        &plan,
+                        None,
+                        1,
+                        RowStores::Timed(Isa::detect(), time),
+                        &mut out,
+                    )
+                }
+            }));
+            assert!(caught.is_err(), "the gather reported rows written that no turn stored");
+        }
     }
 }
