@@ -483,7 +483,9 @@ mod tests {
 
     #[test]
     fn a_row_gather_streams_or_measures_long_rows_with_whole_line_stores_into_outputs_past_the_l2() {
-        let (row, out, far) = (STREAM_ROWS_FROM, 2 * MB, OUT_OF_CACHE_FROM + 1);
+        // (`far`: past the L2 and the size taken to be out of the cache,
+        // under Miri too, where the latter is the smaller.)
+        let (row, out, far) = (STREAM_ROWS_FROM, 2 * MB, (OUT_OF_CACHE_FROM + 1).max(2 * MB));
         // (Under Miri, with the stores every processor has.)
         let detected = |rows| Machine {
             isa: Isa::detect(),
@@ -506,7 +508,12 @@ mod tests {
         let unmeasured = detected(RowStores::Unmeasured);
         let measures_if = |may| if may { RowStores::Unmeasured } else { RowStores::Plain };
         assert_eq!(unmeasured.row_gather_stores(row, far), measures_if(avx512));
-        assert_eq!(unmeasured.row_gather_stores(row, OUT_OF_CACHE_FROM), RowStores::Plain);
+        let small_l2 = Machine {
+            l2: Some(OUT_OF_CACHE_FROM / 2),
+            ..unmeasured
+        };
+        assert_eq!(small_l2.row_gather_stores(row, OUT_OF_CACHE_FROM), RowStores::Plain);
+        assert_eq!(small_l2.row_gather_stores(row, far), measures_if(avx512));
         assert_eq!(unmeasured.row_gather_stores(row - 1, far), RowStores::Plain);
         assert_eq!(
             with_l2(1, RowStores::Unmeasured).row_gather_stores(row, far),
@@ -606,7 +613,12 @@ mod tests {
         assert_eq!(two.sums_split(beyond, beyond / 4, 256), THREADS);
         assert!(two.streams_set(Destinations::Distinct, false, 1 << 10, beyond));
         assert!(two.streams_set(Destinations::Rows, true, 1 << 10, within));
-        assert!(two.streams_row_gather(4 * 34, 1 << 10));
+        assert_eq!(two.row_gather_stores(4 * 34, 1 << 10), RowStores::Streamed);
+        let unmeasured = Machine {
+            rows: RowStores::Unmeasured,
+            ..two
+        };
+        assert_eq!(unmeasured.row_gather_stores(4 * 34, beyond), RowStores::Unmeasured);
         assert!(splits_rows(16 * 8) && builds_mask_pass(256) && !few_rows(FEW_ROWS, 256));
     }
 

@@ -278,7 +278,7 @@ fn executor_rows(rows: RowStores, isa: Isa) -> ExecutorRows<'static> {
 }
 
 /// Times the turns of a gather of `count` rows, each stored by `store`
-/// (`true`: streamed), and keeps the faster kind ([`rows::measure`]).
+/// (`true`: streamed), and keeps a clear winner ([`rows::measure`]).
 #[cfg(threads)]
 fn time_rows(count: usize, store: &mut dyn FnMut(Range<usize>, bool)) {
     rows::measure(count, |places, stores| store(places, stores == RowStores::Streamed));
