@@ -246,6 +246,26 @@ fn a_gather_from_a_huge_broadcast_target_fails_cleanly() {
 }
 
 #[test]
+fn an_along_read_reports_an_index_out_of_bounds_before_a_result_too_large() {
+    // A stride-0 target of 2^43 elements read along its last axis by an index broadcast over its
+    // rows: 2^42 results, too large; NumPy checks the bounds first, on every thread count (one
+    // thread leaves them to the gather, two check them whole).
+    let one = [1.0f32];
+    let target = stretched(&one, (1 << 41, 4));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let bad = array![[0i64, 4]];
+            let error = get(&target, &[ix(tensor_at::along(&bad, 1))], Mode::Error).unwrap_err();
+            assert_eq!(error, IndexError::OutOfBounds { index: 4, axis: 1, len: 4 }, "{threads} threads");
+            let fine = array![[0i64, -4]];
+            let error = get(&target, &[ix(tensor_at::along(&fine, 1))], Mode::Error).unwrap_err();
+            assert!(matches!(error, IndexError::TooLarge { .. }), "{error:?}, {threads} threads");
+        });
+    }
+}
+
+#[test]
 fn a_batched_read_of_no_batch_is_empty_whatever_its_index_broadcasts_to() {
     // JAX: vmap over a batch of 0 gives shape (0, 2^62) from an index broadcast to (0, 2^62), with
     // nothing built; with one batch position the same read needs 2^62 elements: `TooLarge`.

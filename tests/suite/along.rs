@@ -154,3 +154,39 @@ fn batched_gathers_and_vmapped_adds_as_loops() {
     at!(y[along(idx, 1)] += g);
     assert_eq!(y, expected);
 }
+
+/// A read into a new array checks the index as it gathers (on one
+/// thread; on more, before): beyond 32 MB, where it asks for picks early
+/// and checks blocks of them, the error names the first index out of
+/// bounds in C order wherever it lies, and a read of the index in bounds
+/// equals the loop.
+#[test]
+fn a_large_read_reports_its_first_index_out_of_bounds_wherever_it_lies() {
+    let (rows, len, picks) = (16_640, 512, 8);
+    let x = Array2::from_shape_fn((rows, len), |(r, c)| (r * len + c) as f32);
+    let idx = Array2::from_shape_fn((rows, picks), |(r, k)| ((r * 37 + k * 101) % (2 * len)) as i64 - len as i64);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let read: Array2<f32> = at!(x[along(idx, 1)]);
+            let expected = Array2::from_shape_fn((rows, picks), |(r, k)| x[[r, idx[[r, k]].rem_euclid(len as i64) as usize]]);
+            assert_eq!(read, expected, "{threads} threads");
+            // Two indices out of bounds: the first in C order is named.
+            for (first, later) in [((0, 0), (0, 5)), ((9_000, 3), (16_639, 7)), ((16_639, 6), (16_639, 7))] {
+                let mut bad = idx.clone();
+                bad[first] = len as i64;
+                bad[later] = -(len as i64) - 1;
+                let error = try_at!(x[along(bad, 1)]).unwrap_err();
+                assert_eq!(
+                    error,
+                    IndexError::OutOfBounds {
+                        index: 512,
+                        axis: 1,
+                        len: 512
+                    },
+                    "{first:?}, {threads} threads"
+                );
+            }
+        });
+    }
+}

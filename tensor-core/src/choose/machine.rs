@@ -196,6 +196,7 @@ impl Machine {
             isa: self.isa,
             threads: self.threads,
             min_parallel: PARALLEL_FROM,
+            defers_along: false,
         }
     }
 
@@ -204,9 +205,10 @@ impl Machine {
         cfg!(threads) && self.threads > 1 && items >= PARALLEL_FROM
     }
 
-    /// Whether streaming stores of rows (a row gather's output rows, a row
-    /// scatter's destination rows: runs of a few hundred bytes between
-    /// other memory traffic) beat plain stores here, as measured: they won
+    /// Whether streaming stores of a row scatter's destination rows (runs
+    /// of a few hundred bytes between other memory traffic) beat plain
+    /// stores here, as measured (a row gather's output rows ask
+    /// [`row_gather_stores`](Self::row_gather_stores)): they won
     /// on one machine kind by 2.5x and lost on another by 2.2x, each of them
     /// an AMD processor with the same L2 ([`super::rows`]). Long runs (fills,
     /// copies of a view) stream on every machine (docs/performance.md,

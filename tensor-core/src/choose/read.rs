@@ -14,13 +14,14 @@ use crate::error::IndexError;
 use crate::exec::basic;
 #[cfg(threads)]
 use crate::exec::parallel::gather::RowStores as ExecutorRows;
+use crate::exec::passes::CpuPasses;
 #[cfg(threads)]
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages;
 use crate::exec::{gather, mask_gather};
 use crate::index::IndexElem;
 use crate::mode::AnyMode;
-use crate::plan::{Form, IndexedPlan, Plan};
+use crate::plan::{Form, IndexedPlan, Plan, RowOutOfBounds};
 use crate::prepare;
 use crate::rank::Selection;
 
@@ -81,7 +82,24 @@ pub(crate) fn read<'a, T: Clone>(
     mode: AnyMode<T>,
 ) -> Result<Selection<'a, T>, IndexError> {
     let machine = Machine::now();
-    let plan = match prepare::read_with(index, layout(&view), &mode, &machine.passes())? {
+    // An `along` index's bounds are left to the serial gather, which checks
+    // a block of picks just before it walks them, while they are in the
+    // cache, rather than in a pass of its own over the whole index first
+    // (a tenth of the gather's time): the new array is all that an error
+    // found midway could leave half written, and it is dropped.
+    let deferring = CpuPasses {
+        defers_along: true,
+        ..machine.passes()
+    };
+    // The same read checked whole when planned: the plan every other
+    // strategy takes, and the error a row out of bounds stands for, in
+    // NumPy's order of errors.
+    let checked = || match prepare::read_with(index, layout(&view), &mode, &machine.passes()) {
+        Ok(Plan::Indexed(plan)) => Ok(plan),
+        Ok(Plan::View(_)) => unreachable!("an index planned as indexed once is planned so again"),
+        Err(error) => Err(error),
+    };
+    let plan = match prepare::read_with(index, layout(&view), &mode, &deferring)? {
         Plan::View(plan) => return Ok(Selection::View(basic::select(view, &plan.axes))),
         Plan::Indexed(plan) => plan,
     };
@@ -90,18 +108,33 @@ pub(crate) fn read<'a, T: Clone>(
         _ => None,
     };
     let strategy = gather_strategy(&view, &plan, &machine);
+    // Only the serial gather checks an `along` index as it walks it; the
+    // plan of every other strategy is checked whole.
+    let along = matches!(plan.form(), Form::Along(_));
+    let deferred = along && matches!(strategy, GatherStrategy::Serial { .. });
+    let plan = if along && !deferred { checked()? } else { plan };
     if let GatherStrategy::MaskBlocks { parallel } = strategy {
         // At most as many elements as the target holds.
         return Ok(Selection::Owned(gather_mask_blocks(&view, &plan, parallel, &machine)));
     }
     // The result of a plan may be far larger than the target (a broadcast
-    // view): memory that cannot be had is an error, not an abort.
-    let out = pages::try_output(plan.len()).ok_or_else(|| prepare::too_large(&plan.shape))?;
+    // view): memory that cannot be had is an error, not an abort (after
+    // the bounds the plan left unchecked, whose error comes first).
+    let Some(out) = pages::try_output(plan.len()) else {
+        return Err(match deferred {
+            true => checked().err().unwrap_or_else(|| prepare::too_large(&plan.shape)),
+            false => prepare::too_large(&plan.shape),
+        });
+    };
     let gathered = match strategy {
         // SAFETY: the plan was resolved from this view's layout (above).
         GatherStrategy::Blocks { rows, far } => unsafe { gather_in_parallel(&view, &plan, fill, (rows, far), &machine, out) },
-        // SAFETY: as above.
-        GatherStrategy::Serial { far } => unsafe { gather::gather(&view, &plan, fill, far, out) },
+        // SAFETY: the plan was resolved from this view's layout (above); an
+        // `along` index it left unchecked, the gather checks as it walks.
+        GatherStrategy::Serial { far } => match unsafe { gather::gather(&view, &plan, fill, (far, machine.isa), out) } {
+            Ok(gathered) => gathered,
+            Err(RowOutOfBounds) => return Err(checked().expect_err("the row out of bounds fails the check of the whole index")),
+        },
         GatherStrategy::MaskBlocks { .. } => unreachable!("a mask's blocks were gathered above"),
     };
     Ok(Selection::Owned(gathered))
@@ -228,7 +261,8 @@ unsafe fn gather_in_parallel<T: Clone>(
     match out {
         Ok(elements) => ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position"),
         // SAFETY: the caller's guarantee.
-        Err(out) => unsafe { gather::gather(view, plan, fill, far, out) },
+        Err(out) => unsafe { gather::gather(view, plan, fill, (far, machine.isa), out) }
+            .expect("the plan of a parallel gather is checked when planned"),
     }
 }
 

@@ -6,9 +6,11 @@ use std::iter;
 
 use ndarray::{Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn};
 
+use crate::exec::passes;
+use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::prefetch;
-use crate::index::{with_index_slice, with_index_slices};
-use crate::plan::{AlongRows, Form, IndexedPlan, Row, SKIP};
+use crate::index::{IndexInt, with_index_slice, with_index_slices};
+use crate::plan::{AlongRows, Form, IndexedPlan, Row, RowOutOfBounds, SKIP};
 
 /// The rows `rows` of `target` along its first axis, each in bounds, in a
 /// new array (NumPy's `x[rows]`); one allocation, the result's.
@@ -32,11 +34,16 @@ pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &
 /// as `fill`. With `far` (the chooser's call: a target beyond the
 /// last-level cache), an `along` gather asks for its picks rows early.
 ///
+/// An `along` index is checked in bounds as it is walked, with `isa`'s
+/// instructions, whether or not it was when planned: an error at the first
+/// row with a pick out of bounds, the elements gathered so far dropped.
+///
 /// # Safety
 ///
 /// `plan` must have been resolved from `target.shape()` and
 /// `target.strides()`, so that every offset it yields reaches an element of
-/// `target`.
+/// `target` (an `along` index aside, which may have been planned with its
+/// bounds deferred: [`IndexPasses::defers_along_bounds`]).
 ///
 /// # Panics
 ///
@@ -45,20 +52,24 @@ pub(crate) unsafe fn gather<T: Clone>(
     target: &ArrayViewD<'_, T>,
     plan: &IndexedPlan,
     fill: Option<&T>,
-    far: bool,
+    (far, isa): (bool, Isa),
     mut out: Vec<T>,
-) -> ArrayD<T> {
+) -> Result<ArrayD<T>, RowOutOfBounds> {
     assert!(out.is_empty(), "an empty output");
-    // SAFETY: the caller's guarantee.
-    unsafe { gather_to(target, plan, fill, far, &mut out) };
-    ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape")
+    // SAFETY: the caller's guarantee; an `along` index is checked as walked.
+    unsafe { gather_to(target, plan, fill, (far, Some(isa)), &mut out) }?;
+    Ok(ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape"))
 }
 
-/// [`gather`] over the elements of `out`, in its logical order.
+/// [`gather`] over the elements of `out`, in its logical order, every
+/// index checked in bounds when planned (an error would leave `out` half
+/// written).
 ///
 /// # Safety
 ///
-/// As [`gather`].
+/// `plan` must have been resolved from `target.shape()` and
+/// `target.strides()` by passes that defer no bounds, so that every offset
+/// it yields reaches an element of `target`.
 ///
 /// # Panics
 ///
@@ -75,18 +86,21 @@ pub(crate) unsafe fn gather_into<T: Clone>(
         Some(slots) => {
             let mut sink = Overwrite(slots);
             // SAFETY: the caller's guarantee.
-            unsafe { gather_to(target, plan, fill, far, &mut sink) };
+            unsafe { gather_to(target, plan, fill, (far, None), &mut sink) }.expect(UNCHECKED_NEVER_STOPS);
             sink.0.is_empty()
         }
         None => {
             let mut sink = OverwriteEach(out.iter_mut());
             // SAFETY: the caller's guarantee.
-            unsafe { gather_to(target, plan, fill, far, &mut sink) };
+            unsafe { gather_to(target, plan, fill, (far, None), &mut sink) }.expect(UNCHECKED_NEVER_STOPS);
             sink.0.next().is_none()
         }
     };
     assert!(filled, "the plan yields one element per position of its shape");
 }
+
+/// Why a gather that checks no `along` index expects no error.
+const UNCHECKED_NEVER_STOPS: &str = "a gather that checks nothing never stops";
 
 /// An `along` gather: the elements at each row's offsets from `origin`
 /// plus `base`, put into `out`.
@@ -97,19 +111,23 @@ struct AlongGather<'o, T, S> {
     /// Whether it asks for each row's picks [`prefetch::pick_rows_ahead`]
     /// rows early (out of a target beyond the last-level cache).
     prefetches: bool,
+    /// The instructions it checks a block of picks with, if it checks.
+    isa: Isa,
 }
 
 impl<'o, T, S> AlongGather<'o, T, S> {
     /// # Safety
     ///
-    /// Every offset the rows will hold, plus `base`, reaches an element
-    /// from `origin` that lives while the gather runs.
-    unsafe fn new(origin: *const T, base: isize, out: &'o mut S, prefetches: bool) -> Self {
+    /// Every offset the rows handed to [`row`](AlongRows::row) will hold,
+    /// plus `base`, reaches an element from `origin` that lives while the
+    /// gather runs (those handed to `upcoming` are only prefetched).
+    unsafe fn new(origin: *const T, base: isize, out: &'o mut S, (prefetches, isa): (bool, Isa)) -> Self {
         AlongGather {
             origin,
             base,
             out,
             prefetches,
+            isa,
         }
     }
 }
@@ -131,6 +149,10 @@ impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
     #[cfg_attr(not(unoptimized), inline(always))]
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
         prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
+    }
+
+    fn in_bounds<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+        passes::chunk_in_bounds(picks, len, self.isa)
     }
 }
 
@@ -212,12 +234,19 @@ impl<'o, T: Clone + 'o, I: Iterator<Item = &'o mut T>> Sink<T> for OverwriteEach
     }
 }
 
-/// [`gather`] into `out`.
+/// [`gather`] into `out`, an `along` index checked as walked with
+/// `checks`'s instructions where given.
 ///
 /// # Safety
 ///
-/// As [`gather`].
-unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fill: Option<&T>, far: bool, out: &mut impl Sink<T>) {
+/// As [`gather`] where `checks` is given, as [`gather_into`] where not.
+unsafe fn gather_to<T: Clone>(
+    target: &ArrayViewD<'_, T>,
+    plan: &IndexedPlan,
+    fill: Option<&T>,
+    (far, checks): (bool, Option<Isa>),
+    out: &mut impl Sink<T>,
+) -> Result<(), RowOutOfBounds> {
     let origin = target.as_ptr();
     match plan.form() {
         Form::Index(axis) => with_index_slice!(&axis.index, index => {
@@ -245,10 +274,18 @@ unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fi
         }),
         Form::Along(along) => {
             let region = &plan.table.shape;
-            // SAFETY: every index was checked in bounds of its axis, so each
-            // offset is a position of the plan, an element of `target` (the
-            // caller's guarantee).
-            along.walk(region, 0..region[0], &mut unsafe { AlongGather::new(origin, plan.base, out, far) });
+            // SAFETY: every index of a row handed to the gather is in bounds
+            // of its axis (checked by `walk_checking` before it hands the
+            // row, or when planned: the caller's guarantee), so each offset
+            // is a position of the plan, an element of `target`.
+            let mut rows = unsafe { AlongGather::new(origin, plan.base, out, (far, checks.unwrap_or(Isa::baseline()))) };
+            return match checks {
+                Some(_) => along.walk_checking(region, 0..region[0], &mut rows),
+                None => {
+                    along.walk(region, 0..region[0], &mut rows);
+                    Ok(())
+                }
+            };
         }
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value");
@@ -274,4 +311,5 @@ unsafe fn gather_to<T: Clone>(target: &ArrayViewD<'_, T>, plan: &IndexedPlan, fi
             });
         }
     }
+    Ok(())
 }

@@ -16,6 +16,9 @@ pub(crate) struct CpuPasses {
     pub(crate) isa: Isa,
     pub(crate) threads: usize,
     pub(crate) min_parallel: usize,
+    /// Whether an `along` index's bounds are left to the gather's walk
+    /// ([`IndexPasses::defers_along_bounds`]).
+    pub(crate) defers_along: bool,
 }
 
 impl CpuPasses {
@@ -52,6 +55,10 @@ unsafe impl IndexPasses for CpuPasses {
         // Huge pages for a large table: its page faults would cost more
         // than filling it.
         pages::try_output(len)
+    }
+
+    fn defers_along_bounds(&self) -> bool {
+        self.defers_along
     }
 }
 
@@ -151,6 +158,7 @@ mod tests {
                     isa,
                     threads,
                     min_parallel,
+                    defers_along: false,
                 };
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 pool.install(|| {
@@ -175,6 +183,7 @@ mod tests {
             isa: Isa::detect(),
             threads: 2,
             min_parallel: 1,
+            defers_along: false,
         };
         assert_eq!(passes.first_out_of_bounds(&index, 4), Some(4));
         assert_eq!(passes.first_out_of_bounds(&index, 6), None);

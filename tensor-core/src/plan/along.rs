@@ -25,7 +25,10 @@ use crate::plan::{Dim, Entries, IndexedPlan, Plan, Table};
 /// idx[m].position(len) * stride`, `idx` broadcast to the region.
 #[derive(Clone, Debug)]
 pub struct AlongIndex<'i> {
-    /// The user's index array, every index in bounds of the axis.
+    /// The user's index array, every index in bounds of the axis, unless
+    /// it was planned by passes that [defer](IndexPasses::defers_along_bounds)
+    /// its bounds: then only a walk that checks each row (the CPU's serial
+    /// gather into a new array) may walk it.
     pub index: IntArray<'i>,
     /// The length of the axis it picks along.
     pub len: usize,
@@ -36,43 +39,82 @@ pub struct AlongIndex<'i> {
     pub strides: Vec<isize>,
 }
 
+/// A row of an `along` index walked by [`AlongIndex::walk_checking`] holds
+/// an index out of bounds: the walk stopped before handing it on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowOutOfBounds;
+
+/// Why a walk that does not check returns no error.
+const NEVER_STOPS: &str = "a walk that checks nothing never stops";
+
 impl AlongIndex<'_> {
     /// Calls `f` with the offsets of each row (the region's last axis) in
     /// C order, for the positions `first` of the region's first axis.
     /// `f` is a trait object: one copy of the walk (per index integer type)
     /// serves every caller, at the cost of a call per row.
     pub(crate) fn for_each_row(&self, region: &[usize], first: Range<usize>, f: &mut dyn FnMut(&[isize])) {
+        self.collect_rows(region, first, f, false).expect(NEVER_STOPS);
+    }
+
+    /// [`for_each_row`](Self::for_each_row), each row's picks checked
+    /// first where `checks`.
+    fn collect_rows(&self, region: &[usize], first: Range<usize>, f: &mut dyn FnMut(&[isize]), checks: bool) -> Result<(), RowOutOfBounds> {
         let row = Vec::with_capacity(region[region.len() - 1]);
         let rows = &mut Collected { row, f };
-        with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows));
+        with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows, checks))
     }
 
     /// Hands the offsets of each row (the region's last axis) in C order,
     /// from the positions `first` of the region's first axis on, to `rows`
     /// as an iterator: no table, and no offsets stored, so that the
     /// executor's loop over a row is as tight as a hand-written one.
-    #[cfg(not(unoptimized))]
-    #[inline(always)]
+    #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
-        // One call per index type, so that the integer types read as one
-        // (`with_loop_array!`) share one copy of the walk.
-        with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows));
+        self.walk_as(region, first, rows, false).expect(NEVER_STOPS);
     }
 
-    /// [`walk`](Self::walk) in a build without optimization: each row's
-    /// offsets collected, through the one copy of the walk per index type
-    /// that [`for_each_row`](Self::for_each_row) uses, and no row handed
+    /// [`walk`](Self::walk), each row's picks checked in bounds before the
+    /// row is handed on (a block of rows at a time, by the consumer's
+    /// [`in_bounds`](AlongRows::in_bounds), where rows are handed early),
+    /// stopping at the first row with one out of bounds: for an index
+    /// planned with its bounds deferred. Rows handed early, to be
+    /// prefetched, may hold any offset.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    pub(crate) fn walk_checking(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) -> Result<(), RowOutOfBounds> {
+        self.walk_as(region, first, rows, true)
+    }
+
+    /// [`walk`](Self::walk), or [`walk_checking`](Self::walk_checking)
+    /// where `checks`.
+    #[cfg(not(unoptimized))]
+    #[inline(always)]
+    fn walk_as(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows, checks: bool) -> Result<(), RowOutOfBounds> {
+        // One call per index type, so that the integer types read as one
+        // (`with_loop_array!`) share one copy of the walk.
+        with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows, checks))
+    }
+
+    /// [`walk_as`](Self::walk_as) in a build without optimization: each
+    /// row's offsets collected, through the one copy of the walk per index
+    /// type that [`for_each_row`](Self::for_each_row) uses, and no row handed
     /// early. A copy per consumer and index type made an eighth of a
     /// dependent's debug binary (docs/performance.md), linked again at
     /// every edit.
     #[cfg(unoptimized)]
-    pub(crate) fn walk(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
-        self.for_each_row(region, first, &mut |offsets| rows.row(offsets.iter().copied()));
+    fn walk_as(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows, checks: bool) -> Result<(), RowOutOfBounds> {
+        self.collect_rows(region, first, &mut |offsets| rows.row(offsets.iter().copied()), checks)
     }
 
     /// [`walk`](Self::walk) over the index array's own integer type.
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn walk_index<I: IndexInt>(&self, index: ArrayViewD<'_, I>, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) {
+    fn walk_index<I: IndexInt>(
+        &self,
+        index: ArrayViewD<'_, I>,
+        region: &[usize],
+        first: Range<usize>,
+        rows: &mut impl AlongRows,
+        checks: bool,
+    ) -> Result<(), RowOutOfBounds> {
         let last = region.len() - 1;
         // Copied in, so that the loops keep them in registers.
         let (len, stride, row_stride) = (self.len, self.stride, self.strides[last]);
@@ -81,7 +123,12 @@ impl AlongIndex<'_> {
         let index = index.slice_axis(Axis(0), Slice::from(first));
         // The row's length, cut to `first` where the first axis is the last.
         let row_len = index.shape()[last];
-        let picks = Picks { len, stride, row_stride };
+        let picks = Picks {
+            len,
+            stride,
+            row_stride,
+            checks,
+        };
         match index.as_slice() {
             // An index of the region's own shape in C order (the usual
             // case): its rows are slices.
@@ -92,25 +139,35 @@ impl AlongIndex<'_> {
                     (Some(step), 0) => {
                         let mut base = bases.base;
                         for row in all.chunks_exact(row_len) {
-                            picks.hand(base, row, rows);
+                            picks.hand(base, row, rows)?;
                             base += step;
                         }
                     }
-                    // The same, each row's offsets handed `ahead` rows early too.
+                    // The same, each row's offsets handed `ahead` rows early
+                    // too; an unchecked index checked a block of rows at a
+                    // time, by the consumer's test, just before they are
+                    // walked (rows handed early are only prefetched).
                     (Some(step), ahead) => {
                         let first = bases.base;
-                        for (r, row) in all.chunks_exact(row_len).enumerate() {
-                            let later = r + ahead;
-                            if later < count {
-                                let upcoming = &all[later * row_len..(later + 1) * row_len];
-                                rows.upcoming(picks.offsets(first + later as isize * step, upcoming));
+                        let block_rows = CHECKED_AT_ONCE.div_ceil(row_len);
+                        for (b, block) in all.chunks(block_rows * row_len).enumerate() {
+                            if picks.checks && !rows.in_bounds(block, len) {
+                                return Err(RowOutOfBounds);
                             }
-                            picks.hand(first + r as isize * step, row, rows);
+                            for (k, row) in block.chunks_exact(row_len).enumerate() {
+                                let r = b * block_rows + k;
+                                let later = r + ahead;
+                                if later < count {
+                                    let upcoming = &all[later * row_len..(later + 1) * row_len];
+                                    rows.upcoming(picks.offsets(first + later as isize * step, upcoming));
+                                }
+                                Picks { checks: false, ..picks }.hand(first + r as isize * step, row, rows)?;
+                            }
                         }
                     }
                     (None, _) => {
                         for row in all.chunks_exact(row_len) {
-                            picks.hand(bases.next_row(), row, rows);
+                            picks.hand(bases.next_row(), row, rows)?;
                         }
                     }
                 }
@@ -129,34 +186,46 @@ impl AlongIndex<'_> {
                             &copied
                         }
                     };
-                    picks.hand(bases.next_row(), row, rows);
+                    picks.hand(bases.next_row(), row, rows)?;
                 }
             }
         }
+        Ok(())
     }
 }
 
 /// What places a pick: the axis' length and stride, and the target's
-/// stride along a row.
+/// stride along a row; whether each row's picks are checked in bounds
+/// before the row is handed on.
 #[derive(Clone, Copy)]
 struct Picks {
     len: usize,
     stride: isize,
     row_stride: isize,
+    checks: bool,
 }
 
 impl Picks {
+    /// (Wrapping: an unchecked pick's offset may be asked for early, and
+    /// is only prefetched.)
     #[cfg_attr(not(unoptimized), inline(always))]
     fn offset<I: IndexInt>(self, base: isize, k: usize, i: I) -> isize {
-        base + k as isize * self.row_stride + i.position(self.len) as isize * self.stride
+        base.wrapping_add((k as isize).wrapping_mul(self.row_stride))
+            .wrapping_add((i.position(self.len) as isize).wrapping_mul(self.stride))
     }
 
     /// Hands `rows` the offsets of a row of the index, `picks`, starting
     /// at `base`. The iterators are made by closures generic over the index
     /// type alone, not over the walk's consumer: one copy of each serves every
     /// consumer, and their names stay short in the debug information.
+    /// The row is checked first where it `checks`: an error, and
+    /// nothing handed, when a pick lies out of bounds.
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn hand<I: IndexInt>(self, base: isize, picks: &[I], rows: &mut impl AlongRows) {
+    fn hand<I: IndexInt>(self, base: isize, picks: &[I], rows: &mut impl AlongRows) -> Result<(), RowOutOfBounds> {
+        // Every pick tested, without a branch per pick.
+        if self.checks && !picks.iter().fold(true, |ok, &i| ok & i.in_bounds(self.len)) {
+            return Err(RowOutOfBounds);
+        }
         match self.row_stride {
             // Picking along the rows themselves (the last axis): the row's
             // start plus the pick's, with no multiply by a zero stride (a
@@ -164,12 +233,15 @@ impl Picks {
             0 => rows.row(self.along_row(base, picks)),
             _ => rows.row(self.offsets(base, picks)),
         }
+        Ok(())
     }
 
     /// The offsets of a row of picks from `base`, the row's own stride zero.
     #[cfg_attr(not(unoptimized), inline(always))]
     fn along_row<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
-        picks.iter().map(move |&i| base + i.position(self.len) as isize * self.stride)
+        picks
+            .iter()
+            .map(move |&i| base.wrapping_add((i.position(self.len) as isize).wrapping_mul(self.stride)))
     }
 
     /// The offsets of a row of picks from `base`.
@@ -178,6 +250,11 @@ impl Picks {
         picks.iter().enumerate().map(move |(k, &i)| self.offset(base, k, i))
     }
 }
+
+/// How many picks of an unchecked index a walk that hands rows early
+/// checks at once, ahead of walking them: a block that stays in the L1
+/// cache until walked.
+const CHECKED_AT_ONCE: usize = 1024;
 
 /// What [`AlongIndex::walk`] hands each row to.
 pub(crate) trait AlongRows {
@@ -197,6 +274,12 @@ pub(crate) trait AlongRows {
     #[cfg_attr(not(unoptimized), inline(always))]
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
         let _ = offsets;
+    }
+    /// Whether every one of `picks` lies in `[-len, len)`: how a walk
+    /// that checks a block of rows at once tests it (a consumer may have
+    /// faster instructions for it).
+    fn in_bounds<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+        picks.iter().fold(true, |ok, &i| ok & i.in_bounds(len))
     }
 }
 
@@ -324,8 +407,10 @@ pub(crate) fn resolve<'i>(
     let (region, count) = region_of(index, axis, shape)?;
     let axis = normalize_axis(axis, shape.len()).expect("checked with the region");
     if bounds == Bounds::Error {
-        // Indices are checked only where they select something, as NumPy does.
-        if count > 0
+        // Indices are checked only where they select something, as NumPy
+        // does, and only here unless the executor checks them as it walks.
+        if !passes.defers_along_bounds()
+            && count > 0
             && let Some(bad) = passes.first_out_of_bounds(index, shape[axis])
         {
             return Err(IndexError::OutOfBounds {
@@ -414,10 +499,10 @@ mod tests {
 mod rows {
     use ndarray::{Array, ArrayD, IxDyn};
 
-    use super::{AlongRows, resolve};
-    use crate::index::IndexInt;
+    use super::{AlongRows, CHECKED_AT_ONCE, RowOutOfBounds, resolve};
+    use crate::index::{IndexInt, IntArray};
     use crate::mode::Bounds;
-    use crate::plan::{Entries, Plan, Serial};
+    use crate::plan::{Entries, IndexPasses, Plan, Serial};
 
     /// The offsets the in-place form walks, row by row and from any
     /// position of the first axis, equal the table the other modes build
@@ -496,6 +581,89 @@ mod rows {
         }
         // Without optimization, `walk` hands no row early.
         assert!(handed_early || cfg!(unoptimized), "some case takes the walk that hands rows early");
+    }
+
+    /// The serial passes, but leaving an `along` index's bounds to the walk.
+    struct Deferring;
+
+    // SAFETY: `Serial`'s passes; the bounds of an `along` index it defers
+    // are checked by `walk_checking`, the only walk these tests give it to.
+    unsafe impl IndexPasses for Deferring {
+        fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
+            Serial.first_out_of_bounds(indices, len)
+        }
+        fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize) {
+            Serial.add_positions(offsets, indices, len, stride)
+        }
+        fn table(&self, len: usize) -> Option<Vec<isize>> {
+            Serial.table(len)
+        }
+        fn defers_along_bounds(&self) -> bool {
+            true
+        }
+    }
+
+    /// A walk that checks hands the rows of an index in bounds as the
+    /// plain walk does, and, with a pick out of bounds (the extremes of
+    /// the type too, whose early offsets wrap), stops before the row that
+    /// holds it, having handed a prefix of the rows: the whole rows before
+    /// its block where it checks blocks of rows handed early, every row
+    /// before it otherwise.
+    #[test]
+    fn a_checking_walk_stops_before_the_first_row_out_of_bounds() {
+        // Rows of 8 picks along the last axis of (rows, 9): 300 rows span
+        // three blocks of checked picks, 130 two, 5 rows one. (Fewer cases
+        // under Miri, which is slow.)
+        let sizes = if cfg!(miri) { &[130usize][..] } else { &[5, 300] };
+        let bad_values = if cfg!(miri) {
+            &[i64::MIN][..]
+        } else {
+            &[9, -10, i64::MAX, i64::MIN]
+        };
+        for &rows_of_index in sizes {
+            let (shape, strides) = ([rows_of_index, 9], [9isize, 1]);
+            let values: Vec<i64> = (0..rows_of_index as i64 * 8).map(|k| (k * 5 + 1) % 18 - 9).collect();
+            let bad_rows = if cfg!(miri) {
+                &[rows_of_index - 1][..]
+            } else {
+                &[0, rows_of_index / 2, rows_of_index - 1]
+            };
+            for (&bad_row, &bad) in bad_rows.iter().flat_map(|r| bad_values.iter().map(move |bad| (r, bad))) {
+                for ahead in [0, 16] {
+                    let mut picks = values.clone();
+                    let index =
+                        <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks.clone()).unwrap().into());
+                    let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
+                        panic!("an along plan")
+                    };
+                    let Entries::Along(along) = &plan.table.entries else {
+                        panic!("read in place")
+                    };
+                    let region = &plan.table.shape;
+                    let (mut plain, mut checking) = (Early { ahead, ..Early::default() }, Early { ahead, ..Early::default() });
+                    along.walk(region, 0..region[0], &mut plain);
+                    assert_eq!(along.walk_checking(region, 0..region[0], &mut checking), Ok(()));
+                    assert_eq!(checking.rows, plain.rows, "{rows_of_index} rows, {ahead} ahead");
+                    picks[bad_row * 8 + 3] = bad;
+                    let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks).unwrap().into());
+                    let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
+                        panic!("the bounds are deferred")
+                    };
+                    let Entries::Along(along) = &plan.table.entries else {
+                        panic!("read in place")
+                    };
+                    let mut stopped = Early { ahead, ..Early::default() };
+                    let result = along.walk_checking(region, 0..region[0], &mut stopped);
+                    assert_eq!(result, Err(RowOutOfBounds), "{bad} in row {bad_row}");
+                    let handed = stopped.rows.len();
+                    assert_eq!(stopped.rows, plain.rows[..handed], "{bad} in row {bad_row}");
+                    let block_rows = CHECKED_AT_ONCE / 8;
+                    let blocks = ahead > 0 && !cfg!(unoptimized);
+                    let expected = if blocks { bad_row / block_rows * block_rows } else { bad_row };
+                    assert_eq!(handed, expected, "{bad} in row {bad_row}, {ahead} ahead");
+                }
+            }
+        }
     }
 
     /// Records each row, and each row handed early.

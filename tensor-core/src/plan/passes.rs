@@ -39,6 +39,16 @@ pub unsafe trait IndexPasses {
     /// cannot hold them (the planner reports
     /// [`IndexError::TooLarge`](crate::error::IndexError::TooLarge)).
     fn table(&self, len: usize) -> Option<Vec<isize>>;
+
+    /// Whether the planner leaves the bounds of an `along` index read in
+    /// place ([`Entries::Along`](crate::plan::Entries::Along), mode
+    /// `error`) unchecked, for the executor to check row by row as it
+    /// walks them (a gather into a new array, which then has nothing of the
+    /// user's to leave half written). Such a plan is not what any other
+    /// executor may be handed. No by default.
+    fn defers_along_bounds(&self) -> bool {
+        false
+    }
 }
 
 /// The passes on one thread, with plain loops and allocations.

@@ -10,6 +10,7 @@ use std::ops::Range;
 use super::for_each_piece;
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::pages::PAGE;
 use crate::exec::sys::prefetch;
 use crate::exec::sys::stream::{self, Fence};
 use crate::index::{with_index_slice, with_index_slices};
@@ -215,7 +216,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
                     // so that no turn pays for another's: the first store
                     // to a page has the system zero it (2 MB at once for a
                     // huge page), longer than a turn's own stores.
-                    for page in out.chunks_mut((4096 / std::mem::size_of::<T>()).max(1)) {
+                    for page in out.chunks_mut((PAGE / std::mem::size_of::<T>()).max(1)) {
                         page[0] = MaybeUninit::zeroed();
                     }
                     let mut next = 0;
@@ -226,12 +227,9 @@ pub(crate) unsafe fn gather_into<T: Bits>(
                     });
                     assert_eq!(next, index.len(), "the turns store every row once, in order");
                 }
-                RowStores::Plain | RowStores::Streamed(_) => {
-                    let streamed = match rows {
-                        RowStores::Streamed(isa) => Some(isa),
-                        _ => None,
-                    };
-                    for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk / block)).collect(), &|(out, index)| copy(index, out, streamed));
+                RowStores::Plain => for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk / block)).collect(), &|(out, index)| copy(index, out, None)),
+                RowStores::Streamed(isa) => {
+                    for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk / block)).collect(), &|(out, index)| copy(index, out, Some(isa)))
                 }
             }
         }),

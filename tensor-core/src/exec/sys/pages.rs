@@ -24,6 +24,12 @@ pub(crate) fn output<T>(len: usize) -> Vec<T> {
     })
 }
 
+/// The size of a base page on x86-64 and of the smallest on aarch64: a
+/// buffer touched once every this many bytes has each of its pages
+/// faulted in.
+#[cfg_attr(not(threads), allow(dead_code, reason = "the parallel row gather asks"))]
+pub(crate) const PAGE: usize = 4 << 10;
+
 /// The size of a (transparent) huge page on x86-64 and aarch64 Linux.
 #[cfg_attr(any(not(target_os = "linux"), miri), allow(dead_code))]
 const HUGE_PAGE: usize = 2 << 20;
