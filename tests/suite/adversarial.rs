@@ -261,6 +261,11 @@ fn an_along_read_reports_an_index_out_of_bounds_before_a_result_too_large() {
             let fine = array![[0i64, -4]];
             let error = get(&target, &[ix(tensor_at::along(&fine, 1))], Mode::Error).unwrap_err();
             assert!(matches!(error, IndexError::TooLarge { .. }), "{error:?}, {threads} threads");
+            // The index itself broadcast to the target's 2^43 positions: its bounds are checked
+            // once per value, not once per position (hours), before the result is refused.
+            let three = [3i64];
+            let error = get(&target, &[ix(tensor_at::along(stretched(&three, (1 << 41, 4)), 1))], Mode::Error).unwrap_err();
+            assert!(matches!(error, IndexError::TooLarge { .. }), "{error:?}, {threads} threads");
         });
     }
 }

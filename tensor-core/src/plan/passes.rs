@@ -4,6 +4,8 @@
 //! itself does not know: the CPU's entry layer passes its own, and
 //! [`Serial`] serves everyone else.
 
+use ndarray::{ArrayViewD, Axis, Slice};
+
 use crate::index::{IndexInt, IntArray, with_int_array};
 
 /// Passes over index arrays. Each must give exactly the results of
@@ -55,11 +57,27 @@ pub unsafe trait IndexPasses {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Serial;
 
-// SAFETY: the plain loop tests every index; the offsets are the plain
-// sum of each position times the stride; the table is a new vector.
+/// `indices` with each axis of stride zero (a broadcast index) cut to its
+/// first position: every value it holds, each read once, not once per
+/// position it is broadcast to (2^42 of them for a broadcast of a few
+/// values). In C order the first value out of bounds is the same: a
+/// position's value is that of the position with its repeating
+/// coordinates zero, which comes no later.
+fn once_each<I>(mut indices: ArrayViewD<'_, I>) -> ArrayViewD<'_, I> {
+    for axis in 0..indices.ndim() {
+        if indices.strides()[axis] == 0 && indices.shape()[axis] > 1 {
+            indices.slice_axis_inplace(Axis(axis), Slice::from(0..1));
+        }
+    }
+    indices
+}
+
+// SAFETY: the plain loop tests every index (each value once where an
+// axis repeats it: `once_each`); the offsets are the plain sum of each
+// position times the stride; the table is a new vector.
 unsafe impl IndexPasses for Serial {
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
-        with_int_array!(indices, a => a.iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()))
+        with_int_array!(indices, a => once_each(a.view()).iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()))
     }
 
     fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize) {
@@ -72,5 +90,38 @@ unsafe impl IndexPasses for Serial {
 
     fn table(&self, len: usize) -> Option<Vec<isize>> {
         crate::memory::vec(len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{Array2, ArrayView2, ShapeBuilder};
+
+    use super::{IndexPasses, Serial};
+    use crate::index::IndexInt;
+
+    /// A broadcast index (axes of stride zero) is checked once per value,
+    /// with the first out of bounds in C order that a check of every
+    /// position finds; in bounds, a broadcast to 2^42 positions is checked
+    /// at once.
+    #[test]
+    fn a_broadcast_index_is_checked_once_per_value() {
+        let values = Array2::from_shape_vec((2, 3), vec![5i64, -7, 2, 9, -2, -6]).unwrap();
+        let len = 6;
+        // Rows repeated (stride 0 first), columns repeated, both.
+        let stretched = [
+            ArrayView2::from_shape((4, 3).strides((0, 1)), values.as_slice().unwrap()).unwrap(),
+            ArrayView2::from_shape((2, 5).strides((3, 0)), values.as_slice().unwrap()).unwrap(),
+            ArrayView2::from_shape((3, 4).strides((0, 0)), &values.as_slice().unwrap()[1..]).unwrap(),
+            ArrayView2::from_shape((2, 3).strides((3, 1)), values.as_slice().unwrap()).unwrap(),
+        ];
+        for view in stretched {
+            let every = view.iter().find(|i| !i.in_bounds(len)).map(|&i| i128::from(i));
+            let index = IndexInt::wrap_array(view.into_dyn().into());
+            assert_eq!(Serial.first_out_of_bounds(&index, len), every, "{view:?}");
+        }
+        let zero = [0u32];
+        let huge = ArrayView2::from_shape((1 << 21, 1 << 21).strides((0, 0)), &zero[..]).unwrap();
+        assert_eq!(Serial.first_out_of_bounds(&IndexInt::wrap_array(huge.into_dyn().into()), 1), None);
     }
 }
