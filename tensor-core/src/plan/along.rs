@@ -222,8 +222,7 @@ impl Picks {
     /// nothing handed, when a pick lies out of bounds.
     #[cfg_attr(not(unoptimized), inline(always))]
     fn hand<I: IndexInt>(self, base: isize, picks: &[I], rows: &mut impl AlongRows) -> Result<(), RowOutOfBounds> {
-        // Every pick tested, without a branch per pick.
-        if self.checks && !picks.iter().fold(true, |ok, &i| ok & i.in_bounds(self.len)) {
+        if self.checks && !all_in_bounds(picks, self.len) {
             return Err(RowOutOfBounds);
         }
         match self.row_stride {
@@ -279,8 +278,15 @@ pub(crate) trait AlongRows {
     /// that checks a block of rows at once tests it (a consumer may have
     /// faster instructions for it).
     fn in_bounds<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
-        picks.iter().fold(true, |ok, &i| ok & i.in_bounds(len))
+        all_in_bounds(picks, len)
     }
+}
+
+/// Whether every one of `picks` lies in `[-len, len)`, each tested without
+/// a branch of its own.
+#[cfg_attr(not(unoptimized), inline(always))]
+fn all_in_bounds<I: IndexInt>(picks: &[I], len: usize) -> bool {
+    picks.iter().fold(true, |ok, &i| ok & i.in_bounds(len))
 }
 
 /// Each row's offsets, collected, to one function.
