@@ -9,11 +9,13 @@
 //! on the EPYC family-26 kind), `l2=SIZE` (bytes, or with `K`/`M`),
 //! `rows=plain|streamed|measured` (how a row scatter or gather stores its
 //! rows; `measured`: every large one measures again),
+//! `fills=plain|streamed` (how a fill past the cache stores: the chooser
+//! streams it),
 //! `isa=baseline|avx|avx2|avx512f` (a ceiling: never more than the
 //! processor has). The library reads no L3 size (a VM's is its host's,
 //! shared), so there is none to force.
 
-use tensor_core::forced_machine::{ForcedMachine, IsaCeiling, RowStores};
+use tensor_core::forced_machine::{FillStores, ForcedMachine, IsaCeiling, RowStores};
 
 const MB: usize = 1 << 20;
 
@@ -25,6 +27,7 @@ const KINDS: &[(&str, ForcedMachine)] = &[
         ForcedMachine {
             l2: Some(2 * MB),
             rows: Some(RowStores::Streamed),
+            fills: None,
             isa: None,
         },
     ),
@@ -33,6 +36,7 @@ const KINDS: &[(&str, ForcedMachine)] = &[
         ForcedMachine {
             l2: Some(MB),
             rows: Some(RowStores::Plain),
+            fills: None,
             isa: None,
         },
     ),
@@ -54,6 +58,13 @@ pub fn parse(spec: &str) -> Result<ForcedMachine, String> {
                     _ => return Err(unknown()),
                 })
             }
+            Some(("fills", name)) => {
+                machine.fills = Some(match name {
+                    "plain" => FillStores::Plain,
+                    "streamed" => FillStores::Streamed,
+                    _ => return Err(unknown()),
+                })
+            }
             Some(("isa", name)) => {
                 machine.isa = Some(match name {
                     "baseline" => IsaCeiling::Baseline,
@@ -72,7 +83,7 @@ pub fn parse(spec: &str) -> Result<ForcedMachine, String> {
 fn usage() -> String {
     let kinds: Vec<_> = KINDS.iter().map(|(name, _)| *name).collect();
     format!(
-        "items: {}, l2=SIZE, rows=plain|streamed|measured, isa=baseline|avx|avx2|avx512f",
+        "items: {}, l2=SIZE, rows=plain|streamed|measured, fills=plain|streamed, isa=baseline|avx|avx2|avx512f",
         kinds.join(", ")
     )
 }
@@ -100,11 +111,20 @@ pub fn check() -> Result<(), String> {
     if xeon_avx2 != expected {
         return Err(format!("xeon,isa=avx2 parsed as {xeon_avx2:?}"));
     }
-    let sizes = parse("epyc,l2=512K,rows=measured")?;
-    if (sizes.l2, sizes.rows) != (Some(512 << 10), Some(RowStores::Unmeasured)) {
-        return Err(format!("epyc,l2=512K,rows=measured parsed as {sizes:?}"));
+    let sizes = parse("epyc,l2=512K,rows=measured,fills=plain")?;
+    if (sizes.l2, sizes.rows, sizes.fills) != (Some(512 << 10), Some(RowStores::Unmeasured), Some(FillStores::Plain)) {
+        return Err(format!("epyc,l2=512K,rows=measured,fills=plain parsed as {sizes:?}"));
     }
-    for bad in ["opteron", "l2=lots", "isa=sse9", "l3=32M", "vendor=amd", "rows=fast", ""] {
+    for bad in [
+        "opteron",
+        "l2=lots",
+        "isa=sse9",
+        "l3=32M",
+        "vendor=amd",
+        "rows=fast",
+        "fills=measured",
+        "",
+    ] {
         if parse(bad).is_ok() {
             return Err(format!("--machine {bad:?} was accepted"));
         }

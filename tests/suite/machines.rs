@@ -2,7 +2,8 @@
 //! (`tensor_core::forced_machine`, as the workloads bench's `--machine`
 //! forces it): an L2 that every output and share passes or none does, rows
 //! stored plainly, streamed, or in the timed turns that measure which is
-//! faster, and every instruction-set ceiling, each on one thread and on
+//! faster, fills past the cache stored plainly or streamed, and every
+//! instruction-set ceiling, each on one thread and on
 //! two, compared bit for bit with the plain loop.
 //!
 //! The machine is the process's: while this test forces one, the suite's
@@ -10,7 +11,7 @@
 
 use ndarray::{Array1, Array2, ArrayD, Axis, s};
 use tensor_at::{along, at};
-use tensor_core::forced_machine::{ForcedMachine, IsaCeiling, RowStores, force};
+use tensor_core::forced_machine::{FillStores, ForcedMachine, IsaCeiling, RowStores, force};
 
 use super::threads::{in_pool, indices};
 
@@ -88,6 +89,11 @@ impl Inputs {
         at!(along_sums[along(picks, 1)] += 2.0);
         let mut far_gathered_into = Array2::from_elem((FAR_ROWS, ROW), -1.0f32);
         at!(grid[far_rows]; out = far_gathered_into);
+        // Fills past the cache: a scalar, and a row broadcast.
+        let mut far_fill = Array2::from_elem((FAR_ROWS, ROW), -1.0f32);
+        at!(far_fill[1.., 2..] = 0.5);
+        let mut far_broadcast = Array2::from_elem((FAR_ROWS, ROW), -1.0f32);
+        at!(far_broadcast[3.., ..] = grid.slice(s![5, ..]));
         vec![
             fill.into_dyn(),
             copy.into_dyn(),
@@ -100,6 +106,8 @@ impl Inputs {
             at!(grid[rows]).into_dyn(),
             at!(grid[far_rows]).into_dyn(),
             far_gathered_into.into_dyn(),
+            far_fill.into_dyn(),
+            far_broadcast.into_dyn(),
             at!(x[flat]).into_dyn(),
             at!(grid[along(picks, 1)]).into_dyn(),
         ]
@@ -138,6 +146,8 @@ impl Inputs {
         let far_rows: Vec<usize> = far_rows.iter().map(|&r| r as usize).collect();
         let far_gathered = grid.select(Axis(0), &far_rows);
         let gathered_along = Array2::from_shape_fn(picks.dim(), |(i, k)| grid[[i, picks[[i, k]] as usize]]);
+        let far_fill = Array2::from_shape_fn((FAR_ROWS, ROW), |(i, j)| if i >= 1 && j >= 2 { 0.5 } else { -1.0 });
+        let far_broadcast = Array2::from_shape_fn((FAR_ROWS, ROW), |(i, j)| if i >= 3 { grid[[5, j]] } else { -1.0 });
         vec![
             fill.into_dyn(),
             copy.into_dyn(),
@@ -150,6 +160,8 @@ impl Inputs {
             grid.select(Axis(0), &rows).into_dyn(),
             far_gathered.clone().into_dyn(),
             far_gathered.into_dyn(),
+            far_fill.into_dyn(),
+            far_broadcast.into_dyn(),
             flat.mapv(|i| x[i as usize]).into_dyn(),
             gathered_along.into_dyn(),
         ]
@@ -165,30 +177,34 @@ fn machines() -> Vec<(&'static str, ForcedMachine)> {
     let (tiny, huge) = (l2(16 << 10), l2(1 << 30));
     vec![
         (
-            "a tiny L2, rows streamed",
+            "a tiny L2, rows and fills streamed",
             ForcedMachine {
                 rows: Some(RowStores::Streamed),
+                fills: Some(FillStores::Streamed),
                 ..tiny
             },
         ),
         (
-            "a tiny L2, rows stored plainly",
+            "a tiny L2, rows and fills stored plainly",
             ForcedMachine {
                 rows: Some(RowStores::Plain),
+                fills: Some(FillStores::Plain),
                 ..tiny
             },
         ),
         (
-            "a huge L2, rows streamed",
+            "a huge L2, rows and fills streamed",
             ForcedMachine {
                 rows: Some(RowStores::Streamed),
+                fills: Some(FillStores::Streamed),
                 ..huge
             },
         ),
         (
-            "a huge L2, rows stored plainly",
+            "a huge L2, rows and fills stored plainly",
             ForcedMachine {
                 rows: Some(RowStores::Plain),
+                fills: Some(FillStores::Plain),
                 ..huge
             },
         ),

@@ -90,6 +90,7 @@ const UNDER_MIRI: Machine = Machine {
     isa: Isa::baseline(),
     l2: Some(256),
     rows: RowStores::Streamed,
+    plain_fills: false,
 };
 
 /// What the machine has, read once per call.
@@ -105,6 +106,9 @@ pub(crate) struct Machine {
     /// How rows store fastest, as this process measured (see
     /// [`Machine::streams_rows`]).
     pub(super) rows: RowStores,
+    /// Whether fills past the cache store plainly: only when forced (the
+    /// chooser streams them; [`Machine::streams_set`]).
+    pub(super) plain_fills: bool,
 }
 
 /// Another machine's description in place of this one's, for the
@@ -120,6 +124,15 @@ pub mod forced {
     pub use super::super::rows::RowStores;
     pub use crate::exec::sys::cpu::IsaCeiling;
 
+    /// How a fill past the cache stores.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum FillStores {
+        /// Plain stores, which find the region's lines wherever they are.
+        Plain,
+        /// Streaming stores, past the cache: what the chooser takes.
+        Streamed,
+    }
+
     use super::Machine;
 
     /// What the chooser is told in place of what the system says; each
@@ -131,6 +144,8 @@ pub mod forced {
         /// How rows are stored; [`RowStores::Unmeasured`] measures at
         /// every large row scatter or gather.
         pub rows: Option<RowStores>,
+        /// How fills past the cache are stored.
+        pub fills: Option<FillStores>,
         /// The widest instruction set the hot loops use: at most the
         /// processor's, whatever is asked.
         pub isa: Option<IsaCeiling>,
@@ -154,6 +169,7 @@ pub mod forced {
             isa: forced.isa.map_or(machine.isa, |ceiling| machine.isa.at_most(ceiling)),
             l2: forced.l2.or(machine.l2),
             rows: forced.rows.unwrap_or(machine.rows),
+            plain_fills: forced.fills.map_or(machine.plain_fills, |fills| fills == FillStores::Plain),
         }
     }
 }
@@ -182,6 +198,7 @@ impl Machine {
             isa: Isa::detect(),
             l2: l2(),
             rows: measured(),
+            plain_fills: false,
         };
         #[cfg(miri)]
         let machine = Machine { threads, ..UNDER_MIRI };
@@ -268,16 +285,18 @@ impl Machine {
     /// and the row scatter orders a row it meets again; other indexed plans
     /// store plainly, and the row scatter only where rows stream faster. A
     /// fill (no source of values in C order: not `from_source`) streams only
-    /// into a target out of the cache ([`beyond_cache`]): within it, plain
-    /// stores find the lines in the cache and beat a trip to memory, while a
-    /// copy streams its destination whatever the target's size.
+    /// into a target out of the cache ([`beyond_cache`]; within it, plain
+    /// stores find the lines in the cache and beat a trip to memory), unless
+    /// forced plain, while a copy streams its destination whatever the
+    /// target's size.
     pub(super) fn streams_set(&self, destinations: Destinations, from_source: bool, region: usize, target_bytes: usize) -> bool {
         let distinct_or_ordered = match destinations {
             Destinations::Distinct => true,
             Destinations::Rows => from_source && self.streams_rows(),
             Destinations::Other => false,
         };
-        region >= STREAM_FROM && distinct_or_ordered && (from_source || beyond_cache(target_bytes))
+        let fill_streams = !self.plain_fills && beyond_cache(target_bytes);
+        region >= STREAM_FROM && distinct_or_ordered && (from_source || fill_streams)
     }
 
     /// Whether `updates` updates of a target of `bytes` (`len` elements)
@@ -406,6 +425,7 @@ mod tests {
             isa: Isa::baseline(),
             l2,
             rows,
+            plain_fills: false,
         }
     }
 
@@ -420,11 +440,12 @@ mod tests {
     #[cfg(feature = "forced-machine")]
     #[test]
     fn a_forced_machine_replaces_what_the_system_says_and_only_narrows_the_instruction_sets() {
-        use super::forced::{ForcedMachine, IsaCeiling, force};
+        use super::forced::{FillStores, ForcedMachine, IsaCeiling, force};
         let system = Machine::now();
         force(Some(ForcedMachine {
             l2: Some(3),
             rows: Some(RowStores::Unmeasured),
+            fills: Some(FillStores::Plain),
             isa: Some(IsaCeiling::Baseline),
         }));
         let forced = Machine::now();
@@ -436,12 +457,15 @@ mod tests {
         force(None);
         let again = Machine::now();
         assert_eq!(forced.l2, Some(3));
-        assert_eq!((forced.rows, forced.isa), (RowStores::Unmeasured, Isa::baseline()));
+        assert_eq!(
+            (forced.rows, forced.plain_fills, forced.isa),
+            (RowStores::Unmeasured, true, Isa::baseline())
+        );
         // A ceiling above the processor's sets gives no more than it has;
         // what is not forced stays the system's. (How rows store is the
         // system's too, but a test beside this one may measure it
         // meanwhile.)
-        assert_eq!((widest.isa, widest.l2), (system.isa, system.l2));
+        assert_eq!((widest.isa, widest.l2, widest.plain_fills), (system.isa, system.l2, false));
         assert_eq!((again.isa, again.l2), (system.isa, system.l2));
     }
 
@@ -543,6 +567,13 @@ mod tests {
         assert!(plain.streams_set(Destinations::Distinct, true, large, target));
         // Other indexed plans: never.
         assert!(!streamed.streams_set(Destinations::Other, true, large, target));
+        // Fills forced plain: never streamed; copies still are.
+        let plain_fills = Machine {
+            plain_fills: true,
+            ..streamed
+        };
+        assert!(!plain_fills.streams_set(Destinations::Distinct, false, large, target));
+        assert!(plain_fills.streams_set(Destinations::Distinct, true, large, target));
     }
 
     #[test]

@@ -451,6 +451,7 @@ mod tests {
             isa: Isa::detect(),
             l2: Some(1 << 20),
             rows: RowStores::Plain,
+            plain_fills: false,
         };
         let one = Machine { threads: 1, ..two };
         let from = super::super::machine::MASK_PASS_BUILT_FROM;

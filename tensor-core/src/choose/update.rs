@@ -304,6 +304,7 @@ mod tests {
             isa: Isa::baseline(),
             l2: None,
             rows: RowStores::Streamed,
+            plain_fills: false,
         };
         assert_eq!(accumulation::<f32>(1000, 1000, None, &machine), Accumulation::Serial);
         let two = Machine { threads: 2, ..machine };
