@@ -3,8 +3,8 @@
 //! forces it): an L2 that every output and share passes or none does, rows
 //! stored plainly, streamed, or in the timed turns that measure which is
 //! faster, fills past the cache stored plainly or streamed, and every
-//! instruction-set ceiling, each on one thread and on
-//! two, compared bit for bit with the plain loop.
+//! instruction-set ceiling, each on one thread and on two, compared bit
+//! for bit with the plain loop.
 //!
 //! The machine is the process's: while this test forces one, the suite's
 //! other tests run on it too, and must pass there as well.

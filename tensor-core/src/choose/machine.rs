@@ -124,6 +124,8 @@ pub mod forced {
     pub use super::super::rows::RowStores;
     pub use crate::exec::sys::cpu::IsaCeiling;
 
+    use super::Machine;
+
     /// How a fill past the cache stores.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum FillStores {
@@ -132,8 +134,6 @@ pub mod forced {
         /// Streaming stores, past the cache: what the chooser takes.
         Streamed,
     }
-
-    use super::Machine;
 
     /// What the chooser is told in place of what the system says; each
     /// `None` keeps the system's own.
