@@ -307,26 +307,29 @@ unsafe fn copy_rows<T: Bits, I: Copy>(
     out: &mut [MaybeUninit<T>],
 ) {
     let ahead = prefetch::rows_ahead(block * std::mem::size_of::<T>());
-    let fence = streamed.map(|_| Fence);
-    for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
+    let ask_ahead = |k: usize| {
         if let Some(&next) = index.get(k + ahead) {
             prefetch::row(origin.wrapping_offset(base(next)), block);
         }
-        match (streamed, &fence) {
-            (Some(isa), Some(fence)) => {
+    };
+    match streamed {
+        Some(isa) => {
+            let fence = Fence;
+            let row = |k: usize| {
+                ask_ahead(k);
                 // SAFETY: the row is `block` consecutive elements of the
-                // target (the caller's guarantee); nothing reads the output
-                // before `fence` drops on this thread.
-                unsafe {
-                    stream::copy_to(
-                        block_out,
-                        std::slice::from_raw_parts(origin.wrapping_offset(base(i)), block),
-                        isa,
-                        fence,
-                    )
-                }
+                // target (the caller's guarantee), which outlives the copy.
+                unsafe { std::slice::from_raw_parts(origin.wrapping_offset(base(index[k])), block) }
+            };
+            // SAFETY: nothing reads the output before `fence` drops, on this
+            // thread, when this returns.
+            unsafe { stream::copy_rows_to(out, block, row, isa, &fence) }
+        }
+        None => {
+            for (k, (block_out, &i)) in out.chunks_mut(block).zip(index).enumerate() {
+                ask_ahead(k);
+                copy_block(base(i), block_out);
             }
-            _ => copy_block(base(i), block_out),
         }
     }
 }

@@ -210,6 +210,165 @@ unsafe fn copy_64<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
     }
 }
 
+/// Rows of `row_len` elements, `row(k)` the `k`th, copied back to back
+/// into `targets` with streaming stores. Where `isa` has AVX-512F and a row
+/// fills a cache line, the stores are whole aligned lines across the rows'
+/// edges; row by row with [`copy_to`] otherwise. A row copied alone stores
+/// the lines its edges fall inside plainly, each read from memory first: a
+/// gather's 512-byte rows into an output 16 bytes past a line boundary
+/// then run at two thirds of the speed (docs/performance.md, "A gather's
+/// rows streamed across their edges"). `row` is called once a row, in
+/// order.
+///
+/// # Safety
+///
+/// As [`fill`]'s.
+///
+/// # Panics
+///
+/// When `targets` is not whole rows, or a row is not `row_len` long.
+#[cfg_attr(not(threads), allow(dead_code, reason = "the parallel row gather asks"))]
+pub(crate) unsafe fn copy_rows_to<'s, B: Bits>(
+    targets: &mut [MaybeUninit<B>],
+    row_len: usize,
+    mut row: impl FnMut(usize) -> &'s [B],
+    isa: Isa,
+    fence: &Fence,
+) {
+    assert!(row_len > 0 && targets.len().is_multiple_of(row_len), "the targets are whole rows");
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512f() && row_len * size_of::<B>() >= 64 && !targets.is_empty() {
+        // SAFETY: `isa` says the processor has AVX-512F (only detection
+        // says so); the rows fill a line, and there is one.
+        return unsafe { copy_lines_64(targets, &mut Rows::new(row_len, &mut row)) };
+    }
+    for (k, targets) in targets.chunks_exact_mut(row_len).enumerate() {
+        let values = row(k);
+        assert_eq!(values.len(), row_len, "every row is `row_len` long");
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { copy_to(targets, values, isa, fence) };
+    }
+}
+
+/// The rows of a [`copy_rows_to`], each asked for once, in order: the one
+/// the copy is in and, for a line across its end, the next.
+#[cfg_attr(not(threads), allow(dead_code, reason = "the parallel row gather asks"))]
+#[cfg(target_arch = "x86_64")]
+struct Rows<'s, 'f, B, F> {
+    row: &'f mut F,
+    len: usize,
+    index: usize,
+    current: &'s [B],
+    next: Option<&'s [B]>,
+}
+
+#[cfg_attr(not(threads), allow(dead_code, reason = "the parallel row gather asks"))]
+#[cfg(target_arch = "x86_64")]
+impl<'s, 'f, B, F: FnMut(usize) -> &'s [B]> Rows<'s, 'f, B, F> {
+    fn new(len: usize, row: &'f mut F) -> Self {
+        let current = Self::fetch(row, len, 0);
+        Rows {
+            row,
+            len,
+            index: 0,
+            current,
+            next: None,
+        }
+    }
+
+    fn fetch(row: &mut F, len: usize, k: usize) -> &'s [B] {
+        let values = row(k);
+        assert_eq!(values.len(), len, "every row is `row_len` long");
+        values
+    }
+
+    /// The row after the current one.
+    fn next(&mut self) -> &'s [B] {
+        match self.next {
+            Some(next) => next,
+            None => {
+                let next = Self::fetch(self.row, self.len, self.index + 1);
+                self.next = Some(next);
+                next
+            }
+        }
+    }
+
+    /// Moves on to the next row.
+    fn advance(&mut self) {
+        self.current = self.next();
+        self.next = None;
+        self.index += 1;
+    }
+}
+
+/// [`copy_rows_to`] with 64-byte stores: every aligned line of `targets`
+/// streamed, its values loaded from the row it starts in and, where it
+/// crosses that row's end, the next, joined in a register; the few
+/// elements before the first line and after the last stored plainly.
+///
+/// # Safety
+///
+/// The processor has AVX-512F; a row is at least 64 bytes; `targets` is
+/// whole rows, at least one.
+#[cfg_attr(not(threads), allow(dead_code, reason = "the parallel row gather asks"))]
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn copy_lines_64<'s, B: Bits, F: FnMut(usize) -> &'s [B]>(targets: &mut [MaybeUninit<B>], rows: &mut Rows<'s, '_, B, F>) {
+    use std::arch::x86_64::{
+        __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_setr_epi32, _mm512_stream_si512,
+    };
+    let per_line = 64 / size_of::<B>();
+    let lanes_per_element = size_of::<B>() / 4;
+    let len = rows.len;
+    let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    // SAFETY: as in `fill_32`, with 64-byte blocks of possibly
+    // uninitialized memory.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<__m512i>>() };
+    // Fewer elements than a line, so all of the first row's (a row fills a
+    // line).
+    copy_edges(head, &mut [], &rows.current[..head.len()], &[]);
+    // Where the next line starts in the current row; past its end, in the
+    // next.
+    let mut at = head.len();
+    for slot in middle {
+        if at >= len {
+            at -= len;
+            rows.advance();
+        }
+        let line = if at + per_line <= len {
+            // SAFETY: `per_line` elements of the row from `at` (just
+            // checked), 64 bytes read unaligned.
+            unsafe { _mm512_loadu_si512(rows.current[at..].as_ptr().cast()) }
+        } else {
+            // The row's last `left` elements, then the next row's first.
+            // Both loads read whole lines' worth inside their rows (a row
+            // fills a line); lane `j` of the joined line takes lane `j +
+            // 16 - left_lanes` of the two loads side by side.
+            let left = len - at;
+            // SAFETY: the last `per_line` elements of the row.
+            let end = unsafe { _mm512_loadu_si512(rows.current[len - per_line..].as_ptr().cast()) };
+            // SAFETY: the first `per_line` elements of the next row.
+            let start = unsafe { _mm512_loadu_si512(rows.next()[..per_line].as_ptr().cast()) };
+            let shift = _mm512_set1_epi32((16 - left * lanes_per_element) as i32);
+            _mm512_permutex2var_epi32(end, _mm512_add_epi32(lanes, shift), start)
+        };
+        // SAFETY: `slot` is an aligned 64-byte block of `targets`; AVX-512F
+        // is there (the caller's guarantee).
+        unsafe { _mm512_stream_si512(slot.as_mut_ptr(), line) };
+        at += per_line;
+    }
+    if !tail.is_empty() {
+        if at >= len {
+            at -= len;
+            rows.advance();
+        }
+        // Fewer elements than a line, the last of the last row.
+        assert_eq!(len - at, tail.len(), "the lines end where the last row's tail starts");
+        copy_edges(&mut [], tail, &[], &rows.current[at..]);
+    }
+}
+
 /// [`copy`] with 16-byte stores (SSE2, always there on x86-64).
 #[cfg(target_arch = "x86_64")]
 fn copy_16<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
@@ -245,7 +404,9 @@ fn copy_edges<B: Copy>(head: &mut [MaybeUninit<B>], tail: &mut [MaybeUninit<B>],
 
 #[cfg(test)]
 mod tests {
-    use super::{Fence, copy, fill};
+    use std::mem::MaybeUninit;
+
+    use super::{Fence, copy, copy_rows_to, fill};
 
     use crate::element::Bits;
     use crate::exec::sys::cpu::Isa;
@@ -316,6 +477,76 @@ mod tests {
         // Values of one repeated byte (zero, all ones) stream too.
         stays_inside(0u32, 7, |k| k as u32);
         stays_inside(u64::MAX, 5, |k| k as u64);
+    }
+
+    /// Rows copied back to back, the output at every offset from a line
+    /// and the rows of every length around a line's: the concatenated rows,
+    /// the neighbours untouched, each row asked for once, in order. (The
+    /// SAFETY argument of the joined lines: each load reads a line's worth
+    /// inside one row, and lane `j` of a line across an edge comes from
+    /// the right row.)
+    #[test]
+    fn rows_streamed_back_to_back_equal_their_concatenation() {
+        fn check<B: super::Bits + PartialEq + std::fmt::Debug>(canary: B, value: impl Fn(usize) -> B) {
+            let width = size_of::<B>();
+            // Under Miri, the baseline's row-by-row copy (each row's edges
+            // are `stays_inside`'s): a few rows at offsets within its
+            // 16-byte blocks. Natively, offsets within the widest line.
+            let (isas, lens, counts, block): (&[Isa], Vec<usize>, &[usize], usize) = if cfg!(miri) {
+                (&[Isa::baseline()], vec![1, 16 / width + 1], &[1, 3], 16)
+            } else {
+                (
+                    &[Isa::baseline(), Isa::detect()],
+                    (1..40).chain([64 / width * 8, 1000]).collect(),
+                    &[1, 2, 3, 7],
+                    64,
+                )
+            };
+            for &isa in isas {
+                for &len in &lens {
+                    for &count in counts {
+                        for offset in 0..block / width + 1 {
+                            let source: Vec<B> = (0..len * (count + 2)).map(&value).collect();
+                            // Rows out of order and repeated, as a gather's.
+                            let picks: Vec<usize> = (0..count).map(|k| (k * 5 + 2) % (count + 2)).collect();
+                            let expected: Vec<B> = picks.iter().flat_map(|&p| source[p * len..][..len].to_vec()).collect();
+                            let mut buffer = vec![MaybeUninit::new(canary); offset + len * count + 3];
+                            let mut asked = Vec::new();
+                            let row = |k: usize| {
+                                asked.push(k);
+                                &source[picks[k] * len..][..len]
+                            };
+                            // SAFETY: the temporary fence drops before `buffer` is read.
+                            unsafe { copy_rows_to(&mut buffer[offset..offset + len * count], len, row, isa, &Fence) };
+                            // SAFETY: every slot was initialized (with the canary) before.
+                            let got: Vec<B> = buffer.iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                            let what = format!("{count} rows of {len} at {offset}");
+                            assert_eq!(&got[offset..offset + len * count], &expected[..], "{what}");
+                            assert!(
+                                got[..offset].iter().chain(&got[offset + len * count..]).all(|&v| v == canary),
+                                "{what}"
+                            );
+                            assert_eq!(asked, (0..count).collect::<Vec<_>>(), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+        check(u32::MAX, |k| k as u32);
+        check(u64::MAX, |k| (k as u64) << 32 | k as u64);
+    }
+
+    #[test]
+    fn rows_of_another_length_are_refused() {
+        for isa in [Isa::baseline(), Isa::detect()] {
+            let refused = std::panic::catch_unwind(|| {
+                let mut targets = [MaybeUninit::new(0u32); 32];
+                // SAFETY: nothing reads the target.
+                unsafe { copy_rows_to(&mut targets, 16, |_| &[1u32; 15][..], isa, &Fence) };
+            });
+            let message = refused.expect_err("a short row is refused");
+            assert!(message.downcast_ref::<String>().is_some_and(|m| m.contains("every row")));
+        }
     }
 
     #[test]
