@@ -860,6 +860,45 @@ fn large_basic_writes_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Sets of every other element of large lanes: along a C-ordered matrix's
+/// rows, which write whole lines (the elements between written back as
+/// they were), and along the transpose of a two-column matrix, whose two
+/// lanes step by 2 one element apart (element by element there), each as
+/// the plain loop writes it, for every thread count.
+#[test]
+fn sets_of_every_other_element_equal_a_plain_loop_for_every_thread_count() {
+    let (n, m) = (size(1024, 16), size(1024, 64));
+    let start = Array2::from_shape_fn((n, m), |(i, j)| (i * m + j) as f32);
+    let values = Array2::from_shape_fn((n, m / 2), |(i, j)| -((i * m + j) as f32) - 0.5);
+    let mut expected = start.clone();
+    for i in 0..n {
+        for (c, j) in (1..m).step_by(2).enumerate() {
+            expected[[i, j]] = values[[i, c]];
+        }
+    }
+    let long = size(1 << 20, 256);
+    let pairs = Array2::from_shape_fn((long, 2), |(i, j)| (2 * i + j) as u32);
+    let lanes = Array2::from_shape_fn((2, long - 1), |(j, i)| u32::MAX - (2 * i + j) as u32);
+    let mut expected_pairs = pairs.clone();
+    for j in 0..2 {
+        for i in 1..long {
+            expected_pairs[[i, j]] = lanes[[j, i - 1]];
+        }
+    }
+    for threads in thread_counts([1, 2, 3, 8]) {
+        let (set, interleaved) = in_pool(threads, || {
+            let mut set = start.clone();
+            at!(set[:, 1::2] = values);
+            let mut interleaved = pairs.clone();
+            let mut transposed = interleaved.view_mut().reversed_axes();
+            at!(transposed[:, 1:] = lanes);
+            (set, interleaved)
+        });
+        assert_eq!(set, expected, "{threads} threads");
+        assert_eq!(interleaved, expected_pairs, "interleaved lanes, {threads} threads");
+    }
+}
+
 /// Large `along` reads (which run on the pool by chunks of the first axis)
 /// and a sum through `along`, on a target whose first axis broadcasts
 /// against the index, equal plain loops for 1, 2 and 8 threads.

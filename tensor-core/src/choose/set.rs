@@ -17,7 +17,7 @@ use crate::index::IndexElem;
 #[cfg(threads)]
 use crate::index::with_index_slice;
 use crate::mode::AnyMode;
-use crate::plan::{Form, IndexedPlan, Plan};
+use crate::plan::{Form, IndexedPlan, Plan, ViewAxis};
 use crate::prepare::{self, Update};
 use crate::value::{Broadcast, InOrder, Value};
 
@@ -31,7 +31,7 @@ use super::{Machine, layout, splits_along, splits_pieces, write};
 
 /// The streaming stores of a large `set` on this machine, or `None` (plain
 /// stores) when the elements are not plain numbers.
-fn streaming<'f, T>(fence: &'f Fence, machine: &Machine) -> Option<Streaming<'f, T>> {
+fn streaming<'f, T>(fence: &'f Fence, machine: &Machine, every_other: bool) -> Option<Streaming<'f, T>> {
     let plain = Plain::<T>::of()?;
     Some(Streaming {
         plain,
@@ -39,7 +39,20 @@ fn streaming<'f, T>(fence: &'f Fence, machine: &Machine) -> Option<Streaming<'f,
         fence,
         min_row: STREAM_ROWS_FROM.div_ceil(size_of::<T>()),
         min_fill: STREAM_FROM.div_ceil(size_of::<T>()),
+        every_other,
     })
+}
+
+/// Whether a view's lanes step by 2 along the target's own contiguous
+/// lanes: its last axis the target's last, of stride 1, sliced by 2. The
+/// elements between a lane's are then the target's, which the update
+/// borrows, and lie in no other lane's span (the target's lanes are
+/// disjoint runs), whichever thread writes which lane.
+fn steps_by_two_along_runs<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>) -> bool {
+    let Plan::View(view) = plan else {
+        return false;
+    };
+    target.strides().last() == Some(&1) && matches!(view.axes.last(), Some(ViewAxis::Slice { step: 2, .. }))
 }
 
 /// How a `set` runs.
@@ -236,11 +249,12 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
         }
         #[cfg(threads)]
         SetStrategy::SplitView { stream } => {
+            let every_other = steps_by_two_along_runs(&target, &plan);
             let Plan::View(plan) = plan else {
                 unreachable!("the strategy saw a view")
             };
             let view = basic::select(target, &plan.axes);
-            let done = by_width!(T, split_set(view, &values, stream, machine));
+            let done = by_width!(T, split_set(view, &values, (stream, every_other), machine));
             assert!(done, "the strategy saw plain numbers");
         }
         #[cfg(threads)]
@@ -282,7 +296,7 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
                 // Dropped after each turn: a turn writes after the streamed
                 // stores of the turn before have landed.
                 let fence = Fence;
-                let streamed = (stores == RowStores::Streamed).then(|| streaming(&fence, machine)).flatten();
+                let streamed = (stores == RowStores::Streamed).then(|| streaming(&fence, machine, false)).flatten();
                 let mut kernel = match streamed {
                     // SAFETY: the turn runs on this thread and returns before
                     // `fence` drops; nothing reads the target before then; the
@@ -299,7 +313,8 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
         SetStrategy::Serial { stream, far } => {
             // Dropped after the write: it orders the streaming stores.
             let fence = stream.then_some(Fence);
-            let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine)) {
+            let every_other = steps_by_two_along_runs(&target, &plan);
+            let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine, every_other)) {
                 // SAFETY: the write below runs on this thread and returns
                 // before `fence` drops here; nothing reads the target before
                 // then; the strategy streams only the distinct positions of a
@@ -316,10 +331,16 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
 }
 
 /// The `set` of a view on every thread, one piece each, on the bits `B` of
-/// the plain elements, streamed when `stream`; `false` (nothing done) when
-/// `B` is not their width.
+/// the plain elements, streamed when `stream`, every other element of a
+/// lane set by whole lines when `every_other` (see [`Streaming`]); `false`
+/// (nothing done) when `B` is not their width.
 #[cfg(threads)]
-fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, stream: bool, machine: &Machine) -> bool {
+fn split_set<T, B: Bits>(
+    view: ArrayViewMutD<'_, T>,
+    values: &Broadcast<'_, T>,
+    (stream, every_other): (bool, bool),
+    machine: &Machine,
+) -> bool {
     let Some(plain) = Plain::<T>::of() else {
         return false;
     };
@@ -329,10 +350,12 @@ fn split_set<T, B: Bits>(view: ArrayViewMutD<'_, T>, values: &Broadcast<'_, T>, 
     let write = |piece: ArrayViewMutD<'_, B>, values: &Broadcast<'_, B>| {
         // Dropped after the piece's write, on the thread that made it.
         let fence = stream.then_some(Fence);
-        let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine)) {
+        let kernel = match fence.as_ref().and_then(|fence| streaming(fence, machine, every_other)) {
             // SAFETY: this thread writes its piece of a view (distinct
             // positions, each once) and drops `fence` after; nothing reads
-            // the target before the split returns.
+            // the target before the split returns; it writes the elements
+            // between a lane's only where they are the target's own
+            // (`every_other`), in no other lane's span.
             Some(streaming) => unsafe { SetKernel::streaming(streaming) },
             None => SetKernel::new(),
         };
@@ -464,4 +487,53 @@ unsafe fn set_by_destination<T, B: Bits>(
         _ => return false,
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{ArrayD, IxDyn, s};
+
+    use super::steps_by_two_along_runs;
+    use crate::plan::{Plan, ViewAxis, ViewPlan};
+
+    fn view(axes: Vec<ViewAxis>) -> Plan<'static> {
+        Plan::View(ViewPlan { axes, shape: Vec::new() })
+    }
+
+    /// Whole lines are written only where the elements between a lane's
+    /// are the target's own: its last axis, of stride 1, sliced by 2.
+    #[test]
+    fn only_lanes_stepping_by_two_along_the_targets_runs_write_whole_lines() {
+        let mut x = ArrayD::<f32>::zeros(IxDyn(&[4, 8]));
+        let by_two = ViewAxis::Slice { first: 1, len: 4, step: 2 };
+        let rows = ViewAxis::whole(4);
+        assert!(steps_by_two_along_runs(&x.view_mut(), &view(vec![rows, by_two])));
+        for other in [
+            vec![rows, ViewAxis::Select(1)],
+            vec![rows, by_two, ViewAxis::NewAxis],
+            vec![rows, ViewAxis::Slice { first: 0, len: 3, step: 3 }],
+            vec![
+                rows,
+                ViewAxis::Slice {
+                    first: 7,
+                    len: 4,
+                    step: -2,
+                },
+            ],
+        ] {
+            assert!(!steps_by_two_along_runs(&x.view_mut(), &view(other.clone())), "{other:?}");
+        }
+        // A target whose own last axis steps by 2 (the elements between
+        // are not its own), and a transposed one.
+        let by_two_of_four = ViewAxis::Slice { first: 0, len: 2, step: 2 };
+        assert!(!steps_by_two_along_runs(
+            &x.slice_mut(s![.., ..;2]).into_dyn(),
+            &view(vec![rows, by_two_of_four])
+        ));
+        let transposed = x.view_mut().reversed_axes();
+        assert!(!steps_by_two_along_runs(
+            &transposed,
+            &view(vec![ViewAxis::whole(8), ViewAxis::Slice { first: 0, len: 2, step: 2 }])
+        ));
+    }
 }

@@ -3,6 +3,7 @@
 //! element.
 
 use crate::element::{self, Arith, Bits, Op, Plain, Width};
+use crate::exec::sys::blend;
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::stream::{self, Fence};
 
@@ -33,6 +34,24 @@ pub(crate) trait Kernel<T> {
     fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
         for (target, value) in targets.iter_mut().zip(values) {
             self.apply(target, value);
+        }
+    }
+
+    /// `run[2 * k] op= values[k]` for every `k`: every other element of a
+    /// run (the same as calling `apply` on each pair; `set` may write the
+    /// elements between back as they were).
+    ///
+    /// # Safety
+    ///
+    /// `run` points at `2 * values.len() - 1` elements (none when `values`
+    /// is empty), valid for reads and writes, that nothing else accesses
+    /// during the call: those updated and those between.
+    #[inline]
+    unsafe fn apply_every_other(&mut self, run: *mut T, values: &[T]) {
+        for (k, value) in values.iter().enumerate() {
+            // SAFETY: position `2 * k` of the run (the caller's guarantee);
+            // the reference lives for the call.
+            self.apply(unsafe { &mut *run.add(2 * k) }, value);
         }
     }
 
@@ -114,6 +133,12 @@ pub(crate) struct Streaming<'f, T> {
     pub(crate) min_row: usize,
     /// The shortest run to fill streamed.
     pub(crate) min_fill: usize,
+    /// Whether every other element of a lane may be set a line at a time,
+    /// the elements between written back as they were
+    /// ([`Kernel::apply_every_other`]): only where those are elements of
+    /// the target's own contiguous lanes, which the update borrows and no
+    /// other lane's span reaches.
+    pub(crate) every_other: bool,
 }
 
 impl<T> Clone for Streaming<'_, T> {
@@ -150,6 +175,31 @@ impl<T> Streaming<'_, T> {
         }
     }
 
+    /// `run[2 * k] = values[k]` for every `k`, a whole line at a time, when
+    /// the elements are plain numbers: `false` (nothing done) otherwise.
+    ///
+    /// # Safety
+    ///
+    /// As [`Kernel::apply_every_other`].
+    unsafe fn set_every_other(&self, run: *mut T, values: &[T]) -> bool {
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { self.set_every_other_bits::<u32>(run, values) || self.set_every_other_bits::<u64>(run, values) }
+    }
+
+    /// # Safety
+    ///
+    /// As [`Kernel::apply_every_other`].
+    unsafe fn set_every_other_bits<B: Bits>(&self, run: *mut T, values: &[T]) -> bool {
+        let Some(values) = self.plain.bits::<B>(values) else {
+            return false;
+        };
+        // SAFETY: `T` is a plain number of `B`'s width (the proof, and the
+        // test `bits` just made), so the run is a run of `B`; the caller's
+        // guarantee on it, passed on.
+        unsafe { blend::set_every_other(run.cast::<B>(), values, self.isa) };
+        true
+    }
+
     /// Fills `targets` with `value` streamed, when long enough: `false`
     /// (nothing done) otherwise.
     fn fill(&self, targets: &mut [T], value: &T) -> bool {
@@ -183,6 +233,23 @@ impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
     fn apply_run(&mut self, targets: &mut [T], values: &[T]) {
         if !self.streaming.is_some_and(|streaming| streaming.copy(targets, values)) {
             targets.clone_from_slice(values);
+        }
+    }
+
+    #[inline]
+    unsafe fn apply_every_other(&mut self, run: *mut T, values: &[T]) {
+        // A large set of plain numbers (the one that streams its runs)
+        // writes whole lines where it may; any other, element by element.
+        // SAFETY: the caller's guarantee, passed on.
+        let lines = self
+            .streaming
+            .is_some_and(|streaming| streaming.every_other && unsafe { streaming.set_every_other(run, values) });
+        if !lines {
+            for (k, value) in values.iter().enumerate() {
+                // SAFETY: position `2 * k` of the run (the caller's
+                // guarantee); the reference lives for the call.
+                self.apply(unsafe { &mut *run.add(2 * k) }, value);
+            }
         }
     }
 
@@ -362,16 +429,23 @@ mod tests {
             let fence = Fence;
             let mut kernels = vec![SetKernel::new()];
             if let Some(plain) = plain {
-                let streaming = |min| Streaming {
+                let streaming = |min, every_other| Streaming {
                     plain,
                     isa,
                     fence: &fence,
                     min_row: min,
                     min_fill: min,
+                    every_other,
                 };
                 // SAFETY: each buffer below is written once, on this thread,
                 // and read only after `stream::order`.
-                kernels.extend(unsafe { [SetKernel::streaming(streaming(0)), SetKernel::streaming(streaming(64))] });
+                kernels.extend(unsafe {
+                    [
+                        SetKernel::streaming(streaming(0, true)),
+                        SetKernel::streaming(streaming(64, true)),
+                        SetKernel::streaming(streaming(0, false)),
+                    ]
+                });
             }
             for mut kernel in kernels {
                 // (A shorter long run under Miri, which interprets each step.)
@@ -392,6 +466,22 @@ mod tests {
                         }
                         assert_eq!(&buffer[offset..offset + len], values.as_slice(), "copy {len} at {offset}");
                         assert!(buffer[..offset].iter().chain(&buffer[offset + len..]).all(|v| *v == canary));
+                        // Every other element: the values at even places,
+                        // the elements between and around as they were
+                        // (under Miri, the short runs: its element loop).
+                        if cfg!(miri) && len > 7 {
+                            continue;
+                        }
+                        let between = |k: usize| source(k + 1000);
+                        let mut buffer: Vec<T> = (0..offset + 2 * len + 2).map(between).collect();
+                        let mut expected = buffer.clone();
+                        for (k, value) in values.iter().enumerate() {
+                            expected[offset + 2 * k] = value.clone();
+                        }
+                        // SAFETY: from `offset`, `buffer` holds `2 * len + 2`
+                        // elements, borrowed by nothing else.
+                        unsafe { kernel.apply_every_other(buffer.as_mut_ptr().add(offset), &values) };
+                        assert_eq!(buffer, expected, "every other of {len} at {offset}");
                     }
                 }
             }

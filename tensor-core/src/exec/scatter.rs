@@ -28,8 +28,15 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
             }
             // Row by row, so contiguous rows are updated as runs (a memcpy for `set`).
             Zip::from(view.rows_mut()).and(source.rows()).for_each(|mut targets, values| {
+                let every_other = targets.strides() == [2];
                 match (targets.as_slice_mut(), values.as_slice()) {
                     (Some(targets), Some(values)) => kernel.apply_run(targets, values),
+                    // SAFETY: a row of stride 2 and `values.len()` elements
+                    // spans `2 * values.len() - 1` elements from its first;
+                    // the kernel writes those between only where the
+                    // chooser saw them the target's own, which nothing
+                    // else accesses (`Streaming::every_other`).
+                    (None, Some(values)) if every_other => unsafe { kernel.apply_every_other(targets.as_mut_ptr(), values) },
                     _ => Zip::from(targets).and(values).for_each(|target, value| kernel.apply(target, value)),
                 }
             });
@@ -714,6 +721,7 @@ mod row_tests {
                         fence: &fence,
                         min_row: 0,
                         min_fill: 0,
+                        every_other: false,
                     };
                     let mut kernel = match (turn % 2 == 0) == streamed_first {
                         // SAFETY: the turn writes on this thread, and `fence`
