@@ -319,7 +319,8 @@ pub(crate) fn run_set<T: Clone>(mut target: ArrayViewMutD<'_, T>, Update { plan,
                 // before `fence` drops here; nothing reads the target before
                 // then; the strategy streams only the distinct positions of a
                 // view, or the rows of a row scatter, which orders a row it
-                // meets again.
+                // meets again; the elements between a lane's are the
+                // target's own where `every_other` says so.
                 Some(streaming) => unsafe { SetKernel::streaming(streaming) },
                 None => SetKernel::new(),
             };

@@ -108,9 +108,12 @@ impl<'f, T> SetKernel<'f, T> {
     /// # Safety
     ///
     /// The kernel writes on the thread that drops `streaming.fence`, and
-    /// only before it drops; nothing reads what it wrote before then; and
-    /// its user writes each destination once, or calls [`stream::order`]
-    /// before writing one again (see [`Kernel::streams`]).
+    /// only before it drops; nothing reads what it wrote before then; its
+    /// user writes each destination once, or calls [`stream::order`]
+    /// before writing one again (see [`Kernel::streams`]); and where
+    /// `streaming.every_other`, the elements between the positions of each
+    /// lane it hands [`Kernel::apply_every_other`] are the target's own,
+    /// which nothing else accesses during the update.
     pub(crate) unsafe fn streaming(streaming: Streaming<'f, T>) -> Self {
         SetKernel {
             streaming: Some(streaming),
