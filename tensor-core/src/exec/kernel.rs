@@ -48,11 +48,8 @@ pub(crate) trait Kernel<T> {
     /// during the call: those updated and those between.
     #[inline]
     unsafe fn apply_every_other(&mut self, run: *mut T, values: &[T]) {
-        for (k, value) in values.iter().enumerate() {
-            // SAFETY: position `2 * k` of the run (the caller's guarantee);
-            // the reference lives for the call.
-            self.apply(unsafe { &mut *run.add(2 * k) }, value);
-        }
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { every_other_one_by_one(self, run, values) }
     }
 
     /// A contiguous run of targets all taking `value`.
@@ -78,6 +75,20 @@ pub(crate) trait Kernel<T> {
         if selected {
             self.apply(target, value);
         }
+    }
+}
+
+/// [`Kernel::apply_every_other`] one element at a time.
+///
+/// # Safety
+///
+/// As [`Kernel::apply_every_other`].
+#[inline]
+unsafe fn every_other_one_by_one<T, K: Kernel<T> + ?Sized>(kernel: &mut K, run: *mut T, values: &[T]) {
+    for (k, value) in values.iter().enumerate() {
+        // SAFETY: position `2 * k` of the run (the caller's guarantee); the
+        // reference lives for the call.
+        kernel.apply(unsafe { &mut *run.add(2 * k) }, value);
     }
 }
 
@@ -248,11 +259,8 @@ impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
             .streaming
             .is_some_and(|streaming| streaming.every_other && unsafe { streaming.set_every_other(run, values) });
         if !lines {
-            for (k, value) in values.iter().enumerate() {
-                // SAFETY: position `2 * k` of the run (the caller's
-                // guarantee); the reference lives for the call.
-                self.apply(unsafe { &mut *run.add(2 * k) }, value);
-            }
+            // SAFETY: the caller's guarantee, passed on.
+            unsafe { every_other_one_by_one(self, run, values) }
         }
     }
 
