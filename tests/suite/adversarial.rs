@@ -248,8 +248,8 @@ fn a_gather_from_a_huge_broadcast_target_fails_cleanly() {
 #[test]
 fn an_along_read_reports_an_index_out_of_bounds_before_a_result_too_large() {
     // A stride-0 target of 2^43 elements read along its last axis by an index broadcast over its
-    // rows: 2^42 results, too large; NumPy checks the bounds first, on every thread count (one
-    // thread leaves them to the gather, two check them whole).
+    // rows: 2^42 results, too large; NumPy checks the bounds first, on every thread count (the
+    // read leaves them to the gather, which checks the whole index when the result cannot be had).
     let one = [1.0f32];
     let target = stretched(&one, (1 << 41, 4));
     for threads in [1, 2] {

@@ -927,6 +927,43 @@ fn large_along_reads_and_sums_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Large `along` reads whose index holds picks out of bounds, which the
+/// gather checks as it walks them, on one thread or by chunks on several:
+/// NumPy's error, naming the first in C order whichever chunk holds it,
+/// and a pick just in bounds from either end read as NumPy reads it.
+#[test]
+fn large_along_reads_report_the_first_pick_out_of_bounds_for_every_thread_count() {
+    let rows = size(2000, 40);
+    let x = Array2::from_shape_fn((rows, 50), |(i, j)| (i * 50 + j) as f32);
+    let mut picks = indices(rows * 40, 50, 12).into_shape_with_order((rows, 40)).unwrap();
+    picks[[0, 0]] = -50;
+    picks[[rows - 1, 39]] = 49;
+    let gathered = Array2::from_shape_fn((rows, 40), |(i, k)| x[[i, picks[[i, k]].rem_euclid(50) as usize]]);
+    // In the last row (the last chunk's), then earlier too, both ways out.
+    let (last, middle, second) = ([rows - 1, 38], [rows / 2, 3], [1, 0]);
+    let cases = [
+        (vec![(last, 50)], 50),
+        (vec![(last, 50), (middle, -51)], -51),
+        (vec![(last, 50), (middle, -51), (second, i64::MIN)], i64::MIN),
+    ];
+    for threads in thread_counts([1, 2, 8]) {
+        let got: Array2<f32> = in_pool(threads, || at!(x[along(picks, 1)]));
+        assert_eq!(got, gathered, "{threads} threads");
+        for (bad, reported) in &cases {
+            let mut picks = picks.clone();
+            for &(place, i) in bad {
+                picks[place] = i;
+            }
+            let error = in_pool(threads, || try_at!(x[along(picks, 1)]).map(|got: Array2<f32>| got.len())).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("index {reported} is out of bounds for axis 1 with size 50"),
+                "{threads} threads"
+            );
+        }
+    }
+}
+
 /// Batched sums and sets (`; batch = 1`), each batch large enough to take
 /// the parallel paths: the plain loop over the batch's occurrences, bit
 /// for bit, for every thread count (W15 and W16's promise).

@@ -13,7 +13,7 @@ use crate::element::Plain;
 use crate::error::IndexError;
 use crate::exec::basic;
 #[cfg(threads)]
-use crate::exec::parallel::gather::RowStores as ExecutorRows;
+use crate::exec::parallel::gather::{RowStores as ExecutorRows, Unwritten};
 use crate::exec::passes::CpuPasses;
 #[cfg(threads)]
 use crate::exec::sys::cpu::Isa;
@@ -82,8 +82,8 @@ pub(crate) fn read<'a, T: Clone>(
     mode: AnyMode<T>,
 ) -> Result<Selection<'a, T>, IndexError> {
     let machine = Machine::now();
-    // An `along` index's bounds are left to the serial gather, which checks
-    // a block of picks just before it walks them, while they are in the
+    // An `along` index's bounds are left to the gather, which checks a
+    // block of picks just before it walks them, while they are in the
     // cache, rather than in a pass of its own over the whole index first
     // (a tenth of the gather's time): the new array is all that an error
     // found midway could leave half written, and it is dropped.
@@ -91,9 +91,8 @@ pub(crate) fn read<'a, T: Clone>(
         defers_along: true,
         ..machine.passes()
     };
-    // The same read checked whole when planned: the plan every other
-    // strategy takes, and the error a row out of bounds stands for, in
-    // NumPy's order of errors.
+    // The same read checked whole when planned: the error a row out of
+    // bounds stands for, in NumPy's order of errors.
     let checked = || match prepare::read_with(index, layout(&view), &mode, &machine.passes()) {
         Ok(Plan::Indexed(plan)) => Ok(plan),
         Ok(Plan::View(_)) => unreachable!("an index planned as indexed once is planned so again"),
@@ -108,11 +107,6 @@ pub(crate) fn read<'a, T: Clone>(
         _ => None,
     };
     let strategy = gather_strategy(&view, &plan, &machine);
-    // Only the serial gather checks an `along` index as it walks it; the
-    // plan of every other strategy is checked whole.
-    let along = matches!(plan.form(), Form::Along(_));
-    let deferred = along && matches!(strategy, GatherStrategy::Serial { .. });
-    let plan = if along && !deferred { checked()? } else { plan };
     if let GatherStrategy::MaskBlocks { parallel } = strategy {
         // At most as many elements as the target holds.
         return Ok(Selection::Owned(gather_mask_blocks(&view, &plan, parallel, &machine)));
@@ -121,23 +115,23 @@ pub(crate) fn read<'a, T: Clone>(
     // view): memory that cannot be had is an error, not an abort (after
     // the bounds the plan left unchecked, whose error comes first).
     let Some(out) = pages::try_output(plan.len()) else {
-        return Err(match deferred {
-            true => checked().err().unwrap_or_else(|| prepare::too_large(&plan.shape)),
-            false => prepare::too_large(&plan.shape),
+        return Err(match plan.form() {
+            Form::Along(_) => checked().err().unwrap_or_else(|| prepare::too_large(&plan.shape)),
+            _ => prepare::too_large(&plan.shape),
         });
     };
     let gathered = match strategy {
-        // SAFETY: the plan was resolved from this view's layout (above).
-        GatherStrategy::Blocks { rows, far } => unsafe { gather_in_parallel(&view, &plan, fill, (rows, far), &machine, out) },
         // SAFETY: the plan was resolved from this view's layout (above); an
         // `along` index it left unchecked, the gather checks as it walks.
-        GatherStrategy::Serial { far } => match unsafe { gather::gather(&view, &plan, fill, (far, machine.isa), out) } {
-            Ok(gathered) => gathered,
-            Err(RowOutOfBounds) => return Err(checked().expect_err("the row out of bounds fails the check of the whole index")),
-        },
+        GatherStrategy::Blocks { rows, far } => unsafe { gather_in_parallel(&view, &plan, fill, (rows, far), &machine, out) },
+        // SAFETY: as above.
+        GatherStrategy::Serial { far } => unsafe { gather::gather(&view, &plan, fill, (far, machine.isa), out) },
         GatherStrategy::MaskBlocks { .. } => unreachable!("a mask's blocks were gathered above"),
     };
-    Ok(Selection::Owned(gathered))
+    match gathered {
+        Ok(gathered) => Ok(Selection::Owned(gathered)),
+        Err(RowOutOfBounds) => Err(checked().expect_err("the row out of bounds fails the check of the whole index")),
+    }
 }
 
 /// `view[index]` in `mode`, written over the elements of `out` (which must
@@ -230,40 +224,43 @@ fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threa
 /// The gather of `plan` from `view` on every thread, on the bits of the
 /// plain numbers its elements are (on one thread for other elements, or a
 /// plan whose form is not split by blocks); rows stored as `rows` says,
-/// picks prefetched when `far`.
+/// picks prefetched when `far`. An `along` index is checked as it is
+/// walked, as [`gather::gather`] checks it: an error at a row with a pick
+/// out of bounds, the elements gathered dropped.
 ///
 /// # Safety
 ///
-/// `plan` was resolved from `view`'s layout.
+/// As [`gather::gather`]'s: `plan` was resolved from `view`'s layout (an
+/// `along` index's bounds may have been deferred).
+#[cfg_attr(not(threads), allow(unused_mut))] // given back by the threads
 unsafe fn gather_in_parallel<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
     (rows, far): (RowStores, bool),
     machine: &Machine,
-    out: Vec<T>,
-) -> ArrayD<T> {
+    mut out: Vec<T>,
+) -> Result<ArrayD<T>, RowOutOfBounds> {
     #[cfg(threads)]
-    let out = {
+    {
         let run = (machine.threads, executor_rows(rows, machine.isa));
         // SAFETY: the caller's guarantee, that `plan` was resolved from
         // `view`'s layout.
-        unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, out) }.or_else(|out| {
+        let gathered = unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, machine.isa, out) }.or_else(|(why, out)| match why {
             // SAFETY: as above.
-            unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, out) }
-        })
-    };
-    #[cfg(not(threads))]
-    let out: Result<Vec<T>, Vec<T>> = {
-        let _ = (rows, machine);
-        Err(out)
-    };
-    match out {
-        Ok(elements) => ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position"),
-        // SAFETY: the caller's guarantee.
-        Err(out) => unsafe { gather::gather(view, plan, fill, (far, machine.isa), out) }
-            .expect("the plan of a parallel gather is checked when planned"),
+            Unwritten::Declined => unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, machine.isa, out) },
+            Unwritten::OutOfBounds => Err((why, out)),
+        });
+        match gathered {
+            Ok(elements) => return Ok(ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position")),
+            Err((Unwritten::OutOfBounds, _)) => return Err(RowOutOfBounds),
+            Err((Unwritten::Declined, back)) => out = back,
+        }
     }
+    #[cfg(not(threads))]
+    let _ = rows;
+    // SAFETY: the caller's guarantee.
+    unsafe { gather::gather(view, plan, fill, (far, machine.isa), out) }
 }
 
 /// [`gather_in_parallel`] over the elements of `out`, in place when `out`
@@ -351,19 +348,26 @@ unsafe fn gather_bits_into<T, B: Bits>(
     let out = unsafe { &mut *(out as *mut [B] as *mut [std::mem::MaybeUninit<B>]) };
     let source = (view.as_ptr().cast::<B>(), far);
     // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
-    // `B`'s width, and the plan was resolved from its layout.
-    unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, threads, rows, out) }
+    // `B`'s width, and the plan was resolved from its layout, its indices
+    // checked (the caller's guarantee).
+    match unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, (threads, rows), None, out) } {
+        Ok(()) => true,
+        Err(Unwritten::Declined) => false,
+        Err(Unwritten::OutOfBounds) => unreachable!("a gather that checks no index finds none out of bounds"),
+    }
 }
 
 /// The parallel gather of `plan` from `view` (picks prefetched when `far`;
-/// `run`: on how many threads, its rows stored how) into
-/// `out` (empty, with room for the plan's elements), on the bits `B` of the
-/// plain elements; `out` back when `B` is not their width, or the plan's
-/// form is not split by blocks.
+/// `run`: on how many threads, its rows stored how; an `along` index
+/// checked as walked with `isa`'s instructions) into `out` (empty, with
+/// room for the plan's elements), on the bits `B` of the plain elements;
+/// `out` back, declined, when `B` is not their width or the plan's form is
+/// not split by blocks, or with a row out of bounds.
 ///
 /// # Safety
 ///
-/// `plan` was resolved from `view`'s layout.
+/// `plan` was resolved from `view`'s layout (an `along` index's bounds
+/// may have been deferred).
 #[cfg(threads)]
 unsafe fn gather_bits<T, B: Bits>(
     view: &ArrayViewD<'_, T>,
@@ -371,10 +375,11 @@ unsafe fn gather_bits<T, B: Bits>(
     fill: Option<&T>,
     far: bool,
     run: (usize, ExecutorRows<'_>),
+    isa: Isa,
     out: Vec<T>,
-) -> Result<Vec<T>, Vec<T>> {
+) -> Result<Vec<T>, (Unwritten, Vec<T>)> {
     let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
-        return Err(out);
+        return Err((Unwritten::Declined, out));
     };
     let fill = fill.map(|fill| plain.bits::<B>(std::slice::from_ref(fill)).expect("one width")[0]);
     let Ok(out) = plain.bits_of::<B>(out) else {
@@ -384,8 +389,9 @@ unsafe fn gather_bits<T, B: Bits>(
     // SAFETY: the view's elements are plain numbers of `B`'s width (checked
     // above), so each is a valid `B`; the plan was resolved from the view's
     // layout (the caller's guarantee), so every offset from the view's
-    // origin reaches one of its elements.
-    let gathered = unsafe { crate::exec::parallel::gather::gather(source, plan, fill, run, out) };
+    // origin reaches one of its elements, an `along` index's once checked
+    // as walked.
+    let gathered = unsafe { crate::exec::parallel::gather::gather(source, plan, fill, run, isa, out) };
     let numbers = |bits| plain.numbers_of::<B>(bits).unwrap_or_else(|_| unreachable!("B has T's width"));
-    gathered.map(numbers).map_err(numbers)
+    gathered.map(numbers).map_err(|(why, bits)| (why, numbers(bits)))
 }

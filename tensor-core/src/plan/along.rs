@@ -27,7 +27,7 @@ use crate::plan::{Dim, Entries, IndexedPlan, Plan, Table};
 pub struct AlongIndex<'i> {
     /// The user's index array, every index in bounds of the axis, unless
     /// it was planned by passes that [defer](IndexPasses::defers_along_bounds)
-    /// its bounds: then only a walk that checks each row (the CPU's serial
+    /// its bounds: then only a walk that checks each row (the CPU's
     /// gather into a new array) may walk it.
     pub index: IntArray<'i>,
     /// The length of the axis it picks along.

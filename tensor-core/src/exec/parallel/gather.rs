@@ -6,15 +6,17 @@
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::for_each_piece;
 use crate::element::Bits;
+use crate::exec::passes;
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages::PAGE;
 use crate::exec::sys::prefetch;
 use crate::exec::sys::stream::{self, Fence};
-use crate::index::{with_index_slice, with_index_slices};
-use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, SKIP};
+use crate::index::{IndexInt, with_index_slice, with_index_slices};
+use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, RowOutOfBounds, SKIP};
 
 /// A raw pointer that may cross threads: every thread reads elements of the
 /// target only (shared access), so sharing it is sound.
@@ -52,19 +54,24 @@ struct AlongChunk<'o, T> {
     /// Whether it asks for each row's picks early (see the serial gather's
     /// `AlongGather`).
     prefetches: bool,
+    /// The instructions it checks a block of picks with, where the walk
+    /// checks.
+    isa: Isa,
 }
 
 impl<'o, T> AlongChunk<'o, T> {
     /// # Safety
     ///
-    /// Every offset the rows will hold, plus `base`, reaches an element
-    /// from `origin` that lives while the gather runs.
-    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>], prefetches: bool) -> Self {
+    /// Every offset the rows handed to [`row`](AlongRows::row) will hold,
+    /// plus `base`, reaches an element from `origin` that lives while the
+    /// gather runs (those handed to `upcoming` are only prefetched).
+    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>], (prefetches, isa): (bool, Isa)) -> Self {
         AlongChunk {
             origin,
             base,
             slots,
             prefetches,
+            isa,
         }
     }
 }
@@ -89,6 +96,22 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
     fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
         prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
     }
+
+    fn in_bounds<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+        passes::chunk_in_bounds(picks, len, self.isa)
+    }
+}
+
+/// Why a parallel gather did not write its whole output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unwritten {
+    /// The plan's form is not split by blocks, it has no elements, or
+    /// memory cannot hold a mask's offsets: nothing written, for the
+    /// serial gather to take.
+    Declined,
+    /// A row of an `along` index, checked as walked, holds a pick out of
+    /// bounds: some rows written, the rest not.
+    OutOfBounds,
 }
 
 /// How a gather stores the rows of one index array, each a stride-1 run of
@@ -113,12 +136,14 @@ pub(crate) enum RowStores<'m> {
 pub(crate) type TimeTurns<'m> = &'m dyn Fn(usize, &mut dyn FnMut(Range<usize>, bool));
 
 /// The gather of a plan whose table is its first dim, on `threads`
-/// threads, into `out` (empty, with room for the plan's elements), or `out`
-/// back when the plan has another shape (the serial path takes it).
+/// threads, into `out` (empty, with room for the plan's elements), an
+/// `along` index checked as walked with `isa`'s instructions; or `out`
+/// back, with why not.
 ///
 /// # Safety
 ///
-/// As [`gather_into`].
+/// As [`gather_into`] with `checks`: an `along` index may have been
+/// planned with its bounds deferred.
 ///
 /// # Panics
 ///
@@ -128,8 +153,9 @@ pub(crate) unsafe fn gather<T: Bits>(
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     (threads, rows): (usize, RowStores<'_>),
+    isa: Isa,
     mut out: Vec<T>,
-) -> Result<Vec<T>, Vec<T>> {
+) -> Result<Vec<T>, (Unwritten, Vec<T>)> {
     let len = plan.len();
     assert!(out.is_empty() && out.capacity() >= len, "an empty output with room for the plan");
     // SAFETY: the caller's guarantee; `out` has room for the plan's `len`
@@ -139,48 +165,49 @@ pub(crate) unsafe fn gather<T: Bits>(
             (origin, prefetches),
             plan,
             fill,
-            threads,
-            rows,
+            (threads, rows),
+            Some(isa),
             &mut out.spare_capacity_mut()[..len],
         )
     };
-    if !written {
-        return Err(out);
+    if let Err(unwritten) = written {
+        return Err((unwritten, out));
     }
     // SAFETY: `gather_into` wrote every slot of `out[..len]` (its contract
-    // when it returns `true`).
+    // when it returns `Ok`).
     unsafe { out.set_len(len) };
     Ok(out)
 }
 
 /// The gather of a plan whose table is its first dim into `out`, on
-/// `threads` threads, the rows of one index array stored as `rows` says:
-/// `true` when every slot of `out` was written (with an element, never
-/// with uninitialized memory, so `out` may be a cast initialized buffer),
-/// `false`, writing nothing, when the plan has another shape or no
-/// elements, or memory cannot hold a mask's offsets.
+/// `threads` threads, the rows of one index array stored as `rows` says,
+/// an `along` index checked as walked with `checks`'s instructions where
+/// given: `Ok` when every slot of `out` was written (with an element,
+/// never with uninitialized memory, so `out` may be a cast initialized
+/// buffer), or why not.
 ///
 /// # Safety
 ///
 /// `origin` points at the first element of the target the plan was
 /// resolved from, and every offset the plan yields reaches an element of it
 /// (the plan's table has one entry for each block of its region, as every
-/// resolved plan has).
+/// resolved plan has), an `along` index aside where `checks` is given,
+/// which may have been planned with its bounds deferred.
 pub(crate) unsafe fn gather_into<T: Bits>(
     (origin, prefetches): (*const T, bool),
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
-    threads: usize,
-    rows: RowStores<'_>,
+    (threads, rows): (usize, RowStores<'_>),
+    checks: Option<Isa>,
     out: &mut [MaybeUninit<T>],
-) -> bool {
+) -> Result<(), Unwritten> {
     let Some(block) = plan.leading_table_block() else {
-        return false;
+        return Err(Unwritten::Declined);
     };
     let len = plan.len();
     assert_eq!(out.len(), len, "the output has one slot per position of the plan");
     if len == 0 {
-        return false;
+        return Err(Unwritten::Declined);
     }
     let rest = &plan.dims[1..];
     let origin = Shared(origin);
@@ -248,23 +275,39 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             let region = &plan.table.shape;
             let per_first = region[1..].iter().product::<usize>();
             let chunk = len.div_ceil(threads * 4).next_multiple_of(per_first);
+            let out_of_bounds = AtomicBool::new(false);
             for_each_piece(out.chunks_mut(chunk).enumerate().collect(), &|(c, out)| {
                 let first = c * chunk / per_first;
                 let positions = first..first + out.len() / per_first;
-                // SAFETY: every index was checked in bounds when planned, so
-                // each offset plus the plan's base is an element of the
-                // target (the caller's guarantee).
-                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out, prefetches) };
-                along.walk(region, positions, &mut rows);
-                assert!(rows.slots.is_empty(), "the chunk's rows fill it");
-            })
+                // SAFETY: every index of a row handed to the chunk is in
+                // bounds of its axis (checked when planned, or by
+                // `walk_checking` before it hands the row), so each offset
+                // plus the plan's base is an element of the target (the
+                // caller's guarantee).
+                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out, (prefetches, checks.unwrap_or(Isa::baseline()))) };
+                let walked = match checks {
+                    Some(_) => along.walk_checking(region, positions, &mut rows),
+                    None => {
+                        along.walk(region, positions, &mut rows);
+                        Ok(())
+                    }
+                };
+                match walked {
+                    Ok(()) => assert!(rows.slots.is_empty(), "the chunk's rows fill it"),
+                    // (The other chunks finish: an error is the rare case.)
+                    Err(RowOutOfBounds) => out_of_bounds.store(true, Ordering::Relaxed),
+                }
+            });
+            if out_of_bounds.into_inner() {
+                return Err(Unwritten::OutOfBounds);
+            }
         }
         Entries::Offsets(_) | Entries::Mask(_) => {
             // A mask's offsets, computed whole so that the chunks split them;
             // memory that cannot hold them leaves the gather to one thread,
             // which walks them in pieces.
             let Ok(offsets) = plan.table.offsets() else {
-                return false;
+                return Err(Unwritten::Declined);
             };
             assert_eq!(offsets.len() * block, len, "one offset per block");
             let pieces = out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect();
@@ -285,7 +328,7 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     }
     // The chunks cover all of `out` (one entry per block, asserted above),
     // each entry writing its whole block.
-    true
+    Ok(())
 }
 
 /// Copies the `block` elements under each of `index` (from `base(i)`, by
@@ -425,12 +468,12 @@ mod tests {
                         (source.as_ptr(), false),
                         &plan,
                         None,
-                        4,
-                        RowStores::Timed(Isa::detect(), &time),
+                        (4, RowStores::Timed(Isa::detect(), &time)),
+                        None,
                         &mut out,
                     )
                 };
-                assert!(written);
+                assert_eq!(written, Ok(()));
                 // SAFETY: every slot was initialized (with `u32::MAX`) before.
                 let got: Vec<u32> = out.iter().map(|slot| unsafe { slot.assume_init() }).collect();
                 assert_eq!(got, expected, "{cuts:?}, streamed first: {streamed_first}");
@@ -459,8 +502,8 @@ mod tests {
                         (source.as_ptr(), false),
                         &plan,
                         None,
-                        1,
-                        RowStores::Timed(Isa::detect(), time),
+                        (1, RowStores::Timed(Isa::detect(), time)),
+                        None,
                         &mut out,
                     )
                 }
