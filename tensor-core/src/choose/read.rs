@@ -7,9 +7,9 @@ use std::ops::Range;
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, IxDyn};
 
-#[cfg(threads)]
-use crate::element::Bits;
 use crate::element::Plain;
+#[cfg(threads)]
+use crate::element::{Bits, Width};
 use crate::error::IndexError;
 use crate::exec::basic;
 #[cfg(threads)]
@@ -244,13 +244,14 @@ unsafe fn gather_in_parallel<T: Clone>(
     #[cfg(threads)]
     {
         let run = (machine.threads, executor_rows(rows, machine.isa));
-        // SAFETY: the caller's guarantee, that `plan` was resolved from
-        // `view`'s layout.
-        let gathered = unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, machine.isa, out) }.or_else(|(why, out)| match why {
+        let gathered = match Plain::<T>::of().map(Plain::width) {
+            // SAFETY: the caller's guarantee, that `plan` was resolved from
+            // `view`'s layout.
+            Some(Width::Bits32) => unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, machine.isa, out) },
             // SAFETY: as above.
-            Unwritten::Declined => unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, machine.isa, out) },
-            Unwritten::OutOfBounds => Err((why, out)),
-        });
+            Some(Width::Bits64) => unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, machine.isa, out) },
+            None => Err((Unwritten::Declined, out)),
+        };
         match gathered {
             Ok(elements) => return Ok(ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one element per position")),
             Err((Unwritten::OutOfBounds, _)) => return Err(RowOutOfBounds),
