@@ -1219,12 +1219,14 @@ fn fused_masks_with_array_values_equal_a_plain_loop_for_every_thread_count() {
 }
 
 /// Large indexed writes of the general form (an index array beside strided
-/// slices), which run cut along their longest slice on several threads:
-/// sets with duplicate rows (the last wins), sums, a reversed slice, a
-/// dropped out-of-bounds row, and a cut along a leading slice of a 3-d
+/// slices), which run on several threads cut by destination where the
+/// index leads the region, else along their longest slice: sets with
+/// duplicate rows (the last wins), sums, a reversed slice, a dropped
+/// out-of-bounds row, rows all picked from the first few, a target whose
+/// rows run backwards in memory, and a cut along a leading slice of a 3-d
 /// target, equal plain loops for 1, 2, 3 and 8 threads.
 #[test]
-fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_count() {
+fn large_indexed_writes_cut_into_pieces_equal_a_plain_loop_for_every_thread_count() {
     let (height, width, count) = (size(600, 40), size(700, 100), size(500, 30));
     let start = Array2::from_shape_fn((height, width), |(i, j)| (i * width + j) as f32);
     let rows = indices(count, height, 5);
@@ -1266,6 +1268,22 @@ fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_co
     }
     let cube_values = Array2::from_shape_fn((picked, depth / 2), |(k, l)| (k * 100 + 2 * l) as i64);
     let order = Array1::from_iter((0..count).map(|k| k as f32)).insert_axis(Axis(1));
+    // Every pick among the first three rows: one piece by destination holds
+    // them all, the others none.
+    let crowded = indices(count, 3, 17);
+    let mut expected_crowded = start.clone();
+    for (k, &row) in crowded.iter().enumerate() {
+        for (c, &column) in columns.iter().enumerate() {
+            expected_crowded[[row as usize, column]] = values[[k, c]];
+        }
+    }
+    // Rows backwards in memory: the picks' offsets are negative.
+    let mut expected_backwards = start.clone();
+    for (k, &row) in rows.iter().enumerate() {
+        for (c, &column) in columns.iter().enumerate() {
+            expected_backwards[[height - 1 - row as usize, column]] -= values[[k, c]];
+        }
+    }
     for threads in thread_counts([1, 2, 3, 8]) {
         let (set, add, reversed, dropped, cube_result) = in_pool(threads, || {
             let (mut set, mut add, mut reversed, mut dropped, mut cube_result) =
@@ -1277,6 +1295,15 @@ fn large_indexed_writes_cut_along_a_slice_equal_a_plain_loop_for_every_thread_co
             at!(cube_result[:, middle, ::2] -= cube_values);
             (set, add, reversed, dropped, cube_result)
         });
+        let (crowded_result, backwards) = in_pool(threads, || {
+            let (mut crowded_result, mut backwards) = (start.clone(), start.clone());
+            at!(crowded_result[crowded, 1::3] = values);
+            let mut flipped = backwards.slice_mut(s![..;-1, ..]);
+            at!(flipped[rows, 1::3] -= values);
+            (crowded_result, backwards)
+        });
+        assert_eq!(crowded_result, expected_crowded, "{threads} threads");
+        assert_eq!(backwards, expected_backwards, "{threads} threads");
         assert_eq!(set, expected_set, "{threads} threads");
         assert_eq!(add, expected_add, "{threads} threads");
         assert_eq!(reversed, expected_reversed, "{threads} threads");

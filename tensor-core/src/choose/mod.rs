@@ -111,10 +111,11 @@ pub(crate) fn small_region_from<T, D: ndarray::Dimension>(
     })
 }
 
-/// Whether an indexed write of `plan` is cut into pieces along its longest
-/// strided dim, one a thread (`exec::parallel::pieces`): a general plan
-/// (the others have loops of their own) whose pieces are long enough that
-/// two threads seldom write into one cache line.
+/// Whether an indexed write of `plan` is cut into pieces, one a thread
+/// (`exec::parallel::pieces`: by destination where its table leads and
+/// holds many entries, else along its longest strided dim): a general plan
+/// (the others have loops of their own) whose longest strided dim is long
+/// enough that two threads seldom write into one cache line.
 fn splits_pieces(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
     matches!(plan.form(), Form::General)
         && machine.splits(plan.len())

@@ -64,9 +64,10 @@ enum SetStrategy {
     /// A view cut into one piece per thread, as the bits of plain numbers;
     /// streaming stores when `stream`.
     SplitView { stream: bool },
-    /// An indexed plan cut along its longest strided dim, one piece per
-    /// thread, as the bits of plain numbers; destinations prefetched when
-    /// `far`.
+    /// An indexed plan cut into one piece per thread (by destination where
+    /// its table leads, else along its longest strided dim:
+    /// `exec/parallel/pieces.rs`), as the bits of plain numbers;
+    /// destinations prefetched when `far`.
     SplitIndexed { far: bool },
     /// An `along` plan cut along the region's first axis, one piece per
     /// thread, as the bits of plain numbers.
@@ -366,8 +367,8 @@ fn split_set<T, B: Bits>(
     true
 }
 
-/// The `set` of an indexed plan on every thread, cut along its longest
-/// strided dim, on the bits `B` of the plain elements, destinations
+/// The `set` of an indexed plan on every thread, cut into pieces
+/// (`exec::parallel::pieces`), on the bits `B` of the plain elements, destinations
 /// prefetched when `far`; `false` (nothing done) when `B` is not their
 /// width or the plan has no strided dim.
 ///

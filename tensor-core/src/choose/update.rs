@@ -68,8 +68,9 @@ enum UpdateStrategy<T> {
     /// An `along` plan cut along the region's first axis, one piece per
     /// thread.
     SplitAlong,
-    /// An indexed plan cut along its longest strided dim, one piece per
-    /// thread; destinations prefetched when `far`.
+    /// An indexed plan cut into one piece per thread (by destination where
+    /// its table leads, else along its longest strided dim:
+    /// `exec/parallel/pieces.rs`); destinations prefetched when `far`.
     SplitIndexed { far: bool },
     /// One index array along an axis of stride 1, with values in C order,
     /// on several threads as the accumulation says (never

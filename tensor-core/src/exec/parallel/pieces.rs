@@ -1,10 +1,19 @@
-//! Large indexed writes on every thread, cut into pieces whose positions
-//! differ in a coordinate no index picks: a general plan along its longest
-//! strided dim (a slice's), an `along` write along the region's first axis
-//! when that axis is not the picked one. No element is written by two
-//! threads, and each piece applies its updates in index order, so the
-//! result is the serial write's bit for bit, duplicates included, whatever
-//! the number of threads.
+//! Large indexed writes on every thread, cut into pieces that share no
+//! element:
+//! - a general plan whose table leads the region and holds many entries
+//!   (`x[rows, 1:3000:3]`), by destination: each piece keeps the entries
+//!   whose offsets fall in its range and skips the others, so a thread
+//!   writes whole blocks of the target, as one thread would;
+//! - any other general plan along its longest strided dim (a slice's),
+//!   whose coordinate no index picks;
+//! - an `along` write along the region's first axis when that axis is not
+//!   the picked one.
+//!
+//! No element is written by two threads (entries of different offsets pick
+//! different coordinates of the indexed axes; entries of one offset, a
+//! repeated index, fall in one piece), and each piece applies its updates
+//! in index order, so the result is the serial write's bit for bit,
+//! duplicates included, whatever the number of threads.
 
 use std::ops::Range;
 
@@ -13,8 +22,15 @@ use ndarray::Axis;
 use super::for_each_piece;
 use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
-use crate::plan::{AlongIndex, Form, IndexedPlan};
+use crate::memory;
+use crate::plan::{AlongIndex, Entries, Form, IndexedPlan, SKIP, Table};
 use crate::value::{Broadcast, InOrder};
+
+/// A leading table is cut by destination when it holds at least this many
+/// entries a piece: enough that ranges of offsets share the work out
+/// evenly for indices spread over the axis. With fewer, the longest
+/// strided dim is cut.
+const ENTRIES_PER_PIECE: usize = if cfg!(miri) { 4 } else { 16 };
 
 /// The target's origin, crossing threads: each thread writes elements no
 /// other thread reads or writes.
@@ -40,8 +56,49 @@ fn ranges(len: usize, parts: usize) -> Vec<Range<usize>> {
     (0..len).step_by(piece).map(|start| start..len.min(start + piece)).collect()
 }
 
+/// The pieces of `plan` by destination, when its table leads the region
+/// and holds at least [`ENTRIES_PER_PIECE`] entries for each of `parts`:
+/// piece `k` keeps the entries whose offsets lie in the `k`th of `parts`
+/// ranges of one width over the table's offsets, the others skipped.
+/// `None` when the table does not lead or is too short, when no entry is
+/// written, or when memory cannot hold the pieces' tables.
+fn by_destination<'i>(plan: &IndexedPlan<'i>, parts: usize) -> Option<Vec<IndexedPlan<'i>>> {
+    plan.leading_table_block()?;
+    let count: usize = plan.table.shape.iter().product();
+    if parts < 2 || count < parts.saturating_mul(ENTRIES_PER_PIECE) {
+        return None;
+    }
+    let offsets = plan.table.offsets().ok()?;
+    let written = offsets.iter().copied().filter(|&offset| offset != SKIP);
+    let (low, high) = written.fold(None, |range: Option<(isize, isize)>, offset| {
+        Some(range.map_or((offset, offset), |(low, high)| (low.min(offset), high.max(offset))))
+    })?;
+    // The offsets of one array's elements differ by less than `isize::MAX`.
+    let width = high.abs_diff(low) / parts + 1;
+    let piece = |part: usize| {
+        let mut kept = memory::vec(count)?;
+        kept.extend(offsets.iter().map(|&offset| match offset {
+            SKIP => SKIP,
+            offset if offset.abs_diff(low) / width == part => offset,
+            _ => SKIP,
+        }));
+        Some(IndexedPlan {
+            base: plan.base,
+            dims: plan.dims.clone(),
+            table: Table {
+                shape: plan.table.shape.clone(),
+                entries: Entries::Offsets(kept),
+            },
+            shape: plan.shape.clone(),
+            whole_mask: plan.whole_mask,
+        })
+    };
+    (0..parts).map(piece).collect()
+}
+
 /// Writes `plan`'s positions from `origin` with `values`, in up to `parts`
-/// pieces of its longest strided dim on the pool's threads; `false`, with
+/// pieces on the pool's threads: by destination where the table leads
+/// ([`by_destination`]), else along its longest strided dim; `false`, with
 /// nothing written, when the plan is not of the general form or has no
 /// strided dim to cut.
 ///
@@ -63,6 +120,20 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         return false;
     };
     let origin = Origin(origin);
+    if let Some(pieces) = by_destination(plan, parts) {
+        for_each_piece(pieces, &|piece| {
+            // SAFETY: the piece's positions are the plan's (the caller's
+            // guarantee) whose table offsets lie in its range. Positions of
+            // different table offsets pick different coordinates of the
+            // indexed axes, so they are different elements in a layout
+            // whose elements do not overlap (the caller's guarantee), and
+            // no two pieces' ranges meet; the piece's table is of offsets,
+            // so its form is the general one, as `write_indexed_at` asks
+            // of writers sharing an array.
+            unsafe { scatter::write_indexed_at(origin.get(), &piece, values, kernel, far) };
+        });
+        return true;
+    }
     for_each_piece(ranges(len, parts), &|range| {
         let narrowed = plan.narrowed(place, range.clone());
         let values = match values {
@@ -119,4 +190,72 @@ pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sy
         // values start at its first position's.
         unsafe { scatter::scatter_along(origin.get(), plan, along, &mut kernel, values, first) }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::by_destination;
+    use crate::index::PySlice;
+    use crate::ix;
+    use crate::mode::Bounds;
+    use crate::plan::{IndexedPlan, Plan, resolve};
+
+    fn offsets(plan: &IndexedPlan<'_>) -> Vec<Option<isize>> {
+        let mut offsets = Vec::new();
+        plan.for_each_offset(|offset| offsets.push(offset));
+        offsets
+    }
+
+    /// Cutting a plan by destination gives pieces of the plan's region
+    /// whose positions, each at its region position, are the whole plan's
+    /// written ones, each in one piece only; a repeated index falls in one
+    /// piece, and no element is in two pieces. Rows run forwards and
+    /// backwards in memory, with an index skipped out of bounds.
+    #[test]
+    fn pieces_by_destination_partition_the_plan() {
+        // Rows 0 to 9 in a shuffled order, each several times (-1 is 9), and
+        // a 12 out of bounds.
+        let rows = ndarray::Array1::from_iter((0..50).map(|k| if k == 20 { 12 } else { (k * 7 % 11) - 1 }));
+        let index = [ix(&rows), ix(PySlice::new(Some(1), Some(9), Some(3))), ix(..)];
+        for strides in [[20, 4, 1], [-20, 4, 1]] {
+            let Ok(Plan::Indexed(plan)) = resolve(&index, &[10, 9, 4], &strides, Bounds::Skip) else {
+                panic!("not an indexed plan")
+            };
+            let whole = offsets(&plan);
+            assert!(whole.contains(&None), "the 12 is skipped");
+            for parts in [2, 3] {
+                let pieces = by_destination(&plan, parts).expect("a leading table of 50 entries");
+                assert_eq!(pieces.len(), parts);
+                let mut found = vec![None; whole.len()];
+                let mut elements = HashSet::new();
+                for piece in &pieces {
+                    let own = offsets(piece);
+                    assert_eq!(own.len(), whole.len(), "a piece spans the whole region");
+                    for (at, offset) in own.iter().enumerate() {
+                        if let Some(offset) = offset {
+                            assert_eq!(Some(*offset), whole[at], "a piece's position is the plan's");
+                            assert_eq!(found[at].replace(*offset), None, "a position in two pieces");
+                        }
+                    }
+                    let own: HashSet<isize> = own.into_iter().flatten().collect();
+                    assert!(own.is_disjoint(&elements), "an element in two pieces ({parts} parts)");
+                    elements.extend(own);
+                }
+                assert_eq!(found, whole, "{parts} parts, strides {strides:?}");
+            }
+        }
+        // Too few entries for the pieces to share them out, or a table that
+        // does not lead the region: the strided dim is cut instead.
+        let Ok(Plan::Indexed(plan)) = resolve(&index, &[10, 9, 4], &[36, 4, 1], Bounds::Skip) else {
+            panic!("not an indexed plan")
+        };
+        assert!(by_destination(&plan, 50).is_none(), "50 entries for 50 pieces");
+        let behind = [ix(..), ix(&rows)];
+        let Ok(Plan::Indexed(plan)) = resolve(&behind, &[10, 13], &[13, 1], Bounds::Error) else {
+            panic!("not an indexed plan")
+        };
+        assert!(by_destination(&plan, 2).is_none(), "the table behind a slice");
+    }
 }
