@@ -158,6 +158,12 @@
 //!     (`#[target_feature]`), since Miri's machine has the baseline
 //!     instruction set only; they compile the same Rust as the baseline
 //!     build that Miri runs;
+//!   - the AVX-512F intrinsics of lines blended whole
+//!     (`exec/sys/blend.rs`) and of index blocks compacted
+//!     (`exec/sys/compact.rs`), which the baseline machine never takes:
+//!     their unit tests compare them with plain loops on the real
+//!     instructions (the compaction's with marks past the slots it is
+//!     given), and AddressSanitizer runs them at full size;
 //!   - the huge-page advice (`madvise`, `exec/sys/pages.rs`), which it
 //!     skips: advice changes no contents;
 //!   - allocations refused for their size, since Miri stops at an

@@ -20,16 +20,22 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use super::map_pieces;
+use crate::element::Plain;
 use crate::exec::kernel::Kernel;
 use crate::exec::passes::chunk_in_bounds;
+use crate::exec::sys::compact::{LANES, compact_in_range};
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::prefetch;
-use crate::index::IndexInt;
+use crate::index::{IndexInt, IndexSlice};
 use crate::plan::AxisIndex;
 use crate::value::InOrder;
 
 /// Indices compacted at a time: their positions stay in L1.
 const BLOCK: usize = 4096;
+
+/// The slots of a compacted block: a vector pass stores whole registers,
+/// up to [`LANES`] past the block's last update.
+const SLOTS: usize = BLOCK + LANES;
 
 /// Where the updates of a scan land: a position in the target slice for
 /// each, and, when checked, the first bad index of a block.
@@ -47,6 +53,39 @@ pub(crate) trait Destinations: Sync {
     /// The first bad index among the updates `range`: its place in the
     /// range, and itself.
     fn first_bad(&self, range: Range<usize>) -> Option<(usize, Self::Bad)>;
+
+    /// The updates `range` (at most [`BLOCK`]) that land in `[base, base +
+    /// len)`, in order: their offsets from `base` written to `offsets`,
+    /// their values (`values`, one per update of the range) to `picked`;
+    /// returns how many.
+    fn compact<T: Copy>(
+        &self,
+        range: Range<usize>,
+        values: &[T],
+        (base, len): (usize, usize),
+        (offsets, picked): (&mut [u32; SLOTS], &mut [MaybeUninit<T>; SLOTS]),
+    ) -> usize {
+        compact_each(self.positions(range), values, (base, len), (offsets, picked))
+    }
+}
+
+/// [`Destinations::compact`] one update at a time. Every slot is written
+/// and `taken` advances for the range's own only: "mine or not" as a
+/// branch would mispredict half the time.
+fn compact_each<T: Copy>(
+    positions: impl Iterator<Item = usize>,
+    values: &[T],
+    (base, len): (usize, usize),
+    (offsets, picked): (&mut [u32; SLOTS], &mut [MaybeUninit<T>; SLOTS]),
+) -> usize {
+    let mut taken = 0;
+    for (position, &value) in positions.zip(values) {
+        let offset = position.wrapping_sub(base);
+        offsets[taken] = offset as u32;
+        picked[taken] = MaybeUninit::new(value);
+        taken += (offset < len) as usize;
+    }
+    taken
 }
 
 /// One index array along a one-dimensional target of `len` elements; its
@@ -75,6 +114,30 @@ impl<I: IndexInt> Destinations for Along<'_, I> {
             return None;
         }
         block.iter().enumerate().find(|(_, i)| !i.in_bounds(self.len)).map(|(k, &i)| (k, i))
+    }
+
+    /// Sixteen updates at a time where the processor has AVX-512F, the
+    /// indices are `i64` and the values plain 32-bit numbers (a float
+    /// `add.at` by NumPy's default indices); one at a time otherwise.
+    fn compact<T: Copy>(
+        &self,
+        range: Range<usize>,
+        values: &[T],
+        (base, len): (usize, usize),
+        (offsets, picked): (&mut [u32; SLOTS], &mut [MaybeUninit<T>; SLOTS]),
+    ) -> usize {
+        if let (IndexSlice::I64(index), Some(plain)) = (I::wrap_slice(&self.index[range.clone()]), Plain::<T>::of())
+            && let Some(bits) = plain.bits::<u32>(values)
+        {
+            // SAFETY: `T` is a plain number of 32 bits (`bits` said so), of
+            // the size and alignment of `u32`, so its slots are `u32`
+            // slots; the borrow is `picked`'s.
+            let picked_bits = unsafe { &mut *std::ptr::from_mut(picked).cast::<[MaybeUninit<u32>; SLOTS]>() };
+            if let Some(taken) = compact_in_range(index, bits, (self.len, base, len), offsets, picked_bits, self.isa) {
+                return taken;
+            }
+        }
+        compact_each(self.positions(range), values, (base, len), (offsets, picked))
     }
 }
 
@@ -235,8 +298,8 @@ impl<T: Copy> Scan<'_, T> {
         values: &Blocks<'_, T>,
         mut kernel: K,
     ) -> Result<(), usize> {
-        let mut offsets = [0u32; BLOCK];
-        let mut picked = [MaybeUninit::<T>::uninit(); BLOCK];
+        let mut offsets = [0u32; SLOTS];
+        let mut picked = [MaybeUninit::<T>::uninit(); SLOTS];
         let count = updates.count();
         for (b, start) in (0..count).step_by(BLOCK).enumerate() {
             let block = start..(start + BLOCK).min(count);
@@ -246,14 +309,12 @@ impl<T: Copy> Scan<'_, T> {
             {
                 return Err(start + k);
             }
-            // Every position is written; `taken` advances for this range's only.
-            let mut taken = 0;
-            for (position, &value) in updates.positions(block.clone()).zip(values.block(block)) {
-                let offset = position.wrapping_sub(self.base);
-                offsets[taken] = offset as u32;
-                picked[taken] = MaybeUninit::new(value);
-                taken += (offset < self.range.len()) as usize;
-            }
+            let taken = updates.compact(
+                block.clone(),
+                values.block(block),
+                (self.base, self.range.len()),
+                (&mut offsets, &mut picked),
+            );
             let offsets = &offsets[..taken];
             for (k, (&offset, value)) in offsets.iter().zip(&picked[..taken]).enumerate() {
                 if self.far

@@ -1,13 +1,15 @@
 //! The machine: what it has (caches, instruction sets), read only
 //! by the chooser's `choose::machine`, and the mechanisms the executor runs
 //! on it (huge pages, software prefetch, streaming stores, lines blended
-//! whole). Whether to use
+//! whole, index blocks compacted). Whether to use
 //! a mechanism is the chooser's decision; here is only how.
 //!
 //! A leaf: it imports nothing of the crate but `element`.
 
 pub(crate) mod blend;
 pub(crate) mod caches;
+#[cfg(threads)] // the split by destination compacts
+pub(crate) mod compact;
 pub(crate) mod cpu;
 pub(crate) mod pages;
 pub(crate) mod prefetch;
