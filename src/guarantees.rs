@@ -163,7 +163,8 @@
 //!     (`exec/sys/compact.rs`), which the baseline machine never takes:
 //!     their unit tests compare them with plain loops on the real
 //!     instructions (the compaction's with marks past the slots it is
-//!     given), and AddressSanitizer runs them at full size;
+//!     given), and AddressSanitizer runs them at full size, on a machine
+//!     with AVX-512F;
 //!   - the huge-page advice (`madvise`, `exec/sys/pages.rs`), which it
 //!     skips: advice changes no contents;
 //!   - allocations refused for their size, since Miri stops at an

@@ -4,6 +4,8 @@
 
 use std::any::TypeId;
 use std::marker::PhantomData;
+#[cfg(threads)]
+use std::mem::MaybeUninit;
 
 use ndarray::{ArrayViewD, ArrayViewMutD};
 
@@ -607,6 +609,18 @@ impl<T> Plain<T> {
     pub(crate) fn bits_mut<B: Bits>(self, values: &mut [T]) -> Option<&mut [B]> {
         // SAFETY: as in `bits`; the bits borrow `values` exclusively.
         (self.width == B::WIDTH).then(|| unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<B>(), values.len()) })
+    }
+
+    /// Slots for numbers, written or not, as slots for their bits, when
+    /// `B` has `T`'s width.
+    #[cfg(threads)] // the split by destination compacts bits
+    #[inline]
+    pub(crate) fn slots_bits_mut<B: Bits>(self, slots: &mut [MaybeUninit<T>]) -> Option<&mut [MaybeUninit<B>]> {
+        // SAFETY: as in `bits`: `MaybeUninit` keeps `T`'s and `B`'s size and
+        // alignment, a slot written as either holds a valid other, and the
+        // bits borrow `slots` exclusively.
+        (self.width == B::WIDTH)
+            .then(|| unsafe { std::slice::from_raw_parts_mut(slots.as_mut_ptr().cast::<MaybeUninit<B>>(), slots.len()) })
     }
 }
 

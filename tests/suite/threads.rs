@@ -445,11 +445,12 @@ fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
 
 /// Float sums and products into targets of several MB (split by
 /// destination on two or more threads): bit for bit the plain loop's, with
-/// negative indices, array and scalar values, `i64` and `u32` indices, and
-/// an axis that does not divide evenly among the threads.
+/// negative indices, array and scalar values, `i64` and `u32` indices, an
+/// axis that does not divide evenly among the threads, and a last block of
+/// indices (of 4096) that sixteen at a time leave a few of.
 #[test]
 fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_count() {
-    let len = size(1 << 20, 1 << 8) + 3;
+    let len = size(1 << 20, 1 << 8) + 9;
     // Four times as many indices as slots (the checked, rolled-back path),
     // one in five counted from the end.
     let many = Array1::from_iter(

@@ -115,7 +115,9 @@ pub(crate) fn small_region_from<T, D: ndarray::Dimension>(
 /// (`exec::parallel::pieces`: by destination where its table leads and
 /// holds many entries, else along its longest strided dim): a general plan
 /// (the others have loops of their own) whose longest strided dim is long
-/// enough that two threads seldom write into one cache line.
+/// enough that two threads seldom write into one cache line. (Cut by
+/// destination, each entry's positions span that dim too: a table whose
+/// entries select short runs stays on one thread.)
 fn splits_pieces(plan: &IndexedPlan<'_>, machine: &Machine) -> bool {
     matches!(plan.form(), Form::General)
         && machine.splits(plan.len())

@@ -376,6 +376,27 @@ impl<'i> IndexedPlan<'i> {
         piece
     }
 
+    /// This plan with its table's entries replaced by `offsets`, one per
+    /// entry in the table's C order ([`SKIP`] for one left out): a piece
+    /// that writes some of the plan's entries.
+    ///
+    /// # Panics
+    ///
+    /// When `offsets` does not hold one offset per entry.
+    pub fn with_offsets(&self, offsets: Vec<isize>) -> IndexedPlan<'i> {
+        assert_eq!(offsets.len(), self.table.shape.iter().product::<usize>(), "one offset per entry");
+        IndexedPlan {
+            base: self.base,
+            dims: self.dims.clone(),
+            table: Table {
+                shape: self.table.shape.clone(),
+                entries: Entries::Offsets(offsets),
+            },
+            shape: self.shape.clone(),
+            whole_mask: self.whole_mask,
+        }
+    }
+
     /// The index array and row length of a row gather's or row scatter's
     /// plan ([`Form::IndexRows`]); `None` for any other form.
     pub fn index_rows(&self) -> Option<(&AxisIndex<'i>, usize)> {

@@ -15,6 +15,7 @@
 //! in index order, so the result is the serial write's bit for bit,
 //! duplicates included, whatever the number of threads.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use ndarray::Axis;
@@ -23,7 +24,7 @@ use super::for_each_piece;
 use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
 use crate::memory;
-use crate::plan::{AlongIndex, Entries, Form, IndexedPlan, SKIP, Table};
+use crate::plan::{AlongIndex, Form, IndexedPlan, SKIP};
 use crate::value::{Broadcast, InOrder};
 
 /// A leading table is cut by destination when it holds at least this many
@@ -56,49 +57,53 @@ fn ranges(len: usize, parts: usize) -> Vec<Range<usize>> {
     (0..len).step_by(piece).map(|start| start..len.min(start + piece)).collect()
 }
 
-/// The pieces of `plan` by destination, when its table leads the region
-/// and holds at least [`ENTRIES_PER_PIECE`] entries for each of `parts`:
-/// piece `k` keeps the entries whose offsets lie in the `k`th of `parts`
-/// ranges of one width over the table's offsets, the others skipped.
-/// `None` when the table does not lead or is too short, when no entry is
-/// written, or when memory cannot hold the pieces' tables.
-fn by_destination<'i>(plan: &IndexedPlan<'i>, parts: usize) -> Option<Vec<IndexedPlan<'i>>> {
-    plan.leading_table_block()?;
-    let count: usize = plan.table.shape.iter().product();
-    if parts < 2 || count < parts.saturating_mul(ENTRIES_PER_PIECE) {
-        return None;
+/// The entries of a table that leads its plan's region, shared out by
+/// destination: piece `k` of `parts` keeps those whose offsets lie in the
+/// `k`th of `parts` ranges of one width, which together span the picked
+/// offsets from the smallest to the largest; the others it skips.
+struct ByDestination<'p> {
+    /// The table's offsets, one per entry ([`SKIP`] for one skipped).
+    offsets: Cow<'p, [isize]>,
+    /// The smallest offset picked.
+    low: isize,
+    /// The width of each piece's range of offsets.
+    width: usize,
+}
+
+impl<'p> ByDestination<'p> {
+    /// `plan`'s table shared out among `parts` pieces, when it leads the
+    /// region and holds at least [`ENTRIES_PER_PIECE`] entries for each;
+    /// `None` when it does not lead or is too short, when it picks nothing,
+    /// or when memory cannot hold its offsets.
+    fn of(plan: &'p IndexedPlan<'_>, parts: usize) -> Option<Self> {
+        plan.leading_table_block()?;
+        if parts < 2 || plan.table.shape.iter().product::<usize>() < parts.saturating_mul(ENTRIES_PER_PIECE) {
+            return None;
+        }
+        let offsets = plan.table.offsets().ok()?;
+        let picked = offsets.iter().copied().filter(|&offset| offset != SKIP);
+        let (low, high) = picked.fold(None, |span: Option<(isize, isize)>, offset| {
+            Some(span.map_or((offset, offset), |(low, high)| (low.min(offset), high.max(offset))))
+        })?;
+        // (The offsets of one array's elements differ by less than
+        // `isize::MAX`; the last piece's range ends past `high`.)
+        let width = high.abs_diff(low) / parts + 1;
+        Some(ByDestination { offsets, low, width })
     }
-    let offsets = plan.table.offsets().ok()?;
-    let written = offsets.iter().copied().filter(|&offset| offset != SKIP);
-    let (low, high) = written.fold(None, |range: Option<(isize, isize)>, offset| {
-        Some(range.map_or((offset, offset), |(low, high)| (low.min(offset), high.max(offset))))
-    })?;
-    // The offsets of one array's elements differ by less than `isize::MAX`.
-    let width = high.abs_diff(low) / parts + 1;
-    let piece = |part: usize| {
-        let mut kept = memory::vec(count)?;
-        kept.extend(offsets.iter().map(|&offset| match offset {
-            SKIP => SKIP,
-            offset if offset.abs_diff(low) / width == part => offset,
-            _ => SKIP,
-        }));
-        Some(IndexedPlan {
-            base: plan.base,
-            dims: plan.dims.clone(),
-            table: Table {
-                shape: plan.table.shape.clone(),
-                entries: Entries::Offsets(kept),
-            },
-            shape: plan.shape.clone(),
-            whole_mask: plan.whole_mask,
-        })
-    };
-    (0..parts).map(piece).collect()
+
+    /// The table of piece `part`, written into `kept` (empty, with room for
+    /// an offset per entry): each entry's offset where the piece keeps it,
+    /// [`SKIP`] where it does not.
+    fn table(&self, part: usize, mut kept: Vec<isize>) -> Vec<isize> {
+        let keeps = |offset: isize| offset != SKIP && offset.abs_diff(self.low) / self.width == part;
+        kept.extend(self.offsets.iter().map(|&offset| if keeps(offset) { offset } else { SKIP }));
+        kept
+    }
 }
 
 /// Writes `plan`'s positions from `origin` with `values`, in up to `parts`
 /// pieces on the pool's threads: by destination where the table leads
-/// ([`by_destination`]), else along its longest strided dim; `false`, with
+/// ([`ByDestination`]), else along its longest strided dim; `false`, with
 /// nothing written, when the plan is not of the general form or has no
 /// strided dim to cut.
 ///
@@ -107,8 +112,10 @@ fn by_destination<'i>(plan: &IndexedPlan<'i>, parts: usize) -> Option<Vec<Indexe
 /// As [`scatter::write_indexed_at`]: every offset `plan` yields reaches an
 /// element from `origin`, which nothing else reads or writes during the
 /// call; and `plan` was resolved from a layout whose elements do not
-/// overlap (any mutable view's), so that positions differing in the cut
-/// dim's coordinate are different elements.
+/// overlap (any mutable view's). Its strided dims are slices of axes no
+/// index picks (or new axes, of stride zero), so every position of one
+/// element has one coordinate along each strided dim of stride other than
+/// zero, and one table entry's offset (the indexed axes' coordinates).
 pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + Sync>(
     origin: *mut T,
     plan: &IndexedPlan<'_>,
@@ -120,16 +127,19 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         return false;
     };
     let origin = Origin(origin);
-    if let Some(pieces) = by_destination(plan, parts) {
-        for_each_piece(pieces, &|piece| {
+    let count = plan.table.shape.iter().product();
+    if let Some(shares) = ByDestination::of(plan, parts)
+        && let Some(tables) = (0..parts).map(|_| memory::vec(count)).collect::<Option<Vec<_>>>()
+    {
+        for_each_piece(tables.into_iter().enumerate().collect(), &|(part, kept)| {
+            let piece = plan.with_offsets(shares.table(part, kept));
             // SAFETY: the piece's positions are the plan's (the caller's
-            // guarantee) whose table offsets lie in its range. Positions of
-            // different table offsets pick different coordinates of the
-            // indexed axes, so they are different elements in a layout
-            // whose elements do not overlap (the caller's guarantee), and
-            // no two pieces' ranges meet; the piece's table is of offsets,
-            // so its form is the general one, as `write_indexed_at` asks
-            // of writers sharing an array.
+            // guarantee) whose table offsets lie in its range, and no two
+            // pieces' ranges meet. Every position of one element has one
+            // table offset (the caller's guarantee), so no element is in
+            // two pieces. The piece's table is of offsets, so its form is
+            // the general one, as `write_indexed_at` asks of writers
+            // sharing an array.
             unsafe { scatter::write_indexed_at(origin.get(), &piece, values, kernel, far) };
         });
         return true;
@@ -149,8 +159,8 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         };
         // SAFETY: the piece's positions are the plan's (the caller's
         // guarantee) and no other piece's: they differ in the coordinate of
-        // the cut dim, whose stride is not zero, in a layout whose elements
-        // do not overlap (the caller's guarantee); the plan is of the
+        // the cut dim, whose stride is not zero, and every position of one
+        // element has one coordinate there (the caller's guarantee); the plan is of the
         // general form (tested above), as `write_indexed_at` asks of
         // writers sharing an array.
         unsafe { scatter::write_indexed_at(origin.get(), &narrowed, &values, kernel, far) };
@@ -196,8 +206,8 @@ pub(crate) unsafe fn write_along<T: Send + Sync, K: Kernel<T> + Copy + Send + Sy
 mod tests {
     use std::collections::HashSet;
 
-    use super::by_destination;
-    use crate::index::PySlice;
+    use super::ByDestination;
+    use crate::index::{IndexElem, PySlice};
     use crate::ix;
     use crate::mode::Bounds;
     use crate::plan::{IndexedPlan, Plan, resolve};
@@ -208,54 +218,71 @@ mod tests {
         offsets
     }
 
-    /// Cutting a plan by destination gives pieces of the plan's region
-    /// whose positions, each at its region position, are the whole plan's
-    /// written ones, each in one piece only; a repeated index falls in one
-    /// piece, and no element is in two pieces. Rows run forwards and
-    /// backwards in memory, with an index skipped out of bounds.
+    fn indexed<'i>(index: &'i [IndexElem<'_>], shape: &[usize], strides: &[isize]) -> IndexedPlan<'i> {
+        let Ok(Plan::Indexed(plan)) = resolve(index, shape, strides, Bounds::Skip) else {
+            panic!("not an indexed plan")
+        };
+        plan
+    }
+
+    /// Pieces by destination, each a plan of the whole region: their
+    /// positions, each at its region position, are the plan's written
+    /// ones, each in one piece only and none left out; no element is in
+    /// two pieces; and indices spread over the axis leave no piece empty.
+    fn assert_partition(plan: &IndexedPlan<'_>, parts: usize) {
+        let whole = offsets(plan);
+        let shares = ByDestination::of(plan, parts).expect("a leading table of enough entries");
+        let mut found = vec![None; whole.len()];
+        let mut elements = HashSet::new();
+        for part in 0..parts {
+            let own = offsets(&plan.with_offsets(shares.table(part, Vec::new())));
+            assert_eq!(own.len(), whole.len(), "a piece spans the whole region");
+            for (at, offset) in own.iter().enumerate() {
+                if let Some(offset) = offset {
+                    assert_eq!(Some(*offset), whole[at], "a piece's position is the plan's");
+                    assert_eq!(found[at].replace(*offset), None, "a position in two pieces");
+                }
+            }
+            let own: HashSet<isize> = own.into_iter().flatten().collect();
+            assert!(!own.is_empty(), "piece {part} of {parts} is empty");
+            assert!(own.is_disjoint(&elements), "an element in two pieces ({parts} parts)");
+            elements.extend(own);
+        }
+        assert_eq!(found, whole, "{parts} parts");
+    }
+
+    /// Rows forwards and backwards in memory, several times each, with one
+    /// skipped out of bounds, and a table of two indices around a slice
+    /// (`x[i, :, j]`, whose table leads), each cut into two and three
+    /// pieces; too few entries, or a table behind a slice, are not cut.
     #[test]
     fn pieces_by_destination_partition_the_plan() {
         // Rows 0 to 9 in a shuffled order, each several times (-1 is 9), and
         // a 12 out of bounds.
         let rows = ndarray::Array1::from_iter((0..50).map(|k| if k == 20 { 12 } else { (k * 7 % 11) - 1 }));
         let index = [ix(&rows), ix(PySlice::new(Some(1), Some(9), Some(3))), ix(..)];
-        for strides in [[20, 4, 1], [-20, 4, 1]] {
-            let Ok(Plan::Indexed(plan)) = resolve(&index, &[10, 9, 4], &strides, Bounds::Skip) else {
-                panic!("not an indexed plan")
-            };
-            let whole = offsets(&plan);
-            assert!(whole.contains(&None), "the 12 is skipped");
+        for strides in [[36, 4, 1], [-36, 4, 1]] {
+            let plan = indexed(&index, &[10, 9, 4], &strides);
+            assert!(offsets(&plan).contains(&None), "the 12 is skipped");
             for parts in [2, 3] {
-                let pieces = by_destination(&plan, parts).expect("a leading table of 50 entries");
-                assert_eq!(pieces.len(), parts);
-                let mut found = vec![None; whole.len()];
-                let mut elements = HashSet::new();
-                for piece in &pieces {
-                    let own = offsets(piece);
-                    assert_eq!(own.len(), whole.len(), "a piece spans the whole region");
-                    for (at, offset) in own.iter().enumerate() {
-                        if let Some(offset) = offset {
-                            assert_eq!(Some(*offset), whole[at], "a piece's position is the plan's");
-                            assert_eq!(found[at].replace(*offset), None, "a position in two pieces");
-                        }
-                    }
-                    let own: HashSet<isize> = own.into_iter().flatten().collect();
-                    assert!(own.is_disjoint(&elements), "an element in two pieces ({parts} parts)");
-                    elements.extend(own);
-                }
-                assert_eq!(found, whole, "{parts} parts, strides {strides:?}");
+                assert_partition(&plan, parts);
             }
         }
-        // Too few entries for the pieces to share them out, or a table that
-        // does not lead the region: the strided dim is cut instead.
-        let Ok(Plan::Indexed(plan)) = resolve(&index, &[10, 9, 4], &[36, 4, 1], Bounds::Skip) else {
-            panic!("not an indexed plan")
-        };
-        assert!(by_destination(&plan, 50).is_none(), "50 entries for 50 pieces");
+        let columns = ndarray::Array1::from_iter((0..50).map(|k| k * 3 % 4));
+        let around = [ix(&rows), ix(..), ix(&columns)];
+        let plan = indexed(&around, &[10, 5, 4], &[20, 4, 1]);
+        assert!(plan.leading_table_block().is_some(), "NumPy puts the table first");
+        for parts in [2, 3] {
+            assert_partition(&plan, parts);
+        }
+        assert!(
+            ByDestination::of(&indexed(&index, &[10, 9, 4], &[36, 4, 1]), 50).is_none(),
+            "50 entries for 50 pieces"
+        );
         let behind = [ix(..), ix(&rows)];
-        let Ok(Plan::Indexed(plan)) = resolve(&behind, &[10, 13], &[13, 1], Bounds::Error) else {
-            panic!("not an indexed plan")
-        };
-        assert!(by_destination(&plan, 2).is_none(), "the table behind a slice");
+        assert!(
+            ByDestination::of(&indexed(&behind, &[10, 13], &[13, 1]), 2).is_none(),
+            "the table behind a slice"
+        );
     }
 }

@@ -23,7 +23,7 @@ use super::map_pieces;
 use crate::element::Plain;
 use crate::exec::kernel::Kernel;
 use crate::exec::passes::chunk_in_bounds;
-use crate::exec::sys::compact::{LANES, compact_in_range};
+use crate::exec::sys::compact::compact_in_range;
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::prefetch;
 use crate::index::{IndexInt, IndexSlice};
@@ -32,10 +32,6 @@ use crate::value::InOrder;
 
 /// Indices compacted at a time: their positions stay in L1.
 const BLOCK: usize = 4096;
-
-/// The slots of a compacted block: a vector pass stores whole registers,
-/// up to [`LANES`] past the block's last update.
-const SLOTS: usize = BLOCK + LANES;
 
 /// Where the updates of a scan land: a position in the target slice for
 /// each, and, when checked, the first bad index of a block.
@@ -63,22 +59,23 @@ pub(crate) trait Destinations: Sync {
         range: Range<usize>,
         values: &[T],
         (base, len): (usize, usize),
-        (offsets, picked): (&mut [u32; SLOTS], &mut [MaybeUninit<T>; SLOTS]),
+        slots: (&mut [u32; BLOCK], &mut [MaybeUninit<T>; BLOCK]),
     ) -> usize {
-        compact_each(self.positions(range), values, (base, len), (offsets, picked))
+        compact_each(self.positions(range), values, (base, len), slots, 0)
     }
 }
 
-/// [`Destinations::compact`] one update at a time. Every slot is written
-/// and `taken` advances for the range's own only: "mine or not" as a
-/// branch would mispredict half the time.
+/// [`Destinations::compact`] one update at a time, into the slots from
+/// `taken` on; returns the slots taken then. Every slot is written and
+/// `taken` advances for the range's own only: "mine or not" as a branch
+/// would mispredict half the time.
 fn compact_each<T: Copy>(
     positions: impl Iterator<Item = usize>,
     values: &[T],
     (base, len): (usize, usize),
-    (offsets, picked): (&mut [u32; SLOTS], &mut [MaybeUninit<T>; SLOTS]),
+    (offsets, picked): (&mut [u32; BLOCK], &mut [MaybeUninit<T>; BLOCK]),
+    mut taken: usize,
 ) -> usize {
-    let mut taken = 0;
     for (position, &value) in positions.zip(values) {
         let offset = position.wrapping_sub(base);
         offsets[taken] = offset as u32;
@@ -118,26 +115,24 @@ impl<I: IndexInt> Destinations for Along<'_, I> {
 
     /// Sixteen updates at a time where the processor has AVX-512F, the
     /// indices are `i64` and the values plain 32-bit numbers (a float
-    /// `add.at` by NumPy's default indices); one at a time otherwise.
+    /// `add.at` by NumPy's default indices); one at a time otherwise, and
+    /// for the last few.
     fn compact<T: Copy>(
         &self,
         range: Range<usize>,
         values: &[T],
         (base, len): (usize, usize),
-        (offsets, picked): (&mut [u32; SLOTS], &mut [MaybeUninit<T>; SLOTS]),
+        (offsets, picked): (&mut [u32; BLOCK], &mut [MaybeUninit<T>; BLOCK]),
     ) -> usize {
+        let (mut done, mut taken) = (0, 0);
         if let (IndexSlice::I64(index), Some(plain)) = (I::wrap_slice(&self.index[range.clone()]), Plain::<T>::of())
-            && let Some(bits) = plain.bits::<u32>(values)
+            && let (Some(values), Some(picked)) = (plain.bits::<u32>(values), plain.slots_bits_mut::<u32>(picked))
+            && let Some(packed) = compact_in_range(index, values, (self.len, base, len), offsets, picked, self.isa)
         {
-            // SAFETY: `T` is a plain number of 32 bits (`bits` said so), of
-            // the size and alignment of `u32`, so its slots are `u32`
-            // slots; the borrow is `picked`'s.
-            let picked_bits = unsafe { &mut *std::ptr::from_mut(picked).cast::<[MaybeUninit<u32>; SLOTS]>() };
-            if let Some(taken) = compact_in_range(index, bits, (self.len, base, len), offsets, picked_bits, self.isa) {
-                return taken;
-            }
+            (done, taken) = packed;
         }
-        compact_each(self.positions(range), values, (base, len), (offsets, picked))
+        let rest = range.start + done..range.end;
+        compact_each(self.positions(rest), &values[done..], (base, len), (offsets, picked), taken)
     }
 }
 
@@ -298,8 +293,8 @@ impl<T: Copy> Scan<'_, T> {
         values: &Blocks<'_, T>,
         mut kernel: K,
     ) -> Result<(), usize> {
-        let mut offsets = [0u32; SLOTS];
-        let mut picked = [MaybeUninit::<T>::uninit(); SLOTS];
+        let mut offsets = [0u32; BLOCK];
+        let mut picked = [MaybeUninit::<T>::uninit(); BLOCK];
         let count = updates.count();
         for (b, start) in (0..count).step_by(BLOCK).enumerate() {
             let block = start..(start + BLOCK).min(count);
