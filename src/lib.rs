@@ -164,10 +164,12 @@ pub use tensor_core::{index::KeptArray, index::KeptInts, rank, typed};
 /// unchanged): a loop that reads the same shape again and again reuses one
 /// buffer. Otherwise, with glibc's allocator, a new array of more than 32
 /// MiB is always a fresh mapping, faulted in and zeroed by the kernel on
-/// every read; a global allocator that hands freed memory to the next
-/// allocation (such as `mimalloc`, for reads that follow each other
-/// closely) also avoids that. `out = buf` combines with a mode:
-/// `; mode = clip, out = buf`.
+/// every read, which can take longer than the read itself. A global
+/// allocator that keeps freed memory for the next allocation, as
+/// TensorFlow's does, also avoids that: jemalloc (through the
+/// `tikv-jemallocator` crate, say) configured with `dirty_decay_ms:-1`, at
+/// the price of never handing freed memory back to the system. `out = buf` combines
+/// with a mode: `; mode = clip, out = buf`.
 ///
 /// # Panics
 ///
