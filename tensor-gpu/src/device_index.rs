@@ -492,7 +492,7 @@ pub(crate) trait Prepared {
 impl Prepared for Plan<'_> {
     fn selects_nothing(&self) -> bool {
         match self {
-            Plan::Indexed(plan) => plan.table.shape.iter().product::<usize>() == 0,
+            Plan::Indexed(plan) => plan.table.is_empty(),
             Plan::View(_) => false,
         }
     }

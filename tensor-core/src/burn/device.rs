@@ -352,7 +352,7 @@ impl<'t> OnDevice<'t> {
     /// of the index alone (an error of the value stopped the one with it).
     fn arrays_reach(&self) -> bool {
         let reaches = |plan: Result<Plan<'_>, IndexError>| match plan {
-            Ok(Plan::Indexed(indexed)) => indexed.table.shape.iter().all(|&len| len > 0),
+            Ok(Plan::Indexed(indexed)) => !indexed.table.is_empty(),
             _ => true,
         };
         let strides = super::region::c_strides(&self.shape);

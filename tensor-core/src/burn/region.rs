@@ -143,7 +143,7 @@ impl Region {
     /// view's are integers (a single `nd` point), always checked.
     pub(crate) fn reach(&mut self, plan: &Plan<'_>) {
         self.arrays_reached |= match plan {
-            Plan::Indexed(indexed) => indexed.table.shape.iter().all(|&len| len > 0),
+            Plan::Indexed(indexed) => !indexed.table.is_empty(),
             Plan::View(_) => true,
         };
     }

@@ -238,13 +238,23 @@ impl AxisIndex<'_> {
 const PIECE: usize = if cfg!(miri) { 64 } else { 4096 };
 
 impl Table<'_> {
+    /// Number of entries: positions of the broadcast index shape.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether the table has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The offsets, computed from the index when it is read in place;
     /// [`IndexError::TooLarge`] when memory cannot hold them.
     pub fn offsets(&self) -> Result<Cow<'_, [isize]>, IndexError> {
         if let Entries::Offsets(offsets) = &self.entries {
             return Ok(Cow::Borrowed(offsets));
         }
-        let mut offsets = memory::vec(self.shape.iter().product()).ok_or_else(|| IndexError::TooLarge {
+        let mut offsets = memory::vec(self.len()).ok_or_else(|| IndexError::TooLarge {
             shape: Dims(self.shape.clone()),
         })?;
         self.in_pieces(&mut |piece| offsets.extend_from_slice(piece));
@@ -384,7 +394,7 @@ impl<'i> IndexedPlan<'i> {
     ///
     /// When `offsets` does not hold one offset per entry.
     pub fn with_offsets(&self, offsets: Vec<isize>) -> IndexedPlan<'i> {
-        assert_eq!(offsets.len(), self.table.shape.iter().product::<usize>(), "one offset per entry");
+        assert_eq!(offsets.len(), self.table.len(), "one offset per entry");
         IndexedPlan {
             base: self.base,
             dims: self.dims.clone(),
@@ -669,7 +679,7 @@ mod tests {
             }
             assert_eq!(left, row, "{shape:?}: the last row is whole");
             let whole = plan.table.offsets().expect("a small table fits");
-            assert_eq!(whole.len(), plan.table.shape.iter().product::<usize>(), "{shape:?}");
+            assert_eq!(whole.len(), plan.table.len(), "{shape:?}");
         }
     }
 }

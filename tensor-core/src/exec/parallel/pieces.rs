@@ -77,7 +77,7 @@ impl<'p> ByDestination<'p> {
     /// or when memory cannot hold its offsets.
     fn of(plan: &'p IndexedPlan<'_>, parts: usize) -> Option<Self> {
         plan.leading_table_block()?;
-        if parts < 2 || plan.table.shape.iter().product::<usize>() < parts.saturating_mul(ENTRIES_PER_PIECE) {
+        if parts < 2 || plan.table.len() < parts.saturating_mul(ENTRIES_PER_PIECE) {
             return None;
         }
         let offsets = plan.table.offsets().ok()?;
@@ -127,7 +127,7 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         return false;
     };
     let origin = Origin(origin);
-    let count = plan.table.shape.iter().product();
+    let count = plan.table.len();
     if let Some(shares) = ByDestination::of(plan, parts)
         && let Some(tables) = (0..parts).map(|_| memory::vec(count)).collect::<Option<Vec<_>>>()
     {
