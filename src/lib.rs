@@ -166,9 +166,10 @@ pub use tensor_core::{index::KeptArray, index::KeptInts, rank, typed};
 /// MiB is always a fresh mapping, faulted in and zeroed by the kernel on
 /// every read, which can take longer than the read itself. A global
 /// allocator that keeps freed memory for the next allocation, as
-/// TensorFlow's does, also avoids that: jemalloc (through the
-/// `tikv-jemallocator` crate, say) configured with `dirty_decay_ms:-1`, at
-/// the price of never handing freed memory back to the system. `out = buf` combines
+/// TensorFlow's does, also avoids that: jemalloc configured with
+/// `dirty_decay_ms:-1` (with the `tikv-jemallocator` crate, through its
+/// `_RJEM_MALLOC_CONF` environment variable), at the price of never
+/// handing freed memory back to the system. `out = buf` combines
 /// with a mode: `; mode = clip, out = buf`.
 ///
 /// # Panics
