@@ -127,9 +127,8 @@ pub(crate) unsafe fn write_indexed<T: Send + Sync, K: Kernel<T> + Copy + Send + 
         return false;
     };
     let origin = Origin(origin);
-    let count = plan.table.len();
     if let Some(shares) = ByDestination::of(plan, parts)
-        && let Some(tables) = (0..parts).map(|_| memory::vec(count)).collect::<Option<Vec<_>>>()
+        && let Some(tables) = (0..parts).map(|_| memory::vec(shares.offsets.len())).collect::<Option<Vec<_>>>()
     {
         for_each_piece(tables.into_iter().enumerate().collect(), &|(part, kept)| {
             let piece = plan.with_offsets(shares.table(part, kept));
