@@ -10,8 +10,9 @@ use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
 
 /// `run[2 * k] = values[k]` for every `k`, the elements between unchanged:
-/// the lines inside `run` whole where `isa` has AVX-512F, element by
-/// element otherwise.
+/// the lines inside `run` whole where `isa` has AVX-512F (a line a
+/// register) or AVX2 (half a line a register), element by element
+/// otherwise.
 ///
 /// # Safety
 ///
@@ -26,10 +27,16 @@ pub(crate) unsafe fn set_every_other<B: Bits>(run: *mut B, values: &[B], isa: Is
     // unique borrow of it for the call is sound.
     let run = unsafe { std::slice::from_raw_parts_mut(run, 2 * values.len() - 1) };
     #[cfg(target_arch = "x86_64")]
-    if isa.avx512f() {
-        // SAFETY: `isa` says the processor has AVX-512F (only detection
-        // says so).
-        return unsafe { set_every_other_64(run, values) };
+    {
+        if isa.avx512f() {
+            // SAFETY: `isa` says the processor has AVX-512F (only
+            // detection says so).
+            return unsafe { set_every_other_64(run, values) };
+        }
+        if isa.avx2() {
+            // SAFETY: `isa` says the processor has AVX2.
+            return unsafe { set_every_other_32(run, values) };
+        }
     }
     let _ = isa;
     set_every_other_from(run, values, 0);
@@ -38,19 +45,55 @@ pub(crate) unsafe fn set_every_other<B: Bits>(run: *mut B, values: &[B], isa: Is
 /// The elements of `run` at even positions counted from `first`, its
 /// position in the whole run, from `values` (the whole run's).
 fn set_every_other_from<B: Bits>(run: &mut [B], values: &[B], first: usize) {
-    for (k, element) in run.iter_mut().enumerate() {
-        let at = first + k;
-        if at.is_multiple_of(2) {
-            *element = values[at / 2];
-        }
+    let written = run.iter_mut().skip(first % 2).step_by(2);
+    for (element, &value) in written.zip(&values[first.div_ceil(2)..]) {
+        *element = value;
     }
+}
+
+/// `run`'s aligned blocks of `V` each loaded, blended with the values of
+/// their even positions, and stored whole; the elements before the first
+/// block and after the last one by [`set_every_other_from`].
+/// `blend(old, values, first_even)` returns the block `old` with the
+/// `values` (half a block's elements) in its even lanes when
+/// `first_even`, else in its odd ones.
+///
+/// # Safety
+///
+/// `V` is plain bits, `size_of::<V>()` an even multiple of `B`'s, and
+/// `blend` runs on this processor.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn by_blocks<B: Bits, V: Copy>(run: &mut [B], values: &[B], blend: impl Fn(V, &[B], bool) -> V) {
+    let per_block = size_of::<V>() / size_of::<B>();
+    // SAFETY: `B` (an unsigned integer) and `V` are plain bits (the
+    // caller's guarantee): any pattern is valid for both, and
+    // `align_to_mut` cuts whole, aligned blocks out of `run` for the
+    // middle.
+    let (head, middle, tail) = unsafe { run.align_to_mut::<V>() };
+    set_every_other_from(head, values, 0);
+    let first_block = head.len();
+    // Blocks are an even number of elements, so every block starts on the
+    // same parity.
+    let first_even = first_block.is_multiple_of(2);
+    for (l, block) in middle.iter_mut().enumerate() {
+        let start = first_block + l * per_block;
+        let half = &values[start.div_ceil(2)..][..per_block / 2];
+        // A volatile load: the compiler would otherwise fold the load, the
+        // blend and the store into a masked store, which writes part of
+        // the line and waits for its read as element stores do.
+        // SAFETY: `block` is an aligned block of `run`.
+        let old = unsafe { std::ptr::read_volatile(block) };
+        *block = blend(old, half, first_even);
+    }
+    set_every_other_from(tail, values, first_block + middle.len() * per_block);
 }
 
 /// [`set_every_other`] a line at a time.
 ///
 /// # Safety
 ///
-/// The processor has AVX-512F; `run` is `2 * values.len() - 1` elements.
+/// The processor has AVX-512F.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn set_every_other_64<B: Bits>(run: &mut [B], values: &[B]) {
@@ -58,37 +101,56 @@ unsafe fn set_every_other_64<B: Bits>(run: &mut [B], values: &[B]) {
         __m512i, _mm256_loadu_si256, _mm512_castsi256_si512, _mm512_mask_blend_epi32, _mm512_permutexvar_epi32, _mm512_setr_epi32,
     };
     // In 32-bit lanes: which value lane each line lane takes, and which
-    // lanes are written, for a line whose first element is written (even)
-    // or not (odd).
-    let (spread, even, odd) = match size_of::<B>() {
-        4 => (_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), 0x5555, 0xaaaa),
-        _ => (_mm512_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7), 0x3333, 0xcccc),
+    // lanes are written when the line's first element is.
+    let (spread, even) = match size_of::<B>() {
+        4 => (_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), 0x5555),
+        _ => (_mm512_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7), 0x3333),
     };
-    let per_line = 64 / size_of::<B>();
-    // SAFETY: `B` (an unsigned integer) and `__m512i` are plain bits: any
-    // pattern is valid for both, and `align_to_mut` cuts whole, aligned
-    // 64-byte blocks out of `run` for the middle.
-    let (head, middle, tail) = unsafe { run.align_to_mut::<__m512i>() };
-    set_every_other_from(head, values, 0);
-    let first_line = head.len();
-    // Lines are an even number of elements, so every line starts on the
-    // same parity.
-    let written = if first_line.is_multiple_of(2) { even } else { odd };
-    for (l, line) in middle.iter_mut().enumerate() {
-        let start = first_line + l * per_line;
-        // The line's values: half a line, from the first even position.
-        let half = &values[start.div_ceil(2)..][..per_line / 2];
+    let blend = |old: __m512i, half: &[B], first_even: bool| {
         // SAFETY: `half` is 32 bytes of `values`, read unaligned.
         let half = unsafe { _mm256_loadu_si256(half.as_ptr().cast()) };
         let spread = _mm512_permutexvar_epi32(spread, _mm512_castsi256_si512(half));
-        // A volatile load: the compiler would otherwise fold the load, the
-        // blend and the store into a masked store, which writes part of
-        // the line and waits for its read as element stores do.
-        // SAFETY: `line` is an aligned 64-byte block of `run`.
-        let old = unsafe { std::ptr::read_volatile(line) };
-        *line = _mm512_mask_blend_epi32(written, old, spread);
-    }
-    set_every_other_from(tail, values, first_line + middle.len() * per_line);
+        _mm512_mask_blend_epi32(if first_even { even } else { !even }, old, spread)
+    };
+    // SAFETY: `__m512i` is plain bits, 64 bytes: 16 or 8 elements; the
+    // blend runs here (AVX-512F).
+    unsafe { by_blocks(run, values, blend) }
+}
+
+/// [`set_every_other`] half a line at a time.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn set_every_other_32<B: Bits>(run: &mut [B], values: &[B]) {
+    use std::arch::x86_64::{
+        __m256i, _mm_loadu_si128, _mm256_blendv_epi8, _mm256_castsi128_si256, _mm256_permutevar8x32_epi32, _mm256_setr_epi32,
+        _mm256_xor_si256,
+    };
+    // In 32-bit lanes: which value lane each block lane takes, and which
+    // lanes are written (all ones) when the block's first element is.
+    let (spread, even) = match size_of::<B>() {
+        4 => (
+            _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3),
+            _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0),
+        ),
+        _ => (
+            _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3),
+            _mm256_setr_epi32(-1, -1, 0, 0, -1, -1, 0, 0),
+        ),
+    };
+    let odd = _mm256_xor_si256(even, _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, -1));
+    let blend = |old: __m256i, half: &[B], first_even: bool| {
+        // SAFETY: `half` is 16 bytes of `values`, read unaligned.
+        let half = unsafe { _mm_loadu_si128(half.as_ptr().cast()) };
+        let spread = _mm256_permutevar8x32_epi32(_mm256_castsi128_si256(half), spread);
+        _mm256_blendv_epi8(old, spread, if first_even { even } else { odd })
+    };
+    // SAFETY: `__m256i` is plain bits, 32 bytes: 8 or 4 elements; the
+    // blend runs here (AVX2).
+    unsafe { by_blocks(run, values, blend) }
 }
 
 #[cfg(test)]
@@ -96,19 +158,23 @@ mod tests {
     use super::set_every_other;
 
     use crate::element::Bits;
-    use crate::exec::sys::cpu::Isa;
+    use crate::exec::sys::cpu::{Isa, IsaCeiling};
 
-    /// Every length and offset from a line, with every instruction set this
-    /// processor has: the values at even positions, the elements between
-    /// and around the run unchanged.
+    /// Every length and offset from a line, with each instruction set this
+    /// processor has as the widest used: the values at even positions, the
+    /// elements between and around the run unchanged.
     fn equals_a_loop<B: Bits + PartialEq + std::fmt::Debug>(before: impl Fn(usize) -> B, value: impl Fn(usize) -> B) {
         let width = size_of::<B>();
-        let (isas, counts): (&[Isa], Vec<usize>) = if cfg!(miri) {
-            (&[Isa::baseline()], vec![0, 1, 2, 5])
+        let (isas, counts): (Vec<Isa>, Vec<usize>) = if cfg!(miri) {
+            (vec![Isa::baseline()], vec![0, 1, 2, 5])
         } else {
-            (&[Isa::baseline(), Isa::detect()], (0..60).chain([500, 1001]).collect())
+            let ceilings = [IsaCeiling::Baseline, IsaCeiling::Avx, IsaCeiling::Avx2, IsaCeiling::Avx512f];
+            (
+                ceilings.map(|ceiling| Isa::detect().at_most(ceiling)).into(),
+                (0..60).chain([500, 1001]).collect(),
+            )
         };
-        for &isa in isas {
+        for isa in isas {
             for &count in &counts {
                 for offset in 0..64 / width + 1 {
                     let values: Vec<B> = (0..count).map(&value).collect();

@@ -57,7 +57,7 @@ impl Isa {
 
     /// These instruction sets, none wider than `ceiling`: only ever fewer
     /// than detection found, so still sound to run.
-    #[cfg(feature = "forced-machine")]
+    #[cfg(any(test, feature = "forced-machine"))]
     pub(crate) fn at_most(self, ceiling: IsaCeiling) -> Self {
         Isa {
             avx: self.avx && ceiling >= IsaCeiling::Avx,
@@ -70,7 +70,7 @@ impl Isa {
 /// The widest instruction set a forced machine lets the hot loops use
 /// (feature `forced-machine`), in order: a ceiling, never more than the
 /// processor has.
-#[cfg(feature = "forced-machine")]
+#[cfg(any(test, feature = "forced-machine"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum IsaCeiling {
     /// The x86-64 baseline (SSE2).
