@@ -1,10 +1,11 @@
-//! Every other element of a run set a whole cache line at a time: each
-//! line inside the run loaded, the values blended into its written lanes,
-//! and stored whole. Element by element, each line is still read before it
-//! is written (the elements between must survive), but by the stores'
-//! reads for ownership, eight or sixteen stores waiting on each; loaded
-//! first, the reads run ahead as a copy's do (docs/performance.md, "Every
-//! other element set by whole lines").
+//! Every other element of a run set a vector register at a time (a whole
+//! cache line with AVX-512F, half of one with AVX2): each aligned block
+//! inside the run loaded, the values blended into its written lanes, and
+//! stored whole. Element by element, each line is still read before it is
+//! written (the elements between must survive), but by the stores' reads
+//! for ownership, eight or sixteen stores waiting on each; loaded first,
+//! the reads run ahead as a copy's do (docs/performance.md, "Every other
+//! element set by whole lines").
 
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
@@ -51,17 +52,19 @@ fn set_every_other_from<B: Bits>(run: &mut [B], values: &[B], first: usize) {
     }
 }
 
-/// `run`'s aligned blocks of `V` each loaded, blended with the values of
-/// their even positions, and stored whole; the elements before the first
-/// block and after the last one by [`set_every_other_from`].
-/// `blend(old, values, first_even)` returns the block `old` with the
-/// `values` (half a block's elements) in its even lanes when
-/// `first_even`, else in its odd ones.
+/// `run[2 * k] = values[k]` for every `k` (`run` is `2 * values.len() - 1`
+/// elements, else this panics): `run`'s aligned blocks of `V` each loaded,
+/// blended with the values of their even positions, and stored whole; the
+/// elements before the first block and after the last one by
+/// [`set_every_other_from`]. `blend(old, half, first_even)` returns the
+/// block `old` with `half` (exactly half a block's elements, so
+/// `size_of::<V>() / 2` bytes) in its even lanes when `first_even`, else
+/// in its odd ones. `size_of::<V>()` is an even multiple of `B`'s, so
+/// every block starts on the same parity.
 ///
 /// # Safety
 ///
-/// `V` is plain bits, `size_of::<V>()` an even multiple of `B`'s, and
-/// `blend` runs on this processor.
+/// `V` is plain bits: any pattern of its size is a valid `V`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn by_blocks<B: Bits, V: Copy>(run: &mut [B], values: &[B], blend: impl Fn(V, &[B], bool) -> V) {
@@ -73,15 +76,13 @@ unsafe fn by_blocks<B: Bits, V: Copy>(run: &mut [B], values: &[B], blend: impl F
     let (head, middle, tail) = unsafe { run.align_to_mut::<V>() };
     set_every_other_from(head, values, 0);
     let first_block = head.len();
-    // Blocks are an even number of elements, so every block starts on the
-    // same parity.
     let first_even = first_block.is_multiple_of(2);
     for (l, block) in middle.iter_mut().enumerate() {
         let start = first_block + l * per_block;
         let half = &values[start.div_ceil(2)..][..per_block / 2];
         // A volatile load: the compiler would otherwise fold the load, the
         // blend and the store into a masked store, which writes part of
-        // the line and waits for its read as element stores do.
+        // the block and waits for its line's read as element stores do.
         // SAFETY: `block` is an aligned block of `run`.
         let old = unsafe { std::ptr::read_volatile(block) };
         *block = blend(old, half, first_even);
@@ -107,13 +108,13 @@ unsafe fn set_every_other_64<B: Bits>(run: &mut [B], values: &[B]) {
         _ => (_mm512_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7), 0x3333),
     };
     let blend = |old: __m512i, half: &[B], first_even: bool| {
-        // SAFETY: `half` is 32 bytes of `values`, read unaligned.
+        // SAFETY: `by_blocks` hands half a 64-byte block of elements: 32
+        // bytes, read unaligned.
         let half = unsafe { _mm256_loadu_si256(half.as_ptr().cast()) };
         let spread = _mm512_permutexvar_epi32(spread, _mm512_castsi256_si512(half));
         _mm512_mask_blend_epi32(if first_even { even } else { !even }, old, spread)
     };
-    // SAFETY: `__m512i` is plain bits, 64 bytes: 16 or 8 elements; the
-    // blend runs here (AVX-512F).
+    // SAFETY: `__m512i` is plain bits.
     unsafe { by_blocks(run, values, blend) }
 }
 
@@ -143,13 +144,13 @@ unsafe fn set_every_other_32<B: Bits>(run: &mut [B], values: &[B]) {
     };
     let odd = _mm256_xor_si256(even, _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, -1));
     let blend = |old: __m256i, half: &[B], first_even: bool| {
-        // SAFETY: `half` is 16 bytes of `values`, read unaligned.
+        // SAFETY: `by_blocks` hands half a 32-byte block of elements: 16
+        // bytes, read unaligned.
         let half = unsafe { _mm_loadu_si128(half.as_ptr().cast()) };
         let spread = _mm256_permutevar8x32_epi32(_mm256_castsi128_si256(half), spread);
         _mm256_blendv_epi8(old, spread, if first_even { even } else { odd })
     };
-    // SAFETY: `__m256i` is plain bits, 32 bytes: 8 or 4 elements; the
-    // blend runs here (AVX2).
+    // SAFETY: `__m256i` is plain bits.
     unsafe { by_blocks(run, values, blend) }
 }
 
@@ -196,6 +197,8 @@ mod tests {
     #[test]
     fn every_other_element_set_equals_a_loop() {
         equals_a_loop(|k| k as u32, |k| u32::MAX - k as u32);
-        equals_a_loop(|k| k as u64, |k| u64::MAX - ((k as u64) << 32));
+        // Both halves of each value differ from value to value, so a lane
+        // taken from the wrong value shows.
+        equals_a_loop(|k| k as u64, |k| u64::MAX - ((k as u64) << 32) - 3 * k as u64);
     }
 }

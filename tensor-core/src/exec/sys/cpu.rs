@@ -103,7 +103,6 @@ mod tests {
         assert!(!isa.avx512f() || isa.avx2());
     }
 
-    #[cfg(feature = "forced-machine")]
     #[test]
     fn a_ceiling_only_takes_instruction_sets_away() {
         use super::IsaCeiling;
