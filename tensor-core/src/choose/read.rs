@@ -28,7 +28,7 @@ use crate::rank::Selection;
 #[cfg(threads)]
 use super::rows;
 use super::rows::RowStores;
-use super::{Machine, layout, machine};
+use super::{Machine, layout};
 
 /// How a gather runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,11 +38,10 @@ enum GatherStrategy {
     MaskBlocks { parallel: bool },
     /// The plan's offsets, block by block, as the bits of plain numbers,
     /// on every thread; the rows of one index array stored as `rows` says
-    /// (streamed past the cache on one thread too; measured on this one),
-    /// picks prefetched when `far`.
-    Blocks { rows: RowStores, far: bool },
-    /// One thread; picks prefetched when `far`.
-    Serial { far: bool },
+    /// (streamed past the cache on one thread too; measured on this one).
+    Blocks { rows: RowStores },
+    /// One thread.
+    Serial,
 }
 
 /// How a gather stores its output rows: those of one index array as
@@ -62,15 +61,12 @@ fn gather_strategy<T>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, machine:
     let plain = Plain::<T>::of().is_some();
     let parallel = machine.splits(plan.len()) && plain;
     let rows = if plain { row_stores::<T>(plan, machine) } else { RowStores::Plain };
-    // An `along` gather out of a target beyond the last-level cache asks
-    // for its picks early.
-    let far = machine::beyond_cache(view.len().saturating_mul(size_of::<T>()));
     match plan.form() {
         Form::LeadingMask { mask, .. } if view.is_standard_layout() && mask.mask.is_standard_layout() => {
             GatherStrategy::MaskBlocks { parallel }
         }
-        _ if parallel || rows != RowStores::Plain => GatherStrategy::Blocks { rows, far },
-        _ => GatherStrategy::Serial { far },
+        _ if parallel || rows != RowStores::Plain => GatherStrategy::Blocks { rows },
+        _ => GatherStrategy::Serial,
     }
 }
 
@@ -123,9 +119,9 @@ pub(crate) fn read<'a, T: Clone>(
     let gathered = match strategy {
         // SAFETY: the plan was resolved from this view's layout (above); an
         // `along` index it left unchecked, the gather checks as it walks.
-        GatherStrategy::Blocks { rows, far } => unsafe { gather_in_parallel(&view, &plan, fill, (rows, far), &machine, out) },
+        GatherStrategy::Blocks { rows } => unsafe { gather_in_parallel(&view, &plan, fill, rows, &machine, out) },
         // SAFETY: as above.
-        GatherStrategy::Serial { far } => unsafe { gather::gather(&view, &plan, fill, (far, machine.isa), out) },
+        GatherStrategy::Serial => unsafe { gather::gather(&view, &plan, fill, machine.isa, out) },
         GatherStrategy::MaskBlocks { .. } => unreachable!("a mask's blocks were gathered above"),
     };
     match gathered {
@@ -176,12 +172,12 @@ pub(crate) unsafe fn run_read_into<T: Clone>(
     };
     match gather_strategy(view, &plan, machine) {
         GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(view, &plan, parallel, machine)),
-        GatherStrategy::Blocks { rows, far } => {
+        GatherStrategy::Blocks { rows } => {
             // SAFETY: the caller's guarantee.
-            unsafe { gather_in_parallel_into(view, &plan, fill, (rows, far), machine, out) }
+            unsafe { gather_in_parallel_into(view, &plan, fill, rows, machine, out) }
         }
         // SAFETY: as above.
-        GatherStrategy::Serial { far } => unsafe { gather::gather_into(view, &plan, fill, far, out) },
+        GatherStrategy::Serial => unsafe { gather::gather_into(view, &plan, fill, machine.isa, out) },
     }
 }
 
@@ -223,8 +219,8 @@ fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threa
 
 /// The gather of `plan` from `view` on every thread, on the bits of the
 /// plain numbers its elements are (on one thread for other elements, or a
-/// plan whose form is not split by blocks); rows stored as `rows` says,
-/// picks prefetched when `far`. An `along` index is checked as it is
+/// plan whose form is not split by blocks); rows stored as `rows` says.
+/// An `along` index is checked as it is
 /// walked, as [`gather::gather`] checks it: an error at a row with a pick
 /// out of bounds, the elements gathered dropped.
 ///
@@ -237,7 +233,7 @@ unsafe fn gather_in_parallel<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    (rows, far): (RowStores, bool),
+    rows: RowStores,
     machine: &Machine,
     mut out: Vec<T>,
 ) -> Result<ArrayD<T>, RowOutOfBounds> {
@@ -247,9 +243,9 @@ unsafe fn gather_in_parallel<T: Clone>(
         let gathered = match Plain::<T>::of().map(Plain::width) {
             // SAFETY: the caller's guarantee, that `plan` was resolved from
             // `view`'s layout.
-            Some(Width::Bits32) => unsafe { gather_bits::<T, u32>(view, plan, fill, far, run, machine.isa, out) },
+            Some(Width::Bits32) => unsafe { gather_bits::<T, u32>(view, plan, fill, run, machine.isa, out) },
             // SAFETY: as above.
-            Some(Width::Bits64) => unsafe { gather_bits::<T, u64>(view, plan, fill, far, run, machine.isa, out) },
+            Some(Width::Bits64) => unsafe { gather_bits::<T, u64>(view, plan, fill, run, machine.isa, out) },
             None => Err((Unwritten::Declined, out)),
         };
         match gathered {
@@ -261,7 +257,7 @@ unsafe fn gather_in_parallel<T: Clone>(
     #[cfg(not(threads))]
     let _ = rows;
     // SAFETY: the caller's guarantee.
-    unsafe { gather::gather(view, plan, fill, (far, machine.isa), out) }
+    unsafe { gather::gather(view, plan, fill, machine.isa, out) }
 }
 
 /// [`gather_in_parallel`] over the elements of `out`, in place when `out`
@@ -275,7 +271,7 @@ unsafe fn gather_in_parallel_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    (rows, far): (RowStores, bool),
+    rows: RowStores,
     machine: &Machine,
     mut out: ArrayViewMutD<'_, T>,
 ) {
@@ -284,17 +280,17 @@ unsafe fn gather_in_parallel_into<T: Clone>(
         let run = (machine.threads, executor_rows(rows, machine.isa));
         if let Some(slots) = out.as_slice_mut()
             // SAFETY: the caller's guarantee.
-            && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, far, run, slots) } || {
+            && (unsafe { gather_bits_into::<T, u32>(view, plan, fill, run, machine.isa, slots) } || {
                 // SAFETY: the caller's guarantee.
-                unsafe { gather_bits_into::<T, u64>(view, plan, fill, far, run, slots) }
+                unsafe { gather_bits_into::<T, u64>(view, plan, fill, run, machine.isa, slots) }
             })
         {
             return;
         }
     }
-    let _ = (rows, machine);
+    let _ = rows;
     // SAFETY: the caller's guarantee.
-    unsafe { gather::gather_into(view, plan, fill, far, out) }
+    unsafe { gather::gather_into(view, plan, fill, machine.isa, out) }
 }
 
 /// How the executor stores a row gather's rows as `rows` says: measured
@@ -328,8 +324,8 @@ unsafe fn gather_bits_into<T, B: Bits>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    far: bool,
     (threads, rows): (usize, ExecutorRows<'_>),
+    isa: Isa,
     out: &mut [T],
 ) -> bool {
     let Some(plain) = Plain::<T>::of().filter(|plain| plain.width() == B::WIDTH) else {
@@ -347,19 +343,18 @@ unsafe fn gather_bits_into<T, B: Bits>(
     // writes only elements into it (its contract), so `out` stays
     // initialized; `B` is `Copy`, so nothing overwritten needed dropping.
     let out = unsafe { &mut *(out as *mut [B] as *mut [std::mem::MaybeUninit<B>]) };
-    let source = (view.as_ptr().cast::<B>(), far);
+    let source = view.as_ptr().cast::<B>();
     // SAFETY: as in `gather_bits`: the view's elements are plain numbers of
     // `B`'s width, and the plan was resolved from its layout, its indices
     // checked (the caller's guarantee).
-    match unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, (threads, rows), None, out) } {
+    match unsafe { crate::exec::parallel::gather::gather_into(source, plan, fill, (threads, rows), (isa, false), out) } {
         Ok(()) => true,
         Err(Unwritten::Declined) => false,
         Err(Unwritten::OutOfBounds) => unreachable!("a gather that checks no index finds none out of bounds"),
     }
 }
 
-/// The parallel gather of `plan` from `view` (picks prefetched when `far`;
-/// `run`: on how many threads, its rows stored how; an `along` index
+/// The parallel gather of `plan` from `view` (`run`: on how many threads, its rows stored how; an `along` index
 /// checked as walked with `isa`'s instructions) into `out` (empty, with
 /// room for the plan's elements), on the bits `B` of the plain elements;
 /// `out` back, declined, when `B` is not their width or the plan's form is
@@ -374,7 +369,6 @@ unsafe fn gather_bits<T, B: Bits>(
     view: &ArrayViewD<'_, T>,
     plan: &IndexedPlan<'_>,
     fill: Option<&T>,
-    far: bool,
     run: (usize, ExecutorRows<'_>),
     isa: Isa,
     out: Vec<T>,
@@ -386,7 +380,7 @@ unsafe fn gather_bits<T, B: Bits>(
     let Ok(out) = plain.bits_of::<B>(out) else {
         unreachable!("B has T's width (checked above)")
     };
-    let source = (view.as_ptr().cast::<B>(), far);
+    let source = view.as_ptr().cast::<B>();
     // SAFETY: the view's elements are plain numbers of `B`'s width (checked
     // above), so each is a valid `B`; the plan was resolved from the view's
     // layout (the caller's guarantee), so every offset from the view's

@@ -31,8 +31,7 @@ pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &
 
 /// The elements `plan` selects from `target`, in an array of the plan's
 /// shape made of `out` (empty, with room for them); skipped positions read
-/// as `fill`. With `far` (the chooser's call: a target beyond the
-/// last-level cache), an `along` gather asks for its picks rows early.
+/// as `fill`.
 ///
 /// An `along` index is checked in bounds as it is walked, with `isa`'s
 /// instructions, whether or not it was when planned: an error at the first
@@ -52,18 +51,18 @@ pub(crate) unsafe fn gather<T: Clone>(
     target: &ArrayViewD<'_, T>,
     plan: &IndexedPlan,
     fill: Option<&T>,
-    (far, isa): (bool, Isa),
+    isa: Isa,
     mut out: Vec<T>,
 ) -> Result<ArrayD<T>, RowOutOfBounds> {
     assert!(out.is_empty(), "an empty output");
     // SAFETY: the caller's guarantee; an `along` index is checked as walked.
-    unsafe { gather_to(target, plan, fill, (far, Some(isa)), &mut out) }?;
+    unsafe { gather_to(target, plan, fill, (isa, true), &mut out) }?;
     Ok(ArrayD::from_shape_vec(IxDyn(&plan.shape), out).expect("the plan yields one element per position of its shape"))
 }
 
 /// [`gather`] over the elements of `out`, in its logical order, every
 /// index checked in bounds when planned (an error would leave `out` half
-/// written).
+/// written); an `along` index's picks tested with `isa`'s instructions.
 ///
 /// # Safety
 ///
@@ -78,7 +77,7 @@ pub(crate) unsafe fn gather_into<T: Clone>(
     target: &ArrayViewD<'_, T>,
     plan: &IndexedPlan,
     fill: Option<&T>,
-    far: bool,
+    isa: Isa,
     mut out: ArrayViewMutD<'_, T>,
 ) {
     assert_eq!(out.shape(), plan.shape.as_slice(), "the output has the plan's shape");
@@ -86,13 +85,13 @@ pub(crate) unsafe fn gather_into<T: Clone>(
         Some(slots) => {
             let mut sink = Overwrite(slots);
             // SAFETY: the caller's guarantee.
-            unsafe { gather_to(target, plan, fill, (far, None), &mut sink) }.expect(UNCHECKED_NEVER_STOPS);
+            unsafe { gather_to(target, plan, fill, (isa, false), &mut sink) }.expect(UNCHECKED_NEVER_STOPS);
             sink.0.is_empty()
         }
         None => {
             let mut sink = OverwriteEach(out.iter_mut());
             // SAFETY: the caller's guarantee.
-            unsafe { gather_to(target, plan, fill, (far, None), &mut sink) }.expect(UNCHECKED_NEVER_STOPS);
+            unsafe { gather_to(target, plan, fill, (isa, false), &mut sink) }.expect(UNCHECKED_NEVER_STOPS);
             sink.0.next().is_none()
         }
     };
@@ -108,10 +107,7 @@ struct AlongGather<'o, T, S> {
     origin: *const T,
     base: isize,
     out: &'o mut S,
-    /// Whether it asks for each row's picks [`prefetch::pick_rows_ahead`]
-    /// rows early (out of a target beyond the last-level cache).
-    prefetches: bool,
-    /// The instructions it checks a block of picks with, if it checks.
+    /// The instructions it tests a block of picks with.
     isa: Isa,
 }
 
@@ -120,15 +116,9 @@ impl<'o, T, S> AlongGather<'o, T, S> {
     ///
     /// Every offset the rows handed to [`row`](AlongRows::row) will hold,
     /// plus `base`, reaches an element from `origin` that lives while the
-    /// gather runs (those handed to `upcoming` are only prefetched).
-    unsafe fn new(origin: *const T, base: isize, out: &'o mut S, (prefetches, isa): (bool, Isa)) -> Self {
-        AlongGather {
-            origin,
-            base,
-            out,
-            prefetches,
-            isa,
-        }
+    /// gather runs.
+    unsafe fn new(origin: *const T, base: isize, out: &'o mut S, isa: Isa) -> Self {
+        AlongGather { origin, base, out, isa }
     }
 }
 
@@ -141,14 +131,8 @@ impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
             .extend(offsets.map(move |offset| unsafe { &*origin.offset(base + offset) }));
     }
 
-    #[cfg_attr(not(unoptimized), inline(always))]
-    fn rows_ahead(&self, row_len: usize) -> usize {
-        prefetch::pick_rows_ahead_if(self.prefetches, row_len)
-    }
-
-    #[cfg_attr(not(unoptimized), inline(always))]
-    fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
-        prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
+    fn in_range<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+        passes::chunk_in_range(picks, len, self.isa)
     }
 
     fn in_bounds<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
@@ -234,17 +218,17 @@ impl<'o, T: Clone + 'o, I: Iterator<Item = &'o mut T>> Sink<T> for OverwriteEach
     }
 }
 
-/// [`gather`] into `out`, an `along` index checked as walked with
-/// `checks`'s instructions where given.
+/// [`gather`] into `out`, an `along` index's picks tested with `isa`'s
+/// instructions, and checked in bounds as walked where it `checks`.
 ///
 /// # Safety
 ///
-/// As [`gather`] where `checks` is given, as [`gather_into`] where not.
+/// As [`gather`] where it `checks`, as [`gather_into`] where not.
 unsafe fn gather_to<T: Clone>(
     target: &ArrayViewD<'_, T>,
     plan: &IndexedPlan,
     fill: Option<&T>,
-    (far, checks): (bool, Option<Isa>),
+    (isa, checks): (Isa, bool),
     out: &mut impl Sink<T>,
 ) -> Result<(), RowOutOfBounds> {
     let origin = target.as_ptr();
@@ -278,14 +262,11 @@ unsafe fn gather_to<T: Clone>(
             // of its axis (checked by `walk_checking` before it hands the
             // row, or when planned: the caller's guarantee), so each offset
             // is a position of the plan, an element of `target`.
-            let mut rows = unsafe { AlongGather::new(origin, plan.base, out, (far, checks.unwrap_or(Isa::baseline()))) };
-            return match checks {
-                Some(_) => along.walk_checking(region, 0..region[0], &mut rows),
-                None => {
-                    along.walk(region, 0..region[0], &mut rows);
-                    Ok(())
-                }
-            };
+            let mut rows = unsafe { AlongGather::new(origin, plan.base, out, isa) };
+            if checks {
+                return along.walk_checking(region, 0..region[0], &mut rows);
+            }
+            along.walk(region, 0..region[0], &mut rows);
         }
         Form::LeadingMask { .. } | Form::General => {
             let fill = || fill.expect("skipped positions in a read come with a fill value");

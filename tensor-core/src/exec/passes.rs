@@ -7,7 +7,7 @@
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages;
 use crate::index::{IndexInt, IntArray, with_int_array};
-use crate::plan::{IndexPasses, Serial};
+use crate::plan::{IndexPasses, Serial, all_in_range};
 
 /// The CPU's passes: `isa`'s instructions, and `threads` threads for
 /// arrays of at least `min_parallel` indices (the chooser's picks).
@@ -123,6 +123,30 @@ fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
     chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
 }
 
+/// Whether every index of `chunk` lies in `[0, len)` (no negative one to
+/// wrap), with `isa`'s instructions.
+pub(crate) fn chunk_in_range<I: IndexInt>(chunk: &[I], len: usize, isa: Isa) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: `isa` says the processor has AVX2 (only detection says so).
+        return unsafe { chunk_in_range_avx2(chunk, len) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    all_in_range(chunk, len)
+}
+
+/// [`all_in_range`] built for AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chunk_in_range_avx2<I: IndexInt>(chunk: &[I], len: usize) -> bool {
+    all_in_range(chunk, len)
+}
+
 #[cfg(all(test, threads))]
 mod tests {
     use ndarray::{Array1, Array2, ShapeBuilder};
@@ -187,5 +211,51 @@ mod tests {
         };
         assert_eq!(passes.first_out_of_bounds(&index, 4), Some(4));
         assert_eq!(passes.first_out_of_bounds(&index, 6), None);
+    }
+}
+
+#[cfg(test)]
+mod range {
+    use super::{Isa, chunk_in_bounds, chunk_in_range};
+    use crate::index::IndexInt;
+
+    /// The block tests give a plain comparison's answers, for every
+    /// instruction set the processor has, each index type, and a value at
+    /// each edge of the range in any place of a block.
+    #[test]
+    fn block_tests_equal_a_plain_comparison() {
+        fn check<I: IndexInt + TryFrom<i64>>(len: usize) {
+            let edges: Vec<I> = [
+                -(len as i64) - 1,
+                -(len as i64),
+                -1,
+                0,
+                len as i64 - 1,
+                len as i64,
+                i64::MIN,
+                i64::MAX,
+            ]
+            .into_iter()
+            .filter_map(|v| I::try_from(v).ok())
+            .collect();
+            let good: Vec<I> = (0..37).filter_map(|k| I::try_from(k * 7 % len as i64).ok()).collect();
+            for isa in [Isa::baseline(), Isa::detect()] {
+                for &edge in &edges {
+                    for at in [0, 5, 36] {
+                        let mut block = good.clone();
+                        block[at] = edge;
+                        let value = edge.to_i128();
+                        let n = len as i128;
+                        assert_eq!(chunk_in_range(&block, len, isa), (0..n).contains(&value), "{value} of {len}");
+                        assert_eq!(chunk_in_bounds(&block, len, isa), (-n..n).contains(&value), "{value} of {len}");
+                    }
+                }
+                assert!(chunk_in_range(&good, len, isa) && chunk_in_range::<I>(&[], len, isa));
+            }
+        }
+        check::<i64>(1000);
+        check::<u64>(1000);
+        check::<i32>(1000);
+        check::<u32>(1000);
     }
 }

@@ -69,6 +69,10 @@ pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed
     /// The position of a value in `[0, len)`, which needs no wrapping;
     /// `None` for a negative or too large one.
     fn direct_position(self, len: usize) -> Option<usize>;
+    /// The value as a position as it stands, for one known to lie in
+    /// `[0, len)` ([`direct_position`](Self::direct_position) said so):
+    /// no test, and no wrap.
+    fn nonnegative(self) -> usize;
     /// Wraps an array of this type.
     fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
     /// Wraps a vector of this type.
@@ -115,6 +119,10 @@ macro_rules! index_int {
                 // A negative value is at least 2^63 as a `u64`, above
                 // every length (at most `isize::MAX`).
                 ((self as i64 as u64) < len as u64).then_some(self as usize)
+            }
+            #[inline]
+            fn nonnegative(self) -> usize {
+                self as usize
             }
             fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {
                 IntArray::$variant(array)

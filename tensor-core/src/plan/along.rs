@@ -75,10 +75,9 @@ impl AlongIndex<'_> {
 
     /// [`walk`](Self::walk), each row's picks checked in bounds before the
     /// row is handed on (a block of rows at a time, by the consumer's
-    /// [`in_bounds`](AlongRows::in_bounds), where rows are handed early),
-    /// stopping at the first row with one out of bounds: for an index
-    /// planned with its bounds deferred. Rows handed early, to be
-    /// prefetched, may hold any offset.
+    /// [`in_bounds`](AlongRows::in_bounds), where the rows are one stride
+    /// apart), stopping at the first row (or block) with one out of
+    /// bounds: for an index planned with its bounds deferred.
     #[cfg_attr(not(unoptimized), inline(always))]
     pub(crate) fn walk_checking(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows) -> Result<(), RowOutOfBounds> {
         self.walk_as(region, first, rows, true)
@@ -96,8 +95,7 @@ impl AlongIndex<'_> {
 
     /// [`walk_as`](Self::walk_as) in a build without optimization: each
     /// row's offsets collected, through the one copy of the walk per index
-    /// type that [`for_each_row`](Self::for_each_row) uses, and no row handed
-    /// early. A copy per consumer and index type made an eighth of a
+    /// type that [`for_each_row`](Self::for_each_row) uses. A copy per consumer and index type made an eighth of a
     /// dependent's debug binary (docs/performance.md), linked again at
     /// every edit.
     #[cfg(unoptimized)]
@@ -127,51 +125,48 @@ impl AlongIndex<'_> {
             len,
             stride,
             row_stride,
+            unit: stride == 1 && row_stride == 0,
             checks,
         };
         match index.as_slice() {
             // An index of the region's own shape in C order (the usual
             // case): its rows are slices.
-            Some(all) if row_len > 0 => {
-                let count = all.len() / row_len;
-                match (bases.step(), rows.rows_ahead(row_len)) {
-                    // Rows one stride apart (a matrix, say): no odometer.
-                    (Some(step), 0) => {
-                        let mut base = bases.base;
-                        for row in all.chunks_exact(row_len) {
-                            picks.hand(base, row, rows)?;
+            Some(all) if row_len > 0 => match bases.step() {
+                // Rows one stride apart (a matrix, say): no odometer, and
+                // the picks tested a block of rows at a time, just before
+                // those rows are walked.
+                Some(step) => {
+                    let block_rows = CHECKED_AT_ONCE.div_ceil(row_len);
+                    let mut base = bases.base;
+                    for block in all.chunks(block_rows * row_len) {
+                        // Picks along a contiguous axis, all in `[0, len)`:
+                        // each is its element's offset from the row's start,
+                        // with no wrap of a negative one and no multiply by
+                        // the stride; a third of a gather's time where the
+                        // target is out of the cache (docs/performance.md,
+                        // "Picks walked as they stand").
+                        if picks.unit && rows.in_range(block, len) {
+                            for row in block.chunks_exact(row_len) {
+                                rows.row(picks.as_they_stand(base, row));
+                                base += step;
+                            }
+                            continue;
+                        }
+                        if picks.checks && !rows.in_bounds(block, len) {
+                            return Err(RowOutOfBounds);
+                        }
+                        for row in block.chunks_exact(row_len) {
+                            Picks { checks: false, ..picks }.hand(base, row, rows)?;
                             base += step;
                         }
                     }
-                    // The same, each row's offsets handed `ahead` rows early
-                    // too; an unchecked index checked a block of rows at a
-                    // time, by the consumer's test, just before they are
-                    // walked (rows handed early are only prefetched).
-                    (Some(step), ahead) => {
-                        let first = bases.base;
-                        let block_rows = CHECKED_AT_ONCE.div_ceil(row_len);
-                        for (b, block) in all.chunks(block_rows * row_len).enumerate() {
-                            if picks.checks && !rows.in_bounds(block, len) {
-                                return Err(RowOutOfBounds);
-                            }
-                            for (k, row) in block.chunks_exact(row_len).enumerate() {
-                                let r = b * block_rows + k;
-                                let later = r + ahead;
-                                if later < count {
-                                    let upcoming = &all[later * row_len..(later + 1) * row_len];
-                                    rows.upcoming(picks.offsets(first + later as isize * step, upcoming));
-                                }
-                                Picks { checks: false, ..picks }.hand(first + r as isize * step, row, rows)?;
-                            }
-                        }
-                    }
-                    (None, _) => {
-                        for row in all.chunks_exact(row_len) {
-                            picks.hand(bases.next_row(), row, rows)?;
-                        }
+                }
+                None => {
+                    for row in all.chunks_exact(row_len) {
+                        picks.hand(bases.next_row(), row, rows)?;
                     }
                 }
-            }
+            },
             _ => {
                 // A row the index broadcasts along is copied out first, so
                 // that every row reaches the consumer as a slice: one copy
@@ -202,12 +197,15 @@ struct Picks {
     len: usize,
     stride: isize,
     row_stride: isize,
+    /// Whether the rows are the picked axis itself, of stride 1: a pick in
+    /// `[0, len)` is then its element's offset from the row's start.
+    unit: bool,
     checks: bool,
 }
 
 impl Picks {
-    /// (Wrapping: an unchecked pick's offset may be asked for early, and
-    /// is only prefetched.)
+    /// (Wrapping: a pick out of bounds, unchecked, gives a wrong offset,
+    /// never an overflow.)
     #[cfg_attr(not(unoptimized), inline(always))]
     fn offset<I: IndexInt>(self, base: isize, k: usize, i: I) -> isize {
         base.wrapping_add((k as isize).wrapping_mul(self.row_stride))
@@ -243,6 +241,13 @@ impl Picks {
             .map(move |&i| base.wrapping_add((i.position(self.len) as isize).wrapping_mul(self.stride)))
     }
 
+    /// The offsets of a row of picks from `base`, for [`unit`](Self::unit)
+    /// picks that all lie in `[0, len)`.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn as_they_stand<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
+        picks.iter().map(move |&i| base.wrapping_add(i.nonnegative() as isize))
+    }
+
     /// The offsets of a row of picks from `base`.
     #[cfg_attr(not(unoptimized), inline(always))]
     fn offsets<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
@@ -250,29 +255,20 @@ impl Picks {
     }
 }
 
-/// How many picks of an unchecked index a walk that hands rows early
-/// checks at once, ahead of walking them: a block that stays in the L1
-/// cache until walked.
+/// How many picks a walk tests at once (in range, or in bounds where it
+/// checks), ahead of walking them: a block that stays in the L1 cache
+/// until walked.
 const CHECKED_AT_ONCE: usize = 1024;
 
 /// What [`AlongIndex::walk`] hands each row to.
 pub(crate) trait AlongRows {
     /// One row's offsets, in order.
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>);
-    /// How many rows of `row_len` picks ahead of the one it is handed it
-    /// wants a row's offsets early, in [`upcoming`](Self::upcoming): none
-    /// (0) unless it asks for the elements early.
-    #[cfg_attr(not(unoptimized), inline(always))]
-    fn rows_ahead(&self, row_len: usize) -> usize {
-        let _ = row_len;
-        0
-    }
-    /// The offsets of the row it will be handed [`rows_ahead`](Self::rows_ahead)
-    /// rows later (only in the walk's usual case: an index in C order whose
-    /// rows are one stride apart).
-    #[cfg_attr(not(unoptimized), inline(always))]
-    fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
-        let _ = offsets;
+    /// Whether every one of `picks` lies in `[0, len)`: how a walk tests a
+    /// block of rows for picks it can take as they stand (a consumer may
+    /// have faster instructions for it).
+    fn in_range<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+        all_in_range(picks, len)
     }
     /// Whether every one of `picks` lies in `[-len, len)`: how a walk
     /// that checks a block of rows at once tests it (a consumer may have
@@ -282,10 +278,17 @@ pub(crate) trait AlongRows {
     }
 }
 
+/// Whether every one of `picks` lies in `[0, len)`, each tested without a
+/// branch of its own.
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn all_in_range<I: IndexInt>(picks: &[I], len: usize) -> bool {
+    picks.iter().fold(true, |ok, &i| ok & i.direct_position(len).is_some())
+}
+
 /// Whether every one of `picks` lies in `[-len, len)`, each tested without
 /// a branch of its own.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn all_in_bounds<I: IndexInt>(picks: &[I], len: usize) -> bool {
+pub(crate) fn all_in_bounds<I: IndexInt>(picks: &[I], len: usize) -> bool {
     picks.iter().fold(true, |ok, &i| ok & i.in_bounds(len))
 }
 
@@ -518,7 +521,6 @@ mod rows {
     fn rows_read_in_place_equal_the_built_table() {
         // Target shape and strides, index shape, axis.
         type Case = (&'static [usize], &'static [isize], &'static [usize], isize);
-        let mut handed_early = false;
         let cases: [Case; 6] = [
             (&[4, 9], &[9, 1], &[4, 3], 1),
             // The index broadcast along the region's rows.
@@ -565,28 +567,69 @@ mod rows {
                     region[region.len() - 1]
                 };
                 assert_eq!(row_lens, vec![row_len; got.len() / row_len], "{shape:?} from {first}");
-                // A consumer that asks for rows early gets the same rows,
-                // and, where the walk hands them early, each one `ahead`
-                // rows before it.
-                for ahead in [1, 2, 5] {
-                    let mut early = Early { ahead, ..Early::default() };
-                    along.walk(region, first..region[0], &mut early);
-                    assert_eq!(
-                        early.rows.concat(),
-                        expected[first * per_first..],
-                        "{shape:?} from {first}, {ahead} ahead"
-                    );
-                    let later = &early.rows[ahead.min(early.rows.len())..];
-                    assert!(
-                        early.upcoming.is_empty() || early.upcoming == later,
-                        "{shape:?} from {first}, {ahead} ahead"
-                    );
-                    handed_early |= !early.upcoming.is_empty();
+                // The walk itself hands the same rows.
+                let mut walked = Recorded::default();
+                along.walk(region, first..region[0], &mut walked);
+                assert_eq!(walked.rows.concat(), expected[first * per_first..], "{shape:?} from {first}");
+            }
+        }
+    }
+
+    /// Picks along a contiguous axis, taken as they stand in blocks whose
+    /// picks all lie in `[0, len)` and wrapped in the others, give the
+    /// offsets the built table holds, for each index integer type, from
+    /// any row on; both kinds of block occur. Along an axis of another
+    /// stride, no block is taken as it stands.
+    #[test]
+    fn picks_taken_as_they_stand_give_the_built_table() {
+        // 300 rows of 8 picks along the last axis of (300, 9) span three
+        // blocks; a negative pick in row 129, of the middle one.
+        let rows_of_index = 300;
+        let shape = [rows_of_index, 9];
+        let mut values: Vec<i64> = (0..rows_of_index as i64 * 8).map(|k| (k * 5 + 1) % 9).collect();
+        values[CHECKED_AT_ONCE + 13] = -9;
+        let index = |values: &[i64]| Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), values.to_vec()).unwrap();
+        let wrapped: Vec<u32> = values.iter().map(|&v| v.rem_euclid(9) as u32).collect();
+        let arrays = [
+            <i64 as IndexInt>::wrap_array(index(&values).into()),
+            <i32 as IndexInt>::wrap_array(index(&values).mapv(|v| v as i32).into()),
+            <u32 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), wrapped).unwrap().into()),
+        ];
+        // C order, and every other element of a target twice as wide.
+        for (strides, unit) in [([9isize, 1], true), ([18, 2], false)] {
+            for index in &arrays {
+                let plans = [Bounds::Error, Bounds::Clip].map(|bounds| resolve(index, 1, &shape, &strides, bounds, &Serial).unwrap());
+                let [Plan::Indexed(in_place), Plan::Indexed(table)] = &plans else {
+                    panic!("along plans are indexed")
+                };
+                let Entries::Along(along) = &in_place.table.entries else {
+                    panic!("mode error reads the index in place")
+                };
+                let expected = table.table.offsets().unwrap();
+                let region = &in_place.table.shape;
+                for first in [0, 1, rows_of_index / 2] {
+                    let mut walked = Recorded::default();
+                    along.walk(region, first..region[0], &mut walked);
+                    assert_eq!(walked.rows.concat(), expected[first * 8..], "{strides:?} {index:?} from {first}");
+                    // (Without optimization the walk tests the blocks for a
+                    // consumer of its own, which collects each row.)
+                    if !cfg!(unoptimized) {
+                        let in_range = walked.in_range.borrow();
+                        assert_eq!(
+                            in_range.contains(&true),
+                            unit,
+                            "{strides:?} {index:?} from {first}: a block taken as it stands"
+                        );
+                        let negative = unit && !matches!(index, IntArray::U32(_)) && first <= 129;
+                        assert_eq!(
+                            in_range.contains(&false),
+                            negative,
+                            "{strides:?} {index:?} from {first}: a block wrapped"
+                        );
+                    }
                 }
             }
         }
-        // Without optimization, `walk` hands no row early.
-        assert!(handed_early || cfg!(unoptimized), "some case takes the walk that hands rows early");
     }
 
     /// The serial passes, but leaving an `along` index's bounds to the walk.
@@ -611,12 +654,11 @@ mod rows {
 
     /// A walk that checks hands the rows of an index in bounds as the
     /// plain walk does, and, with a pick out of bounds (the extremes of
-    /// the type too, whose early offsets wrap), stops before the row that
-    /// holds it, having handed a prefix of the rows: the whole rows before
-    /// its block where it checks blocks of rows handed early, every row
-    /// before it otherwise.
+    /// the type too), stops before the block of rows that holds it,
+    /// having handed the whole rows before that block; among picks that
+    /// are all in `[0, len)` as among others.
     #[test]
-    fn a_checking_walk_stops_before_the_first_row_out_of_bounds() {
+    fn a_checking_walk_stops_before_the_block_out_of_bounds() {
         // Rows of 8 picks along the last axis of (rows, 9): 300 rows span
         // three blocks of checked picks, 130 two, 5 rows one. (Fewer cases
         // under Miri, which is slow.)
@@ -626,71 +668,68 @@ mod rows {
         } else {
             &[9, -10, i64::MAX, i64::MIN]
         };
-        for &rows_of_index in sizes {
+        for (&rows_of_index, negatives) in sizes.iter().flat_map(|rows| [(rows, true), (rows, false)]) {
             let (shape, strides) = ([rows_of_index, 9], [9isize, 1]);
-            let values: Vec<i64> = (0..rows_of_index as i64 * 8).map(|k| (k * 5 + 1) % 18 - 9).collect();
+            let lowest = if negatives { -9 } else { 0 };
+            let values: Vec<i64> = (0..rows_of_index as i64 * 8)
+                .map(|k| (k * 5 + 1).rem_euclid(9 - lowest) + lowest)
+                .collect();
             let bad_rows = if cfg!(miri) {
                 &[rows_of_index - 1][..]
             } else {
                 &[0, rows_of_index / 2, rows_of_index - 1]
             };
             for (&bad_row, &bad) in bad_rows.iter().flat_map(|r| bad_values.iter().map(move |bad| (r, bad))) {
-                for ahead in [0, 16] {
-                    let mut picks = values.clone();
-                    let index =
-                        <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks.clone()).unwrap().into());
-                    let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
-                        panic!("an along plan")
-                    };
-                    let Entries::Along(along) = &plan.table.entries else {
-                        panic!("read in place")
-                    };
-                    let region = &plan.table.shape;
-                    let (mut plain, mut checking) = (Early { ahead, ..Early::default() }, Early { ahead, ..Early::default() });
-                    along.walk(region, 0..region[0], &mut plain);
-                    assert_eq!(along.walk_checking(region, 0..region[0], &mut checking), Ok(()));
-                    assert_eq!(checking.rows, plain.rows, "{rows_of_index} rows, {ahead} ahead");
-                    picks[bad_row * 8 + 3] = bad;
-                    let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks).unwrap().into());
-                    let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
-                        panic!("the bounds are deferred")
-                    };
-                    let Entries::Along(along) = &plan.table.entries else {
-                        panic!("read in place")
-                    };
-                    let mut stopped = Early { ahead, ..Early::default() };
-                    let result = along.walk_checking(region, 0..region[0], &mut stopped);
-                    assert_eq!(result, Err(RowOutOfBounds), "{bad} in row {bad_row}");
-                    let handed = stopped.rows.len();
-                    assert_eq!(stopped.rows, plain.rows[..handed], "{bad} in row {bad_row}");
-                    let block_rows = CHECKED_AT_ONCE / 8;
-                    let blocks = ahead > 0 && !cfg!(unoptimized);
-                    let expected = if blocks { bad_row / block_rows * block_rows } else { bad_row };
-                    assert_eq!(handed, expected, "{bad} in row {bad_row}, {ahead} ahead");
-                }
+                let mut picks = values.clone();
+                let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks.clone()).unwrap().into());
+                let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
+                    panic!("an along plan")
+                };
+                let Entries::Along(along) = &plan.table.entries else {
+                    panic!("read in place")
+                };
+                let region = &plan.table.shape;
+                let (mut plain, mut checking) = (Recorded::default(), Recorded::default());
+                along.walk(region, 0..region[0], &mut plain);
+                assert_eq!(along.walk_checking(region, 0..region[0], &mut checking), Ok(()));
+                assert_eq!(checking.rows, plain.rows, "{rows_of_index} rows");
+                picks[bad_row * 8 + 3] = bad;
+                let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks).unwrap().into());
+                let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
+                    panic!("the bounds are deferred")
+                };
+                let Entries::Along(along) = &plan.table.entries else {
+                    panic!("read in place")
+                };
+                let mut stopped = Recorded::default();
+                let result = along.walk_checking(region, 0..region[0], &mut stopped);
+                assert_eq!(result, Err(RowOutOfBounds), "{bad} in row {bad_row}");
+                let block_rows = CHECKED_AT_ONCE / 8;
+                assert_eq!(
+                    stopped.rows,
+                    plain.rows[..bad_row / block_rows * block_rows],
+                    "{bad} in row {bad_row}"
+                );
             }
         }
     }
 
-    /// Records each row, and each row handed early.
+    /// Records each row, and what each block's test of `[0, len)` found.
     #[derive(Default)]
-    struct Early {
-        ahead: usize,
+    struct Recorded {
         rows: Vec<Vec<isize>>,
-        upcoming: Vec<Vec<isize>>,
+        in_range: std::cell::RefCell<Vec<bool>>,
     }
 
-    impl AlongRows for Early {
+    impl AlongRows for Recorded {
         fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
             self.rows.push(offsets.collect());
         }
 
-        fn rows_ahead(&self, _row_len: usize) -> usize {
-            self.ahead
-        }
-
-        fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
-            self.upcoming.push(offsets.collect());
+        fn in_range<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+            let found = super::all_in_range(picks, len);
+            self.in_range.borrow_mut().push(found);
+            found
         }
     }
 }

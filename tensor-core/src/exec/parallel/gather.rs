@@ -51,11 +51,7 @@ struct AlongChunk<'o, T> {
     origin: Shared<T>,
     base: isize,
     slots: &'o mut [MaybeUninit<T>],
-    /// Whether it asks for each row's picks early (see the serial gather's
-    /// `AlongGather`).
-    prefetches: bool,
-    /// The instructions it checks a block of picks with, where the walk
-    /// checks.
+    /// The instructions it tests a block of picks with.
     isa: Isa,
 }
 
@@ -64,15 +60,9 @@ impl<'o, T> AlongChunk<'o, T> {
     ///
     /// Every offset the rows handed to [`row`](AlongRows::row) will hold,
     /// plus `base`, reaches an element from `origin` that lives while the
-    /// gather runs (those handed to `upcoming` are only prefetched).
-    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>], (prefetches, isa): (bool, Isa)) -> Self {
-        AlongChunk {
-            origin,
-            base,
-            slots,
-            prefetches,
-            isa,
-        }
+    /// gather runs.
+    unsafe fn new(origin: Shared<T>, base: isize, slots: &'o mut [MaybeUninit<T>], isa: Isa) -> Self {
+        AlongChunk { origin, base, slots, isa }
     }
 }
 
@@ -87,14 +77,8 @@ impl<T: Copy> AlongRows for AlongChunk<'_, T> {
         self.slots = rest;
     }
 
-    #[cfg_attr(not(unoptimized), inline(always))]
-    fn rows_ahead(&self, row_len: usize) -> usize {
-        prefetch::pick_rows_ahead_if(self.prefetches, row_len)
-    }
-
-    #[cfg_attr(not(unoptimized), inline(always))]
-    fn upcoming(&mut self, offsets: impl Iterator<Item = isize>) {
-        prefetch::picks(self.origin.wrapping_offset(self.base), offsets);
+    fn in_range<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
+        passes::chunk_in_range(picks, len, self.isa)
     }
 
     fn in_bounds<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
@@ -142,14 +126,14 @@ pub(crate) type TimeTurns<'m> = &'m dyn Fn(usize, &mut dyn FnMut(Range<usize>, b
 ///
 /// # Safety
 ///
-/// As [`gather_into`] with `checks`: an `along` index may have been
+/// As [`gather_into`] where it checks: an `along` index may have been
 /// planned with its bounds deferred.
 ///
 /// # Panics
 ///
 /// When `out` is not empty or has no room for the plan's elements.
 pub(crate) unsafe fn gather<T: Bits>(
-    (origin, prefetches): (*const T, bool),
+    origin: *const T,
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     (threads, rows): (usize, RowStores<'_>),
@@ -162,11 +146,11 @@ pub(crate) unsafe fn gather<T: Bits>(
     // elements.
     let written = unsafe {
         gather_into(
-            (origin, prefetches),
+            origin,
             plan,
             fill,
             (threads, rows),
-            Some(isa),
+            (isa, true),
             &mut out.spare_capacity_mut()[..len],
         )
     };
@@ -181,24 +165,24 @@ pub(crate) unsafe fn gather<T: Bits>(
 
 /// The gather of a plan whose table is its first dim into `out`, on
 /// `threads` threads, the rows of one index array stored as `rows` says,
-/// an `along` index checked as walked with `checks`'s instructions where
-/// given: `Ok` when every slot of `out` was written (with an element,
-/// never with uninitialized memory, so `out` may be a cast initialized
-/// buffer), or why not.
+/// an `along` index's picks tested with `isa`'s instructions and checked
+/// in bounds as walked where it `checks`: `Ok` when every slot of `out`
+/// was written (with an element, never with uninitialized memory, so `out`
+/// may be a cast initialized buffer), or why not.
 ///
 /// # Safety
 ///
 /// `origin` points at the first element of the target the plan was
 /// resolved from, and every offset the plan yields reaches an element of it
 /// (the plan's table has one entry for each block of its region, as every
-/// resolved plan has), an `along` index aside where `checks` is given,
-/// which may have been planned with its bounds deferred.
+/// resolved plan has), an `along` index aside where it `checks`, which may
+/// have been planned with its bounds deferred.
 pub(crate) unsafe fn gather_into<T: Bits>(
-    (origin, prefetches): (*const T, bool),
+    origin: *const T,
     plan: &IndexedPlan<'_>,
     fill: Option<T>,
     (threads, rows): (usize, RowStores<'_>),
-    checks: Option<Isa>,
+    (isa, checks): (Isa, bool),
     out: &mut [MaybeUninit<T>],
 ) -> Result<(), Unwritten> {
     let Some(block) = plan.leading_table_block() else {
@@ -284,13 +268,12 @@ pub(crate) unsafe fn gather_into<T: Bits>(
                 // `walk_checking` before it hands the row), so each offset
                 // plus the plan's base is an element of the target (the
                 // caller's guarantee).
-                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out, (prefetches, checks.unwrap_or(Isa::baseline()))) };
-                let walked = match checks {
-                    Some(_) => along.walk_checking(region, positions, &mut rows),
-                    None => {
-                        along.walk(region, positions, &mut rows);
-                        Ok(())
-                    }
+                let mut rows = unsafe { AlongChunk::new(origin, plan.base, out, isa) };
+                let walked = if checks {
+                    along.walk_checking(region, positions, &mut rows)
+                } else {
+                    along.walk(region, positions, &mut rows);
+                    Ok(())
                 };
                 match walked {
                     Ok(()) => assert!(rows.slots.is_empty(), "the chunk's rows fill it"),
@@ -465,11 +448,11 @@ mod tests {
                 // is `ROW` elements of `source`.
                 let written = unsafe {
                     gather_into(
-                        (source.as_ptr(), false),
+                        source.as_ptr(),
                         &plan,
                         None,
                         (4, RowStores::Timed(Isa::detect(), &time)),
-                        None,
+                        (Isa::detect(), false),
                         &mut out,
                     )
                 };
@@ -499,11 +482,11 @@ mod tests {
                 // SAFETY: as above.
                 unsafe {
                     gather_into(
-                        (source.as_ptr(), false),
+                        source.as_ptr(),
                         &plan,
                         None,
                         (1, RowStores::Timed(Isa::detect(), time)),
-                        None,
+                        (Isa::detect(), false),
                         &mut out,
                     )
                 }

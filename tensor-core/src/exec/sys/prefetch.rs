@@ -3,8 +3,11 @@
 //! prefetchers follow streams, not the next random row or element, so an
 //! indexed loop otherwise waits on memory at every step. (Whether a loop
 //! prefetches single elements is the chooser's call: only into targets
-//! larger than the last-level cache, where it pays. The distances below
-//! were measured: docs/performance.md, "Software prefetch".)
+//! larger than the last-level cache, where it pays. An `along` gather
+//! prefetches nothing: its picks walked as they stand keep as many misses
+//! in flight as the core holds, and prefetches only slowed it. The
+//! distances below were measured: docs/performance.md, "Software
+//! prefetch" and "Picks walked as they stand".)
 
 /// Bytes of upcoming rows to have in flight: far enough ahead that a row
 /// scatter into a target beyond the caches overlaps more of its rows'
@@ -34,34 +37,6 @@ pub(crate) const STREAM_AHEAD: usize = 512;
 /// [`UPDATES_AHEAD`], where a machine with slow memory gains from it and
 /// a fast one loses nothing (docs/performance-history.md, 2026-12-01).
 pub(crate) const ALONG_AHEAD: usize = 128;
-
-/// How many picks ahead of the one being gathered an `along` gather asks
-/// for, out of a target larger than the last-level cache: enough rows
-/// ahead that the misses of many rows overlap, the gain growing with the
-/// distance; a couple of rows ahead hide too little to pay for the
-/// prefetches.
-const PICKS_AHEAD: usize = 128;
-
-/// How many rows of `row_len` picks ahead an `along` gather asks for:
-/// [`PICKS_AHEAD`] picks' worth, at least one row.
-pub(crate) fn pick_rows_ahead(row_len: usize) -> usize {
-    (PICKS_AHEAD / row_len.max(1)).max(1)
-}
-
-/// How many rows ahead an `along` gather that `prefetches` wants a row of
-/// `row_len` picks: [`pick_rows_ahead`], or none.
-pub(crate) fn pick_rows_ahead_if(prefetches: bool, row_len: usize) -> usize {
-    if prefetches { pick_rows_ahead(row_len) } else { 0 }
-}
-
-/// Asks for the element at each of `offsets` from `origin`: addresses
-/// only, which need not be valid.
-#[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn picks<T>(origin: *const T, offsets: impl Iterator<Item = isize>) {
-    for offset in offsets {
-        element(origin.wrapping_offset(offset));
-    }
-}
 
 /// How many rows ahead of the one being copied to prefetch, for rows of
 /// `row_bytes`: [`AHEAD`] bytes' worth, at least one and at most 16.
@@ -105,12 +80,5 @@ mod tests {
         assert_eq!(super::rows_ahead(4), 16);
         assert_eq!(super::rows_ahead(0), 16);
         assert_eq!(super::rows_ahead(1 << 20), 1);
-    }
-
-    #[test]
-    fn an_along_gather_keeps_128_picks_in_flight() {
-        assert_eq!(super::pick_rows_ahead(8), 16);
-        assert_eq!(super::pick_rows_ahead(1000), 1);
-        assert_eq!(super::pick_rows_ahead(0), 128);
     }
 }
