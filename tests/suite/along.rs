@@ -155,11 +155,10 @@ fn batched_gathers_and_vmapped_adds_as_loops() {
     assert_eq!(y, expected);
 }
 
-/// A read into a new array checks the index as it gathers (on one
-/// thread; on more, before): beyond 32 MB, where it asks for picks early
-/// and checks blocks of them, the error names the first index out of
-/// bounds in C order wherever it lies, and a read of the index in bounds
-/// equals the loop.
+/// A read into a new array checks the index as it gathers, a block of
+/// picks at a time, on one thread and on more: the error names the first
+/// index out of bounds in C order wherever it lies, and a read of the
+/// index in bounds equals the loop.
 #[test]
 fn a_large_read_reports_its_first_index_out_of_bounds_wherever_it_lies() {
     let (rows, len, picks) = (16_640, 512, 8);

@@ -31,8 +31,8 @@ const fn native_or_miri(native: usize, miri: usize) -> usize {
 const PARALLEL_FROM: usize = native_or_miri(1 << 16, 64);
 
 /// Targets larger than this many bytes are taken to be out of the cache,
-/// whatever size of last-level cache the system reports: indexed loops into
-/// them prefetch, and fills into them stream. A VM reports its host's L3,
+/// whatever size of last-level cache the system reports: indexed writes
+/// into them prefetch, and fills into them stream. A VM reports its host's L3,
 /// shared with other tenants, which holds a target or not as they load it:
 /// a fill planned as cached is far slower where the target is not than a
 /// streamed one is where it was (docs/performance.md, "A chooser that
@@ -345,7 +345,7 @@ impl Machine {
 }
 
 /// Whether a target of `bytes` is out of the cache ([`OUT_OF_CACHE_FROM`]):
-/// indexed loops into it prefetch single elements, and fills into it
+/// indexed writes into it prefetch single elements, and fills into it
 /// stream.
 pub(super) fn beyond_cache(bytes: usize) -> bool {
     bytes > OUT_OF_CACHE_FROM

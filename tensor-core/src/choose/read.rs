@@ -220,9 +220,9 @@ fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threa
 /// The gather of `plan` from `view` on every thread, on the bits of the
 /// plain numbers its elements are (on one thread for other elements, or a
 /// plan whose form is not split by blocks); rows stored as `rows` says.
-/// An `along` index is checked as it is
-/// walked, as [`gather::gather`] checks it: an error at a row with a pick
-/// out of bounds, the elements gathered dropped.
+/// An `along` index is checked as it is walked, as [`gather::gather`]
+/// checks it: an error at a block of rows with a pick out of bounds, the
+/// elements gathered dropped.
 ///
 /// # Safety
 ///
@@ -354,9 +354,10 @@ unsafe fn gather_bits_into<T, B: Bits>(
     }
 }
 
-/// The parallel gather of `plan` from `view` (`run`: on how many threads, its rows stored how; an `along` index
-/// checked as walked with `isa`'s instructions) into `out` (empty, with
-/// room for the plan's elements), on the bits `B` of the plain elements;
+/// The parallel gather of `plan` from `view` (`run`: on how many threads,
+/// its rows stored how; an `along` index checked as walked with `isa`'s
+/// instructions) into `out` (empty, with room for the plan's elements), on
+/// the bits `B` of the plain elements;
 /// `out` back, declined, when `B` is not their width or the plan's form is
 /// not split by blocks, or with a row out of bounds.
 ///

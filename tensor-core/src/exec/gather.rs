@@ -34,8 +34,9 @@ pub(crate) fn rows<T: Clone, D: Dimension>(target: &ArrayView<'_, T, D>, rows: &
 /// as `fill`.
 ///
 /// An `along` index is checked in bounds as it is walked, with `isa`'s
-/// instructions, whether or not it was when planned: an error at the first
-/// row with a pick out of bounds, the elements gathered so far dropped.
+/// instructions, whether or not it was when planned: an error before the
+/// first block of rows (or the first row, where the walk checks row by
+/// row) with a pick out of bounds, the elements gathered so far dropped.
 ///
 /// # Safety
 ///
@@ -259,9 +260,10 @@ unsafe fn gather_to<T: Clone>(
         Form::Along(along) => {
             let region = &plan.table.shape;
             // SAFETY: every index of a row handed to the gather is in bounds
-            // of its axis (checked by `walk_checking` before it hands the
-            // row, or when planned: the caller's guarantee), so each offset
-            // is a position of the plan, an element of `target`.
+            // of its axis (found in `[0, len)` by the gather's own exact
+            // `in_range`, checked by `walk_checking` before it hands the row,
+            // or when planned: the caller's guarantee), so each offset is a
+            // position of the plan, an element of `target`.
             let mut rows = unsafe { AlongGather::new(origin, plan.base, out, isa) };
             if checks {
                 return along.walk_checking(region, 0..region[0], &mut rows);

@@ -7,7 +7,7 @@
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages;
 use crate::index::{IndexInt, IntArray, with_int_array};
-use crate::plan::{IndexPasses, Serial, all_in_range};
+use crate::plan::{IndexPasses, Serial, all_in_bounds, all_in_range};
 
 /// The CPU's passes: `isa`'s instructions, and `threads` threads for
 /// arrays of at least `min_parallel` indices (the chooser's picks).
@@ -103,10 +103,10 @@ pub(crate) fn chunk_in_bounds<I: IndexInt>(chunk: &[I], len: usize, isa: Isa) ->
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
-    fold_in_bounds(chunk, len)
+    all_in_bounds(chunk, len)
 }
 
-/// [`fold_in_bounds`] built for AVX2.
+/// [`all_in_bounds`] built for AVX2.
 ///
 /// # Safety
 ///
@@ -114,13 +114,7 @@ pub(crate) fn chunk_in_bounds<I: IndexInt>(chunk: &[I], len: usize, isa: Isa) ->
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn chunk_in_bounds_avx2<I: IndexInt>(chunk: &[I], len: usize) -> bool {
-    fold_in_bounds(chunk, len)
-}
-
-/// The check itself.
-#[cfg_attr(not(unoptimized), inline(always))]
-fn fold_in_bounds<I: IndexInt>(chunk: &[I], len: usize) -> bool {
-    chunk.iter().fold(true, |ok, i| ok & i.in_bounds(len))
+    all_in_bounds(chunk, len)
 }
 
 /// Whether every index of `chunk` lies in `[0, len)` (no negative one to

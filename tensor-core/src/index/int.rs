@@ -72,7 +72,8 @@ pub trait IndexInt: Copy + fmt::Display + Send + Sync + 'static + sealed::Sealed
     /// The value as a position as it stands, for one known to lie in
     /// `[0, len)` ([`direct_position`](Self::direct_position) said so):
     /// no test, and no wrap.
-    fn nonnegative(self) -> usize;
+    #[doc(hidden)]
+    fn unwrapped_position(self) -> usize;
     /// Wraps an array of this type.
     fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_>;
     /// Wraps a vector of this type.
@@ -121,7 +122,7 @@ macro_rules! index_int {
                 ((self as i64 as u64) < len as u64).then_some(self as usize)
             }
             #[inline]
-            fn nonnegative(self) -> usize {
+            fn unwrapped_position(self) -> usize {
                 self as usize
             }
             fn wrap_array(array: CowArray<'_, Self, IxDyn>) -> IntArray<'_> {

@@ -95,9 +95,9 @@ impl AlongIndex<'_> {
 
     /// [`walk_as`](Self::walk_as) in a build without optimization: each
     /// row's offsets collected, through the one copy of the walk per index
-    /// type that [`for_each_row`](Self::for_each_row) uses. A copy per consumer and index type made an eighth of a
-    /// dependent's debug binary (docs/performance.md), linked again at
-    /// every edit.
+    /// type that [`for_each_row`](Self::for_each_row) uses. A copy per
+    /// consumer and index type made an eighth of a dependent's debug binary
+    /// (docs/performance.md), linked again at every edit.
     #[cfg(unoptimized)]
     fn walk_as(&self, region: &[usize], first: Range<usize>, rows: &mut impl AlongRows, checks: bool) -> Result<(), RowOutOfBounds> {
         self.collect_rows(region, first, &mut |offsets| rows.row(offsets.iter().copied()), checks)
@@ -142,9 +142,10 @@ impl AlongIndex<'_> {
                         // Picks along a contiguous axis, all in `[0, len)`:
                         // each is its element's offset from the row's start,
                         // with no wrap of a negative one and no multiply by
-                        // the stride; a third of a gather's time where the
-                        // target is out of the cache (docs/performance.md,
-                        // "Picks walked as they stand").
+                        // the stride: fewer instructions a pick, so more of
+                        // them in flight out of a target past the caches
+                        // (docs/performance.md, "Picks walked as they
+                        // stand").
                         if picks.unit && rows.in_range(block, len) {
                             for row in block.chunks_exact(row_len) {
                                 rows.row(picks.as_they_stand(base, row));
@@ -197,15 +198,15 @@ struct Picks {
     len: usize,
     stride: isize,
     row_stride: isize,
-    /// Whether the rows are the picked axis itself, of stride 1: a pick in
-    /// `[0, len)` is then its element's offset from the row's start.
+    /// Whether the picked axis has stride 1 and a row's picks share its
+    /// start (the rows run along the picked axis, or along an axis of the
+    /// target's of length one): a pick in `[0, len)` is then its
+    /// element's offset from the row's start.
     unit: bool,
     checks: bool,
 }
 
 impl Picks {
-    /// (Wrapping: a pick out of bounds, unchecked, gives a wrong offset,
-    /// never an overflow.)
     #[cfg_attr(not(unoptimized), inline(always))]
     fn offset<I: IndexInt>(self, base: isize, k: usize, i: I) -> isize {
         base.wrapping_add((k as isize).wrapping_mul(self.row_stride))
@@ -245,7 +246,7 @@ impl Picks {
     /// picks that all lie in `[0, len)`.
     #[cfg_attr(not(unoptimized), inline(always))]
     fn as_they_stand<I: IndexInt>(self, base: isize, picks: &[I]) -> impl ExactSizeIterator<Item = isize> {
-        picks.iter().map(move |&i| base.wrapping_add(i.nonnegative() as isize))
+        picks.iter().map(move |&i| base.wrapping_add(i.unwrapped_position() as isize))
     }
 
     /// The offsets of a row of picks from `base`.
@@ -257,7 +258,7 @@ impl Picks {
 
 /// How many picks a walk tests at once (in range, or in bounds where it
 /// checks), ahead of walking them: a block that stays in the L1 cache
-/// until walked.
+/// until walked (a single row, where a row holds more).
 const CHECKED_AT_ONCE: usize = 1024;
 
 /// What [`AlongIndex::walk`] hands each row to.
@@ -266,7 +267,9 @@ pub(crate) trait AlongRows {
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>);
     /// Whether every one of `picks` lies in `[0, len)`: how a walk tests a
     /// block of rows for picks it can take as they stand (a consumer may
-    /// have faster instructions for it).
+    /// have faster instructions for it). It must be exact: the walk hands
+    /// the offsets of a block it passes unchecked, whether or not it
+    /// checks the others.
     fn in_range<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
         all_in_range(picks, len)
     }
@@ -578,27 +581,39 @@ mod rows {
     /// Picks along a contiguous axis, taken as they stand in blocks whose
     /// picks all lie in `[0, len)` and wrapped in the others, give the
     /// offsets the built table holds, for each index integer type, from
-    /// any row on; both kinds of block occur. Along an axis of another
-    /// stride, no block is taken as it stands.
+    /// any row on; both kinds of block occur. Where the picked axis has
+    /// another stride, or each pick of a row has a start of its own, no
+    /// block is taken as it stands.
     #[test]
     fn picks_taken_as_they_stand_give_the_built_table() {
-        // 300 rows of 8 picks along the last axis of (300, 9) span three
-        // blocks; a negative pick in row 129, of the middle one.
-        let rows_of_index = 300;
-        let shape = [rows_of_index, 9];
-        let mut values: Vec<i64> = (0..rows_of_index as i64 * 8).map(|k| (k * 5 + 1) % 9).collect();
+        // 2400 picks in [0, 9), but a negative one at 1037: rows of 8 span
+        // three blocks, the middle one holding row 129 and the negative pick.
+        let mut values: Vec<i64> = (0..2400).map(|k| (k * 5 + 1) % 9).collect();
         values[CHECKED_AT_ONCE + 13] = -9;
-        let index = |values: &[i64]| Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), values.to_vec()).unwrap();
-        let wrapped: Vec<u32> = values.iter().map(|&v| v.rem_euclid(9) as u32).collect();
-        let arrays = [
-            <i64 as IndexInt>::wrap_array(index(&values).into()),
-            <i32 as IndexInt>::wrap_array(index(&values).mapv(|v| v as i32).into()),
-            <u32 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), wrapped).unwrap().into()),
+        // Target shape and strides, index shape, axis, and whether its
+        // blocks may be taken as they stand.
+        type Layout = ([usize; 2], [isize; 2], [usize; 2], isize, bool);
+        let layouts: [Layout; 4] = [
+            // C order, picks along the rows.
+            ([300, 9], [9, 1], [300, 8], 1, true),
+            // Every other element of a target twice as wide.
+            ([300, 9], [18, 2], [300, 8], 1, false),
+            // Fortran order, picks down the columns: the rows of the index
+            // run across them, each pick at its own column.
+            ([9, 300], [1, 9], [8, 300], 0, false),
+            // One column, broadcast along the index's rows: picks down it.
+            ([9, 1], [1, 1], [300, 8], 0, true),
         ];
-        // C order, and every other element of a target twice as wide.
-        for (strides, unit) in [([9isize, 1], true), ([18, 2], false)] {
+        for (shape, strides, index_shape, axis, unit) in layouts {
+            let index = |values: Vec<i64>| Array::from_shape_vec(IxDyn(&index_shape), values).unwrap();
+            let wrapped: Vec<u32> = values.iter().map(|&v| v.rem_euclid(9) as u32).collect();
+            let arrays = [
+                <i64 as IndexInt>::wrap_array(index(values.clone()).into()),
+                <i32 as IndexInt>::wrap_array(index(values.clone()).mapv(|v| v as i32).into()),
+                <u32 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&index_shape), wrapped).unwrap().into()),
+            ];
             for index in &arrays {
-                let plans = [Bounds::Error, Bounds::Clip].map(|bounds| resolve(index, 1, &shape, &strides, bounds, &Serial).unwrap());
+                let plans = [Bounds::Error, Bounds::Clip].map(|bounds| resolve(index, axis, &shape, &strides, bounds, &Serial).unwrap());
                 let [Plan::Indexed(in_place), Plan::Indexed(table)] = &plans else {
                     panic!("along plans are indexed")
                 };
@@ -607,25 +622,19 @@ mod rows {
                 };
                 let expected = table.table.offsets().unwrap();
                 let region = &in_place.table.shape;
-                for first in [0, 1, rows_of_index / 2] {
+                let row_len = index_shape[1];
+                for first in [0, 1, region[0] / 2] {
+                    let case = format!("{shape:?} {strides:?} {index:?} from {first}");
                     let mut walked = Recorded::default();
                     along.walk(region, first..region[0], &mut walked);
-                    assert_eq!(walked.rows.concat(), expected[first * 8..], "{strides:?} {index:?} from {first}");
+                    assert_eq!(walked.rows.concat(), expected[first * row_len..], "{case}");
                     // (Without optimization the walk tests the blocks for a
                     // consumer of its own, which collects each row.)
                     if !cfg!(unoptimized) {
                         let in_range = walked.in_range.borrow();
-                        assert_eq!(
-                            in_range.contains(&true),
-                            unit,
-                            "{strides:?} {index:?} from {first}: a block taken as it stands"
-                        );
+                        assert_eq!(in_range.contains(&true), unit, "{case}: a block taken as it stands");
                         let negative = unit && !matches!(index, IntArray::U32(_)) && first <= 129;
-                        assert_eq!(
-                            in_range.contains(&false),
-                            negative,
-                            "{strides:?} {index:?} from {first}: a block wrapped"
-                        );
+                        assert_eq!(in_range.contains(&false), negative, "{case}: a block wrapped");
                     }
                 }
             }
@@ -654,14 +663,17 @@ mod rows {
 
     /// A walk that checks hands the rows of an index in bounds as the
     /// plain walk does, and, with a pick out of bounds (the extremes of
-    /// the type too), stops before the block of rows that holds it,
-    /// having handed the whole rows before that block; among picks that
-    /// are all in `[0, len)` as among others.
+    /// the type too), stops before the block of rows that holds it, having
+    /// handed the whole rows before that block, among picks that are all
+    /// in `[0, len)` as among others; where the rows are not one stride
+    /// apart, it stops before the row itself.
     #[test]
     fn a_checking_walk_stops_before_the_block_out_of_bounds() {
         // Rows of 8 picks along the last axis of (rows, 9): 300 rows span
-        // three blocks of checked picks, 130 two, 5 rows one. (Fewer cases
-        // under Miri, which is slow.)
+        // three blocks of checked picks, 130 two, 5 rows one. The same
+        // rows in (rows, 1, 9), each row's start 10 elements on: no one
+        // stride from a row to the next. (Fewer cases under Miri, which is
+        // slow.)
         let sizes = if cfg!(miri) { &[130usize][..] } else { &[5, 300] };
         let bad_values = if cfg!(miri) {
             &[i64::MIN][..]
@@ -669,7 +681,6 @@ mod rows {
             &[9, -10, i64::MAX, i64::MIN]
         };
         for (&rows_of_index, negatives) in sizes.iter().flat_map(|rows| [(rows, true), (rows, false)]) {
-            let (shape, strides) = ([rows_of_index, 9], [9isize, 1]);
             let lowest = if negatives { -9 } else { 0 };
             let values: Vec<i64> = (0..rows_of_index as i64 * 8)
                 .map(|k| (k * 5 + 1).rem_euclid(9 - lowest) + lowest)
@@ -679,37 +690,46 @@ mod rows {
             } else {
                 &[0, rows_of_index / 2, rows_of_index - 1]
             };
-            for (&bad_row, &bad) in bad_rows.iter().flat_map(|r| bad_values.iter().map(move |bad| (r, bad))) {
-                let mut picks = values.clone();
-                let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks.clone()).unwrap().into());
-                let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
-                    panic!("an along plan")
+            let layouts = [
+                (vec![rows_of_index, 9], vec![9isize, 1], vec![rows_of_index, 8], CHECKED_AT_ONCE / 8),
+                (vec![rows_of_index, 1, 9], vec![10, 9, 1], vec![rows_of_index, 1, 8], 1),
+            ];
+            for (shape, strides, index_shape, block_rows) in &layouts {
+                let walk = |picks: Vec<i64>, rows: &mut Recorded| {
+                    let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(index_shape), picks).unwrap().into());
+                    let Ok(Plan::Indexed(plan)) = resolve(&index, -1, shape, strides, Bounds::Error, &Deferring) else {
+                        panic!("an along plan")
+                    };
+                    let Entries::Along(along) = &plan.table.entries else {
+                        panic!("read in place")
+                    };
+                    let region = &plan.table.shape;
+                    along.walk_checking(region, 0..region[0], rows)
                 };
-                let Entries::Along(along) = &plan.table.entries else {
-                    panic!("read in place")
-                };
-                let region = &plan.table.shape;
-                let (mut plain, mut checking) = (Recorded::default(), Recorded::default());
-                along.walk(region, 0..region[0], &mut plain);
-                assert_eq!(along.walk_checking(region, 0..region[0], &mut checking), Ok(()));
-                assert_eq!(checking.rows, plain.rows, "{rows_of_index} rows");
-                picks[bad_row * 8 + 3] = bad;
-                let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(&[rows_of_index, 8]), picks).unwrap().into());
-                let Ok(Plan::Indexed(plan)) = resolve(&index, 1, &shape, &strides, Bounds::Error, &Deferring) else {
-                    panic!("the bounds are deferred")
-                };
-                let Entries::Along(along) = &plan.table.entries else {
-                    panic!("read in place")
-                };
-                let mut stopped = Recorded::default();
-                let result = along.walk_checking(region, 0..region[0], &mut stopped);
-                assert_eq!(result, Err(RowOutOfBounds), "{bad} in row {bad_row}");
-                let block_rows = CHECKED_AT_ONCE / 8;
-                assert_eq!(
-                    stopped.rows,
-                    plain.rows[..bad_row / block_rows * block_rows],
-                    "{bad} in row {bad_row}"
-                );
+                let mut plain = Recorded::default();
+                {
+                    let index = <i64 as IndexInt>::wrap_array(Array::from_shape_vec(IxDyn(index_shape), values.clone()).unwrap().into());
+                    let Ok(Plan::Indexed(plan)) = resolve(&index, -1, shape, strides, Bounds::Error, &Serial) else {
+                        panic!("an along plan")
+                    };
+                    let Entries::Along(along) = &plan.table.entries else {
+                        panic!("read in place")
+                    };
+                    along.walk(&plan.table.shape, 0..plan.table.shape[0], &mut plain);
+                }
+                let mut checking = Recorded::default();
+                assert_eq!(walk(values.clone(), &mut checking), Ok(()));
+                assert_eq!(checking.rows, plain.rows, "{shape:?}, {rows_of_index} rows");
+                for &bad_row in bad_rows {
+                    for &bad in bad_values {
+                        let mut picks = values.clone();
+                        picks[bad_row * 8 + 3] = bad;
+                        let mut stopped = Recorded::default();
+                        assert_eq!(walk(picks, &mut stopped), Err(RowOutOfBounds), "{shape:?}: {bad} in row {bad_row}");
+                        let handed = bad_row / block_rows * block_rows;
+                        assert_eq!(stopped.rows, plain.rows[..handed], "{shape:?}: {bad} in row {bad_row}");
+                    }
+                }
             }
         }
     }

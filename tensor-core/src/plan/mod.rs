@@ -44,7 +44,7 @@ mod resolve;
 mod slice;
 
 pub use along::AlongIndex;
-pub(crate) use along::{AlongRows, RowOutOfBounds, all_in_range};
+pub(crate) use along::{AlongRows, RowOutOfBounds, all_in_bounds, all_in_range};
 pub use broadcast::{broadcast_len, broadcast_shapes};
 pub use passes::{IndexPasses, Serial};
 pub(crate) use resolve::{check_mask_shape, resolve_shape};

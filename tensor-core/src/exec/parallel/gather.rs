@@ -264,7 +264,8 @@ pub(crate) unsafe fn gather_into<T: Bits>(
                 let first = c * chunk / per_first;
                 let positions = first..first + out.len() / per_first;
                 // SAFETY: every index of a row handed to the chunk is in
-                // bounds of its axis (checked when planned, or by
+                // bounds of its axis (found in `[0, len)` by the chunk's own
+                // exact `in_range`, checked when planned, or by
                 // `walk_checking` before it hands the row), so each offset
                 // plus the plan's base is an element of the target (the
                 // caller's guarantee).
