@@ -123,7 +123,9 @@ impl<'o, T, S> AlongGather<'o, T, S> {
     }
 }
 
-impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
+// SAFETY: the block tests of `passes`, each tested against a plain
+// comparison there (`chunk_in_range`, `chunk_in_bounds`).
+unsafe impl<T: Clone, S: Sink<T>> AlongRows for AlongGather<'_, T, S> {
     #[cfg_attr(not(unoptimized), inline(always))]
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
         let (origin, base) = (self.origin, self.base);

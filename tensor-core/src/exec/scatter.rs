@@ -117,7 +117,8 @@ impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongScatter<'_, T, K, 
     }
 }
 
-impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongRows for AlongScatter<'_, T, K, V> {
+// SAFETY: the default tests, exact.
+unsafe impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongRows for AlongScatter<'_, T, K, V> {
     #[inline]
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
         for offset in offsets {

@@ -262,14 +262,20 @@ impl Picks {
 const CHECKED_AT_ONCE: usize = 1024;
 
 /// What [`AlongIndex::walk`] hands each row to.
-pub(crate) trait AlongRows {
+///
+/// # Safety
+///
+/// [`in_range`](Self::in_range) and [`in_bounds`](Self::in_bounds) answer
+/// exactly: consumers write through the offsets a walk hands them without
+/// a check of their own, and a walk trusts these answers to hand only
+/// offsets inside the target (a block it finds in range is taken as it
+/// stands, and a checking walk hands on what it finds in bounds).
+pub(crate) unsafe trait AlongRows {
     /// One row's offsets, in order.
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>);
     /// Whether every one of `picks` lies in `[0, len)`: how a walk tests a
     /// block of rows for picks it can take as they stand (a consumer may
-    /// have faster instructions for it). It must be exact: the walk hands
-    /// the offsets of a block it passes unchecked, whether or not it
-    /// checks the others.
+    /// have faster instructions for it).
     fn in_range<I: IndexInt>(&self, picks: &[I], len: usize) -> bool {
         all_in_range(picks, len)
     }
@@ -301,7 +307,8 @@ struct Collected<F> {
     f: F,
 }
 
-impl<F: FnMut(&[isize])> AlongRows for Collected<F> {
+// SAFETY: the default tests, exact.
+unsafe impl<F: FnMut(&[isize])> AlongRows for Collected<F> {
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
         self.row.clear();
         self.row.extend(offsets);
@@ -741,7 +748,9 @@ mod rows {
         in_range: std::cell::RefCell<Vec<bool>>,
     }
 
-    impl AlongRows for Recorded {
+    // SAFETY: the default `in_bounds`, and `in_range` answers as the
+    // default does.
+    unsafe impl AlongRows for Recorded {
         fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
             self.rows.push(offsets.collect());
         }

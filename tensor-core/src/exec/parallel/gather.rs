@@ -66,7 +66,9 @@ impl<'o, T> AlongChunk<'o, T> {
     }
 }
 
-impl<T: Copy> AlongRows for AlongChunk<'_, T> {
+// SAFETY: the block tests of `passes`, each tested against a plain
+// comparison there (`chunk_in_range`, `chunk_in_bounds`).
+unsafe impl<T: Copy> AlongRows for AlongChunk<'_, T> {
     #[inline]
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
         let (row, rest) = std::mem::take(&mut self.slots).split_at_mut(offsets.len());
