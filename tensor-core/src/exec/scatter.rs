@@ -406,7 +406,12 @@ unsafe fn scatter_pair<T, I: IndexInt, K: Kernel<T>>(
 }
 
 /// The elements of the indexed axis, by position.
-trait AxisElements<T> {
+///
+/// # Safety
+///
+/// [`len`](Self::len) is the axis's length exactly: callers establish
+/// [`at`](Self::at)'s contract by comparing positions with it.
+unsafe trait AxisElements<T> {
     /// The element at `position`.
     ///
     /// # Safety
@@ -422,7 +427,8 @@ trait AxisElements<T> {
 /// An axis of stride 1.
 struct Contiguous<'a, T>(&'a mut [T]);
 
-impl<T> AxisElements<T> for Contiguous<'_, T> {
+// SAFETY: the length is the slice's, whose elements `at` reaches.
+unsafe impl<T> AxisElements<T> for Contiguous<'_, T> {
     #[inline]
     unsafe fn at(&mut self, position: usize) -> &mut T {
         // SAFETY: the position is below the slice's length (the caller's).
@@ -459,7 +465,9 @@ impl<T> Strided<T> {
     }
 }
 
-impl<T> AxisElements<T> for Strided<T> {
+// SAFETY: the length is the one `new` was given, below which every
+// position reaches an element (`new`'s contract).
+unsafe impl<T> AxisElements<T> for Strided<T> {
     #[inline]
     unsafe fn at(&mut self, position: usize) -> &mut T {
         // SAFETY: the position is below the axis's length (the caller's),

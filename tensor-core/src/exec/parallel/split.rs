@@ -35,7 +35,13 @@ const BLOCK: usize = 4096;
 
 /// Where the updates of a scan land: a position in the target slice for
 /// each, and, when checked, the first bad index of a block.
-pub(crate) trait Destinations: Sync {
+///
+/// # Safety
+///
+/// [`compact`](Self::compact) takes exactly the updates that land in
+/// `[base, base + len)`, each slot it counts holding an offset below
+/// `len` and a value: the scan writes through those offsets unchecked.
+pub(crate) unsafe trait Destinations: Sync {
     /// A bad index, as reported.
     type Bad: Send;
 
@@ -93,7 +99,10 @@ pub(crate) struct Along<'a, I> {
     pub(crate) isa: Isa,
 }
 
-impl<I: IndexInt> Destinations for Along<'_, I> {
+// SAFETY: the default `compact`, which counts a slot only when its offset
+// is below `len`; the AVX-512 one, `compact_in_range`, keeps the same
+// count (`exec/sys/compact.rs`, tested against a plain loop there).
+unsafe impl<I: IndexInt> Destinations for Along<'_, I> {
     type Bad = I;
 
     fn count(&self) -> usize {
@@ -145,7 +154,9 @@ pub(crate) struct Pairs<'a, 'i, I> {
     pub(crate) base: isize,
 }
 
-impl<I: IndexInt> Destinations for Pairs<'_, '_, I> {
+// SAFETY: the default `compact`, which counts a slot only when its offset
+// is below `len`.
+unsafe impl<I: IndexInt> Destinations for Pairs<'_, '_, I> {
     type Bad = Infallible;
 
     fn count(&self) -> usize {
