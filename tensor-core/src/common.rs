@@ -15,11 +15,15 @@
 //! crate's dev builds do not compile the general path again for each of
 //! them. Optimized builds do not share generic code, so the module is left
 //! out of them (`build.rs` sets `cfg(share_generics)` from the opt-level).
+//! At opt-level 0 no call takes the inline paths (`FAST_PATHS`), so their
+//! loops are left out of the tables there: code every dependent's debug
+//! binary would link for nothing.
 
 use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 
 use crate::api::select;
 use crate::batched::{select_batched, set_batched, update_batched};
+#[cfg(not(unoptimized))]
 use crate::choose::{self, Few, Rows};
 #[cfg(threads)]
 use crate::element::Compare;
@@ -28,7 +32,9 @@ use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::mode::AnyMode;
 use crate::rank::Selection;
-use crate::value::{InOrder, Value};
+#[cfg(not(unoptimized))]
+use crate::value::InOrder;
+use crate::value::Value;
 
 /// The storage of [`TargetView`].
 type ViewMut<T> = ViewRepr<&'static mut T>;
@@ -40,7 +46,9 @@ type Written = Result<(), IndexError>;
 type TargetView<T> = ArrayViewMutD<'static, T>;
 /// The loops of a few indices, for each index type the executors' loops
 /// take (`index::with_loop_indices`).
+#[cfg(not(unoptimized))]
 type SetFew<T, I> = fn(&mut [T], &[I], InOrder<'_, T>) -> Few;
+#[cfg(not(unoptimized))]
 type UpdateFew<T, I> = fn(&mut [T], &[I], Op, InOrder<'_, T>) -> Few;
 
 /// The general path's entry points for one element type.
@@ -51,13 +59,21 @@ struct GeneralPaths<T: 'static> {
     read_batched: for<'a> fn(ArrayViewD<'a, T>, &[IndexElem<'_>], usize, AnyMode<T>) -> Read<'a, T>,
     set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, AnyMode<T>) -> Written,
     update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, AnyMode<T>) -> Written,
+    #[cfg(not(unoptimized))]
     set_few: (SetFew<T, u64>, SetFew<T, i64>, SetFew<T, u32>, SetFew<T, i32>),
+    #[cfg(not(unoptimized))]
     update_few: (UpdateFew<T, u64>, UpdateFew<T, i64>, UpdateFew<T, u32>, UpdateFew<T, i32>),
+    #[cfg(not(unoptimized))]
     read_masked: fn(&[T], &[bool]) -> Option<Vec<T>>,
+    #[cfg(not(unoptimized))]
     set_masked: fn(&mut [T], &[bool], InOrder<'_, T>) -> bool,
+    #[cfg(not(unoptimized))]
     update_masked: fn(&mut [T], &[bool], Op, InOrder<'_, T>) -> bool,
+    #[cfg(not(unoptimized))]
     read_rows: fn(&[T], &Rows) -> Vec<T>,
+    #[cfg(not(unoptimized))]
     set_rows: fn(&mut [T], &Rows, InOrder<'_, T>),
+    #[cfg(not(unoptimized))]
     update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>),
     #[cfg(threads)]
     where_splits: fn(&mut [T], Compare, T, Op),
@@ -70,13 +86,21 @@ impl<T: Arith> GeneralPaths<T> {
             read_batched: select_batched::<T>,
             set: set_batched::<T, ViewMut<T>, IxDyn>,
             update: update_batched::<T, ViewMut<T>, IxDyn>,
+            #[cfg(not(unoptimized))]
             set_few: (choose::set_few, choose::set_few, choose::set_few, choose::set_few),
+            #[cfg(not(unoptimized))]
             update_few: (choose::update_few, choose::update_few, choose::update_few, choose::update_few),
+            #[cfg(not(unoptimized))]
             read_masked: choose::read_masked::<T>,
+            #[cfg(not(unoptimized))]
             set_masked: choose::set_masked::<T>,
+            #[cfg(not(unoptimized))]
             update_masked: choose::update_masked::<T>,
+            #[cfg(not(unoptimized))]
             read_rows: choose::read_rows::<T>,
+            #[cfg(not(unoptimized))]
             set_rows: choose::set_rows::<T>,
+            #[cfg(not(unoptimized))]
             update_rows: choose::update_rows::<T>,
             #[cfg(threads)]
             where_splits: choose::where_splits::<T>,

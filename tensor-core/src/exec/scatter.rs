@@ -409,8 +409,9 @@ unsafe fn scatter_pair<T, I: IndexInt, K: Kernel<T>>(
 ///
 /// # Safety
 ///
-/// [`len`](Self::len) is the axis's length exactly: callers establish
-/// [`at`](Self::at)'s contract by comparing positions with it.
+/// [`len`](Self::len) is the axis's length exactly: a scatter asserts it
+/// equal to the length its indices were checked against, and then calls
+/// [`at`](Self::at) only with those indices.
 unsafe trait AxisElements<T> {
     /// The element at `position`.
     ///
