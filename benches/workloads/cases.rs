@@ -41,7 +41,8 @@ pub const WORKLOADS: [(&str, &str); 19] = [
 /// bandwidth, held to a share of the copy's: what is read and written,
 /// counting whole cache lines where a line is only partly written (its
 /// other elements must be read first). `None` for the others. W1, W3b and
-/// W4 write whole lines, so they move their `useful_bytes`.
+/// W4 write whole lines, so they move their `useful_bytes`; W2 and W3a
+/// write parts of lines.
 pub fn memory_bytes(workload: &str, useful_bytes: u64) -> Option<u64> {
     const LINE: u64 = 64;
     match workload {
@@ -49,6 +50,9 @@ pub fn memory_bytes(workload: &str, useful_bytes: u64) -> Option<u64> {
         // Reads y, and reads and writes back every line the columns
         // 1, 3, .., 3999 of each row touch (bytes 4 to 16000).
         "W2" => Some(4096 * 2000 * F4 + 2 * 4096 * (3999 * F4 + F4).div_ceil(LINE) * LINE),
+        // Reads and writes back the line of each of the 65,536 elements
+        // written, 1 KiB apart.
+        "W3a" => Some(2 * 256 * 256 * LINE),
         _ => None,
     }
 }
