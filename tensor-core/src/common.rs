@@ -16,15 +16,15 @@
 //! them. Optimized builds do not share generic code, so the module is left
 //! out of them (`build.rs` sets `cfg(share_generics)` from the opt-level).
 //! At opt-level 0 no call takes the inline paths (`FAST_PATHS`), so their
-//! loops are left out of the tables there: code every dependent's debug
-//! binary would link for nothing.
+//! loops (`inline`) are left out of the tables there: code every
+//! dependent's debug binary would link for nothing.
 
 use ndarray::{ArrayViewD, ArrayViewMutD, IxDyn, ViewRepr};
 
 use crate::api::select;
 use crate::batched::{select_batched, set_batched, update_batched};
-#[cfg(not(unoptimized))]
-use crate::choose::{self, Few, Rows};
+#[cfg(threads)]
+use crate::choose;
 #[cfg(threads)]
 use crate::element::Compare;
 use crate::element::{Arith, Op};
@@ -32,8 +32,6 @@ use crate::error::IndexError;
 use crate::index::IndexElem;
 use crate::mode::AnyMode;
 use crate::rank::Selection;
-#[cfg(not(unoptimized))]
-use crate::value::InOrder;
 use crate::value::Value;
 
 /// The storage of [`TargetView`].
@@ -44,12 +42,6 @@ type Read<'a, T> = Result<Selection<'a, T>, IndexError>;
 type Written = Result<(), IndexError>;
 /// A dynamic-rank view written through, as the backend passes it.
 type TargetView<T> = ArrayViewMutD<'static, T>;
-/// The loops of a few indices, for each index type the executors' loops
-/// take (`index::with_loop_indices`).
-#[cfg(not(unoptimized))]
-type SetFew<T, I> = fn(&mut [T], &[I], InOrder<'_, T>) -> Few;
-#[cfg(not(unoptimized))]
-type UpdateFew<T, I> = fn(&mut [T], &[I], Op, InOrder<'_, T>) -> Few;
 
 /// The general path's entry points for one element type.
 #[allow(dead_code, reason = "read by no code: the tables only hold the code in the build")]
@@ -60,21 +52,7 @@ struct GeneralPaths<T: 'static> {
     set: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Value<'static, T>, AnyMode<T>) -> Written,
     update: fn(&mut TargetView<T>, &[IndexElem<'_>], usize, Op, Value<'static, T>, AnyMode<T>) -> Written,
     #[cfg(not(unoptimized))]
-    set_few: (SetFew<T, u64>, SetFew<T, i64>, SetFew<T, u32>, SetFew<T, i32>),
-    #[cfg(not(unoptimized))]
-    update_few: (UpdateFew<T, u64>, UpdateFew<T, i64>, UpdateFew<T, u32>, UpdateFew<T, i32>),
-    #[cfg(not(unoptimized))]
-    read_masked: fn(&[T], &[bool]) -> Option<Vec<T>>,
-    #[cfg(not(unoptimized))]
-    set_masked: fn(&mut [T], &[bool], InOrder<'_, T>) -> bool,
-    #[cfg(not(unoptimized))]
-    update_masked: fn(&mut [T], &[bool], Op, InOrder<'_, T>) -> bool,
-    #[cfg(not(unoptimized))]
-    read_rows: fn(&[T], &Rows) -> Vec<T>,
-    #[cfg(not(unoptimized))]
-    set_rows: fn(&mut [T], &Rows, InOrder<'_, T>),
-    #[cfg(not(unoptimized))]
-    update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>),
+    inline: inline::InlineLoops<T>,
     #[cfg(threads)]
     where_splits: fn(&mut [T], Compare, T, Op),
 }
@@ -87,23 +65,52 @@ impl<T: Arith> GeneralPaths<T> {
             set: set_batched::<T, ViewMut<T>, IxDyn>,
             update: update_batched::<T, ViewMut<T>, IxDyn>,
             #[cfg(not(unoptimized))]
-            set_few: (choose::set_few, choose::set_few, choose::set_few, choose::set_few),
-            #[cfg(not(unoptimized))]
-            update_few: (choose::update_few, choose::update_few, choose::update_few, choose::update_few),
-            #[cfg(not(unoptimized))]
-            read_masked: choose::read_masked::<T>,
-            #[cfg(not(unoptimized))]
-            set_masked: choose::set_masked::<T>,
-            #[cfg(not(unoptimized))]
-            update_masked: choose::update_masked::<T>,
-            #[cfg(not(unoptimized))]
-            read_rows: choose::read_rows::<T>,
-            #[cfg(not(unoptimized))]
-            set_rows: choose::set_rows::<T>,
-            #[cfg(not(unoptimized))]
-            update_rows: choose::update_rows::<T>,
+            inline: inline::InlineLoops::new(),
             #[cfg(threads)]
             where_splits: choose::where_splits::<T>,
+        }
+    }
+}
+
+/// The loops of the typed entry points' inline paths: left out at
+/// opt-level 0, where no call takes those paths (`FAST_PATHS`).
+#[cfg(not(unoptimized))]
+mod inline {
+    use crate::choose::{self, Few, Rows};
+    use crate::element::{Arith, Op};
+    use crate::value::InOrder;
+
+    /// The loops of a few indices, for each index type the executors'
+    /// loops take (`index::with_loop_indices`).
+    type SetFew<T, I> = fn(&mut [T], &[I], InOrder<'_, T>) -> Few;
+    type UpdateFew<T, I> = fn(&mut [T], &[I], Op, InOrder<'_, T>) -> Few;
+
+    /// The inline paths' loops for one element type.
+    #[allow(dead_code, reason = "read by no code: the tables only hold the code in the build")]
+    #[allow(clippy::type_complexity, reason = "each field spells the signature of the function it holds")]
+    pub(super) struct InlineLoops<T: 'static> {
+        set_few: (SetFew<T, u64>, SetFew<T, i64>, SetFew<T, u32>, SetFew<T, i32>),
+        update_few: (UpdateFew<T, u64>, UpdateFew<T, i64>, UpdateFew<T, u32>, UpdateFew<T, i32>),
+        read_masked: fn(&[T], &[bool]) -> Option<Vec<T>>,
+        set_masked: fn(&mut [T], &[bool], InOrder<'_, T>) -> bool,
+        update_masked: fn(&mut [T], &[bool], Op, InOrder<'_, T>) -> bool,
+        read_rows: fn(&[T], &Rows) -> Vec<T>,
+        set_rows: fn(&mut [T], &Rows, InOrder<'_, T>),
+        update_rows: fn(&mut [T], &Rows, Op, InOrder<'_, T>),
+    }
+
+    impl<T: Arith> InlineLoops<T> {
+        pub(super) const fn new() -> Self {
+            InlineLoops {
+                set_few: (choose::set_few, choose::set_few, choose::set_few, choose::set_few),
+                update_few: (choose::update_few, choose::update_few, choose::update_few, choose::update_few),
+                read_masked: choose::read_masked::<T>,
+                set_masked: choose::set_masked::<T>,
+                update_masked: choose::update_masked::<T>,
+                read_rows: choose::read_rows::<T>,
+                set_rows: choose::set_rows::<T>,
+                update_rows: choose::update_rows::<T>,
+            }
         }
     }
 }
