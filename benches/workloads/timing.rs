@@ -189,7 +189,7 @@ fn buffer(len: usize, value: f32, huge_pages: bool) -> Option<Vec<f32>> {
 }
 
 /// What `--threads` does.
-pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks) and large accumulations whose operation regroups exactly (integer + * min max, float min max), and, split by destination, float sums and products into targets of 4 MB or more when each thread's share then fits half its L2 or the target is past 32 MB, large sets of primitive numbers by a pair of index arrays, by one into a one-dimensional target of at most 32 MB (past it, one thread prefetching runs at memory speed), or of rows of 512 bytes and more stored plainly, the mask sugar's pass over a large target, and indexed writes cut along a coordinate no index picks; results are bitwise identical for every N";
+pub const THREADS_NOTE: &str = "--threads N runs every workload inside a rayon pool of N threads; tensor-at parallelizes large reads (gathers, index checks) and large accumulations whose operation regroups exactly (integer + * min max, float min max), and, split by destination, float sums and products into targets of 4 MB or more when each thread's share then fits half its L2 or the target is past 32 MB, large sets of primitive numbers by a pair of index arrays, by one into a one-dimensional target (past 32 MB each thread asking for its destinations ahead), or of rows of 512 bytes and more stored plainly, the mask sugar's pass over a large target, and indexed writes cut along a coordinate no index picks; results are bitwise identical for every N";
 
 /// Runs `f` inside a rayon pool of `threads` worker threads, where
 /// tensor-at's parallel paths run.

@@ -532,6 +532,44 @@ fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// `set`s into a target past the size the chooser takes to be out of the
+/// cache (32 MB; split by destination there too, each thread asking for
+/// its destinations ahead): the last occurrence wins, as in the plain
+/// loop, with negative indices, array and scalar values.
+#[test]
+fn sets_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count() {
+    let (len, count) = (size((36 << 20) / 4 + 5, 2000), size(500_000, 600));
+    let idx = Array1::from_iter(
+        indices(count, len, 22)
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| if k % 4 == 1 { i - len as i64 } else { i }),
+    );
+    let values = Array1::from_iter((0..count).map(|k| k as f32 * 0.25 - 3.0));
+    let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
+    let (mut from_values, mut from_scalar) = (Array1::<f32>::zeros(len), Array1::<f32>::zeros(len));
+    for (&i, &v) in idx.iter().zip(&values) {
+        from_values[position(i)] = v;
+        from_scalar[position(i)] = -2.5;
+    }
+    for threads in thread_counts([1, 2, 8]) {
+        let (got_values, got_scalar) = in_pool(threads, || {
+            let (mut got_values, mut got_scalar) = (Array1::<f32>::zeros(len), Array1::<f32>::zeros(len));
+            at!(got_values[idx] = values);
+            at!(got_scalar[idx] = -2.5);
+            (got_values, got_scalar)
+        });
+        assert!(
+            got_values.iter().zip(&from_values).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "array values with {threads} threads"
+        );
+        assert!(
+            got_scalar.iter().zip(&from_scalar).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "a scalar with {threads} threads"
+        );
+    }
+}
+
 /// Large row `set`s (`x[rows] = values`, split by destination rows on two
 /// or more threads where the rows are long and the target in standard
 /// layout): the last occurrence wins, as in the plain loop, with negative

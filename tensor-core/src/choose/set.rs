@@ -145,14 +145,14 @@ fn set_strategy<T>(target: &ArrayViewMutD<'_, T>, plan: &Plan<'_>, values: &Broa
         return SetStrategy::SplitAlong;
     }
     match plan.form() {
-        // Beyond the cache, one thread prefetching its destinations already
-        // runs at memory speed.
-        Form::Index(axis) if axis.stride == 1 && !machine::beyond_cache(axis.len * size_of::<T>()) => {
-            match machine.splits_by_destination(axis.len * size_of::<T>(), axis.len, plan.len()) {
-                true => SetStrategy::ByDestination { far },
-                false => serial,
-            }
-        }
+        // At any size: beyond the cache too, where each thread prefetches
+        // its own destinations and two keep twice the misses in flight
+        // (docs/performance.md, "Splitting by destination: float sums, sets,
+        // pairs").
+        Form::Index(axis) if axis.stride == 1 => match machine.splits_by_destination(axis.len * size_of::<T>(), axis.len, plan.len()) {
+            true => SetStrategy::ByDestination { far },
+            false => serial,
+        },
         Form::Pair(first, second)
             if target.is_standard_layout()
                 && plan.base >= 0
