@@ -55,6 +55,13 @@ pub(crate) fn indices(count: usize, below: usize, seed: u64) -> Array1<i64> {
     }))
 }
 
+/// [`indices`], one in every `every` of them counted from the end (`i -
+/// below`, the same position), as NumPy reads a negative index.
+fn indices_some_negative(count: usize, below: usize, seed: u64, every: usize) -> Array1<i64> {
+    let negative = |(k, &i): (usize, &i64)| if k % every == 0 { i - below as i64 } else { i };
+    Array1::from_iter(indices(count, below, seed).iter().enumerate().map(negative))
+}
+
 fn bits(a: &ArrayD<f32>) -> Vec<u32> {
     a.iter().map(|v| v.to_bits()).collect()
 }
@@ -453,12 +460,7 @@ fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_c
     let len = size(1 << 20, 1 << 8) + 9;
     // Four times as many indices as slots (the checked, rolled-back path),
     // one in five counted from the end.
-    let many = Array1::from_iter(
-        indices(4 * len, len, 11)
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| if k % 5 == 0 { i - len as i64 } else { i }),
-    );
+    let many = indices_some_negative(4 * len, len, 11, 5);
     let values = Array1::from_iter(indices(4 * len, 1 << 20, 12).iter().map(|&r| (r as f32 - 524_288.0) * 1e-3));
     // Fewer indices than slots into a larger target (resolved first, then split).
     let wide = 3 * len;
@@ -497,12 +499,7 @@ fn float_accumulations_into_a_large_target_equal_a_plain_loop_for_every_thread_c
 #[test]
 fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
     let (len, count) = (size(1 << 20, 300) + 5, size(300_000, 300));
-    let idx = Array1::from_iter(
-        indices(count, len, 21)
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| if k % 3 == 0 { i - len as i64 } else { i }),
-    );
+    let idx = indices_some_negative(count, len, 21, 3);
     let values = Array1::from_iter((0..count).map(|k| k as f64 * 0.5 - 7.0));
     let narrow = values.mapv(|v| v as f32);
     let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
@@ -539,12 +536,7 @@ fn large_sets_with_duplicates_equal_a_plain_loop_for_every_thread_count() {
 #[test]
 fn sets_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count() {
     let (len, count) = (size((36 << 20) / 4 + 5, 2000), size(500_000, 600));
-    let idx = Array1::from_iter(
-        indices(count, len, 22)
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| if k % 4 == 1 { i - len as i64 } else { i }),
-    );
+    let idx = indices_some_negative(count, len, 22, 4);
     let values = Array1::from_iter((0..count).map(|k| k as f32 * 0.25 - 3.0));
     let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
     let (mut from_values, mut from_scalar) = (Array1::<f32>::zeros(len), Array1::<f32>::zeros(len));
@@ -578,12 +570,7 @@ fn sets_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count()
 #[test]
 fn large_row_sets_equal_a_plain_loop_for_every_thread_count() {
     let len = size(20_011, 67);
-    let idx = Array1::from_iter(
-        indices(size(30_000, 200), len, 23)
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| if k % 4 == 1 { i - len as i64 } else { i }),
-    );
+    let idx = indices_some_negative(size(30_000, 200), len, 23, 4);
     let position = |i: i64| if i < 0 { (i + len as i64) as usize } else { i as usize };
     for row in [size(128, 16), size(16, 4)] {
         let values = Array2::from_shape_fn((idx.len(), row), |(k, j)| (k * row + j) as f64 * 0.25 - 9.0);
@@ -637,12 +624,7 @@ fn large_row_sets_equal_a_plain_loop_for_every_thread_count() {
 #[test]
 fn large_pair_sets_equal_a_plain_loop_for_every_thread_count() {
     let (rows, cols, count) = (size(1100, 30), size(1001, 31), size(300_000, 300));
-    let i = Array1::from_iter(
-        indices(count, rows, 31)
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| if k % 4 == 0 { i - rows as i64 } else { i }),
-    );
+    let i = indices_some_negative(count, rows, 31, 4);
     let j = indices(count, cols, 32);
     let (i32s, j32s) = (i.mapv(|v| v as i32), j.mapv(|v| v as i32));
     let values = Array1::from_iter((0..count).map(|k| k as f32 * 0.25 - 9.0));
