@@ -544,6 +544,7 @@ fn sets_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count()
         from_values[position(i)] = v;
         from_scalar[position(i)] = -2.5;
     }
+    let (from_values, from_scalar) = (bits(&from_values.into_dyn()), bits(&from_scalar.into_dyn()));
     for threads in thread_counts([1, 2, 8]) {
         let (got_values, got_scalar) = in_pool(threads, || {
             let (mut got_values, mut got_scalar) = (Array1::<f32>::zeros(len), Array1::<f32>::zeros(len));
@@ -551,14 +552,8 @@ fn sets_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count()
             at!(got_scalar[idx] = -2.5);
             (got_values, got_scalar)
         });
-        assert!(
-            got_values.iter().zip(&from_values).all(|(a, b)| a.to_bits() == b.to_bits()),
-            "array values with {threads} threads"
-        );
-        assert!(
-            got_scalar.iter().zip(&from_scalar).all(|(a, b)| a.to_bits() == b.to_bits()),
-            "a scalar with {threads} threads"
-        );
+        assert!(bits(&got_values.into_dyn()) == from_values, "array values with {threads} threads");
+        assert!(bits(&got_scalar.into_dyn()) == from_scalar, "a scalar with {threads} threads");
     }
 }
 
