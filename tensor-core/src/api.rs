@@ -137,7 +137,7 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
 /// bounds: whether it wrote (see [`prepare::element_at`]).
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn set_element<T: Clone, D: Dimension>(target: ArrayViewMut<'_, T, D>, list: &impl BasicList, value: &T) -> bool {
-    let Some(at) = prepare::element_at::<D>(list, target.shape()) else {
+    let Some(at) = prepare::element_at::<D>(list, target.shape()).flatten() else {
         return false;
     };
     *target.index(at) = value.clone();
@@ -151,7 +151,7 @@ pub(crate) fn update_element<T: Arith, D: Dimension>(target: ArrayViewMut<'_, T,
     if T::checks_operands(op) {
         return false;
     }
-    let Some(at) = prepare::element_at::<D>(list, target.shape()) else {
+    let Some(at) = prepare::element_at::<D>(list, target.shape()).flatten() else {
         return false;
     };
     let element = target.index(at);
@@ -159,18 +159,21 @@ pub(crate) fn update_element<T: Arith, D: Dimension>(target: ArrayViewMut<'_, T,
     true
 }
 
-/// `target[list]` for a typed list of integers alone, all in bounds, as a
-/// view of no axes in rank `R`; `None` for any other list.
+/// `target[list]` for a typed list of integers alone, as a view of no axes
+/// in rank `R`: `Some(None)` when one is out of bounds (see
+/// [`prepare::element_at`]); `None` for any other list.
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn read_element<'a, T, D: Rank, R: Dimension>(
     target: ArrayView<'a, T, D>,
     list: &impl BasicList,
-) -> Option<ArrayView<'a, T, R>> {
+) -> Option<Option<ArrayView<'a, T, R>>> {
     if R::NDIM != Some(0) {
         return None;
     }
-    let at = prepare::element_at::<D>(list, target.shape())?;
-    ndarray::aview0(target.index(at)).into_dimensionality().ok()
+    Some(match prepare::element_at::<D>(list, target.shape())? {
+        Some(at) => Some(ndarray::aview0(target.index(at)).into_dimensionality().ok()?),
+        None => None,
+    })
 }
 
 /// `target[list] = value` for a typed list in mode `error` and a scalar
@@ -246,23 +249,22 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn read_basic<'a, T, D: Rank, R: Dimension>(target: ArrayView<'a, T, D>, list: &impl BasicList) -> Option<ArrayView<'a, T, R>> {
     let mut region = Region::new();
-    match basic_region(list, target.shape(), target.strides(), &mut region)? {
-        Ok(_) => region.view(target),
-        Err(_) => None,
-    }
+    basic_region(list, target.shape(), target.strides(), &mut region)?;
+    region.view(target)
 }
 
 /// Hands `region` the view axes of a typed list of basic elements in mode
 /// `error` on a target of `shape` and `strides`, as
 /// [`prepare::each_basic_view_axis`] does. A row (one integer then whole
-/// axes, see [`prepare::row_at`]) is pushed straight: with no error to
-/// build on its way, a small row's read or write folds to a few
-/// instructions, as `row(i)` does.
+/// axes, see [`prepare::row_at`]) is pushed straight, and one out of
+/// bounds left to the general path without a walk: a small row's read or
+/// write folds to a few instructions, as `row(i)` does. `None` when an
+/// element is not basic or an index fails.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn basic_region(list: &impl BasicList, shape: &[usize], strides: &[isize], region: &mut Region) -> Option<Result<usize, IndexError>> {
+fn basic_region(list: &impl BasicList, shape: &[usize], strides: &[isize], region: &mut Region) -> Option<usize> {
     if let Some(row) = prepare::row_at(list, shape) {
-        region.push(ViewAxis::Select(row), strides);
-        return Some(Ok(1));
+        region.push(ViewAxis::Select(row?), strides);
+        return Some(1);
     }
     prepare::each_basic_view_axis(list, shape, |axis| region.push(axis, strides))
 }
@@ -480,7 +482,7 @@ where
     if let Value::Scalar(scalar) = &value
         && choose::small_region_in_place(
             target.view_mut(),
-            |shape, strides, region| view_axes(index, shape, &mode, &mut |axis| region.push(axis, strides)),
+            |shape, strides, region| view_axes(index, shape, &mode, &mut |axis| region.push(axis, strides))?.ok(),
             |element| *element = scalar.clone(),
         )
     {
@@ -520,7 +522,7 @@ where
         && !T::checks_operands(op)
         && with_op!(op, kernel => {
             let mut kernel = kernel;
-            choose::small_region_in_place(target.view_mut(), |shape, strides, region| view_axes(index, shape, &mode, &mut |axis| region.push(axis, strides)), |element| {
+            choose::small_region_in_place(target.view_mut(), |shape, strides, region| view_axes(index, shape, &mode, &mut |axis| region.push(axis, strides))?.ok(), |element| {
                 kernel.apply(element, scalar)
             })
         })

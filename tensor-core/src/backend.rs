@@ -166,12 +166,13 @@ pub trait Indexable {
     where
         Self: 't;
 
-    /// `self[list]` for a typed list of integers alone, all in bounds, in
-    /// mode `error`, where the backend reads the element inline; `None`
-    /// (the default) to take the other paths.
+    /// `self[list]` for a typed list of integers alone, in mode `error`,
+    /// where the backend reads the element inline: `Some(None)` when an
+    /// integer is out of bounds, for the general path to name; `None` (the
+    /// default) to take the other paths.
     #[doc(hidden)]
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Self::Read<'t, K, R>>
+    fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Option<Self::Read<'t, K, R>>>
     where
         Self::Elem: Clone,
     {
@@ -424,11 +425,11 @@ impl<X: Target + ?Sized> Indexable for X {
         Self: 't;
 
     #[cfg_attr(not(unoptimized), inline(always))]
-    fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<K::Read<'t, X::Elem, R>>
+    fn read_element<'t, K: Kind, R: Rank>(&'t self, list: &impl BasicList) -> Option<Option<K::Read<'t, X::Elem, R>>>
     where
         X::Elem: Clone,
     {
-        api::read_element::<_, _, R>(self.target_view(), list).map(K::view)
+        api::read_element::<_, _, R>(self.target_view(), list).map(|element| element.map(K::view))
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]

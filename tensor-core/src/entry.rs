@@ -76,7 +76,8 @@ fn inline<'i, L: IndexList<'i>, T>(mode: &AnyMode<T>) -> bool {
 /// `target[list]`: a view for basic indices, an owned array for advanced
 /// ones, statically ranked where the ranks are static (the element itself
 /// for integers alone). Inlined into the call: an element in bounds is read
-/// there; everything else is `read_rest`, a call of its own.
+/// there, one out of bounds goes to the general path, and everything else
+/// is `read_rest`, a call of its own.
 #[inline]
 pub fn read<'t, 'i, X, L>(target: &'t X, list: L, mode: AnyMode<X::Elem>) -> Result<ReadOf<'t, 'i, X, L>, X::Error>
 where
@@ -86,7 +87,8 @@ where
     X::Dim: IndexedBy<'i, L>,
 {
     match read_element(target, &list, &mode) {
-        Some(element) => Ok(element),
+        Some(Some(element)) => Ok(element),
+        Some(None) => read_general(target, list, mode),
         None => read_rest(target, list, mode),
     }
 }
@@ -105,8 +107,10 @@ where
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
-    if let Some(element) = read_element(target, &list, &mode) {
-        return element;
+    match read_element(target, &list, &mode) {
+        Some(Some(element)) => return element,
+        Some(None) => return read_general_unwrap(target, list, mode),
+        None => {}
     }
     if let Some(read) = read_inline(target, &list, &mode) {
         return unwrap(read);
@@ -128,9 +132,11 @@ where
     unwrap(read_general(target, list, mode))
 }
 
-/// An element in bounds, for integers alone in mode `error`.
+/// An element, for integers alone in mode `error`: `Some(None)` when one
+/// is out of bounds, which only the general path takes (it names the
+/// error); `None` for the other paths.
 #[cfg_attr(not(unoptimized), inline(always))]
-fn read_element<'t, 'i, X, L>(target: &'t X, list: &L, mode: &AnyMode<X::Elem>) -> Option<ReadOf<'t, 'i, X, L>>
+fn read_element<'t, 'i, X, L>(target: &'t X, list: &L, mode: &AnyMode<X::Elem>) -> Option<Option<ReadOf<'t, 'i, X, L>>>
 where
     X: Indexable + ?Sized,
     X::Elem: Clone,

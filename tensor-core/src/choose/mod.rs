@@ -27,7 +27,6 @@
 
 use ndarray::{ArrayViewMutD, IxDyn};
 
-use crate::error::IndexError;
 use crate::exec::basic::{self, Region};
 use crate::exec::kernel::Kernel;
 use crate::exec::scatter;
@@ -77,11 +76,11 @@ fn layout<'a, T, S: ndarray::RawData<Elem = T>>(view: &'a ndarray::ArrayBase<S, 
 #[inline]
 pub(crate) fn small_region_in_place<T, D: ndarray::Dimension>(
     target: ndarray::ArrayViewMut<'_, T, D>,
-    each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<Result<usize, IndexError>>,
+    each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<usize>,
     write: impl FnMut(&mut T),
 ) -> bool {
     let mut region = Region::new();
-    matches!(each_axis(target.shape(), target.strides(), &mut region), Some(Ok(_))) && region.write(target, machine::SMALL_REGION, write)
+    each_axis(target.shape(), target.strides(), &mut region).is_some() && region.write(target, machine::SMALL_REGION, write)
 }
 
 /// [`small_region_in_place`] for an array value: `write` is given each
@@ -91,15 +90,13 @@ pub(crate) fn small_region_in_place<T, D: ndarray::Dimension>(
 #[inline]
 pub(crate) fn small_region_from<T, D: ndarray::Dimension>(
     target: ndarray::ArrayViewMut<'_, T, D>,
-    each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<Result<usize, IndexError>>,
+    each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<usize>,
     shape: &[usize],
     values: &[T],
     mut write: impl FnMut(&mut T, &T),
 ) -> bool {
     let mut region = Region::new();
-    if !matches!(each_axis(target.shape(), target.strides(), &mut region), Some(Ok(_)))
-        || region.shape(target.shape(), target.strides()) != Some(shape)
-    {
+    if each_axis(target.shape(), target.strides(), &mut region).is_none() || region.shape(target.shape(), target.strides()) != Some(shape) {
         return false;
     }
     // The region is walked in C order, the value's order.

@@ -47,37 +47,35 @@ pub(crate) fn each_view_axis(
 }
 
 /// The position of the one element a typed list of integers alone picks,
-/// one in bounds for each axis of `shape`, as a `D` index; `None` for any
-/// other list (an integer out of bounds included: the general path reports
-/// it).
+/// one for each axis of `shape`, as a `D` index: `Some(None)` when one is
+/// out of bounds (the general path reports it, and no other inline path
+/// takes it); `None` for any other list.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn element_at<D: Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<D> {
+pub(crate) fn element_at<D: Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<Option<D>> {
     let (mut at, mut axis) = (D::zeros(shape.len()), 0);
-    let mut picks = true;
+    let (mut integers, mut in_bounds) = (true, true);
     list.each_basic(&mut |elem| {
-        let position = match elem {
-            Some(BasicElem::Int(i)) if axis < shape.len() => position_of(i, shape[axis]),
-            _ => None,
-        };
-        if let Some(position) = position {
-            at[axis] = position;
-            axis += 1;
+        match elem {
+            Some(BasicElem::Int(i)) if axis < shape.len() => {
+                match position_of(i, shape[axis]) {
+                    Some(position) => at[axis] = position,
+                    None => in_bounds = false,
+                }
+                axis += 1;
+            }
+            _ => integers = false,
         }
-        picks = position.is_some();
-        picks
+        integers
     });
-    (picks && axis == shape.len()).then_some(at)
+    (integers && axis == shape.len()).then(|| in_bounds.then_some(at))
 }
 
 /// [`each_view_axis`] of a typed list in mode `error`, read element by
 /// element where it stands (no [`IndexElem`] built): the macros' inline
-/// path. `None` when an element is not basic.
+/// path. `None` when an element is not basic or an index fails: the
+/// general path names the error, so none is built here.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn each_basic_view_axis(
-    list: &impl BasicList,
-    shape: &[usize],
-    visit: impl FnMut(ViewAxis),
-) -> Option<Result<usize, IndexError>> {
+pub(crate) fn each_basic_view_axis(list: &impl BasicList, shape: &[usize], visit: impl FnMut(ViewAxis)) -> Option<usize> {
     let (mut ellipses, mut indexed, mut basic) = (0, 0, true);
     list.each_basic(&mut |elem| {
         match elem {
@@ -91,19 +89,16 @@ pub(crate) fn each_basic_view_axis(
     if !basic {
         return None;
     }
-    let ellipsis_width = match Placement::ellipsis_width_of(ellipses, false, indexed, shape.len()) {
-        Ok(width) => width,
-        Err(error) => return Some(Err(error)),
-    };
+    let ellipsis_width = Placement::ellipsis_width_of(ellipses, false, indexed, shape.len()).ok()?;
     let mut walk = ViewAxes {
         shape,
         ellipsis_width,
         axis: 0,
-        result: Ok(()),
+        failed: false,
         visit,
     };
     list.each_basic(&mut walk);
-    Some(walk.result.map(|()| walk.axis))
+    (!walk.failed).then_some(walk.axis)
 }
 
 /// The resolving walk of [`each_basic_view_axis`], as a visitor rather than
@@ -113,7 +108,10 @@ struct ViewAxes<'s, V> {
     ellipsis_width: usize,
     /// The next target axis.
     axis: usize,
-    result: Result<(), IndexError>,
+    /// Whether an element failed: its error is left to the general path,
+    /// and an inline path that built it would keep it in memory for
+    /// nothing.
+    failed: bool,
     visit: V,
 }
 
@@ -123,9 +121,9 @@ impl<V: FnMut(ViewAxis)> VisitBasic for ViewAxes<'_, V> {
         let Some(elem) = elem else { return false };
         match view_axes(elem, self.axis, self.shape, self.ellipsis_width, Bounds::Error, &mut self.visit) {
             Ok(width) => self.axis += width.unwrap_or(0),
-            Err(error) => self.result = Err(error),
+            Err(_) => self.failed = true,
         }
-        self.result.is_ok()
+        !self.failed
     }
 }
 
@@ -166,12 +164,13 @@ fn view_axes(
 }
 
 /// The row a typed list of one integer then whole axes picks (`x[i]`,
-/// `x[i, :]`, `x[i, ..]`, `x[i, ...]`): the integer's position on the first
-/// axis, in bounds; `None` for any other list (an integer out of bounds, or
-/// more elements than axes, included: the general path reports them). The
-/// small calls' commonest view, made with no walk over view axes.
+/// `x[i, :]`, `x[i, ..]`, `x[i, ...]`): `Some` of the integer's position
+/// on the first axis, `Some(None)` when it is out of bounds (the general
+/// path reports that, and no other inline path takes it); `None` for any
+/// other list (more elements than axes included). The small calls'
+/// commonest view, made with no walk over view axes.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<usize> {
+pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<Option<usize>> {
     let whole = RangeSlice::new(0, None);
     let (mut row, mut axes, mut ellipses, mut picks) = (None, 0, 0, true);
     list.each_basic(&mut |elem| {
@@ -185,7 +184,7 @@ pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<usize> {
     });
     let (len, row) = (*shape.first()?, row?);
     (picks && ellipses <= 1 && axes < shape.len()).then_some(())?;
-    position_of(row, len)
+    Some(position_of(row, len))
 }
 
 #[cfg(test)]
@@ -265,14 +264,15 @@ mod tests {
         let (ellipsis, new_axis) = (Some(BasicElem::Ellipsis), Some(BasicElem::NewAxis));
         let row = |elems: &[Option<BasicElem>], shape: &[usize]| row_at(&Basic(elems.to_vec()), shape);
         // `x[1]`, `x[-1, :]`, `x[0, ...]`, `x[2, ..., :]` on a 4 x 5 array.
-        assert_eq!(row(&[int(1)], &[4, 5]), Some(1));
-        assert_eq!(row(&[int(-1), whole], &[4, 5]), Some(3));
-        assert_eq!(row(&[int(0), ellipsis], &[4, 5]), Some(0));
-        assert_eq!(row(&[int(2), ellipsis, whole], &[4, 5]), Some(2));
-        // Out of bounds, or more axes than the array has: the general
-        // path's errors.
-        assert_eq!(row(&[int(4)], &[4, 5]), None);
-        assert_eq!(row(&[int(-5), whole], &[4, 5]), None);
+        assert_eq!(row(&[int(1)], &[4, 5]), Some(Some(1)));
+        assert_eq!(row(&[int(-1), whole], &[4, 5]), Some(Some(3)));
+        assert_eq!(row(&[int(0), ellipsis], &[4, 5]), Some(Some(0)));
+        assert_eq!(row(&[int(2), ellipsis, whole], &[4, 5]), Some(Some(2)));
+        // A row out of bounds: the general path's error.
+        assert_eq!(row(&[int(4)], &[4, 5]), Some(None));
+        assert_eq!(row(&[int(-5), whole], &[4, 5]), Some(None));
+        assert_eq!(row(&[int(0)], &[0, 5]), Some(None));
+        // More axes than the array has: not a row.
         assert_eq!(row(&[int(0), whole, whole], &[4, 5]), None);
         assert_eq!(row(&[int(0)], &[]), None);
         assert_eq!(row(&[int(0), ellipsis, ellipsis], &[4, 5]), None);

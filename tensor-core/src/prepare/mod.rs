@@ -298,25 +298,21 @@ pub(crate) fn each_view_axis<T>(
 /// [`plan::basic::each_basic_view_axis`](crate::plan::basic::each_basic_view_axis)):
 /// the macros' inline basic path.
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn each_basic_view_axis(
-    list: &impl BasicList,
-    shape: &[usize],
-    visit: impl FnMut(ViewAxis),
-) -> Option<Result<usize, IndexError>> {
+pub(crate) fn each_basic_view_axis(list: &impl BasicList, shape: &[usize], visit: impl FnMut(ViewAxis)) -> Option<usize> {
     basic::each_basic_view_axis(list, shape, visit)
 }
 
-/// The element a typed list of integers alone picks, when every integer is
-/// in bounds (see [`plan::basic::element_at`](crate::plan::basic::element_at)).
+/// The element a typed list of integers alone picks, or whether one is out
+/// of bounds (see [`plan::basic::element_at`](crate::plan::basic::element_at)).
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn element_at<D: ndarray::Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<D> {
+pub(crate) fn element_at<D: ndarray::Dimension>(list: &impl BasicList, shape: &[usize]) -> Option<Option<D>> {
     basic::element_at(list, shape)
 }
 
-/// The row a typed list of one integer then whole axes picks, in bounds
-/// (see [`plan::basic::row_at`](crate::plan::basic::row_at)).
+/// The row a typed list of one integer then whole axes picks, or whether
+/// it is out of bounds (see [`plan::basic::row_at`](crate::plan::basic::row_at)).
 #[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<usize> {
+pub(crate) fn row_at(list: &impl BasicList, shape: &[usize]) -> Option<Option<usize>> {
     basic::row_at(list, shape)
 }
 
