@@ -52,6 +52,29 @@ fn region_add(c: &mut Criterion) {
     group.finish();
 }
 
+fn region_mul_60(c: &mut Criterion) {
+    let mut group = c.benchmark_group("64x64 x[2:62, 2:62] *= 1.0001");
+    let mut x = Array2::<f32>::ones((64, 64));
+    group.bench_function("at!", |b| b.iter(|| at!(black_box(&mut x)[2:62, 2:62] *= 1.0001)));
+    group.bench_function("ndarray slice_mut *=", |b| {
+        b.iter(|| {
+            let mut region = black_box(&mut x).slice_mut(s![2..62, 2..62]);
+            region *= 1.0001;
+        })
+    });
+    group.finish();
+    let mut group = c.benchmark_group("64x64 x[2:62, 2:62] += y(60x60)");
+    let y = Array2::<f32>::from_elem((60, 60), 1e-4);
+    group.bench_function("at!", |b| b.iter(|| at!(black_box(&mut x)[2:62, 2:62] += &y)));
+    group.bench_function("ndarray slice_mut +=", |b| {
+        b.iter(|| {
+            let mut region = black_box(&mut x).slice_mut(s![2..62, 2..62]);
+            region += &y;
+        })
+    });
+    group.finish();
+}
+
 fn mask(c: &mut Criterion) {
     let mut group = c.benchmark_group("4x4 x[x > 0.5] = 0");
     let mut x = Array2::from_shape_fn((4, 4), |(i, j)| (i * 4 + j) as f32 / 16.0);
@@ -110,5 +133,16 @@ fn copy_and_set(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(small, element, fill, row, region_add, mask, scatter_3, gather_2, copy_and_set);
+criterion_group!(
+    small,
+    element,
+    fill,
+    row,
+    region_add,
+    region_mul_60,
+    mask,
+    scatter_3,
+    gather_2,
+    copy_and_set
+);
 criterion_main!(small);

@@ -227,16 +227,21 @@ pub(crate) fn update_basic<T: Arith, D: Dimension>(
     if T::checks_operands(op) {
         return false;
     }
-    // `combine` rather than a kernel per operation: one copy of the pass
-    // per call site, not one per operation (a region of a few elements).
+    // A kernel per operation, each lane a loop of its own: `combine` would
+    // match the operation at every element, and no loop could be
+    // vectorized (docs/performance.md, "Small-update paths").
     match value {
-        Written::Scalar(scalar) => choose::small_region_in_place(
-            target,
-            |shape, strides, region| basic_region(list, shape, strides, region),
-            |element| *element = (*element).combine(op, *scalar),
-        ),
-        Written::Array { shape, elements } => basic_from_array(target, list, shape, elements, |element, value| {
-            *element = (*element).combine(op, *value)
+        Written::Scalar(scalar) => with_op!(op, kernel => {
+            let (mut kernel, scalar) = (kernel, *scalar);
+            choose::small_region_in_place(
+                target,
+                |shape, strides, region| basic_region(list, shape, strides, region),
+                |element| kernel.apply(element, &scalar),
+            )
+        }),
+        Written::Array { shape, elements } => with_op!(op, kernel => {
+            let mut kernel = kernel;
+            basic_from_array(target, list, shape, elements, |element, value| kernel.apply(element, value))
         }),
     }
 }

@@ -93,19 +93,13 @@ pub(crate) fn small_region_from<T, D: ndarray::Dimension>(
     each_axis: impl FnOnce(&[usize], &[isize], &mut Region) -> Option<usize>,
     shape: &[usize],
     values: &[T],
-    mut write: impl FnMut(&mut T, &T),
+    write: impl FnMut(&mut T, &T),
 ) -> bool {
     let mut region = Region::new();
     if each_axis(target.shape(), target.strides(), &mut region).is_none() || region.shape(target.shape(), target.strides()) != Some(shape) {
         return false;
     }
-    // The region is walked in C order, the value's order.
-    let mut in_order = values.iter();
-    region.write(target, machine::SMALL_REGION, |element| {
-        if let Some(value) = in_order.next() {
-            write(element, value);
-        }
-    })
+    region.write_from(target, machine::SMALL_REGION, values, write)
 }
 
 /// Whether an indexed write of `plan` is cut into pieces, one a thread

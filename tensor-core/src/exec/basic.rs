@@ -174,49 +174,112 @@ impl Region {
         most: usize,
         mut write: impl FnMut(&mut T),
     ) -> bool {
-        if !self.complete(target.shape(), target.strides()) || self.shape[..self.ndim].iter().product::<usize>() > most {
+        if !self.complete(target.shape(), target.strides()) || self.len() > most {
             return false;
         }
-        if self.is_empty() {
-            return true;
-        }
-        let first = target.as_mut_ptr();
-        // The last axis is walked in the inner loop (as a slice where it is
-        // contiguous); `outer` counts positions on the others.
-        let (inner_len, inner_stride) = match self.ndim {
-            0 => (1, 1),
-            ndim => (self.shape[ndim - 1], self.strides[ndim - 1]),
-        };
-        let outer_axes = self.ndim.saturating_sub(1);
-        let mut outer = [0usize; INLINE];
-        let mut row = self.offset;
-        loop {
-            // SAFETY: `row` is the offset of the first element of one row
-            // of the region (the region is not empty), and the `inner_len`
-            // positions `inner_stride` apart from it are the row's elements,
-            // so elements of `target`, which this function borrows mutably
-            // until it returns; one element is borrowed at a time.
+        let (first, (len, stride)) = (target.as_mut_ptr(), self.lane());
+        self.each_lane(|lane| {
+            // SAFETY: `lane` is the offset of the first element of one lane
+            // of the region, and the `len` positions `stride` apart from it
+            // are the lane's elements, so elements of `target`, which this
+            // function borrows mutably until it returns; one lane is
+            // borrowed at a time.
             unsafe {
-                let row = first.offset(row);
-                if inner_stride == 1 {
-                    std::slice::from_raw_parts_mut(row, inner_len).iter_mut().for_each(&mut write);
+                let lane = first.offset(lane);
+                if stride == 1 {
+                    std::slice::from_raw_parts_mut(lane, len).iter_mut().for_each(&mut write);
                 } else {
-                    (0..inner_len).for_each(|k| write(&mut *row.offset(k as isize * inner_stride)));
+                    (0..len).for_each(|k| write(&mut *lane.offset(k as isize * stride)));
                 }
             }
-            // The next row: the odometer over the outer axes, last fastest.
+        });
+        true
+    }
+
+    /// Calls `write` with each element of the region of `target`, as
+    /// [`write`](Self::write) does, and the element of `values` at the same
+    /// position (`values` holds the region's elements in C order): whether
+    /// it did (not when `values` has another length). A lane's elements are
+    /// zipped with theirs, so that a contiguous lane's loop is vectorized.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    pub(crate) fn write_from<T, D: Dimension>(
+        &mut self,
+        mut target: ArrayViewMut<'_, T, D>,
+        most: usize,
+        values: &[T],
+        mut write: impl FnMut(&mut T, &T),
+    ) -> bool {
+        if !self.complete(target.shape(), target.strides()) || self.len() > most || self.len() != values.len() {
+            return false;
+        }
+        let (first, (len, stride)) = (target.as_mut_ptr(), self.lane());
+        // Lanes are walked in C order, `len` values each (an empty region
+        // has no lane, and a lane of a region that is not empty is not).
+        let mut lane_values = values.chunks_exact(len.max(1));
+        self.each_lane(|lane| {
+            let Some(lane_values) = lane_values.next() else { return };
+            // SAFETY: as in `write`.
+            unsafe {
+                let lane = first.offset(lane);
+                if stride == 1 {
+                    let elements = std::slice::from_raw_parts_mut(lane, len);
+                    elements
+                        .iter_mut()
+                        .zip(lane_values)
+                        .for_each(|(element, value)| write(element, value));
+                } else {
+                    for (k, value) in lane_values.iter().enumerate() {
+                        write(&mut *lane.offset(k as isize * stride), value);
+                    }
+                }
+            }
+        });
+        true
+    }
+
+    /// The number of elements of a completed region.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn len(&self) -> usize {
+        self.shape[..self.ndim].iter().product()
+    }
+
+    /// The length and stride of a completed region's lanes: its last axis
+    /// (one element for a region of no axes).
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn lane(&self) -> (usize, isize) {
+        match self.ndim {
+            0 => (1, 1),
+            ndim => (self.shape[ndim - 1], self.strides[ndim - 1]),
+        }
+    }
+
+    /// Calls `lane` with the offset (from the target's first element) of
+    /// the first element of each lane of a completed region, in C order;
+    /// with none for an empty region.
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn each_lane(&self, mut lane: impl FnMut(isize)) {
+        if self.is_empty() {
+            return;
+        }
+        // `outer` counts positions on the axes before the last.
+        let outer_axes = self.ndim.saturating_sub(1);
+        let mut outer = [0usize; INLINE];
+        let mut offset = self.offset;
+        loop {
+            lane(offset);
+            // The next lane: the odometer over the outer axes, last fastest.
             let mut axis = outer_axes;
             loop {
                 if axis == 0 {
-                    return true;
+                    return;
                 }
                 axis -= 1;
                 outer[axis] += 1;
-                row += self.strides[axis];
+                offset += self.strides[axis];
                 if outer[axis] < self.shape[axis] {
                     break;
                 }
-                row -= self.shape[axis] as isize * self.strides[axis];
+                offset -= self.shape[axis] as isize * self.strides[axis];
                 outer[axis] = 0;
             }
         }
@@ -386,6 +449,42 @@ mod tests {
                 crate::api::get(&before, &index, AnyMode::Error).unwrap_or_else(|error| panic!("{index:?} on {shape:?}: {error}"));
             let selected: std::collections::HashSet<i64> = planned.view().iter().copied().collect();
             let expected = before.mapv(|element| if selected.contains(&element) { -1 - element } else { element });
+            assert_eq!(target, expected, "{index:?} on {shape:?}");
+            written += 1;
+        }
+        assert!(written > CASES * 3 / 20, "only {written} basic writes drawn");
+    }
+
+    /// A region's walk with values hands each element of the planner's
+    /// view of the same index the value at its C-order position, on
+    /// targets of every layout, and writes nothing given one value too few
+    /// or too many.
+    #[test]
+    fn region_writes_from_values_follow_the_planners_view_in_c_order() {
+        let mut draws = Draws(13);
+        let mut written = 0;
+        for _ in 0..CASES {
+            let (shape, mut target, index) = draws.case();
+            let before = target.clone();
+            let mut region = Region::new();
+            let Some(Ok(_)) = each_view_axis(&index, &shape, Bounds::Error, |axis| region.push(axis, target.strides())) else {
+                continue;
+            };
+            let len = region
+                .shape(target.shape(), target.strides())
+                .map_or(0, |shape| shape.iter().product());
+            let values: Vec<i64> = (0..len as i64).map(|k| 1_000_000 + k).collect();
+            for wrong in [&values[..len.saturating_sub(1)], &[values.as_slice(), &[0]].concat()] {
+                if wrong.len() != len {
+                    assert!(!region.write_from(target.view_mut(), usize::MAX, wrong, |element, value| *element = *value));
+                    assert_eq!(target, before, "{index:?} on {shape:?}: {} values for {len}", wrong.len());
+                }
+            }
+            assert!(region.write_from(target.view_mut(), usize::MAX, &values, |element, value| *element = *value));
+            let mut expected = before.clone();
+            let mut view =
+                crate::api::view_mut(expected.view_mut(), &index).unwrap_or_else(|error| panic!("{index:?} on {shape:?}: {error}"));
+            view.iter_mut().zip(&values).for_each(|(element, value)| *element = *value);
             assert_eq!(target, expected, "{index:?} on {shape:?}");
             written += 1;
         }
