@@ -44,6 +44,13 @@ unsafe impl IndexPasses for CpuPasses {
         })
     }
 
+    fn all_in_range(&self, indices: &IntArray<'_>, len: usize) -> bool {
+        with_int_array!(indices, a => match a.as_slice() {
+            Some(indices) => self.all_chunks(indices, &|chunk| chunk_in_range(chunk, len, self.isa)),
+            None => Serial.all_in_range(&IndexInt::wrap_array(a.view().into()), len),
+        })
+    }
+
     fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize) {
         with_int_array!(indices, a => match a.as_slice() {
             Some(indices) => self.add_slice(offsets, indices, len, stride),
@@ -66,10 +73,16 @@ impl CpuPasses {
     /// Whether every index lies in `[-len, len)`; the culprit is looked for
     /// only when there is one.
     fn all_in_bounds<I: IndexInt>(&self, indices: &[I], len: usize) -> bool {
-        let chunk_ok = |chunk: &[I]| chunk_in_bounds(chunk, len, self.isa);
+        self.all_chunks(indices, &|chunk| chunk_in_bounds(chunk, len, self.isa))
+    }
+
+    /// Whether `chunk_ok` holds for every chunk of `indices`, on the
+    /// threads where they are many; on one thread, stopping at the first
+    /// chunk for which it fails.
+    fn all_chunks<I: IndexInt>(&self, indices: &[I], chunk_ok: &(dyn Fn(&[I]) -> bool + Sync)) -> bool {
         #[cfg(threads)]
         if self.parallel(indices.len()) {
-            let oks = crate::exec::parallel::map_pieces(indices.chunks(self.min_parallel).collect(), &chunk_ok);
+            let oks = crate::exec::parallel::map_pieces(indices.chunks(self.min_parallel).collect(), chunk_ok);
             return oks.into_iter().all(|ok| ok);
         }
         indices.chunks(1024).all(chunk_ok)
@@ -184,6 +197,8 @@ mod tests {
                         let index = IndexInt::wrap_array(array.view().into_dyn().into());
                         let expected = Serial.first_out_of_bounds(&index, len);
                         assert_eq!(passes.first_out_of_bounds(&index, len), expected, "{threads} threads");
+                        let direct = array.iter().all(|&i| (0..len as i64).contains(&i));
+                        assert_eq!(passes.all_in_range(&index, len), direct, "{threads} threads");
                         if expected.is_none() {
                             let (mut serial, mut cpu) = (vec![3isize; array.len()], vec![3isize; array.len()]);
                             Serial.add_positions(&mut serial, &index, len, -7);

@@ -37,6 +37,10 @@ pub struct AlongIndex<'i> {
     /// For each axis of the region, the target's stride: zero on the
     /// picked axis, and where the target's length is one (broadcast).
     pub strides: Vec<isize>,
+    /// Whether every index lies in `[0, len)`, as the planner's passes
+    /// found: a walk then takes each pick as its position, with no test of
+    /// its own (where the picked axis allows: see `Picks::unit`).
+    pub direct: bool,
 }
 
 /// A row of an `along` index walked by [`AlongIndex::walk_checking`] holds
@@ -146,7 +150,7 @@ impl AlongIndex<'_> {
                         // them in flight out of a target past the caches
                         // (docs/performance.md, "Picks walked as they
                         // stand").
-                        if picks.unit && rows.in_range(block, len) {
+                        if picks.unit && (self.direct || rows.in_range(block, len)) {
                             for row in block.chunks_exact(row_len) {
                                 rows.row(picks.as_they_stand(base, row));
                                 base += step;
@@ -428,8 +432,14 @@ pub(crate) fn resolve<'i>(
     if bounds == Bounds::Error {
         // Indices are checked only where they select something, as NumPy
         // does, and only here unless the executor checks them as it walks.
-        if !passes.defers_along_bounds()
-            && count > 0
+        // Picks all in `[0, len)` (the usual case) pass the first test,
+        // and the walk then tests no block of them again: each block's
+        // test stalled a scatter's misses into a target past the caches
+        // (docs/performance.md, "EPYC kind, family 23 model 49").
+        let checked_here = !passes.defers_along_bounds() && count > 0;
+        let direct = checked_here && passes.all_in_range(index, shape[axis]);
+        if checked_here
+            && !direct
             && let Some(bad) = passes.first_out_of_bounds(index, shape[axis])
         {
             return Err(IndexError::OutOfBounds {
@@ -445,6 +455,7 @@ pub(crate) fn resolve<'i>(
             strides: (0..shape.len())
                 .map(|d| if d == axis || shape[d] == 1 { 0 } else { strides[d] })
                 .collect(),
+            direct,
         };
         return Ok(table_plan(Table {
             shape: region,
@@ -590,7 +601,8 @@ mod rows {
     /// offsets the built table holds, for each index integer type, from
     /// any row on; both kinds of block occur. Where the picked axis has
     /// another stride, or each pick of a row has a start of its own, no
-    /// block is taken as it stands.
+    /// block is taken as it stands. An index with no negative pick is
+    /// planned direct, and walked with no block tested.
     #[test]
     fn picks_taken_as_they_stand_give_the_built_table() {
         // 2400 picks in [0, 9), but a negative one at 1037: rows of 8 span
@@ -637,10 +649,18 @@ mod rows {
                     assert_eq!(walked.rows.concat(), expected[first * row_len..], "{case}");
                     // (Without optimization the walk tests the blocks for a
                     // consumer of its own, which collects each row.)
+                    // The wrapped index holds no negative pick: its plan is
+                    // direct, and its blocks are taken as they stand untested.
+                    let direct = matches!(index, IntArray::U32(_));
+                    assert_eq!(along.direct, direct, "{case}: direct");
                     if !cfg!(unoptimized) {
                         let in_range = walked.in_range.borrow();
-                        assert_eq!(in_range.contains(&true), unit, "{case}: a block taken as it stands");
-                        let negative = unit && !matches!(index, IntArray::U32(_)) && first <= 129;
+                        assert_eq!(
+                            in_range.contains(&true),
+                            unit && !direct,
+                            "{case}: a block tested and taken as it stands"
+                        );
+                        let negative = unit && !direct && first <= 129;
                         assert_eq!(in_range.contains(&false), negative, "{case}: a block wrapped");
                     }
                 }
@@ -656,6 +676,9 @@ mod rows {
     unsafe impl IndexPasses for Deferring {
         fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128> {
             Serial.first_out_of_bounds(indices, len)
+        }
+        fn all_in_range(&self, indices: &IntArray<'_>, len: usize) -> bool {
+            Serial.all_in_range(indices, len)
         }
         fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize) {
             Serial.add_positions(offsets, indices, len, stride)

@@ -22,6 +22,10 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 ///   the planner keeps the array in place (a lone index array, a pair of
 ///   them, `along`), or folds it into a table through `add_positions`,
 ///   and executors take every index of it as a position on its axis.
+/// - [`all_in_range`](Self::all_in_range) returns `true` only when every
+///   index of `indices` lies in `[0, len)`: the planner then marks an
+///   `along` index [direct](crate::plan::AlongIndex::direct), and walks
+///   take each of its picks as its position with no test of their own.
 /// - [`add_positions`](Self::add_positions) adds exactly
 ///   `indices[k].position(len) * stride` to each `offsets[k]`, and changes
 ///   nothing else: the table's entries are the offsets executors reach.
@@ -32,6 +36,10 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 pub unsafe trait IndexPasses {
     /// The first index of `indices`, in C order, outside `[-len, len)`.
     fn first_out_of_bounds(&self, indices: &IntArray<'_>, len: usize) -> Option<i128>;
+
+    /// Whether every index of `indices` lies in `[0, len)` (in bounds, and
+    /// none counting from the end).
+    fn all_in_range(&self, indices: &IntArray<'_>, len: usize) -> bool;
 
     /// `offsets[k] += indices[k].position(len) * stride` for each `k`
     /// (every index is in bounds; `indices` has `offsets.len()` elements).
@@ -80,6 +88,10 @@ unsafe impl IndexPasses for Serial {
         with_int_array!(indices, a => once_each(a.view()).iter().find(|i| !i.in_bounds(len)).map(|&i| i.to_i128()))
     }
 
+    fn all_in_range(&self, indices: &IntArray<'_>, len: usize) -> bool {
+        with_int_array!(indices, a => once_each(a.view()).iter().all(|i| i.direct_position(len).is_some()))
+    }
+
     fn add_positions(&self, offsets: &mut [isize], indices: &IntArray<'_>, len: usize, stride: isize) {
         with_int_array!(indices, a => {
             for (offset, &i) in offsets.iter_mut().zip(a.iter()) {
@@ -119,9 +131,12 @@ mod tests {
             let every = view.iter().find(|i| !i.in_bounds(len)).map(|&i| i128::from(i));
             let index = IndexInt::wrap_array(view.into_dyn().into());
             assert_eq!(Serial.first_out_of_bounds(&index, len), every, "{view:?}");
+            let direct = view.iter().all(|&i| (0..len as i64).contains(&i));
+            assert_eq!(Serial.all_in_range(&index, len), direct, "{view:?}");
         }
         let zero = [0u32];
         let huge = ArrayView2::from_shape((1 << 21, 1 << 21).strides((0, 0)), &zero[..]).unwrap();
         assert_eq!(Serial.first_out_of_bounds(&IndexInt::wrap_array(huge.into_dyn().into()), 1), None);
+        assert!(Serial.all_in_range(&IndexInt::wrap_array(huge.into_dyn().into()), 1));
     }
 }
