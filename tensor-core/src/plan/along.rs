@@ -435,7 +435,7 @@ pub(crate) fn resolve<'i>(
         // Picks all in `[0, len)` (the usual case) pass the first test,
         // and the walk then tests no block of them again: each block's
         // test stalled a scatter's misses into a target past the caches
-        // (docs/performance.md, "EPYC kind, family 23 model 49").
+        // (docs/performance.md, "Picks walked as they stand").
         let checked_here = !passes.defers_along_bounds() && count > 0;
         let direct = checked_here && passes.all_in_range(index, shape[axis]);
         if checked_here
