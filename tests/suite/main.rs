@@ -20,6 +20,8 @@ mod corpus;
 #[cfg(not(miri))]
 mod errors;
 #[cfg(not(miri))]
+mod every_form;
+#[cfg(not(miri))]
 mod inline;
 #[cfg(not(miri))]
 mod machines;
@@ -29,6 +31,8 @@ mod macros;
 mod mesh;
 #[cfg(not(miri))]
 mod method_syntax;
+#[cfg(not(miri))]
+mod names_beside_ndarray;
 #[cfg(not(miri))]
 mod panics;
 #[cfg(not(miri))]
