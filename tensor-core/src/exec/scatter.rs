@@ -7,7 +7,7 @@ use std::ops::Range;
 use ndarray::{ArrayView1, ArrayViewMutD, Axis, Dimension, Zip};
 
 use crate::exec::kernel::Kernel;
-use crate::exec::sys::prefetch::{self, ALONG_AHEAD};
+use crate::exec::sys::prefetch;
 use crate::exec::sys::stream;
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{AlongIndex, AlongRows, AxisIndex, Form, IndexedPlan, Row, SKIP};
@@ -46,8 +46,10 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
 
 /// `x[along(idx, axis)] op= values` for the positions `first` of the
 /// region's first axis, in the region's C order, `values` one per position
-/// from the first of them. Each destination is asked for [`ALONG_AHEAD`]
-/// updates before it is applied.
+/// from the first of them. Each update is applied as the walk meets it: a
+/// loop of few instructions a pick keeps more misses in flight than one
+/// that asks for its destinations ahead (docs/performance.md, "An `along`
+/// scatter's row loop").
 ///
 /// # Safety
 ///
@@ -61,76 +63,76 @@ pub(crate) unsafe fn scatter_along<T, K: Kernel<T>>(
     first: Range<usize>,
 ) {
     let region = &plan.table.shape;
-    // A scalar is a slice of one value, cycled; a slice holds one value per
-    // position and is never cycled through twice. One iterator type for
-    // both keeps one copy of the walk per kernel, for a predicted branch
-    // per value.
-    let values = match values {
-        InOrder::Scalar(value) => std::slice::from_ref(value),
+    let base = plan.base;
+    // A walk for a scalar and one for a slice, so that each row's loop
+    // reads its values as a plain iterator.
+    match values {
+        InOrder::Scalar(value) => {
+            let mut rows = AlongScatter {
+                origin,
+                base,
+                kernel,
+                values: value,
+            };
+            along.walk(region, first, &mut rows);
+        }
         InOrder::Slice(values) => {
             let positions = first.len() * region[1..].iter().product::<usize>();
             assert_eq!(values.len(), positions, "a value for each position of the region");
-            values
+            let mut rows = AlongScatter {
+                origin,
+                base,
+                kernel,
+                values,
+            };
+            along.walk(region, first, &mut rows);
         }
-    }
-    .iter()
-    .cycle();
-    let mut rows = AlongScatter {
-        origin,
-        base: plan.base,
-        kernel,
-        values,
-        pending: [0; ALONG_AHEAD],
-        met: 0,
-    };
-    along.walk(region, first, &mut rows);
-    let AlongScatter { pending, met, .. } = rows;
-    for k in met.saturating_sub(ALONG_AHEAD)..met {
-        // SAFETY: as in `row`.
-        unsafe { rows.apply(pending[k % ALONG_AHEAD]) };
     }
 }
 
-/// The state of [`scatter_along`]: the last [`ALONG_AHEAD`] offsets met,
-/// asked for and not yet applied.
+/// The values of an `along` scatter, handed out a row at a time.
+trait RowValues<'v, T: 'v> {
+    /// The values of the next row, of `len` positions.
+    fn next_row(&mut self, len: usize) -> impl Iterator<Item = &'v T>;
+}
+
+/// One value for every position.
+impl<'v, T> RowValues<'v, T> for &'v T {
+    #[inline]
+    fn next_row(&mut self, len: usize) -> impl Iterator<Item = &'v T> {
+        iter::repeat_n(*self, len)
+    }
+}
+
+/// A value for each position, in order.
+impl<'v, T> RowValues<'v, T> for &'v [T] {
+    #[inline]
+    fn next_row(&mut self, len: usize) -> impl Iterator<Item = &'v T> {
+        let (row, rest) = self.split_at(len);
+        *self = rest;
+        row.iter()
+    }
+}
+
+/// The state of [`scatter_along`].
 struct AlongScatter<'k, T, K, V> {
     origin: *mut T,
     base: isize,
     kernel: &'k mut K,
     values: V,
-    pending: [isize; ALONG_AHEAD],
-    met: usize,
-}
-
-impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongScatter<'_, T, K, V> {
-    /// Applies the next value at `offset`.
-    ///
-    /// # Safety
-    ///
-    /// `offset` plus `base` reaches an element from `origin` that nobody
-    /// else borrows.
-    #[inline]
-    unsafe fn apply(&mut self, offset: isize) {
-        let value = self.values.next().expect("a value for each position of the region");
-        // SAFETY: the caller's guarantee.
-        self.kernel.apply(unsafe { &mut *self.origin.offset(self.base + offset) }, value);
-    }
 }
 
 // SAFETY: the default tests, exact.
-unsafe impl<'v, T: 'v, K: Kernel<T>, V: Iterator<Item = &'v T>> AlongRows for AlongScatter<'_, T, K, V> {
+unsafe impl<'v, T: 'v, K: Kernel<T>, V: RowValues<'v, T>> AlongRows for AlongScatter<'_, T, K, V> {
     #[inline]
     fn row(&mut self, offsets: impl ExactSizeIterator<Item = isize>) {
-        for offset in offsets {
-            prefetch::element(self.origin.wrapping_offset(self.base + offset));
-            let slot = self.met % ALONG_AHEAD;
-            if self.met >= ALONG_AHEAD {
-                // SAFETY: the offsets are the plan's, checked in bounds when
-                // planned (`scatter_along`'s contract).
-                unsafe { self.apply(self.pending[slot]) };
-            }
-            self.pending[slot] = offset;
-            self.met += 1;
+        // Copied out, so that the loop keeps them in registers.
+        let (origin, base) = (self.origin, self.base);
+        let values = self.values.next_row(offsets.len());
+        for (offset, value) in offsets.zip(values) {
+            // SAFETY: the offsets are the plan's, checked in bounds when
+            // planned (`scatter_along`'s contract).
+            self.kernel.apply(unsafe { &mut *origin.offset(base + offset) }, value);
         }
     }
 }

@@ -31,13 +31,6 @@ pub(crate) const UPDATES_AHEAD: usize = 128;
 /// more (measured: docs/performance.md, "Software prefetch").
 pub(crate) const STREAM_AHEAD: usize = 512;
 
-/// How many updates a scatter along an axis asks for ahead of the one it
-/// applies (asked for as the walk meets them rather than a run at a time,
-/// so that the walk itself never pauses the memory): as far as
-/// [`UPDATES_AHEAD`], where a machine with slow memory gains from it and
-/// a fast one loses nothing (docs/performance-history.md, 2026-12-01).
-pub(crate) const ALONG_AHEAD: usize = 128;
-
 /// How many rows ahead of the one being copied to prefetch, for rows of
 /// `row_bytes`: [`AHEAD`] bytes' worth, at least one and at most 16.
 pub(crate) fn rows_ahead(row_bytes: usize) -> usize {
