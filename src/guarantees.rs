@@ -183,4 +183,9 @@
 //!   reference interpreter on arbitrary calls (on error, the target
 //!   unchanged); the burn adapter against the same call on an ndarray;
 //!   and the macro front end on arbitrary token streams (an expansion or
-//!   an error, never a panic).
+//!   an error, never a panic). Their builds shrink the thresholds that
+//!   pick the paths as Miri's do, on the real machine, so that inputs of
+//!   a few hundred elements run the paths of large calls (threads,
+//!   streaming stores and their fence, the builds for AVX2 and AVX-512F,
+//!   splits by destination, the measure of how rows store) under
+//!   AddressSanitizer, against the same reference.

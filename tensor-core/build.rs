@@ -21,6 +21,8 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(share_generics)");
     println!("cargo::rustc-check-cfg=cfg(unoptimized)");
     println!("cargo::rustc-check-cfg=cfg(threads)");
+    // Set by cargo-fuzz: the thresholds that pick paths shrink (`choose/machine.rs`).
+    println!("cargo::rustc-check-cfg=cfg(fuzzing)");
     println!("cargo::rerun-if-changed=build.rs");
     let opt_level = std::env::var("OPT_LEVEL").unwrap_or_default();
     if matches!(opt_level.as_str(), "0" | "1" | "s" | "z") {

@@ -8,8 +8,12 @@
 //! The thresholds are measured (docs/performance.md, "Why the code is the
 //! way it is"). Under Miri, which interprets every step, the tests use
 //! arrays thousands of times smaller, so the thresholds shrink with
-//! them ([`native_or_miri`]) and the machine is a fixed description read
-//! from no file: those small arrays take every path (scripts/miri).
+//! them ([`native_or_small`]) and the machine is a fixed description read
+//! from no file: those small arrays take every path (scripts/miri). A
+//! fuzzing build (cargo-fuzz sets `cfg(fuzzing)`) shrinks them the same
+//! way, on the machine it runs on, so that the fuzzers' inputs of a few
+//! hundred elements reach the paths of large calls too: threads, streaming
+//! stores, prefetches, splits by destination (docs/fuzzing.md).
 
 use crate::exec::passes::CpuPasses;
 #[cfg(not(miri))]
@@ -20,15 +24,15 @@ use super::rows::RowStores;
 #[cfg(not(miri))]
 use super::rows::measured;
 
-/// `native`, or `miri` under Miri: a threshold scaled to the arrays of
-/// the tests Miri runs.
-const fn native_or_miri(native: usize, miri: usize) -> usize {
-    if cfg!(miri) { miri } else { native }
+/// `native`, or `small` under Miri and in fuzzing builds: a threshold
+/// scaled to the arrays of the tests Miri runs and of the fuzzers' inputs.
+const fn native_or_small(native: usize, small: usize) -> usize {
+    if cfg!(any(miri, fuzzing)) { small } else { native }
 }
 
 /// Below this many elements (or indices) work stays on one thread:
 /// spawning costs more.
-const PARALLEL_FROM: usize = native_or_miri(1 << 16, 64);
+const PARALLEL_FROM: usize = native_or_small(1 << 16, 64);
 
 /// Targets larger than this many bytes are taken to be out of the cache,
 /// whatever size of last-level cache the system reports: indexed writes
@@ -37,16 +41,16 @@ const PARALLEL_FROM: usize = native_or_miri(1 << 16, 64);
 /// a fill planned as cached is far slower where the target is not than a
 /// streamed one is where it was (docs/performance.md, "A chooser that
 /// trusts no shared cache").
-const OUT_OF_CACHE_FROM: usize = native_or_miri(32 << 20, 4 << 10);
+const OUT_OF_CACHE_FROM: usize = native_or_small(32 << 20, 4 << 10);
 
 /// At most this many elements, a scalar written through a basic index goes
 /// straight to the target's own view: no plan, no dynamic shapes. Larger
 /// regions take the planned path, which streams large fills past the cache.
-pub(super) const SMALL_REGION: usize = native_or_miri(1 << 12, 64);
+pub(super) const SMALL_REGION: usize = native_or_small(1 << 12, 64);
 
 /// From this many contiguous elements, the fused mask pass with a scalar
 /// runs the build for this processor's vectors.
-pub(super) const MASK_PASS_BUILT_FROM: usize = native_or_miri(1 << 10, 64);
+pub(super) const MASK_PASS_BUILT_FROM: usize = native_or_small(1 << 10, 64);
 
 /// At most this many indices of an accumulation into a vector are checked
 /// before any is applied, with no plan built.
@@ -59,25 +63,25 @@ pub(crate) const FEW_ROWS: usize = 16;
 
 /// Updates of at least this many bytes stream past the cache (plain stores
 /// are as fast below, and leave the update in the cache for its reader).
-pub(super) const STREAM_FROM: usize = native_or_miri(1 << 20, 256);
+pub(super) const STREAM_FROM: usize = native_or_small(1 << 20, 256);
 
 /// Rows of a streamed update shorter than this many bytes are copied
 /// plainly: streaming partial cache lines costs more than it saves.
-pub(super) const STREAM_ROWS_FROM: usize = native_or_miri(1 << 9, 64);
+pub(super) const STREAM_ROWS_FROM: usize = native_or_small(1 << 9, 64);
 
 /// An indexed write cut into pieces along a strided dim gives each piece at
 /// least this many positions of it.
-const PIECE_FROM: usize = native_or_miri(16, 4);
+const PIECE_FROM: usize = native_or_small(16, 4);
 
 /// Rows shorter than this (bytes) stay on one thread in a row scatter: each
 /// thread scans every index, which the copy of a long row hides; shorter
 /// rows were not measured.
-const SPLIT_ROWS_FROM: usize = native_or_miri(512, 64);
+const SPLIT_ROWS_FROM: usize = native_or_small(512, 64);
 
 /// Targets smaller than this stay on one thread when split by destination:
 /// each thread scans every index, which pays only when the random updates
 /// miss the cache.
-const SPLIT_TARGETS_FROM: usize = native_or_miri(4 << 20, 1 << 10);
+const SPLIT_TARGETS_FROM: usize = native_or_small(4 << 20, 1 << 10);
 
 /// The machine under Miri, whatever runs it: caches thousands of times
 /// smaller than a desktop's, so that the tests' arrays reach past them;

@@ -232,10 +232,11 @@ impl AxisIndex<'_> {
 /// The most offsets of a table read in place computed at once: its rows
 /// come in pieces of at most this many positions, so no walk holds the
 /// offsets of the whole table (as many as its index has elements, and
-/// eight bytes each, however narrow the index's integers). Under Miri,
-/// scaled to the arrays of the tests it interprets, so that they reach
-/// the pieces' edges in a few hundred positions.
-const PIECE: usize = if cfg!(miri) { 64 } else { 4096 };
+/// eight bytes each, however narrow the index's integers). Under Miri
+/// and in fuzzing builds, scaled to the arrays of the tests Miri
+/// interprets and of the fuzzers' inputs, so that they reach the pieces'
+/// edges in a few hundred positions.
+const PIECE: usize = if cfg!(any(miri, fuzzing)) { 64 } else { 4096 };
 
 impl Table<'_> {
     /// Number of entries: positions of the broadcast index shape.

@@ -31,7 +31,7 @@ use crate::value::{Broadcast, InOrder};
 /// entries a piece: enough that ranges of offsets share the work out
 /// evenly for indices spread over the axis. With fewer, the longest
 /// strided dim is cut.
-const ENTRIES_PER_PIECE: usize = if cfg!(miri) { 4 } else { 16 };
+const ENTRIES_PER_PIECE: usize = if cfg!(any(miri, fuzzing)) { 4 } else { 16 };
 
 /// The target's origin, crossing threads: each thread writes elements no
 /// other thread reads or writes.
