@@ -6,10 +6,10 @@
 use cubecl::prelude::*;
 
 use super::combine::{Combine, combine};
-use super::condition::{Condition, Program, evaluate};
+use super::condition::{Condition, ConditionArg, evaluate};
 use super::grid::grid;
 use super::masked::{element_at, mark};
-use super::region::{TARGET, axis_sum};
+use super::region::{RegionArg, target_at};
 use super::scan::exclusive_scan;
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -23,34 +23,17 @@ use crate::layout::DeviceRegion;
 fn write_selected<T: Numeric>(
     target: &mut [T],
     ranks: &[u32],
-    scalars: &[T],
-    flags: &[u32],
-    operands: &Sequence<Box<[T]>>,
-    offsets: &[u32],
+    condition: &ConditionArg<T>,
     values: &[T],
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
+    region: &RegionArg,
     value_stride: u32,
-    #[comptime] program: Program,
     #[comptime] op: Combine,
 ) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
+    if position < region.len {
+        let at = target_at(position, region) as usize;
         let element = target[at];
-        if evaluate::<T>(
-            element,
-            position,
-            scalars,
-            flags,
-            operands,
-            offsets,
-            len,
-            &program,
-            comptime!(program.root()),
-        ) {
+        if evaluate::<T>(element, position, condition, region.len) {
             let value = values[(ranks[position as usize] * value_stride) as usize];
             target[at] = combine::<T>(element, value, op);
         }
@@ -59,71 +42,32 @@ fn write_selected<T: Numeric>(
 
 /// Where the condition holds at `p`: `out[ranks[p]] = source[p]`.
 #[cube(launch)]
-fn gather_selected<T: Numeric>(
-    source: &[T],
-    ranks: &[u32],
-    scalars: &[T],
-    flags: &[u32],
-    operands: &Sequence<Box<[T]>>,
-    offsets: &[u32],
-    out: &mut [T],
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
-    #[comptime] program: Program,
-) {
+fn gather_selected<T: Numeric>(source: &[T], ranks: &[u32], condition: &ConditionArg<T>, out: &mut [T], region: &RegionArg) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let element = source[(base + axis_sum(position, meta, ndim, TARGET)) as usize];
-        if evaluate::<T>(
-            element,
-            position,
-            scalars,
-            flags,
-            operands,
-            offsets,
-            len,
-            &program,
-            comptime!(program.root()),
-        ) {
+    if position < region.len {
+        let element = source[target_at(position, region) as usize];
+        if evaluate::<T>(element, position, condition, region.len) {
             out[ranks[position as usize] as usize] = element;
         }
     }
 }
 
 /// Where the condition holds at `p`: row `ranks[p]` of `out` is `p`'s
-/// coordinates over the `ndim` axes of lengths `dims` (C order).
+/// coordinates over the region's axes, of lengths `dims` (C order).
 #[cube(launch)]
 fn coordinates_selected<T: Numeric>(
     source: &[T],
     ranks: &[u32],
-    scalars: &[T],
-    flags: &[u32],
-    operands: &Sequence<Box<[T]>>,
-    offsets: &[u32],
+    condition: &ConditionArg<T>,
     out: &mut [i32],
     dims: &[u32],
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
-    #[comptime] program: Program,
+    region: &RegionArg,
 ) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let element = element_at::<T>(source, position, meta, base, ndim, &program);
-        if evaluate::<T>(
-            element,
-            position,
-            scalars,
-            flags,
-            operands,
-            offsets,
-            len,
-            &program,
-            comptime!(program.root()),
-        ) {
+    if position < region.len {
+        let element = element_at::<T>(source, position, region, condition);
+        if evaluate::<T>(element, position, condition, region.len) {
+            let ndim = region.ndim;
             let row = ranks[position as usize] * ndim;
             let mut rest = position;
             for k in 0..ndim {
@@ -176,17 +120,10 @@ pub(crate) fn write_selected_values<T: Numeric + CubeElement>(
         dim,
         target.arg(),
         selected.ranks.arg(),
-        condition.scalars.arg(),
-        condition.flags.arg(),
-        condition.operand_args(),
-        condition.offsets.arg(),
+        condition.arg(),
         values.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
+        region.arg(),
         value_stride,
-        condition.program.clone(),
         op,
     );
 }
@@ -208,16 +145,9 @@ pub(crate) fn gather_where<T: Numeric + CubeElement>(
         dim,
         source.arg(),
         selected.ranks.arg(),
-        condition.scalars.arg(),
-        condition.flags.arg(),
-        condition.operand_args(),
-        condition.offsets.arg(),
+        condition.arg(),
         out.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
-        condition.program.clone(),
+        region.arg(),
     );
     out
 }
@@ -244,17 +174,10 @@ pub(crate) fn coordinates_where<T: Numeric + CubeElement>(
         dim,
         source.arg(),
         selected.ranks.arg(),
-        condition.scalars.arg(),
-        condition.flags.arg(),
-        condition.operand_args(),
-        condition.offsets.arg(),
+        condition.arg(),
         out.arg(),
         dims.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
-        condition.program.clone(),
+        region.arg(),
     );
     out
 }

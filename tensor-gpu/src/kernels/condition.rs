@@ -33,13 +33,25 @@ pub(crate) fn holds<T: Numeric>(element: T, threshold: T, #[comptime] compare: C
 /// read, and the rows of flags its [`Step::Flag`]s read (one row per
 /// position of the region), on the device.
 pub(crate) struct Condition<T> {
-    pub(crate) program: Program,
-    pub(crate) scalars: Buffer<T>,
-    pub(crate) flags: Buffer<u32>,
+    program: Program,
+    scalars: Buffer<T>,
+    flags: Buffer<u32>,
     /// The tensors its [`Step::Operand`]s read (in C order from their
     /// origin), and those origins.
     operands: Vec<Buffer<T>>,
-    pub(crate) offsets: Buffer<u32>,
+    offsets: Buffer<u32>,
+}
+
+/// A [`Condition`] as a kernel argument.
+#[derive(CubeType, CubeLaunch)]
+pub(crate) struct ConditionArg<T: Numeric> {
+    scalars: Box<[T]>,
+    flags: Box<[u32]>,
+    operands: Sequence<Box<[T]>>,
+    offsets: Box<[u32]>,
+    /// Compile-time: each program is its own kernel.
+    #[cube(comptime)]
+    pub(crate) program: Program,
 }
 
 impl<T: Numeric + CubeElement> Condition<T> {
@@ -76,13 +88,19 @@ impl<T: Numeric + CubeElement> Condition<T> {
         }
     }
 
-    /// The operands as a kernel's argument.
-    pub(crate) fn operand_args(&self) -> SequenceArg<Box<[T]>> {
-        let mut args = SequenceArg::new();
+    /// The condition as a kernel argument.
+    pub(crate) fn arg(&self) -> ConditionArgLaunch<T> {
+        let mut operands = SequenceArg::new();
         for operand in &self.operands {
-            args.push(operand.arg());
+            operands.push(operand.arg());
         }
-        args
+        ConditionArgLaunch::new(
+            self.scalars.arg(),
+            self.flags.arg(),
+            operands,
+            self.offsets.arg(),
+            self.program.clone(),
+        )
     }
 
     /// `element compare threshold`.
@@ -202,38 +220,34 @@ impl Program {
     }
 }
 
-/// Whether the condition rooted at `at` of `program` holds for `element`
-/// at `position` (of `len`); expanded at compile time into straight-line
-/// code.
+/// Whether `condition` holds for `element` at `position` (of `len`).
 #[cube]
-pub(crate) fn evaluate<T: Numeric>(
-    element: T,
-    position: u32,
-    scalars: &[T],
-    flags: &[u32],
-    operands: &Sequence<Box<[T]>>,
-    offsets: &[u32],
-    len: u32,
-    #[comptime] program: &Program,
-    #[comptime] at: usize,
-) -> bool {
+pub(crate) fn evaluate<T: Numeric>(element: T, position: u32, condition: &ConditionArg<T>, len: u32) -> bool {
+    evaluate_step::<T>(element, position, condition, len, comptime!(condition.program.root()))
+}
+
+/// Whether the condition rooted at step `at` holds; expanded at compile
+/// time into straight-line code.
+#[cube]
+fn evaluate_step<T: Numeric>(element: T, position: u32, condition: &ConditionArg<T>, len: u32, #[comptime] at: usize) -> bool {
+    let program = comptime!(condition.program.clone());
     if comptime!(program.is_compare(at)) {
         let (compare, scalar) = comptime!(program.comparison(at));
-        holds::<T>(element, scalars[scalar], compare)
+        holds::<T>(element, condition.scalars[scalar], compare)
     } else if comptime!(program.is_operand(at)) {
         let (compare, scalar, operand) = comptime!(program.operand(at));
-        let value = operands[operand][(offsets[operand] + position) as usize];
-        holds::<T>(value, scalars[scalar], compare)
+        let value = condition.operands[operand][(condition.offsets[operand] + position) as usize];
+        holds::<T>(value, condition.scalars[scalar], compare)
     } else if comptime!(program.is_flag(at)) {
         let row = comptime!(program.row(at)) as u32;
-        flags[(row * len + position) as usize] != 0
+        condition.flags[(row * len + position) as usize] != 0
     } else if comptime!(program.is_not(at)) {
         let inner = comptime!(program.operands(at).1);
-        !evaluate::<T>(element, position, scalars, flags, operands, offsets, len, program, inner)
+        !evaluate_step::<T>(element, position, condition, len, inner)
     } else {
         let (left, right) = comptime!(program.operands(at));
-        let left = evaluate::<T>(element, position, scalars, flags, operands, offsets, len, program, left);
-        let right = evaluate::<T>(element, position, scalars, flags, operands, offsets, len, program, right);
+        let left = evaluate_step::<T>(element, position, condition, len, left);
+        let right = evaluate_step::<T>(element, position, condition, len, right);
         if comptime!(program.is(at, Step::And)) {
             left && right
         } else if comptime!(program.is(at, Step::Or)) {

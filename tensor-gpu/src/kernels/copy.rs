@@ -6,37 +6,28 @@ use cubecl::prelude::*;
 
 use super::combine::{Combine, combine};
 use super::grid::grid;
-use super::region::{TARGET, VALUE, axis_sum};
+use super::region::{RegionArg, VALUE, axis_sum, target_at};
 use crate::buffer::Buffer;
 use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// `out[p] = source[base + target_offset(p)]`.
 #[cube(launch)]
-pub(crate) fn copy_strided<T: Numeric>(source: &[T], out: &mut [T], meta: &[i32], base: i32, ndim: u32, len: u32) {
+pub(crate) fn copy_strided<T: Numeric>(source: &[T], out: &mut [T], region: &RegionArg) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let at = base + axis_sum(position, meta, ndim, TARGET);
-        out[position as usize] = source[at as usize];
+    if position < region.len {
+        out[position as usize] = source[target_at(position, region) as usize];
     }
 }
 
 /// `target[base + target_offset(p)] op= values[value_offset(p)]`. Only for
 /// regions whose positions are distinct (views), so units never race.
 #[cube(launch)]
-pub(crate) fn write_strided<T: Numeric>(
-    target: &mut [T],
-    values: &[T],
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
-    #[comptime] op: Combine,
-) {
+pub(crate) fn write_strided<T: Numeric>(target: &mut [T], values: &[T], region: &RegionArg, #[comptime] op: Combine) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
-        let value = values[axis_sum(position, meta, ndim, VALUE) as usize];
+    if position < region.len {
+        let at = target_at(position, region) as usize;
+        let value = values[axis_sum(position, region, VALUE) as usize];
         target[at] = combine::<T>(target[at], value, op);
     }
 }
@@ -48,17 +39,7 @@ pub(crate) fn copy<T: Numeric + CubeElement>(gpu: &Gpu, source: &Buffer<T>, regi
     let out = Buffer::<T>::empty(client, region.len);
     if region.len > 0 {
         let (count, dim) = grid(region.len);
-        copy_strided::launch::<T>(
-            client,
-            count,
-            dim,
-            source.arg(),
-            out.arg(),
-            region.meta.arg(),
-            region.base,
-            region.ndim,
-            region.len as u32,
-        );
+        copy_strided::launch::<T>(client, count, dim, source.arg(), out.arg(), region.arg());
     }
     out
 }
@@ -67,16 +48,5 @@ pub(crate) fn copy<T: Numeric + CubeElement>(gpu: &Gpu, source: &Buffer<T>, regi
 pub(crate) fn write<T: Numeric + CubeElement>(gpu: &Gpu, target: &Buffer<T>, values: &Buffer<T>, region: &DeviceRegion, op: Combine) {
     let client = gpu.client();
     let (count, dim) = grid(region.len);
-    write_strided::launch::<T>(
-        client,
-        count,
-        dim,
-        target.arg(),
-        values.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
-        op,
-    );
+    write_strided::launch::<T>(client, count, dim, target.arg(), values.arg(), region.arg(), op);
 }

@@ -4,7 +4,7 @@
 use cubecl::prelude::*;
 
 use super::grid::grid;
-use super::region::{SKIP, TABLE, TARGET, axis_sum};
+use super::region::{RegionArg, SKIP, TABLE, axis_sum, target_at};
 use crate::buffer::Buffer;
 use crate::device::Gpu;
 use crate::layout::DeviceRegion;
@@ -12,15 +12,14 @@ use crate::layout::DeviceRegion;
 /// `out[p] = source[base + table[table_index(p)] + target_offset(p)]`, or the
 /// fill value where the table entry is [`SKIP`].
 #[cube(launch)]
-pub(crate) fn gather<T: Numeric>(source: &[T], table: &[i32], fill: &[T], out: &mut [T], meta: &[i32], base: i32, ndim: u32, len: u32) {
+pub(crate) fn gather<T: Numeric>(source: &[T], table: &[i32], fill: &[T], out: &mut [T], region: &RegionArg) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let entry = table[axis_sum(position, meta, ndim, TABLE) as usize];
+    if position < region.len {
+        let entry = table[axis_sum(position, region, TABLE) as usize];
         if entry == SKIP {
             out[position as usize] = fill[0];
         } else {
-            let at = base + entry + axis_sum(position, meta, ndim, TARGET);
-            out[position as usize] = source[at as usize];
+            out[position as usize] = source[(target_at(position, region) + entry) as usize];
         }
     }
 }
@@ -41,10 +40,7 @@ pub(crate) fn gather_region<T: Numeric + CubeElement>(gpu: &Gpu, source: &Buffer
             region.table.arg(),
             fill.arg(),
             out.arg(),
-            region.meta.arg(),
-            region.base,
-            region.ndim,
-            region.len as u32,
+            region.arg(),
         );
     }
     out

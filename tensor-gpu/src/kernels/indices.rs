@@ -3,16 +3,17 @@
 //! minimum), and the pass that folds an array's positions into a region's
 //! offset table, each index resolved by the mode as the CPU resolves it.
 //!
-//! An index array is walked over a region `meta` ([`super::region`]): `LEN`
-//! holds the axes walked and `TARGET` the array's strides along them. The
-//! bounds check walks the array's own shape, so a unit's position is the
-//! element's position in C order; the fold walks the broadcast table's
-//! shape, with stride zero where the array broadcasts.
+//! An index array is walked as a region ([`RegionArg`], its base the
+//! array's origin): `LEN` holds the axes walked and `TARGET` the array's
+//! strides along them. The bounds check walks the array's own shape, so a
+//! unit's position is the element's position in C order; the fold walks
+//! the broadcast table's shape, with stride zero where the array
+//! broadcasts.
 
 use cubecl::prelude::*;
 
 use super::grid::grid;
-use super::region::{SKIP, TARGET, axis_sum};
+use super::region::{RegionArg, SKIP, target_at};
 use crate::buffer::Buffer;
 use crate::device::Gpu;
 
@@ -82,17 +83,14 @@ fn position<I: Int>(index: I, len: I, #[comptime] signed: bool, #[comptime] reso
 fn first_out_of_bounds<I: Int>(
     index: &[I],
     faults: &mut [Atomic<u32>],
-    meta: &[i32],
-    ndim: u32,
-    origin: i32,
-    len: u32,
+    walk: &RegionArg,
     axis_len: i32,
     slot: u32,
     #[comptime] signed: bool,
 ) {
     let p = ABSOLUTE_POS as u32;
-    if p < len {
-        let element = index[(origin + axis_sum(p, meta, ndim, TARGET)) as usize];
+    if p < walk.len {
+        let element = index[target_at(p, walk) as usize];
         if !in_bounds::<I>(element, I::cast_from(axis_len), signed) {
             faults[slot as usize].fetch_min(p);
         }
@@ -105,18 +103,15 @@ fn first_out_of_bounds<I: Int>(
 fn add_positions<I: Int>(
     index: &[I],
     table: &mut [i32],
-    meta: &[i32],
-    ndim: u32,
-    origin: i32,
-    len: u32,
+    walk: &RegionArg,
     axis_len: i32,
     stride: i32,
     #[comptime] signed: bool,
     #[comptime] resolve: Resolve,
 ) {
     let p = ABSOLUTE_POS as u32;
-    if p < len {
-        let element = index[(origin + axis_sum(p, meta, ndim, TARGET)) as usize];
+    if p < walk.len {
+        let element = index[target_at(p, walk) as usize];
         let at = position::<I>(element, I::cast_from(axis_len), signed, resolve);
         let entry = table[p as usize];
         if entry == SKIP || at == SKIP {
@@ -174,10 +169,7 @@ pub(crate) fn check_bounds<I: Int + CubeElement>(
         dim,
         walk.buffer.arg(),
         faults.arg(),
-        walk.meta.arg(),
-        walk.ndim,
-        walk.origin,
-        walk.len as u32,
+        walk.arg(),
         axis_len as i32,
         slot as u32,
         signed,
@@ -204,10 +196,7 @@ pub(crate) fn fold_positions<I: Int + CubeElement>(
         dim,
         walk.buffer.arg(),
         table.arg(),
-        walk.meta.arg(),
-        walk.ndim,
-        walk.origin,
-        walk.len as u32,
+        walk.arg(),
         axis_len as i32,
         stride as i32,
         signed,

@@ -9,44 +9,21 @@ use cubecl::prelude::*;
 use tensor_core::element::Compare;
 
 use super::combine::{Combine, combine};
-use super::condition::{Condition, Program, evaluate, holds};
+use super::condition::{Condition, ConditionArg, evaluate, holds};
 use super::grid::grid;
-use super::region::{TARGET, axis_sum};
+use super::region::{RegionArg, target_at};
 use crate::buffer::Buffer;
 use crate::device::Gpu;
 use crate::layout::DeviceRegion;
 
 /// `target[p] op= value[0]` where the condition holds at `p`.
 #[cube(launch)]
-fn update_where<T: Numeric>(
-    target: &mut [T],
-    scalars: &[T],
-    flags: &[u32],
-    operands: &Sequence<Box<[T]>>,
-    offsets: &[u32],
-    value: &[T],
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
-    #[comptime] program: Program,
-    #[comptime] op: Combine,
-) {
+fn update_where<T: Numeric>(target: &mut [T], condition: &ConditionArg<T>, value: &[T], region: &RegionArg, #[comptime] op: Combine) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let at = (base + axis_sum(position, meta, ndim, TARGET)) as usize;
+    if position < region.len {
+        let at = target_at(position, region) as usize;
         let element = target[at];
-        if evaluate::<T>(
-            element,
-            position,
-            scalars,
-            flags,
-            operands,
-            offsets,
-            len,
-            &program,
-            comptime!(program.root()),
-        ) {
+        if evaluate::<T>(element, position, condition, region.len) {
             target[at] = combine::<T>(element, value[0], op);
         }
     }
@@ -54,33 +31,11 @@ fn update_where<T: Numeric>(
 
 /// `out[p] = 1` where the condition holds at `p`, else 0.
 #[cube(launch)]
-fn mark_where<T: Numeric>(
-    target: &[T],
-    scalars: &[T],
-    flags: &[u32],
-    operands: &Sequence<Box<[T]>>,
-    offsets: &[u32],
-    out: &mut [u32],
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
-    #[comptime] program: Program,
-) {
+fn mark_where<T: Numeric>(target: &[T], condition: &ConditionArg<T>, out: &mut [u32], region: &RegionArg) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let element = element_at::<T>(target, position, meta, base, ndim, &program);
-        let holds = evaluate::<T>(
-            element,
-            position,
-            scalars,
-            flags,
-            operands,
-            offsets,
-            len,
-            &program,
-            comptime!(program.root()),
-        );
+    if position < region.len {
+        let element = element_at::<T>(target, position, region, condition);
+        let holds = evaluate::<T>(element, position, condition, region.len);
         out[position as usize] = select(holds, 1u32, 0u32);
     }
 }
@@ -94,25 +49,22 @@ fn mark_comparison<E: Numeric>(
     threshold: &[E],
     flags: &mut [u32],
     row: u32,
-    meta: &[i32],
-    base: i32,
-    ndim: u32,
-    len: u32,
+    region: &RegionArg,
     #[comptime] compare: Compare,
 ) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let element = source[(base + axis_sum(position, meta, ndim, TARGET)) as usize];
-        flags[(row * len + position) as usize] = select(holds::<E>(element, threshold[0], compare), 1u32, 0u32);
+    if position < region.len {
+        let element = source[target_at(position, region) as usize];
+        flags[(row * region.len + position) as usize] = select(holds::<E>(element, threshold[0], compare), 1u32, 0u32);
     }
 }
 
 /// The element at `position` of the region, when the condition compares it
 /// (zero otherwise: the condition only reads flags).
 #[cube]
-pub(crate) fn element_at<T: Numeric>(target: &[T], position: u32, meta: &[i32], base: i32, ndim: u32, #[comptime] program: &Program) -> T {
-    if comptime!(program.reads_element()) {
-        target[(base + axis_sum(position, meta, ndim, TARGET)) as usize]
+pub(crate) fn element_at<T: Numeric>(target: &[T], position: u32, region: &RegionArg, condition: &ConditionArg<T>) -> T {
+    if comptime!(condition.program.reads_element()) {
+        target[target_at(position, region) as usize]
     } else {
         T::from_int(0)
     }
@@ -130,23 +82,7 @@ pub(crate) fn update_where_scalar<T: Numeric + CubeElement>(
     let client = gpu.client();
     let value = gpu.constant(&[value]);
     let (count, dim) = grid(region.len);
-    update_where::launch::<T>(
-        client,
-        count,
-        dim,
-        target.arg(),
-        condition.scalars.arg(),
-        condition.flags.arg(),
-        condition.operand_args(),
-        condition.offsets.arg(),
-        value.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
-        condition.program.clone(),
-        op,
-    );
+    update_where::launch::<T>(client, count, dim, target.arg(), condition.arg(), value.arg(), region.arg(), op);
 }
 
 /// One flag per position of the region: whether the condition holds there.
@@ -159,22 +95,7 @@ pub(crate) fn mark<T: Numeric + CubeElement>(
     let client = gpu.client();
     let out = Buffer::<u32>::empty(client, region.len);
     let (count, dim) = grid(region.len);
-    mark_where::launch::<T>(
-        client,
-        count,
-        dim,
-        target.arg(),
-        condition.scalars.arg(),
-        condition.flags.arg(),
-        condition.operand_args(),
-        condition.offsets.arg(),
-        out.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
-        condition.program.clone(),
-    );
+    mark_where::launch::<T>(client, count, dim, target.arg(), condition.arg(), out.arg(), region.arg());
     out
 }
 
@@ -199,10 +120,7 @@ pub(crate) fn mark_row<E: Numeric + CubeElement>(
         threshold.arg(),
         flags.arg(),
         row as u32,
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        region.len as u32,
+        region.arg(),
         compare,
     );
 }

@@ -9,7 +9,7 @@ use cubecl::prelude::*;
 
 use super::combine::{Combine, combine};
 use super::grid::grid;
-use super::region::{VALUE, axis_sum};
+use super::region::{RegionArg, VALUE, axis_sum};
 use super::sort;
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -17,17 +17,9 @@ use crate::layout::DeviceRegion;
 
 /// Unit `k` folds the run of positions starting at `k`, if one starts there.
 #[cube(launch)]
-fn fold_runs<T: Numeric>(
-    keys: &[u32],
-    order: &[u32],
-    target: &mut [T],
-    values: &[T],
-    meta: &[i32],
-    ndim: u32,
-    len: u32,
-    #[comptime] op: Combine,
-) {
+fn fold_runs<T: Numeric>(keys: &[u32], order: &[u32], target: &mut [T], values: &[T], region: &RegionArg, #[comptime] op: Combine) {
     let k = ABSOLUTE_POS as u32;
+    let len = region.len;
     if k < len {
         let key = keys[k as usize];
         let mut previous = 0u32;
@@ -45,7 +37,7 @@ fn fold_runs<T: Numeric>(
                 if keys[j as usize] != key {
                     break;
                 }
-                let value = values[axis_sum(order[j as usize], meta, ndim, VALUE) as usize];
+                let value = values[axis_sum(order[j as usize], region, VALUE) as usize];
                 element = combine::<T>(element, value, op);
                 j += 1;
             }
@@ -73,9 +65,7 @@ pub(crate) fn scatter_reduce<T: Numeric + CubeElement>(
         order.arg(),
         target.arg(),
         values.arg(),
-        region.meta.arg(),
-        region.ndim,
-        region.len as u32,
+        region.arg(),
         op,
     );
 }

@@ -6,7 +6,7 @@
 use cubecl::prelude::*;
 
 use super::grid::grid;
-use super::region::{VALUE, axis_sum};
+use super::region::{RegionArg, VALUE, axis_sum};
 use super::sort;
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -14,8 +14,9 @@ use crate::layout::DeviceRegion;
 
 /// Unit `k` writes when it holds the last position of its destination.
 #[cube(launch)]
-fn write_last<T: Numeric>(keys: &[u32], order: &[u32], target: &mut [T], values: &[T], meta: &[i32], ndim: u32, len: u32) {
+fn write_last<T: Numeric>(keys: &[u32], order: &[u32], target: &mut [T], values: &[T], region: &RegionArg) {
     let k = ABSOLUTE_POS as u32;
+    let len = region.len;
     if k < len {
         let key = keys[k as usize];
         let mut next = 0u32;
@@ -24,7 +25,7 @@ fn write_last<T: Numeric>(keys: &[u32], order: &[u32], target: &mut [T], values:
         }
         if key != 0 && next != key {
             let position = order[k as usize];
-            target[(key - 1) as usize] = values[axis_sum(position, meta, ndim, VALUE) as usize];
+            target[(key - 1) as usize] = values[axis_sum(position, region, VALUE) as usize];
         }
     }
 }
@@ -42,8 +43,6 @@ pub(crate) fn scatter_set<T: Numeric + CubeElement>(gpu: &Gpu, target: &Buffer<T
         order.arg(),
         target.arg(),
         values.arg(),
-        region.meta.arg(),
-        region.ndim,
-        region.len as u32,
+        region.arg(),
     );
 }

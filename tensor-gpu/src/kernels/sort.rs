@@ -10,7 +10,7 @@
 use cubecl::prelude::*;
 
 use super::grid::grid;
-use super::region::{SKIP, TABLE, TARGET, axis_sum};
+use super::region::{RegionArg, SKIP, TABLE, axis_sum, target_at};
 use super::scan::exclusive_scan;
 use crate::buffer::Buffer;
 use crate::device::Gpu;
@@ -24,13 +24,13 @@ const CHUNK: u32 = 256;
 /// `keys[p]` = 1 + the element position `p` writes, or 0 where its table
 /// entry is skipped (mode `drop`); `order[p] = p`.
 #[cube(launch)]
-fn destinations(table: &[i32], keys: &mut [u32], order: &mut [u32], meta: &[i32], base: i32, ndim: u32, len: u32) {
+fn destinations(table: &[i32], keys: &mut [u32], order: &mut [u32], region: &RegionArg) {
     let position = ABSOLUTE_POS as u32;
-    if position < len {
-        let entry = table[axis_sum(position, meta, ndim, TABLE) as usize];
+    if position < region.len {
+        let entry = table[axis_sum(position, region, TABLE) as usize];
         let mut key = 0u32;
         if entry != SKIP {
-            key = (base + entry + axis_sum(position, meta, ndim, TARGET)) as u32 + 1;
+            key = (target_at(position, region) + entry) as u32 + 1;
         }
         keys[position as usize] = key;
         order[position as usize] = position;
@@ -103,18 +103,7 @@ pub(crate) fn by_destination(gpu: &Gpu, region: &DeviceRegion, target_len: usize
     let mut keys = Buffer::<u32>::empty(client, len);
     let mut order = Buffer::<u32>::empty(client, len);
     let (count, dim) = grid(len);
-    destinations::launch(
-        client,
-        count,
-        dim,
-        region.table.arg(),
-        keys.arg(),
-        order.arg(),
-        region.meta.arg(),
-        region.base,
-        region.ndim,
-        len as u32,
-    );
+    destinations::launch(client, count, dim, region.table.arg(), keys.arg(), order.arg(), region.arg());
     // Keys go up to `target_len`: sort only the digits that can be set.
     let bits = usize::BITS - target_len.leading_zeros();
     let chunks = len.div_ceil(CHUNK as usize);
