@@ -295,10 +295,11 @@ impl<'t> OnDevice<'t> {
     /// then each array's bounds in index order, then the value and the
     /// operands. In mode `error` the device arrays that come before the
     /// host's error are checked (their extremes read back, in one copy),
-    /// and the first out of bounds is the error. On an axis of no length
-    /// every index is out of bounds, and the first the host finds there is
-    /// a stand-in's zero: the array's own first index (of its column, for
-    /// `nd`) is read back.
+    /// and the first out of bounds is the error; in `clip` and `wrap`,
+    /// those on axes of no length, where no index is in bounds. On an
+    /// axis of no length every index is out of bounds, and the first the
+    /// host finds there is a stand-in's zero: the array's own first index
+    /// (of its column, for `nd`) is read back.
     pub(crate) fn real_error(&self, error: BurnError, bounds: Bounds) -> BurnError {
         let BurnError::Index(index_error) = &error else {
             return error;
@@ -330,11 +331,13 @@ impl<'t> OnDevice<'t> {
             },
             _ => return error,
         };
-        if bounds == Bounds::Error {
+        if bounds != Bounds::Skip {
             let earlier = |placed: &Placed, axis: Option<usize>| axis.is_none_or(|axis| placed.axis < axis);
+            let can_fail = |placed: &Placed| bounds == Bounds::Error || self.rows_shape[placed.axis] == 0;
             let checked: Vec<Checked> = self
                 .arrays
                 .iter()
+                .filter(|placed| can_fail(placed))
                 .filter(|placed| match before {
                     Before::Integers(axis) => placed.integer && earlier(placed, axis),
                     Before::Arrays(axis) => placed.integer || earlier(placed, axis),
@@ -478,8 +481,12 @@ impl<'t> OnDevice<'t> {
         }
         if counts {
             let at = sum(host, self.places_alone(), terms, device);
-            let repeats = most_repeats(at.clone(), skipped.clone(), shape.iter().product());
-            let rounds = in_bounds(checked, Some(repeats))?.extra;
+            // With an axis of no length the target has no rows to count
+            // (the positions the other axes add lie past them), and the
+            // check of the arrays there fails.
+            let rows: usize = shape.iter().product();
+            let repeats = (rows > 0).then(|| most_repeats(at.clone(), skipped.clone(), rows));
+            let rounds = in_bounds(checked, repeats)?.extra;
             return Ok(DeviceRegion {
                 positions: at,
                 skipped,

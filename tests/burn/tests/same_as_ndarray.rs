@@ -635,6 +635,53 @@ fn device_arrays_alone_beside_axes_of_no_length() {
     );
 }
 
+/// In modes `clip` and `wrap` no index is in bounds on an axis of no
+/// length either: a device array there is the error, before the value's
+/// and before the rounds of a write are counted, as on an ndarray.
+#[test]
+fn device_arrays_on_axes_of_no_length_in_clip_and_wrap() {
+    let device = plain();
+    let expect_same = |error: BurnError, expected: IndexError| {
+        assert!(
+            matches!(&error, BurnError::Index(e) if *e == expected),
+            "{error}, expected {expected}"
+        );
+    };
+    // Beside an axis with length, whose position lies past the (no) rows
+    // of the target (`at!` with `.min` counts its rounds on the device).
+    let mut host = sample(&[0, 4]).into_dimensionality::<Ix2>().unwrap();
+    let mut empty: Tensor<2> = float(&sample(&[0, 4]), &device);
+    let rows = tensor_at_burn_tests::int::<1>(&array![0i64].into_dyn(), &device);
+    let cols = tensor_at_burn_tests::int::<1>(&array![1i64].into_dyn(), &device);
+    for wrap in [false, true] {
+        let (expected, error) = match wrap {
+            false => (
+                try_at!(host[array![0i64], array![1i64]].min(-1.0); mode = clip).unwrap_err(),
+                try_at!(empty[&rows, &cols].min(-1.0); mode = clip).unwrap_err(),
+            ),
+            true => (
+                try_at!(host[array![0i64], array![1i64]].min(-1.0); mode = wrap).unwrap_err(),
+                try_at!(empty[&rows, &cols].min(-1.0); mode = wrap).unwrap_err(),
+            ),
+        };
+        expect_same(error, expected);
+    }
+    assert_eq!(empty.dims(), [0, 4]);
+    // Before an error of the value: the index's own first element.
+    let mut host = sample(&[0]).into_dimensionality::<Ix1>().unwrap();
+    let mut empty: Tensor<1> = float(&sample(&[0]), &device);
+    let ids = tensor_at_burn_tests::int::<1>(&array![i64::MIN, 0].into_dyn(), &device);
+    let value = array![1.5, 2.5, 3.5];
+    let expected = try_at!(host[array![i64::MIN, 0]].max(&value); mode = wrap).unwrap_err();
+    assert!(matches!(expected, IndexError::OutOfBounds { .. }), "{expected}");
+    let error = try_at!(empty[&ids].max(&value); mode = wrap).unwrap_err();
+    expect_same(error, expected);
+    let expected = try_at!(host[array![i64::MIN, 0]] = &value; mode = clip).unwrap_err();
+    let error = try_at!(empty[&ids] = &value; mode = clip).unwrap_err();
+    expect_same(error, expected);
+    assert_eq!(empty.dims(), [0]);
+}
+
 /// Where device arrays alone place a write's region, the host only
 /// broadcasts and vets the value, over the rows' axes too; its errors
 /// still come after the device arrays' bounds, as on an ndarray.
