@@ -19,7 +19,7 @@ use super::error::BurnError;
 use super::flat::{gather, gather_on_device, write, write_on_device};
 use super::host;
 use super::kind::{BurnKind, unsupported};
-use super::region::{Region, c_strides};
+use super::region::{Region, c_strides, stand_in_mode};
 use super::reshape::Reshaped;
 use super::rows::Rows;
 use super::slices;
@@ -159,12 +159,7 @@ pub(crate) fn probe(
     batch: usize,
     bounds: Bounds,
 ) -> Result<Region, BurnError> {
-    let mode = match bounds {
-        Bounds::Error => AnyMode::<i64>::Error,
-        Bounds::Clip => AnyMode::Clip,
-        Bounds::Wrap => AnyMode::Wrap,
-        Bounds::Skip => AnyMode::Drop,
-    };
+    let mode = stand_in_mode(bounds);
     // The probe's arrays are positions the host made, in bounds.
     plan_region(index, shape, strides, batch, &mode, &Serial)
 }

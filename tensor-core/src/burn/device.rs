@@ -21,7 +21,7 @@ use ndarray::{ArrayD, IxDyn};
 use super::error::BurnError;
 use super::host;
 use super::kind::positions;
-use super::region::Region;
+use super::region::{Region, stand_in_mode};
 use super::reshape::Reshaped;
 use super::rows::Rows;
 use super::value::Flat;
@@ -324,7 +324,7 @@ impl<'t> OnDevice<'t> {
             | IndexError::ValueCount { .. }
             | IndexError::DivisionByZero
             | IndexError::UnsupportedOperation { .. }
-            | IndexError::NegativeIntegerPower => match self.arrays_reach() {
+            | IndexError::NegativeIntegerPower => match self.arrays_reach(bounds) {
                 true => (Before::Arrays(None), None),
                 // Arrays that broadcast to no position are never checked.
                 false => (Before::Integers(None), None),
@@ -352,14 +352,15 @@ impl<'t> OnDevice<'t> {
     }
 
     /// Whether the index's arrays broadcast to any position, from the plan
-    /// of the index alone (an error of the value stopped the one with it).
-    fn arrays_reach(&self) -> bool {
+    /// of the index alone (an error of the value stopped the one with it),
+    /// in the call's `bounds`: there the host's integers passed.
+    fn arrays_reach(&self, bounds: Bounds) -> bool {
         let reaches = |plan: Result<Plan<'_>, IndexError>| match plan {
             Ok(Plan::Indexed(indexed)) => !indexed.table.is_empty(),
             _ => true,
         };
         let strides = super::region::c_strides(&self.shape);
-        let mode = AnyMode::<i64>::Error;
+        let mode = stand_in_mode(bounds);
         let layout = prepare::Layout {
             shape: &self.shape[self.batch..],
             strides: &strides[self.batch..],

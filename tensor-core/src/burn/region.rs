@@ -6,9 +6,21 @@
 //! [`Rows`]: super::rows::Rows
 
 use crate::backend::plan::{Dim, Entries, IndexedPlan, Plan, Row, SKIP, Table, ViewAxis};
+use crate::backend::{AnyMode, Bounds};
 use crate::error::IndexError;
 use crate::index::with_int_array;
 use crate::{memory, prepare};
+
+/// The mode in which the host plans an index whose device arrays it
+/// holds as stand-ins: one that resolves indices as `bounds` does.
+pub(crate) fn stand_in_mode(bounds: Bounds) -> AnyMode<i64> {
+    match bounds {
+        Bounds::Error => AnyMode::Error,
+        Bounds::Clip => AnyMode::Clip,
+        Bounds::Wrap => AnyMode::Wrap,
+        Bounds::Skip => AnyMode::Drop,
+    }
+}
 
 /// The selected region of a call, on the host.
 #[derive(Clone, Debug, Default)]

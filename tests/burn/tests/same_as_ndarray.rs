@@ -680,6 +680,19 @@ fn device_arrays_on_axes_of_no_length_in_clip_and_wrap() {
     let error = try_at!(empty[&ids] = &value; mode = clip).unwrap_err();
     expect_same(error, expected);
     assert_eq!(empty.dims(), [0]);
+    // Unless the arrays broadcast to no position: none is read, and the
+    // value's error is the call's (an integer past the end, clipped, is
+    // no error either).
+    let mut host = sample(&[3, 0, 4]).into_dimensionality::<Ix3>().unwrap();
+    let mut empty: Tensor<3> = float(&sample(&[3, 0, 4]), &device);
+    let no_indices = ndarray::Array1::<i64>::zeros(0);
+    let none = tensor_at_burn_tests::int::<1>(&no_indices.clone().into_dyn(), &device);
+    let zero = tensor_at_burn_tests::int::<1>(&array![0i64].into_dyn(), &device);
+    let expected = try_at!(host[&no_indices, array![0i64], 9] -= &value; mode = clip).unwrap_err();
+    assert!(matches!(expected, IndexError::ShapeMismatch { .. }), "{expected}");
+    let error = try_at!(empty[&none, &zero, 9] -= &value; mode = clip).unwrap_err();
+    expect_same(error, expected);
+    assert_eq!(empty.dims(), [3, 0, 4]);
 }
 
 /// Where device arrays alone place a write's region, the host only
