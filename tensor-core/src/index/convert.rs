@@ -154,6 +154,21 @@ impl IntoRangeSlice for std::ops::RangeFull {
     }
 }
 
+/// A range indexes as the slice it converts to.
+macro_rules! range_slices {
+    ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<'a> IntoIndexElem<'a> for $t {
+            static_index!(Ix1, Ix1, Ix0, Basic);
+            type Kept = RangeSlice;
+            #[cfg_attr(not(unoptimized), inline(always))]
+            fn keep(self) -> RangeSlice {
+                self.into_range_slice()
+            }
+        }
+    )*};
+}
+
 macro_rules! scalar_and_range_index {
     ($($t:ty),*) => {$(
         #[diagnostic::do_not_recommend]
@@ -208,51 +223,7 @@ macro_rules! scalar_and_range_index {
                 RangeSlice::new(0, inclusive_end(bound(self.end)))
             }
         }
-        #[diagnostic::do_not_recommend]
-        impl<'a> IntoIndexElem<'a> for std::ops::Range<$t> {
-            static_index!(Ix1, Ix1, Ix0, Basic);
-            type Kept = RangeSlice;
-            #[cfg_attr(not(unoptimized), inline(always))]
-            fn keep(self) -> RangeSlice {
-                self.into_range_slice()
-            }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<'a> IntoIndexElem<'a> for std::ops::RangeFrom<$t> {
-            static_index!(Ix1, Ix1, Ix0, Basic);
-            type Kept = RangeSlice;
-            #[cfg_attr(not(unoptimized), inline(always))]
-            fn keep(self) -> RangeSlice {
-                self.into_range_slice()
-            }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<'a> IntoIndexElem<'a> for std::ops::RangeTo<$t> {
-            static_index!(Ix1, Ix1, Ix0, Basic);
-            type Kept = RangeSlice;
-            #[cfg_attr(not(unoptimized), inline(always))]
-            fn keep(self) -> RangeSlice {
-                self.into_range_slice()
-            }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<'a> IntoIndexElem<'a> for std::ops::RangeInclusive<$t> {
-            static_index!(Ix1, Ix1, Ix0, Basic);
-            type Kept = RangeSlice;
-            #[cfg_attr(not(unoptimized), inline(always))]
-            fn keep(self) -> RangeSlice {
-                self.into_range_slice()
-            }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<'a> IntoIndexElem<'a> for std::ops::RangeToInclusive<$t> {
-            static_index!(Ix1, Ix1, Ix0, Basic);
-            type Kept = RangeSlice;
-            #[cfg_attr(not(unoptimized), inline(always))]
-            fn keep(self) -> RangeSlice {
-                self.into_range_slice()
-            }
-        }
+        range_slices!(std::ops::Range<$t>, std::ops::RangeFrom<$t>, std::ops::RangeTo<$t>, std::ops::RangeInclusive<$t>, std::ops::RangeToInclusive<$t>);
         borrowed_slices!(std::ops::Range<$t>, std::ops::RangeFrom<$t>, std::ops::RangeTo<$t>, std::ops::RangeInclusive<$t>, std::ops::RangeToInclusive<$t>);
     )*};
 }
