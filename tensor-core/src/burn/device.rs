@@ -21,7 +21,7 @@ use ndarray::{ArrayD, IxDyn};
 use super::error::BurnError;
 use super::host;
 use super::kind::positions;
-use super::region::{Region, stand_in_mode};
+use super::region::{Region, c_strides, stand_in_mode};
 use super::reshape::Reshaped;
 use super::rows::Rows;
 use super::value::Flat;
@@ -359,7 +359,7 @@ impl<'t> OnDevice<'t> {
             Ok(Plan::Indexed(indexed)) => !indexed.table.is_empty(),
             _ => true,
         };
-        let strides = super::region::c_strides(&self.shape);
+        let strides = c_strides(&self.shape);
         let mode = stand_in_mode(bounds);
         let layout = prepare::Layout {
             shape: &self.shape[self.batch..],
@@ -446,7 +446,7 @@ impl<'t> OnDevice<'t> {
                 distinct,
             });
         }
-        let strides = super::region::c_strides(shape);
+        let strides = c_strides(shape);
         let mut skipped = (!host.skipped.is_empty()).then(|| {
             let len = host.skipped.len();
             Tensor::<1, Bool>::from_data(burn_tensor::TensorData::new(host.skipped.clone(), [len]), device)
