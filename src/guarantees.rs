@@ -113,13 +113,16 @@
 //!   Rust's `v[i]` does.
 //! - A user closure or `Clone` that panics propagates its panic (see above).
 //! - A read whose result cannot be allocated (a gather from a huge
-//!   stride-0 broadcast view), batched or not, is
+//!   stride-0 broadcast view, or a mask's gather when the allocator
+//!   refuses), batched or not, is
 //!   [`IndexError::TooLarge`](crate::IndexError::TooLarge), on one thread or
-//!   many; only a mask's gather, never larger than its target, panics with
-//!   "indexing result of N elements ... is too large to allocate" when the
-//!   allocator refuses, instead of aborting. A read with `; out = buf`
-//!   (batched too) writes into `buf` and allocates no result; a batched
-//!   read of no batch position is empty, whatever its index broadcasts to.
+//!   many; so is a read that copies a view (mode `fill`, or a
+//!   zero-dimensional index array) too large to copy, and a call whose
+//!   positions memory cannot list (more batch positions than memory holds,
+//!   `along` beside an axis of billions in a mode other than `error`). A
+//!   read with `; out = buf` (batched too) writes into `buf` and allocates
+//!   no result; a batched read of no batch position is empty, whatever its
+//!   index broadcasts to.
 //! - A borrowed source `set!` copies (a stride-0 view, say) that memory
 //!   cannot hold is `TooLarge` in `try_set!` (with no array in the
 //!   [`SetError`](crate::SetError): the source is still the caller's), and

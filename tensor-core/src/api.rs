@@ -128,9 +128,9 @@ pub(crate) fn read_as<'a, K: Kind, T: Clone, D: Rank, R: Rank>(
         })
         && let Some(view) = region.view::<_, _, R>(target.clone())
     {
-        return Ok(K::view(view));
+        return K::view(view);
     }
-    select(target.into_dyn(), index, mode).map(ranked::<K, _, R>)
+    select(target.into_dyn(), index, mode).and_then(ranked::<K, _, R>)
 }
 
 /// `target[list] = value` for a typed list of integers alone, all in
@@ -448,13 +448,13 @@ pub(crate) fn read_few<T: Clone, D: Dimension, R: Dimension>(target: ArrayView<'
 }
 
 /// A read's selection as the macros return it: of kind `K` in rank `R`.
-pub(crate) fn ranked<'a, K: Kind, T: Clone + 'a, R: Rank>(selection: Selection<'a, T>) -> K::Read<'a, T, R> {
+pub(crate) fn ranked<'a, K: Kind, T: Clone + 'a, R: Rank>(selection: Selection<'a, T>) -> Result<K::Read<'a, T, R>, IndexError> {
     const RANKED: &str = "the static rank of a read matches its run-time rank";
     // The rank is right by construction of the static rank rules, which
     // mirror the resolver's.
     match selection {
         Selection::View(view) => K::view(view.into_dimensionality().expect(RANKED)),
-        Selection::Owned(array) => K::gathered(array.into_dimensionality().expect(RANKED)),
+        Selection::Owned(array) => Ok(K::gathered(array.into_dimensionality().expect(RANKED))),
     }
 }
 

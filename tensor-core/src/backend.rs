@@ -20,12 +20,13 @@
 
 use std::fmt::Display;
 
-use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimension, ShapeBuilder};
+use ndarray::{ArcArray, Array, Array1, ArrayView, ArrayViewMut, CowArray, Dimension};
 
 use crate::api;
 use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::index::{BasicList, IndexElem, IndexSlice, Single};
+use crate::memory;
 pub use crate::target::{Target, TargetMut};
 use crate::value::{InOrder, Written};
 
@@ -429,7 +430,8 @@ impl<X: Target + ?Sized> Indexable for X {
     where
         X::Elem: Clone,
     {
-        api::read_element::<_, _, R>(self.target_view(), list).map(|element| element.map(K::view))
+        // A view the kind cannot copy goes to the general path, which names the error.
+        api::read_element::<_, _, R>(self.target_view(), list).map(|element| element.and_then(|view| K::view(view).ok()))
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
@@ -437,7 +439,7 @@ impl<X: Target + ?Sized> Indexable for X {
     where
         X::Elem: Clone,
     {
-        api::read_basic::<_, _, R>(self.target_view(), list).map(K::view)
+        api::read_basic::<_, _, R>(self.target_view(), list).and_then(|view| K::view(view).ok())
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]
@@ -469,7 +471,7 @@ impl<X: Target + ?Sized> Indexable for X {
             // The plain read slices a basic index in rank `R`, with no
             // dynamic shape built.
             0 => api::read_as::<K, _, _, R>(self.target_view(), index, mode),
-            batch => crate::batched::select_batched(self.target_view().into_dyn(), index, batch, mode).map(api::ranked::<K, _, R>),
+            batch => crate::batched::select_batched(self.target_view().into_dyn(), index, batch, mode).and_then(api::ranked::<K, _, R>),
         }
     }
 
@@ -738,57 +740,14 @@ fn update_index_in<T: Arith, D: Dimension>(
     crate::batched::update_batched(&mut target.into_dyn(), index, batch, op, value, mode)
 }
 
-/// A copy of `view`: in Fortran order when the view's elements lie in that
-/// order, else in C order. A view in either order is copied as one slice,
-/// with its shape (as `Array::clone` does; `to_owned` and a checked
-/// `from_shape_vec` work out the layout again, a large share of a small
-/// `set!`'s time); any other is read in logical order, by ndarray's own
-/// iterator (what its `to_owned` does for such a view). Every branch fills
-/// one `Vec`, and the array is made from it inline, so that the copy is
-/// built in registers: an array returned by a call on one branch is merged
-/// through memory, and `set!` then stalls on its fields. `None` when
-/// memory cannot hold the copy (a stride-0 view may show far more elements
-/// than it has). Always inlined, as [`owned_copy_unwrap`] is: a small
-/// copy's checks fold into its caller's.
-#[cfg_attr(not(unoptimized), inline(always))]
-pub(crate) fn owned_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Option<Array<T, D>> {
-    let mut elements = crate::memory::vec(view.len())?;
-    let fortran = if let Some(slice) = view.to_slice() {
-        elements.extend_from_slice(slice);
-        false
-    } else if let Some(slice) = view.view().reversed_axes().to_slice() {
-        elements.extend_from_slice(slice);
-        true
-    } else {
-        elements.extend(view.iter().cloned());
-        false
-    };
-    debug_assert_eq!(elements.len(), view.len());
-    let shape = view.raw_dim();
-    // SAFETY: `elements` holds `view.len()` elements (a view in C order as
-    // one slice; one in Fortran order as the slice of its reversed axes,
-    // which are in C order; any other in C order, by its iterator), as many
-    // as the shape `view.raw_dim()` holds in either order, which fits
-    // `isize` since the view's does: all `from_shape_vec_unchecked` asks.
-    // (That they are in the order named makes the copy right, not sound.)
-    // The order is a constant in each call, so that each works out its
-    // strides without asking which.
-    Some(unsafe {
-        match fortran {
-            false => Array::from_shape_vec_unchecked(shape, elements),
-            true => Array::from_shape_vec_unchecked(shape.f(), elements),
-        }
-    })
-}
-
-/// [`owned_copy`], or [`IndexError::TooLarge`] naming the view's shape.
+/// [`memory::copy`], or [`IndexError::TooLarge`] naming the view's shape.
 #[inline]
 fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
     let shape = view.raw_dim();
-    owned_copy(view).ok_or_else(|| crate::prepare::too_large(shape.slice()))
+    memory::copy(view).ok_or_else(|| crate::prepare::too_large(shape.slice()))
 }
 
-/// [`owned_copy`] for the entry points that panic on an error (`set!`),
+/// [`memory::copy`] for the entry points that panic on an error (`set!`),
 /// panicking (unwinding, never aborting) when memory cannot hold the copy.
 ///
 /// # Panics
@@ -798,7 +757,7 @@ fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Arr
 #[track_caller]
 pub(crate) fn owned_copy_unwrap<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
     let shape = view.raw_dim();
-    match owned_copy(view) {
+    match memory::copy(view) {
         Some(array) => array,
         None => copy_too_large(shape.slice()),
     }
@@ -815,9 +774,9 @@ fn copy_too_large(shape: &[usize]) -> ! {
 
 #[cfg(test)]
 mod tests {
-    use ndarray::{ArcArray, Array3, ArrayD, IxDyn, s};
+    use ndarray::ArcArray;
 
-    use super::{IntoUpdatable, owned_copy};
+    use super::IntoUpdatable;
 
     /// `set!` of an `ArcArray` takes its buffer when it alone owns it, and
     /// copies it when another owner shares it, which then keeps its own.
@@ -835,53 +794,5 @@ mod tests {
         copy[[1, 2]] = 100;
         assert_eq!(other[[1, 2]], 5);
         assert_eq!(copy, ndarray::array![[0, 1, 2], [3, 4, 100]]);
-    }
-
-    /// The order a copy is in.
-    #[derive(Debug, PartialEq)]
-    enum Order {
-        C,
-        Fortran,
-    }
-
-    fn order_of<D: ndarray::Dimension>(copy: &ndarray::Array<i64, D>) -> Option<Order> {
-        if copy.is_standard_layout() {
-            Some(Order::C)
-        } else if copy.view().reversed_axes().is_standard_layout() {
-            Some(Order::Fortran)
-        } else {
-            None
-        }
-    }
-
-    /// Copies hold the view's elements in its shape, as ndarray's
-    /// `to_owned` does: in Fortran order for a view whose elements lie in
-    /// that order (transposed), in C order for any other (whole, a leading
-    /// slice, empty, stepped, reversed, broadcast, permuted, of static or
-    /// dynamic rank, of no axes).
-    #[test]
-    fn owned_copies_equal_to_owned() {
-        let a = Array3::from_shape_fn((3, 4, 5), |(i, j, k)| (100 * i + 10 * j + k) as i64);
-        let dynamic = a.clone().into_dyn();
-        let row = ndarray::arr1(&[1i64, 2, 3]);
-        let scalar = ArrayD::from_elem(IxDyn(&[]), 7i64);
-        let views = [
-            (a.view().into_dyn(), Order::C),
-            (a.slice(s![1.., .., ..]).into_dyn(), Order::C),
-            (a.slice(s![..0, .., ..]).into_dyn(), Order::C),
-            (a.slice(s![.., ..;2, ..]).into_dyn(), Order::C),
-            (a.slice(s![..;-1, .., ..]).into_dyn(), Order::C),
-            (a.view().reversed_axes().into_dyn(), Order::Fortran),
-            (a.slice(s![.., 1.., ..]).reversed_axes().into_dyn(), Order::C),
-            (row.broadcast((4, 3)).unwrap().into_dyn(), Order::C),
-            (dynamic.view().permuted_axes(IxDyn(&[2, 0, 1])), Order::C),
-            (scalar.view(), Order::C),
-        ];
-        for (view, order) in views {
-            let copy = owned_copy(view.view()).unwrap();
-            assert_eq!(copy, view.to_owned(), "{:?}", view.strides());
-            assert_eq!(copy.shape(), view.shape());
-            assert_eq!(order_of(&copy), Some(order), "{:?}", view.strides());
-        }
     }
 }

@@ -159,7 +159,10 @@ fn read_batches<'o, T: Clone + 'o>(
         shape: &view.shape()[k..],
         strides: &view.strides()[k..],
     };
-    let positions: Vec<Vec<usize>> = batch.positions().collect();
+    let positions = every_position(batch, || {
+        let read_shape = prepare::batch_read_shape(batch, index, layout).unwrap_or_default();
+        prepare::too_large(&[batch.shape(), &read_shape].concat())
+    })?;
     let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batch.index_at(index, at)).collect();
     let plans = indices
         .iter()
@@ -397,7 +400,7 @@ impl Batches {
         value: Option<&Value<'_, T>>,
     ) -> Result<Batches, IndexError> {
         let batch = prepare::batch_update(batch, target.shape(), index, mode, value)?;
-        let positions = batch.positions().collect();
+        let positions = every_position(&batch, || prepare::too_large(batch.shape()))?;
         Ok(Batches { batch, positions })
     }
 
@@ -419,6 +422,16 @@ impl Batches {
     fn values<'v, T: Clone>(&self, value: &'v Value<'_, T>) -> Vec<Value<'v, T>> {
         self.positions.iter().map(|at| self.batch.value_at(value, at)).collect()
     }
+}
+
+/// Every position of `batch`, in C order, or the error `too_large` makes
+/// when memory cannot hold the list: batch axes may be far longer than
+/// memory holds positions (a broadcast target, or an empty axis behind).
+fn every_position(batch: &Batch, too_large: impl FnOnce() -> IndexError) -> Result<Vec<Vec<usize>>, IndexError> {
+    let positions = batch.positions();
+    let mut every = memory::vec(positions.len()).ok_or_else(too_large)?;
+    every.extend(positions);
+    Ok(every)
 }
 
 /// Each batch's update prepared by `prepare` from its index and value, in

@@ -1,15 +1,20 @@
 //! Memory sized from user input: the element count of a shape, and every
-//! vector or map whose length comes from an index, a shape or a value.
+//! vector, map or array copy whose length comes from an index, a shape or
+//! a value.
 //!
 //! A count that overflows, or memory the allocator refuses, is `None`
 //! here, never a panic or an abort; the entry layer reports it as
 //! [`IndexError::TooLarge`](crate::error::IndexError::TooLarge). Nothing
-//! sized by a user's lengths is reserved anywhere else. A vector of a few
-//! kilobytes is the exception: no length makes it too large, and an
-//! allocator that refuses it refuses the process's every allocation.
+//! sized by a user's lengths is reserved anywhere else, but for the known
+//! limits docs/rules.md lists (an `along` row collected whole, an `ix_`
+//! mask's positions, a batch's plans). A vector of a few kilobytes is the
+//! exception: no length makes it too large, and an allocator that refuses
+//! it refuses the process's every allocation.
 
 use std::collections::HashMap;
 use std::hash::Hash;
+
+use ndarray::{Array, ArrayView, Dimension, ShapeBuilder};
 
 /// The number of elements of `shape`, or `None` when an array of that
 /// shape cannot be addressed: the product of its lengths other than zero
@@ -66,8 +71,53 @@ pub(crate) fn map<K: Eq + Hash, V>(len: usize) -> Option<HashMap<K, V>> {
     Some(out)
 }
 
+/// A copy of `view`: in Fortran order when the view's elements lie in that
+/// order, else in C order. A view in either order is copied as one slice,
+/// with its shape (as `Array::clone` does; `to_owned` and a checked
+/// `from_shape_vec` work out the layout again, a large share of a small
+/// `set!`'s time); any other is read in logical order, by ndarray's own
+/// iterator (what its `to_owned` does for such a view). Every branch fills
+/// one `Vec`, and the array is made from it inline, so that the copy is
+/// built in registers: an array returned by a call on one branch is merged
+/// through memory, and `set!` then stalls on its fields. `None` when
+/// memory cannot hold the copy (a stride-0 view may show far more elements
+/// than it has). Always inlined, as `backend::owned_copy_unwrap` is: a small
+/// copy's checks fold into its caller's.
+#[cfg_attr(not(unoptimized), inline(always))]
+pub(crate) fn copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Option<Array<T, D>> {
+    let mut elements = vec(view.len())?;
+    let fortran = if let Some(slice) = view.to_slice() {
+        elements.extend_from_slice(slice);
+        false
+    } else if let Some(slice) = view.view().reversed_axes().to_slice() {
+        elements.extend_from_slice(slice);
+        true
+    } else {
+        elements.extend(view.iter().cloned());
+        false
+    };
+    debug_assert_eq!(elements.len(), view.len());
+    let shape = view.raw_dim();
+    // SAFETY: `elements` holds `view.len()` elements (a view in C order as
+    // one slice; one in Fortran order as the slice of its reversed axes,
+    // which are in C order; any other in C order, by its iterator), as many
+    // as the shape `view.raw_dim()` holds in either order, which fits
+    // `isize` since the view's does: all `from_shape_vec_unchecked` asks.
+    // (That they are in the order named makes the copy right, not sound.)
+    // The order is a constant in each call, so that each works out its
+    // strides without asking which.
+    Some(unsafe {
+        match fortran {
+            false => Array::from_shape_vec_unchecked(shape, elements),
+            true => Array::from_shape_vec_unchecked(shape.f(), elements),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    use ndarray::{Array3, ArrayD, IxDyn, s};
+
     use super::*;
 
     #[test]
@@ -105,5 +155,53 @@ mod tests {
         );
         assert!(reserve(&mut grown, usize::MAX).is_none(), "more than an address reaches is refused");
         assert_eq!(map::<isize, usize>(3).map(|m| (m.len(), m.capacity() >= 3)), Some((0, true)));
+    }
+
+    /// The order a copy is in.
+    #[derive(Debug, PartialEq)]
+    enum Order {
+        C,
+        Fortran,
+    }
+
+    fn order_of<D: ndarray::Dimension>(copy: &ndarray::Array<i64, D>) -> Option<Order> {
+        if copy.is_standard_layout() {
+            Some(Order::C)
+        } else if copy.view().reversed_axes().is_standard_layout() {
+            Some(Order::Fortran)
+        } else {
+            None
+        }
+    }
+
+    /// Copies hold the view's elements in its shape, as ndarray's
+    /// `to_owned` does: in Fortran order for a view whose elements lie in
+    /// that order (transposed), in C order for any other (whole, a leading
+    /// slice, empty, stepped, reversed, broadcast, permuted, of static or
+    /// dynamic rank, of no axes).
+    #[test]
+    fn owned_copies_equal_to_owned() {
+        let a = Array3::from_shape_fn((3, 4, 5), |(i, j, k)| (100 * i + 10 * j + k) as i64);
+        let dynamic = a.clone().into_dyn();
+        let row = ndarray::arr1(&[1i64, 2, 3]);
+        let scalar = ArrayD::from_elem(IxDyn(&[]), 7i64);
+        let views = [
+            (a.view().into_dyn(), Order::C),
+            (a.slice(s![1.., .., ..]).into_dyn(), Order::C),
+            (a.slice(s![..0, .., ..]).into_dyn(), Order::C),
+            (a.slice(s![.., ..;2, ..]).into_dyn(), Order::C),
+            (a.slice(s![..;-1, .., ..]).into_dyn(), Order::C),
+            (a.view().reversed_axes().into_dyn(), Order::Fortran),
+            (a.slice(s![.., 1.., ..]).reversed_axes().into_dyn(), Order::C),
+            (row.broadcast((4, 3)).unwrap().into_dyn(), Order::C),
+            (dynamic.view().permuted_axes(IxDyn(&[2, 0, 1])), Order::C),
+            (scalar.view(), Order::C),
+        ];
+        for (view, order) in views {
+            let copy = copy(view.view()).unwrap();
+            assert_eq!(copy, view.to_owned(), "{:?}", view.strides());
+            assert_eq!(copy.shape(), view.shape());
+            assert_eq!(order_of(&copy), Some(order), "{:?}", view.strides());
+        }
     }
 }

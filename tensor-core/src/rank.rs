@@ -6,6 +6,9 @@
 
 use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
+use crate::error::{Dims, IndexError};
+use crate::memory;
+
 /// One of ndarray's dimension types as the rank of a read: a basic read
 /// is viewed straight in it, its rank checked at run time (no
 /// dynamic shape built), and a read by integers alone gives the element
@@ -376,8 +379,9 @@ pub trait Kind {
     type Filled: Kind;
     /// The read's result type for elements `T` and rank `D`.
     type Read<'a, T: 'a, D: Rank>;
-    /// The result of a read that selected a view of the target.
-    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Self::Read<'a, T, D>;
+    /// The result of a read that selected a view of the target: an error
+    /// where the kind copies the view and memory cannot hold the copy.
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<Self::Read<'a, T, D>, IndexError>;
     /// The result of a read that gathered its elements.
     fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> Self::Read<'a, T, D>;
 }
@@ -427,8 +431,8 @@ impl Kind for Integers {
     type OrDynamic = Dynamic;
     type Filled = FilledIntegers;
     type Read<'a, T: 'a, D: Rank> = D::IntegerRead<'a, T>;
-    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> D::IntegerRead<'a, T> {
-        D::integer_read(view)
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<D::IntegerRead<'a, T>, IndexError> {
+        Ok(D::integer_read(view))
     }
     fn gathered<'a, T: 'a, D: Rank>(_: Array<T, D>) -> D::IntegerRead<'a, T> {
         unreachable!("{VIEWED}")
@@ -441,8 +445,8 @@ impl Kind for FilledIntegers {
     type OrDynamic = Advanced;
     type Filled = FilledIntegers;
     type Read<'a, T: 'a, D: Rank> = D::IntegerFill<T>;
-    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> D::IntegerFill<T> {
-        D::integer_fill(view.to_owned())
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<D::IntegerFill<T>, IndexError> {
+        copied(view).map(D::integer_fill)
     }
     fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> D::IntegerFill<T> {
         D::integer_fill(array)
@@ -455,8 +459,8 @@ impl Kind for Basic {
     type OrDynamic = Dynamic;
     type Filled = Advanced;
     type Read<'a, T: 'a, D: Rank> = ArrayView<'a, T, D>;
-    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> ArrayView<'a, T, D> {
-        view
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<ArrayView<'a, T, D>, IndexError> {
+        Ok(view)
     }
     fn gathered<'a, T: 'a, D: Rank>(_: Array<T, D>) -> ArrayView<'a, T, D> {
         unreachable!("{VIEWED}")
@@ -471,8 +475,8 @@ impl Kind for Advanced {
     type Read<'a, T: 'a, D: Rank> = Array<T, D>;
     // A zero-dimensional integer array indexes like an integer, so an
     // "advanced" read can resolve to a view: copy it out.
-    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Array<T, D> {
-        view.to_owned()
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<Array<T, D>, IndexError> {
+        copied(view)
     }
     fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> Array<T, D> {
         array
@@ -485,12 +489,21 @@ impl Kind for Dynamic {
     type OrDynamic = Dynamic;
     type Filled = Advanced;
     type Read<'a, T: 'a, D: Rank> = CowArray<'a, T, IxDyn>;
-    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> CowArray<'a, T, IxDyn> {
-        view.into_dyn().into()
+    fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<CowArray<'a, T, IxDyn>, IndexError> {
+        Ok(view.into_dyn().into())
     }
     fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> CowArray<'a, T, IxDyn> {
         array.into_dyn().into()
     }
+}
+
+/// A copy of a read's view, or [`IndexError::TooLarge`] where memory
+/// cannot hold it (a stride-0 view may show far more elements than it has).
+fn copied<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
+    let shape = view.raw_dim();
+    memory::copy(view).ok_or_else(|| IndexError::TooLarge {
+        shape: Dims(shape.slice().to_vec()),
+    })
 }
 
 /// A value of rank `Self` fits a region of rank `R`: it has at most as

@@ -12,6 +12,7 @@
 
 use tensor_core::backend::AnyMode;
 use tensor_core::backend::prepare::{self, Batch, Layout, Update};
+use tensor_core::error::Dims;
 use tensor_core::index::IndexElem;
 use tensor_core::value::{IntoValue, Value};
 use tensor_core::{IndexError, Mode, Op, ReadMode};
@@ -22,7 +23,7 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::combine::Combine;
 use crate::kernels::gather;
-use crate::layout::Region;
+use crate::layout::{Region, elements};
 use crate::tensor::GpuTensor;
 use crate::write::{check_op, refuse_unchecked_operands};
 
@@ -64,20 +65,17 @@ impl<T: GpuElement> GpuTensor<T> {
         if device_index::holds_device_arrays::<T>(index, None) {
             return self.get_batched_on_device(index, &batches, mode);
         }
-        let positions: Vec<Vec<usize>> = batches.positions().collect();
         // (With no batch position, nothing is indexed: not even an integer
         // that would be out of bounds on an empty axis.)
-        if Batch::is_basic(index) && !positions.is_empty() {
+        if Batch::is_basic(index) && count(&batches) > 0 {
             // The same view of every batch: one read behind whole axes.
             return self.get_any(&Batch::behind_whole_axes(index, batch), mode);
         }
-        let views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
-        let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batches.index_at(index, at)).collect();
-        let plans = views
-            .iter()
-            .zip(&indices)
-            .map(|(view, index)| prepare::read(index, view.layout(), &mode))
-            .collect::<Result<Vec<_>, _>>()?;
+        let shares = self.shares(&batches, index, None)?;
+        let mut plans = room(shares.views.len())?;
+        for (view, index) in shares.views.iter().zip(&shares.indices) {
+            plans.push(prepare::read(index, view.layout(), &mode)?);
+        }
         let mut shape = batches.shape().to_vec();
         let Some(first) = plans.first() else {
             let layout = Layout {
@@ -85,17 +83,19 @@ impl<T: GpuElement> GpuTensor<T> {
                 strides: &self.strides[batch..],
             };
             shape.extend(prepare::batch_read_shape(&batches, index, layout)?);
+            elements(&shape)?;
             return Ok(GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), 0), shape));
         };
         shape.extend_from_slice(first.shape());
-        let regions = views
-            .iter()
-            .zip(&plans)
-            .map(|(view, plan)| {
-                debug_assert_eq!(plan.shape(), first.shape(), "every batch reads one shape");
-                Region::of_plan(plan, view.offset, &view.strides)
-            })
-            .collect::<Result<_, _>>()?;
+        if elements(&shape)? == 0 {
+            // Nothing to read: no region to stack (one per batch position).
+            return Ok(GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), 0), shape));
+        }
+        let mut regions = room(plans.len())?;
+        for (view, plan) in shares.views.iter().zip(&plans) {
+            debug_assert_eq!(plan.shape(), first.shape(), "every batch reads one shape");
+            regions.push(Region::of_plan(plan, view.offset, &view.strides)?);
+        }
         let region = Region::stacked(batches.shape(), regions);
         let device = region.upload(&self.gpu)?;
         let fill = match mode {
@@ -159,16 +159,12 @@ impl<T: GpuElement> GpuTensor<T> {
             });
         }
         let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
-        let positions: Vec<Vec<usize>> = batches.positions().collect();
-        let mut views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
-        let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batches.index_at(index, at)).collect();
-        let values: Vec<_> = positions.iter().map(|at| batches.value_at(&value, at)).collect();
-        let updates = views
-            .iter()
-            .zip(indices.iter().zip(&values))
-            .map(|(view, (index, value))| prepare::set(index, view.layout(), &mode, value))
-            .collect::<Result<Vec<_>, _>>()?;
-        write_batches(&mut views, updates, Combine::Set)
+        let mut shares = self.shares(&batches, index, Some(&value))?;
+        let mut updates = room(shares.views.len())?;
+        for (view, (index, value)) in shares.views.iter().zip(shares.indices.iter().zip(&shares.values)) {
+            updates.push(prepare::set(index, view.layout(), &mode, value)?);
+        }
+        write_batches(&mut shares.views, updates, Combine::Set)
     }
 
     /// Combines `self[index]` with `value` by `op` with the leading `batch`
@@ -227,31 +223,26 @@ impl<T: GpuElement> GpuTensor<T> {
             });
         }
         let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
-        let positions: Vec<Vec<usize>> = batches.positions().collect();
-        let mut views: Vec<GpuTensor<T>> = positions.iter().map(|at| self.batch_view(at)).collect();
-        let indices: Vec<Vec<IndexElem<'_>>> = positions.iter().map(|at| batches.index_at(index, at)).collect();
-        let values: Vec<_> = positions.iter().map(|at| batches.value_at(&value, at)).collect();
-        let updates = views
-            .iter()
-            .zip(indices.iter().zip(&values))
-            .map(|(view, (index, value))| prepare::update(index, view.layout(), op, &mode, value))
-            .collect::<Result<Vec<_>, _>>()?;
-        write_batches(&mut views, updates, combine)
+        let mut shares = self.shares(&batches, index, Some(&value))?;
+        let mut updates = room(shares.views.len())?;
+        for (view, (index, value)) in shares.views.iter().zip(shares.indices.iter().zip(&shares.values)) {
+            updates.push(prepare::update(index, view.layout(), op, &mode, value)?);
+        }
+        write_batches(&mut shares.views, updates, combine)
     }
 
     /// A batched read whose index holds device arrays: each batch position's
     /// read, its device arrays viewed there, copied into its place in the
     /// result on the device.
     fn get_batched_on_device(&self, index: &[IndexElem<'_>], batches: &Batch, mode: AnyMode<T>) -> Result<GpuTensor<T>, GpuError> {
-        let positions: Vec<Vec<usize>> = batches.positions().collect();
-        let reads = positions
-            .iter()
-            .map(|at| {
-                let views = device_index::batch_views(index, at)?;
-                self.batch_view(at)
-                    .get_any(&device_index::index_at(batches, index, at, &views), mode)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let count = count(batches);
+        let (mut positions, mut reads) = (room(count)?, room(count)?);
+        positions.extend(batches.positions());
+        for at in &positions {
+            let views = device_index::batch_views(index, at)?;
+            let index = device_index::index_at(batches, index, at, &views);
+            reads.push(self.batch_view(at).get_any(&index, mode)?);
+        }
         let mut shape = batches.shape().to_vec();
         match reads.first() {
             Some(first) => shape.extend_from_slice(first.shape()),
@@ -264,7 +255,7 @@ impl<T: GpuElement> GpuTensor<T> {
                 shape.extend(prepare::batch_read_shape(batches, index, layout)?);
             }
         }
-        let len = shape.iter().product();
+        let len = elements(&shape)?;
         let out = GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), len), shape);
         for (at, read) in positions.iter().zip(&reads) {
             out.batch_view(at).set_from(&[], read, Mode::Error)?;
@@ -286,19 +277,17 @@ impl<T: GpuElement> GpuTensor<T> {
         prepare: &impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
     ) -> Result<(), GpuError> {
         let batches = prepare::batch_update(batch, &self.shape, index, mode, Some(value))?;
-        let positions: Vec<Vec<usize>> = batches.positions().collect();
-        let views = positions
-            .iter()
-            .map(|at| device_index::batch_views(index, at))
-            .collect::<Result<Vec<_>, _>>()?;
-        let device_values = positions
-            .iter()
-            .map(|at| match value {
-                Value::Device(array) => Ok(Some(device_index::device_value::<T>(array)?.batch_at(at))),
-                _ => Ok(None),
-            })
-            .collect::<Result<Vec<_>, GpuError>>()?;
-        let mut staged = Vec::with_capacity(positions.len());
+        let count = count(&batches);
+        let (mut positions, mut views, mut device_values) = (room(count)?, room(count)?, room(count)?);
+        let mut staged = room(count)?;
+        positions.extend(batches.positions());
+        for at in &positions {
+            views.push(device_index::batch_views(index, at)?);
+            device_values.push(match value {
+                Value::Device(array) => Some(device_index::device_value::<T>(array)?.batch_at(at)),
+                _ => None,
+            });
+        }
         for ((at, views), device_value) in positions.iter().zip(&views).zip(&device_values) {
             let index = device_index::index_at(&batches, index, at, views);
             let value = match device_value {
@@ -309,6 +298,33 @@ impl<T: GpuElement> GpuTensor<T> {
         }
         staged.into_iter().flatten().for_each(|write| write.launch());
         Ok(())
+    }
+
+    /// The share of every batch position of `batches` in a call of `index`
+    /// and `value` on this tensor, in C order; every list is reserved before
+    /// any is filled.
+    fn shares<'i, 'v>(
+        &self,
+        batches: &Batch,
+        index: &'i [IndexElem<'_>],
+        value: Option<&'v Value<'_, T>>,
+    ) -> Result<Shares<'i, 'v, T>, GpuError> {
+        let count = count(batches);
+        let mut shares = Shares {
+            positions: room(count)?,
+            views: room(count)?,
+            indices: room(count)?,
+            values: room(if value.is_some() { count } else { 0 })?,
+        };
+        shares.positions.extend(batches.positions());
+        for at in &shares.positions {
+            shares.views.push(self.batch_view(at));
+            shares.indices.push(batches.index_at(index, at));
+            if let Some(value) = value {
+                shares.values.push(batches.value_at(value, at));
+            }
+        }
+        Ok(shares)
     }
 
     /// The view of batch position `at` of an index array or a value: behind
@@ -338,11 +354,40 @@ impl<T: GpuElement> GpuTensor<T> {
 /// Runs each batch's prepared update on its view: every write staged
 /// (uploaded, the 32-bit limits checked) before the first is launched.
 fn write_batches<T: GpuElement>(views: &mut [GpuTensor<T>], updates: Vec<prepare::Update<'_, '_, T>>, op: Combine) -> Result<(), GpuError> {
-    let staged = views
-        .iter_mut()
-        .zip(updates)
-        .map(|(view, update)| view.stage_write(update, op))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut staged = room(views.len())?;
+    for (view, update) in views.iter_mut().zip(updates) {
+        staged.push(view.stage_write(update, op)?);
+    }
     staged.into_iter().flatten().for_each(|write| write.launch());
     Ok(())
+}
+
+/// What each batch position of a batched call works on, for every position
+/// in C order (see [`GpuTensor::shares`]).
+struct Shares<'i, 'v, T> {
+    /// The batch positions.
+    positions: Vec<Vec<usize>>,
+    /// The target's view at each.
+    views: Vec<GpuTensor<T>>,
+    /// The index at each.
+    indices: Vec<Vec<IndexElem<'i>>>,
+    /// The value at each (none for a read).
+    values: Vec<Value<'v, T>>,
+}
+
+/// The number of batch positions.
+fn count(batches: &Batch) -> usize {
+    batches.positions().len()
+}
+
+/// An empty vector with room for `count` entries, one per batch position:
+/// [`IndexError::TooLarge`] naming the count when memory cannot hold them
+/// (as tensor-core's batched calls name their batch shape), never an abort.
+/// Many positions need not mean many elements (long batch axes before an
+/// empty one), so no check of elements stands in for this one.
+fn room<E>(count: usize) -> Result<Vec<E>, GpuError> {
+    let mut room = Vec::new();
+    room.try_reserve_exact(count)
+        .map_err(|_| IndexError::TooLarge { shape: Dims(vec![count]) })?;
+    Ok(room)
 }

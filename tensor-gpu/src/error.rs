@@ -39,7 +39,9 @@ pub enum GpuError {
     /// A tensor or region beyond the kernels' 32-bit positions and offsets.
     #[error("{elements} elements are more than the GPU kernels address (at most {max})", max = i32::MAX)]
     TooLarge {
-        /// The number of elements asked for.
+        /// The number of elements asked for: of a shape with an empty axis,
+        /// the product of its other lengths, which its strides span (see
+        /// [`GpuTensor::from_handle`](crate::GpuTensor::from_handle)).
         elements: usize,
     },
     /// A handle given to [`GpuTensor::from_handle`](crate::GpuTensor::from_handle)

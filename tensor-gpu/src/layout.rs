@@ -64,9 +64,12 @@ impl Region {
                     if len > 0 {
                         base += first as isize * stride;
                     }
+                    // A step past the axis (any step, for one position:
+                    // `::isize::MAX`) is never taken, and its product with
+                    // the stride would overflow: such an axis gets stride 0.
                     axes.push(Axis {
                         len,
-                        target: step * stride,
+                        target: if len > 1 { step * stride } else { 0 },
                         ..Axis::default()
                     });
                 }
@@ -317,6 +320,29 @@ impl Region {
     }
 }
 
+/// The number of elements of an array of `shape`, or
+/// [`GpuError::TooLarge`] when the kernels cannot address one: when the
+/// product of its lengths other than zero passes `i32::MAX`.
+///
+/// A length of zero empties an array but not its strides: each C-order
+/// stride is a product of later lengths, a zero counted as one (see
+/// [`c_strides`]). Bounding the product of the lengths other than zero
+/// bounds every stride, offset and element count of the array, so they fit
+/// the kernels' 32-bit arithmetic, and ndarray's limit on a download. The
+/// error counts that product (`usize::MAX` when it overflows).
+pub(crate) fn elements(shape: &[usize]) -> Result<usize, GpuError> {
+    let spanned = shape
+        .iter()
+        .filter(|&&len| len != 0)
+        .try_fold(1usize, |product, &len| product.checked_mul(len));
+    match spanned {
+        Some(spanned) if spanned <= i32::MAX as usize => Ok(if shape.contains(&0) { 0 } else { spanned }),
+        _ => Err(GpuError::TooLarge {
+            elements: spanned.unwrap_or(usize::MAX),
+        }),
+    }
+}
+
 /// The strides of a C-contiguous array of `shape`.
 pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
@@ -427,6 +453,32 @@ mod tests {
         assert_eq!(broadcast_strides(&[2, 1], &[2, 3]), [1, 0]);
         assert_eq!(broadcast_strides(&[4, 2, 3], &[4, 2, 3]), [6, 3, 1]);
         assert_eq!(broadcast_strides(&[], &[5]), [0]);
+    }
+
+    #[test]
+    fn addressable_shapes_bound_their_lengths_other_than_zero() {
+        let max = i32::MAX as usize;
+        assert_eq!(elements(&[]), Ok(1));
+        assert_eq!(elements(&[3, 4]), Ok(12));
+        assert_eq!(elements(&[max]), Ok(max));
+        assert_eq!(elements(&[max, 0]), Ok(0));
+        assert_eq!(elements(&[max + 1]), Err(GpuError::TooLarge { elements: max + 1 }));
+        // An empty axis anywhere: the other lengths are bounded all the same.
+        assert_eq!(elements(&[2, 1 << 62, 0]), Err(GpuError::TooLarge { elements: 1 << 63 }));
+        assert_eq!(elements(&[0, 1 << 40, 1 << 40]), Err(GpuError::TooLarge { elements: usize::MAX }));
+    }
+
+    #[test]
+    fn a_step_on_an_axis_of_one_position_gets_stride_zero() {
+        for step in [isize::MAX, isize::MIN, 4] {
+            let index = [IndexElem::Slice(tensor_core::index::PySlice::new(None, None, Some(step)))];
+            let Plan::View(plan) = resolve(&index, &[4, 3], &[3, 1], Bounds::Error).unwrap() else {
+                panic!("a slice is a view");
+            };
+            let (offset, strides) = Region::of_view(&plan, 5, &[3, 1]).strided_layout();
+            let first_row = if step > 0 { 5 } else { 5 + 9 };
+            assert_eq!((offset, strides, plan.shape), (first_row, vec![0, 1], vec![1, 3]), "step {step}");
+        }
     }
 
     #[test]

@@ -237,7 +237,9 @@
 //! # Limits
 //!
 //! Positions and offsets are 32-bit on the device: a tensor or a selected
-//! region holds at most `i32::MAX` elements ([`GpuError::TooLarge`]).
+//! region holds at most `i32::MAX` elements ([`GpuError::TooLarge`]), and
+//! the product of a shape's lengths other than zero is bounded alike, since
+//! the strides of an empty tensor still span its other axes.
 #![warn(missing_docs)]
 // Unsafe code states its contract (ARCHITECTURE.md): a `# Safety` section
 // on every `unsafe fn`, a `SAFETY:` comment on every block.

@@ -13,7 +13,7 @@ use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::condition::Condition;
 use crate::kernels::{compact, copy, gather};
-use crate::layout::Region;
+use crate::layout::{Region, elements};
 use crate::tensor::GpuTensor;
 
 impl<T: GpuElement> GpuTensor<T> {
@@ -57,6 +57,9 @@ impl<T: GpuElement> GpuTensor<T> {
                 &self.shape,
             )?,
         };
+        // A result the kernels cannot address (an index broadcast far past
+        // the target selects one) is refused before any kernel runs.
+        elements(plan.shape())?;
         let (region, buffer) = match &plan {
             Plan::View(plan) => {
                 let region = Region::of_view(plan, self.offset, &self.strides);

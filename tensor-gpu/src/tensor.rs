@@ -13,7 +13,7 @@ use crate::device::Gpu;
 use crate::element::GpuElement;
 use crate::error::GpuError;
 use crate::kernels::copy;
-use crate::layout::{Region, c_strides};
+use crate::layout::{Region, c_strides, elements};
 
 /// An n-dimensional array on a GPU, indexed and updated with tensor-at's
 /// semantics by cubecl kernels.
@@ -59,13 +59,12 @@ impl<T> std::fmt::Debug for GpuTensor<T> {
 impl<T: GpuElement> GpuTensor<T> {
     /// Uploads `array` (in C order, whatever its layout).
     ///
-    /// Fails when the device cannot hold `T`, or the array has more than
-    /// `i32::MAX` elements.
+    /// Fails when the device cannot hold `T`, or the kernels cannot address
+    /// the array's shape ([`GpuError::TooLarge`]: the product of its lengths
+    /// other than zero passes `i32::MAX`, as for [`from_handle`](Self::from_handle)).
     pub fn from_array<S: Data<Elem = T>, D: Dimension>(gpu: &Gpu, array: &ArrayBase<S, D>) -> Result<Self, GpuError> {
         gpu.check_element::<T>()?;
-        if array.len() > i32::MAX as usize {
-            return Err(GpuError::TooLarge { elements: array.len() });
-        }
+        elements(array.shape())?;
         let contiguous = array.as_standard_layout();
         let elements = contiguous.as_slice().expect("standard layout is contiguous");
         Ok(Self::contiguous(gpu, Buffer::from_slice(gpu, elements), array.shape().to_vec()))
@@ -78,7 +77,11 @@ impl<T: GpuElement> GpuTensor<T> {
     ///
     /// Fails when the handle holds fewer bytes than the elements need
     /// ([`GpuError::HandleTooSmall`]), the device cannot hold `T`, or the
-    /// shape has more than `i32::MAX` elements.
+    /// kernels cannot address the shape ([`GpuError::TooLarge`]): when the
+    /// product of its lengths other than zero passes `i32::MAX`. An empty
+    /// axis does not exempt the others (`[2, 1 << 62, 0]` is refused): the
+    /// strides of C order are products of the other lengths, and every
+    /// stride and offset must fit the kernels' 32-bit arithmetic.
     ///
     /// ```
     /// # #[cfg(feature = "wgpu")] {
@@ -97,15 +100,7 @@ impl<T: GpuElement> GpuTensor<T> {
     /// ```
     pub fn from_handle(gpu: &Gpu, handle: Handle, shape: &[usize]) -> Result<Self, GpuError> {
         gpu.check_element::<T>()?;
-        let len = shape.iter().try_fold(1usize, |len, &axis| len.checked_mul(axis));
-        let len = match len {
-            Some(len) if len <= i32::MAX as usize => len,
-            _ => {
-                return Err(GpuError::TooLarge {
-                    elements: len.unwrap_or(usize::MAX),
-                });
-            }
-        };
+        let len = elements(shape)?;
         let (bytes, needed) = (handle.size_in_used(), (len.max(1) * size_of::<T>()) as u64);
         if bytes < needed {
             return Err(GpuError::HandleTooSmall { bytes, needed });
@@ -119,8 +114,11 @@ impl<T: GpuElement> GpuTensor<T> {
         self.buffer.arg()
     }
 
-    /// A tensor filling `buffer` in C order.
+    /// A tensor filling `buffer` in C order. The caller has checked that
+    /// the kernels address `shape` (with [`elements`]), as every tensor's
+    /// shape is: its strides then fit, as do those of every view of it.
     pub(crate) fn contiguous(gpu: &Gpu, buffer: Buffer<T>, shape: Vec<usize>) -> Self {
+        debug_assert!(elements(&shape).is_ok(), "an addressable shape: {shape:?}");
         GpuTensor {
             gpu: gpu.clone(),
             buffer,
@@ -177,9 +175,14 @@ impl<T: GpuElement> GpuTensor<T> {
         }
     }
 
-    /// Whether the elements fill the buffer in C order.
+    /// Whether the elements fill the buffer in C order (the stride of an
+    /// axis of one position, which a view sets to 0, is never taken).
     pub(crate) fn is_standard(&self) -> bool {
-        self.offset == 0 && self.buffer.len == self.len() && (self.len() <= 1 || self.strides == c_strides(&self.shape))
+        let in_c_order = || {
+            let taken = |((&len, &stride), c): ((&usize, &isize), isize)| len <= 1 || stride == c;
+            self.shape.iter().zip(&self.strides).zip(c_strides(&self.shape)).all(taken)
+        };
+        self.offset == 0 && self.buffer.len == self.len() && (self.len() <= 1 || in_c_order())
     }
 }
 

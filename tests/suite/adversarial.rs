@@ -11,7 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
 use ndarray::{Array1, Array2, Array4, ArrayD, ArrayView1, ArrayView2, ArrayView3, ArrayView4, Axis, IxDyn, ShapeBuilder, array};
-use tensor_at::backend::{AnyMode, apply, apply_batched, get, get_batched, get_batched_into, set, update};
+use tensor_at::backend::{AnyMode, apply, apply_batched, get, get_batched, get_batched_into, set, set_batched, update, update_batched};
 use tensor_at::index::{IndexElem, PySlice};
 use tensor_at::{IndexError, IntoUpdated, Mode, Op, ReadMode, SetError, at, ix, nd, set, try_at, try_set};
 
@@ -436,6 +436,75 @@ fn an_empty_region_whose_other_axes_cannot_be_addressed_is_too_large() {
         (refused.error.to_string(), refused.array.map(|a| a.dim())),
         (too_large.to_owned(), Some(shape))
     );
+}
+
+#[test]
+fn along_beside_an_axis_longer_than_memory_holds_positions_fails_cleanly() {
+    // NumPy's take_along_axis builds an `arange` of each other axis: on a broadcast target with
+    // 2^40 rows, a MemoryError. `TooLarge` naming the region in every mode, never an abort.
+    let one = [1.0f32];
+    let target = stretched(&one, (1 << 40, 3));
+    let picks = array![[2i64]];
+    for mode in [AnyMode::Error, AnyMode::Clip, AnyMode::Wrap, AnyMode::Fill(0.0)] {
+        let error = get(&target, &[ix(tensor_at::along(&picks, 1))], mode).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "indexing result of shape (1099511627776, 1) is too large",
+            "{mode:?}"
+        );
+    }
+    // Beside an empty axis, 2^62 rows select nothing: an empty read, and writes of nothing, in
+    // every mode (no index is resolved where nothing is selected, as in mode error).
+    let empty = Array2::<f32>::zeros((1 << 62, 0));
+    let none = Array2::<i64>::zeros((1, 0));
+    let index = [ix(tensor_at::along(&none, 1))];
+    for fill in [ReadMode::Error, ReadMode::Clip, ReadMode::Wrap]
+        .map(AnyMode::from)
+        .into_iter()
+        .chain([AnyMode::Fill(0.0)])
+    {
+        assert_eq!(get(&empty, &index, fill).unwrap().shape(), &[1 << 62, 0], "{fill:?}");
+    }
+    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Drop] {
+        let mut x = empty.clone();
+        set(&mut x, &index, 1.0, mode).unwrap();
+        update(&mut x, &index, Op::Add, 1.0, mode).unwrap();
+        assert_eq!(x.dim(), (1 << 62, 0));
+    }
+}
+
+#[test]
+fn more_batches_than_memory_holds_are_too_large() {
+    // 2^62 batch positions of an empty row, or 2^61 of a stride-0 target's row: `TooLarge`, never
+    // a "capacity overflow" panic or an abort, and nothing written.
+    let mut x = Array2::<f32>::zeros((1 << 62, 0));
+    let none = Array2::<usize>::zeros((1, 0));
+    let too_many = "indexing result of shape (4611686018427387904,) is too large";
+    let error = set_batched(&mut x, &[ix(&none)], 1, 0.0, Mode::Error).unwrap_err();
+    assert_eq!(error.to_string(), too_many);
+    let error = update_batched(&mut x, &[ix(&none)], 1, Op::Add, 1.0, Mode::Clip).unwrap_err();
+    assert_eq!(error.to_string(), too_many);
+    let error = apply_batched(&mut x, &[ix(&none)], 1, |e| e + 1.0, Mode::Drop).unwrap_err();
+    assert_eq!(error.to_string(), too_many);
+    let one = [1.0f32];
+    let rows = stretched(&one, (1 << 61, 3));
+    let error = get_batched(&rows, &[ix(&array![[0usize, 2]])], 1, ReadMode::Error).unwrap_err();
+    assert_eq!(error.to_string(), "indexing result of shape (2305843009213693952, 2) is too large");
+}
+
+#[test]
+fn a_read_that_copies_a_huge_broadcast_view_fails_cleanly() {
+    // A row of a stride-0 target of 2^61 columns is a view; read in mode fill, or through a
+    // zero-dimensional index array, it is copied (an owned result): 2^63 bytes cannot be, so
+    // `TooLarge`, never a "capacity overflow" panic.
+    let one = [1.0f32];
+    let x = stretched(&one, (2, 1 << 61));
+    let too_large = "indexing result of shape (2305843009213693952,) is too large";
+    assert_eq!(try_at!(x[0]; mode = fill(0.0)).unwrap_err().to_string(), too_large);
+    let first = ndarray::arr0(0usize);
+    assert_eq!(try_at!(x[first]).unwrap_err().to_string(), too_large);
+    // The same row viewed is no copy.
+    assert_eq!(at!(x[0]).len(), 1 << 61);
 }
 
 #[test]

@@ -792,6 +792,17 @@ fn reads_fill_an_existing_array() {
     let mut selected = ArrayD::<i32>::zeros(IxDyn(&[3]));
     at!(x[x > 8]; out = selected);
     assert_eq!(selected, array![9, 10, 11].into_dyn());
+    // A mask over the rows, each true row one block: into a contiguous array, and into a
+    // transposed one.
+    let kept = array![true, false, true];
+    let mut blocks = Array2::<i32>::zeros((2, 4));
+    at!(x[kept]; out = blocks);
+    let mut transposed = Array2::<i32>::zeros((4, 2));
+    at!(x[kept]; out = transposed.view_mut().reversed_axes());
+    for (k, row) in [0, 2].into_iter().enumerate() {
+        assert_eq!(blocks.row(k), x.row(row));
+        assert_eq!(transposed.column(k), x.row(row));
+    }
 }
 
 /// A read into an array of the wrong shape, or with a bad index, is an

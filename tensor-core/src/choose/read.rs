@@ -104,8 +104,10 @@ pub(crate) fn read<'a, T: Clone>(
     };
     let strategy = gather_strategy(&view, &plan, &machine);
     if let GatherStrategy::MaskBlocks { parallel } = strategy {
-        // At most as many elements as the target holds.
-        return Ok(Selection::Owned(gather_mask_blocks(&view, &plan, parallel, &machine)));
+        // At most as many elements as the target holds, which memory may
+        // still refuse a second time.
+        let gathered = gather_mask_blocks(&view, &plan, parallel, &machine);
+        return gathered.map(Selection::Owned).ok_or_else(|| prepare::too_large(&plan.shape));
     }
     // The result of a plan may be far larger than the target (a broadcast
     // view): memory that cannot be had is an error, not an abort (after
@@ -132,7 +134,7 @@ pub(crate) fn read<'a, T: Clone>(
 
 /// `view[index]` in `mode`, written over the elements of `out` (which must
 /// have the result's shape): no new array, so none of its pages to fault
-/// in. A leading-mask read is gathered fresh, then copied.
+/// in.
 pub(crate) fn read_into<T: Clone>(
     view: ArrayViewD<'_, T>,
     index: &[IndexElem<'_>],
@@ -171,7 +173,10 @@ pub(crate) unsafe fn run_read_into<T: Clone>(
         _ => None,
     };
     match gather_strategy(view, &plan, machine) {
-        GatherStrategy::MaskBlocks { parallel } => out.assign(&gather_mask_blocks(view, &plan, parallel, machine)),
+        GatherStrategy::MaskBlocks { .. } => {
+            let (mask, block, source) = leading_mask(view, &plan);
+            mask_gather::assign_blocks(source, mask, block, out.iter_mut());
+        }
         GatherStrategy::Blocks { rows } => {
             // SAFETY: the caller's guarantee.
             unsafe { gather_in_parallel_into(view, &plan, fill, rows, machine, out) }
@@ -182,17 +187,27 @@ pub(crate) unsafe fn run_read_into<T: Clone>(
 }
 
 /// The read of a mask over the leading axes of `view`, both C-ordered, on
-/// every thread when `parallel`.
-fn gather_mask_blocks<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, parallel: bool, machine: &Machine) -> ArrayD<T> {
+/// every thread when `parallel`; `None` when memory cannot hold it.
+fn gather_mask_blocks<T: Clone>(view: &ArrayViewD<'_, T>, plan: &IndexedPlan<'_>, parallel: bool, machine: &Machine) -> Option<ArrayD<T>> {
+    let (mask, block, source) = leading_mask(view, plan);
+    // (Where the threads' gather finds no memory, the serial one finds
+    // none either, and says so.)
+    let elements = match parallel.then(|| mask_blocks_on_threads(source, mask, block, machine)).flatten() {
+        Some(elements) => elements,
+        None => mask_gather::gather_blocks(source, mask, block)?,
+    };
+    Some(ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one block per true position"))
+}
+
+/// The mask, the length of the block each position selects, and the
+/// target's elements, of a plan the strategy read as a mask over the
+/// leading axes of a C-ordered `view`.
+fn leading_mask<'v, T>(view: &'v ArrayViewD<'_, T>, plan: &'v IndexedPlan<'_>) -> (&'v [bool], usize, &'v [T]) {
     let (Form::LeadingMask { mask, block }, Some(source)) = (plan.form(), view.as_slice()) else {
         unreachable!("the strategy saw a leading mask over a C-ordered target")
     };
     let mask = mask.mask.as_slice().expect("the strategy saw a C-ordered mask");
-    let elements = parallel
-        .then(|| mask_blocks_on_threads(source, mask, block, machine))
-        .flatten()
-        .unwrap_or_else(|| mask_gather::gather_blocks(source, mask, block));
-    ArrayD::from_shape_vec(IxDyn(&plan.shape), elements).expect("one block per true position")
+    (mask, block, source)
 }
 
 /// The blocks of a leading mask gathered on every thread, on the bits of
@@ -213,7 +228,7 @@ fn mask_blocks_on_threads<T>(source: &[T], mask: &[bool], block: usize, machine:
 #[cfg(threads)]
 fn mask_blocks_bits<T, B: Bits>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Option<Vec<T>> {
     let plain = Plain::<T>::of()?;
-    let bits = crate::exec::parallel::mask::gather_blocks(plain.bits::<B>(source)?, mask, block, threads);
+    let bits = crate::exec::parallel::mask::gather_blocks(plain.bits::<B>(source)?, mask, block, threads)?;
     plain.numbers_of(bits).ok()
 }
 

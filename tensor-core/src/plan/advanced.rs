@@ -308,10 +308,14 @@ fn count_true(mask: &ArrayViewD<'_, bool>) -> usize {
 }
 
 /// The positions of a mask's true elements, one list per mask axis (NumPy's
-/// `nonzero`), in C order.
-pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
+/// `nonzero`), in C order; an error when memory cannot hold them (a mask
+/// broadcast by zero strides may select far more than memory holds).
+pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Result<Vec<Vec<usize>>, IndexError> {
     let count = mask.iter().filter(|&&b| b).count();
-    let mut positions: Vec<Vec<usize>> = (0..mask.ndim()).map(|_| Vec::with_capacity(count)).collect();
+    let mut positions: Vec<Vec<usize>> = (0..mask.ndim())
+        .map(|_| memory::vec(count))
+        .collect::<Option<_>>()
+        .ok_or_else(|| IndexError::TooLarge { shape: Dims(vec![count]) })?;
     // A C-order multi-index counter: no allocation per element.
     let mut index = vec![0usize; mask.ndim()];
     for &selected in mask.iter() {
@@ -328,7 +332,7 @@ pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Vec<Vec<usize>> {
             *i = 0;
         }
     }
-    positions
+    Ok(positions)
 }
 
 /// The coordinates of a one-dimensional `nd` index.

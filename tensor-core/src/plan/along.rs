@@ -3,11 +3,11 @@
 //! picks positions along `axis` and broadcasts against the target along
 //! every other axis. NumPy builds the same selection from `arange` index
 //! arrays, one per other axis, broadcast against `idx`. In mode `error`
-//! the plan reads `idx` in place and carries the target's strides of the
-//! other axes ([`AlongIndex`]), computing each row's offsets as it is
-//! walked; in the other modes, each of those `arange`s is its axis' length
-//! alone (never a grid), and the table of offsets is built as for any
-//! advanced index.
+//! (and in any mode when it selects nothing) the plan reads `idx` in
+//! place and carries the target's strides of the other axes
+//! ([`AlongIndex`]), computing each row's offsets as it is walked; in the
+//! other modes, each of those `arange`s is its axis' length alone (never a
+//! grid), and the table of offsets is built as for any advanced index.
 
 use std::ops::Range;
 
@@ -15,6 +15,7 @@ use ndarray::{Array, ArrayViewD, Axis, CowArray, IxDyn, Slice};
 
 use crate::error::{Dims, IndexError};
 use crate::index::{IndexInt, IntArray, with_loop_array};
+use crate::memory;
 use crate::mode::Bounds;
 use crate::plan::advanced::{self, Component, Source};
 use crate::plan::passes::IndexPasses;
@@ -117,6 +118,11 @@ impl AlongIndex<'_> {
         rows: &mut impl AlongRows,
         checks: bool,
     ) -> Result<(), RowOutOfBounds> {
+        // No row to walk: not even each empty one of an axis that counts
+        // far more positions than a loop gets through.
+        if region.contains(&0) || first.is_empty() {
+            return Ok(());
+        }
         let last = region.len() - 1;
         // Copied in, so that the loops keep them in registers.
         let (len, stride, row_stride) = (self.len, self.stride, self.strides[last]);
@@ -429,7 +435,10 @@ pub(crate) fn resolve<'i>(
 ) -> Result<Plan<'i>, IndexError> {
     let (region, count) = region_of(index, axis, shape)?;
     let axis = normalize_axis(axis, shape.len()).expect("checked with the region");
-    if bounds == Bounds::Error {
+    // An empty region resolves no index in any mode: it is read in place,
+    // with no `arange` of a target axis that may be far longer than
+    // memory holds positions.
+    if bounds == Bounds::Error || count == 0 {
         // Indices are checked only where they select something, as NumPy
         // does, and only here unless the executor checks them as it walks.
         // Picks all in `[0, len)` (the usual case) pass the first test,
@@ -463,28 +472,40 @@ pub(crate) fn resolve<'i>(
         }));
     }
     let ndim = shape.len();
-    let components: Vec<Component<'i>> = (0..ndim)
+    let components = (0..ndim)
         .map(|d| match d == axis {
-            true => Component {
+            true => Ok(Component {
                 axis,
                 shape: index.shape().to_vec(),
                 source: Source::Array(index.view()),
-            },
+            }),
             false => {
                 let mut arange_shape = vec![1; ndim];
                 arange_shape[d] = shape[d];
-                let arange = Array::from_shape_vec(IxDyn(&arange_shape), (0..shape[d]).collect()).expect("one position per element");
-                Component {
+                // An axis of a broadcast target may be far longer than
+                // memory holds positions.
+                let arange = arange(shape[d]).ok_or_else(|| IndexError::TooLarge {
+                    shape: Dims(region.clone()),
+                })?;
+                let arange = Array::from_shape_vec(IxDyn(&arange_shape), arange).expect("one position per element");
+                Ok(Component {
                     axis: d,
                     shape: arange_shape,
                     source: Source::Array(IntArray::Usize(CowArray::from(arange))),
-                }
+                })
             }
         })
-        .collect();
+        .collect::<Result<Vec<Component<'i>>, IndexError>>()?;
     // The shapes were checked above: a broadcast error cannot name them.
     let table = advanced::build_table(&components, &[], (shape, strides), bounds, passes)?;
     Ok(table_plan(table))
+}
+
+/// `0..len`, or `None` when memory cannot hold it.
+fn arange(len: usize) -> Option<Vec<usize>> {
+    let mut positions = memory::vec(len)?;
+    positions.extend(0..len);
+    Some(positions)
 }
 
 /// The plan whose region is `table`, nothing around it.

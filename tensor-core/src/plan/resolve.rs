@@ -147,7 +147,7 @@ pub(crate) fn resolve_shape(index: &[IndexElem<'_>], shape: &[usize], strides: &
         Placed::Advanced { items, trailing } => (items, trailing),
     };
     // The forms read in place select what the general plan selects.
-    let (components, element_shapes) = components(&items);
+    let (components, element_shapes) = components(&items)?;
     let (table, _) = advanced::table_shape(&components, &element_shapes)?;
     let (_, dims) = region_dims(&items, trailing, shape, strides);
     let region = region_shape(&dims, &table);
@@ -273,7 +273,7 @@ fn indexed_plan<'i>(
     whole_mask: bool,
     passes: &dyn IndexPasses,
 ) -> Result<IndexedPlan<'i>, IndexError> {
-    let (components, element_shapes) = components(items);
+    let (components, element_shapes) = components(items)?;
     let table = advanced::build_table(&components, &element_shapes, (shape, strides), bounds, passes)?;
     let (base, dims) = region_dims(items, trailing, shape, strides);
     let region = region_shape(&dims, &table.shape);
@@ -338,8 +338,9 @@ fn region_shape(dims: &[Dim], table: &[usize]) -> Vec<usize> {
 }
 
 /// The advanced items as coordinate components, plus the shapes of the
-/// index elements as written (for the broadcast error message).
-fn components<'a>(items: &[Item<'a>]) -> (Vec<Component<'a>>, Vec<Vec<usize>>) {
+/// index elements as written (for the broadcast error message); an error
+/// when memory cannot hold a mask's positions.
+fn components<'a>(items: &[Item<'a>]) -> Result<(Vec<Component<'a>>, Vec<Vec<usize>>), IndexError> {
     let mut components = Vec::new();
     let mut element_shapes = Vec::new();
     for item in items {
@@ -367,7 +368,7 @@ fn components<'a>(items: &[Item<'a>]) -> (Vec<Component<'a>>, Vec<Vec<usize>>) {
                 });
             }
             Item::Mask { axis, mask } => {
-                let positions = advanced::mask_positions(mask);
+                let positions = advanced::mask_positions(mask)?;
                 let count = positions[0].len();
                 element_shapes.push(vec![count]);
                 for (k, list) in positions.into_iter().enumerate() {
@@ -399,7 +400,7 @@ fn components<'a>(items: &[Item<'a>]) -> (Vec<Component<'a>>, Vec<Vec<usize>>) {
             Item::Slice { .. } | Item::NewAxis | Item::EllipsisMark => {}
         }
     }
-    (components, element_shapes)
+    Ok((components, element_shapes))
 }
 
 pub(crate) fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<(), IndexError> {

@@ -100,7 +100,7 @@ impl Batch {
     }
 
     /// Every batch position, in C order.
-    pub fn positions(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = Vec<usize>> + '_ {
         let count: usize = self.shape.iter().product();
         (0..count).map(|mut flat| {
             let mut at = vec![0; self.shape.len()];

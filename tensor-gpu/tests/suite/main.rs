@@ -11,6 +11,7 @@ mod device_indices;
 mod device_masks;
 mod device_values;
 mod kernels_same_as_cpu;
+mod limits;
 mod macros_same_as_cpu;
 mod pipeline;
 mod proptest_same_as_cpu;

@@ -10,19 +10,19 @@ use crate::exec::mask_gather::{copy_selected, count_true};
 use crate::exec::sys::pages;
 
 /// [`gather_blocks`](crate::exec::mask_gather::gather_blocks) on `threads`
-/// threads.
+/// threads; `None` when memory cannot hold the blocks.
 ///
 /// # Panics
 ///
 /// When `source` is not `block` elements for each position of `mask`.
-pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Vec<T> {
+pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], block: usize, threads: usize) -> Option<Vec<T>> {
     // The parts below are written whole only when every chunk of the mask
     // meets its chunk of the source.
     assert_eq!(source.len(), mask.len() * block, "one block of the source per mask position");
     let chunk = mask.len().div_ceil(threads * 8).max(1);
     let counts = map_pieces(mask.chunks(chunk).collect(), &count_true);
     let len = counts.iter().sum::<usize>() * block;
-    let mut out = pages::output::<T>(len);
+    let mut out = pages::try_output::<T>(len)?;
     let mut spare = &mut out.spare_capacity_mut()[..len];
     let parts: Vec<&mut [MaybeUninit<T>]> = counts
         .iter()
@@ -39,5 +39,5 @@ pub(crate) fn gather_blocks<T: Copy + Send + Sync>(source: &[T], mask: &[bool], 
     // and the source (their lengths agree, asserted above), and
     // `copy_selected` wrote it whole (it panics otherwise).
     unsafe { out.set_len(len) };
-    out
+    Some(out)
 }
