@@ -471,6 +471,19 @@ fn along_beside_an_axis_longer_than_memory_holds_positions_fails_cleanly() {
         update(&mut x, &index, Op::Add, 1.0, mode).unwrap();
         assert_eq!(x.dim(), (1 << 62, 0));
     }
+    // An empty region whose rows are 2^61 long (an index broadcast by a zero stride over a target
+    // with no row): nothing selected, so nothing walked, not even one row's room.
+    let mut no_rows = Array2::<f32>::zeros((0, 5));
+    let zero = [0i64];
+    let long = stretched(&zero, (1, 1 << 61));
+    let index = [ix(tensor_at::along(long, 1))];
+    for read in [ReadMode::Error, ReadMode::Clip, ReadMode::Wrap] {
+        assert_eq!(get(&no_rows, &index, read).unwrap().shape(), &[0, 1 << 61], "{read:?}");
+    }
+    for mode in [Mode::Error, Mode::Clip, Mode::Wrap, Mode::Drop] {
+        set(&mut no_rows, &index, 1.0, mode).unwrap();
+        update(&mut no_rows, &index, Op::Add, 1.0, mode).unwrap();
+    }
 }
 
 #[test]

@@ -29,7 +29,8 @@ pub struct AlongIndex<'i> {
     /// The user's index array, every index in bounds of the axis, unless
     /// it was planned by passes that [defer](IndexPasses::defers_along_bounds)
     /// its bounds: then only a walk that checks each row (the CPU's
-    /// gather into a new array) may walk it.
+    /// gather into a new array) may walk it. (Where the region is empty,
+    /// in any mode, nothing is checked: no walk hands on an index.)
     pub index: IntArray<'i>,
     /// The length of the axis it picks along.
     pub len: usize,
@@ -64,6 +65,10 @@ impl AlongIndex<'_> {
     /// [`for_each_row`](Self::for_each_row), each row's picks checked
     /// first where `checks`.
     fn collect_rows(&self, region: &[usize], first: Range<usize>, f: &mut dyn FnMut(&[isize]), checks: bool) -> Result<(), RowOutOfBounds> {
+        // (Before the row's room: an empty region's rows may be long.)
+        if walks_nothing(region, &first) {
+            return Ok(());
+        }
         let row = Vec::with_capacity(region[region.len() - 1]);
         let rows = &mut Collected { row, f };
         with_loop_array!(&self.index, a => self.walk_index(a.view(), region, first, rows, checks))
@@ -118,9 +123,7 @@ impl AlongIndex<'_> {
         rows: &mut impl AlongRows,
         checks: bool,
     ) -> Result<(), RowOutOfBounds> {
-        // No row to walk: not even each empty one of an axis that counts
-        // far more positions than a loop gets through.
-        if region.contains(&0) || first.is_empty() {
+        if walks_nothing(region, &first) {
             return Ok(());
         }
         let last = region.len() - 1;
@@ -499,6 +502,14 @@ pub(crate) fn resolve<'i>(
     // The shapes were checked above: a broadcast error cannot name them.
     let table = advanced::build_table(&components, &[], (shape, strides), bounds, passes)?;
     Ok(table_plan(table))
+}
+
+/// Whether a walk of `region` from the positions `first` of its first
+/// axis has no element to hand on: then it walks no row at all, not even
+/// each empty one of an axis that counts far more positions than a loop
+/// gets through.
+fn walks_nothing(region: &[usize], first: &Range<usize>) -> bool {
+    region.contains(&0) || first.is_empty()
 }
 
 /// `0..len`, or `None` when memory cannot hold it.

@@ -170,7 +170,8 @@ pub enum Entries<'i> {
     /// its true positions in C order, computed when asked for.
     Mask(MaskIndex<'i>),
     /// `along(idx, axis)`, checked in bounds and read in place: the offsets
-    /// of each row of the table computed as it is walked.
+    /// of each row of the table computed as it is walked. (In any mode
+    /// where the table is empty, unchecked: nothing is walked.)
     Along(AlongIndex<'i>),
 }
 
@@ -545,7 +546,8 @@ pub enum Form<'p, 'i> {
         /// The number of elements each true position selects.
         block: usize,
     },
-    /// `x[along(idx, axis)]` in mode `error`: the index read in place.
+    /// `x[along(idx, axis)]` in mode `error`, or selecting nothing in any
+    /// mode: the index read in place.
     Along(&'p AlongIndex<'i>),
     /// Anything else: the table's offsets and the strided dims around it.
     General,
