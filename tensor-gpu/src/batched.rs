@@ -12,7 +12,6 @@
 
 use tensor_core::backend::AnyMode;
 use tensor_core::backend::prepare::{self, Batch, Layout, Update};
-use tensor_core::error::Dims;
 use tensor_core::index::IndexElem;
 use tensor_core::value::{IntoValue, Value};
 use tensor_core::{IndexError, Mode, Op, ReadMode};
@@ -387,7 +386,6 @@ fn count(batches: &Batch) -> usize {
 /// empty one), so no check of elements stands in for this one.
 fn room<E>(count: usize) -> Result<Vec<E>, GpuError> {
     let mut room = Vec::new();
-    room.try_reserve_exact(count)
-        .map_err(|_| IndexError::TooLarge { shape: Dims(vec![count]) })?;
+    room.try_reserve_exact(count).map_err(|_| prepare::too_large(&[count]))?;
     Ok(room)
 }

@@ -397,9 +397,10 @@ pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
     Some((array, InOrder::Slice(values)))
 }
 
-/// The error of a result of `shape` whose memory cannot be had.
+/// The error of a result of `shape` whose memory cannot be had (for every
+/// backend: tensor-gpu's lists of batch positions too).
 #[cold]
-pub(crate) fn too_large(shape: &[usize]) -> IndexError {
+pub fn too_large(shape: &[usize]) -> IndexError {
     IndexError::TooLarge {
         shape: Dims(shape.to_vec()),
     }
