@@ -237,22 +237,26 @@ impl<T: GpuElement> GpuTensor<T> {
         let count = count(batches);
         let (mut positions, mut reads) = (room(count)?, room(count)?);
         positions.extend(batches.positions());
+        let mut shape = batches.shape().to_vec();
         for at in &positions {
             let views = device_index::batch_views(index, at)?;
             let index = device_index::index_at(batches, index, at, &views);
-            reads.push(self.batch_view(at).get_any(&index, mode)?);
-        }
-        let mut shape = batches.shape().to_vec();
-        match reads.first() {
-            Some(first) => shape.extend_from_slice(first.shape()),
-            None => {
-                let k = batches.shape().len();
-                let layout = Layout {
-                    shape: &self.shape[k..],
-                    strides: &self.strides[k..],
-                };
-                shape.extend(prepare::batch_read_shape(batches, index, layout)?);
+            let read = self.batch_view(at).get_any(&index, mode)?;
+            if reads.is_empty() {
+                // Every batch reads this shape: the result is refused
+                // before the device holds a second batch's read.
+                shape.extend_from_slice(read.shape());
+                elements(&shape)?;
             }
+            reads.push(read);
+        }
+        if reads.is_empty() {
+            let k = batches.shape().len();
+            let layout = Layout {
+                shape: &self.shape[k..],
+                strides: &self.strides[k..],
+            };
+            shape.extend(prepare::batch_read_shape(batches, index, layout)?);
         }
         let len = elements(&shape)?;
         let out = GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), len), shape);

@@ -33,7 +33,7 @@ use crate::error::GpuError;
 use crate::kernels::compact;
 use crate::kernels::condition::{self, Condition, Program};
 use crate::kernels::masked;
-use crate::layout::{Region, broadcast_to, c_strides};
+use crate::layout::{Region, broadcast_to, c_strides, elements};
 use crate::tensor::GpuTensor;
 
 /// A boolean mask computed on the device from GPU tensors: what the macros
@@ -203,7 +203,9 @@ impl DeviceMask {
     /// marked first, in a row of flags.
     pub(crate) fn condition<T: GpuElement>(&self, gpu: &Gpu, target: Option<&Buffer<T>>) -> Result<Condition<T>, GpuError> {
         let shape = self.shape()?;
-        let len: usize = shape.iter().product();
+        // Comparisons broadcast together (`[n,1,1] & [1,n,1] & [1,1,n]`)
+        // may span more than any one of them, or than a usize counts.
+        let len = elements(shape)?;
         let fused = |comparison| read_in_pass(comparison, shape, target);
         let marked = self.comparisons.iter().filter(|c| fused(c).is_none()).count();
         // One row of flags per marked comparison, addressed by 32-bit positions.

@@ -5,6 +5,7 @@
 
 use crate::common::upload;
 use ndarray::{ArrayD, ArrayView, Axis, IxDyn, ShapeBuilder, array};
+use tensor_at::try_at;
 use tensor_core::index::{IndexElem, PySlice};
 use tensor_core::{Mode, Op, ReadMode, ix};
 use tensor_gpu::cubecl::prelude::*;
@@ -81,4 +82,49 @@ fn an_empty_batched_read_of_an_unaddressable_shape_is_too_large() {
     let long = ArrayView::from_shape(IxDyn(&[1, 1, 1 << 62]).strides(IxDyn(&[0, 0, 0])), &zero).unwrap();
     assert_too_large(g.get_batched(&[ix(&long)], 2, ReadMode::Error), 1 << 63, "(2, 0, 2**62)");
     assert_eq!(g.to_array().unwrap(), x);
+}
+
+#[test]
+fn comparisons_that_broadcast_past_the_limit_are_refused() {
+    let gpu = device!();
+    // A tensor long along axis `k` of three, of length one on the others.
+    let along = |k: usize, n: usize| {
+        let mut shape = vec![1; 3];
+        shape[k] = n;
+        upload(&gpu, &ArrayD::<f32>::zeros(IxDyn(&shape)))
+    };
+    let x = ArrayD::<f32>::zeros(IxDyn(&[2, 2, 2]));
+    let mut g = upload(&gpu, &x);
+    // (2**11,)*3 spans 2**33 positions; (2**22,)*3 spans 2**66, more than
+    // a usize counts.
+    for (n, elements) in [(1 << 11, 1 << 33), (1 << 22, usize::MAX)] {
+        let (a, b, c) = (along(0, n), along(1, n), along(2, n));
+        let what = format!("({n},)*3");
+        assert_too_large(try_at!(g[(a > 0.0) & (b > 0.0) & (c > 0.0)] = 1.0), elements, &what);
+        assert_too_large(try_at!(g[(a < 1.0) | (b < 1.0) | (c < 1.0)] += 1.0), elements, &what);
+        assert_too_large(try_at!(g[(a > 0.0) & (b > 0.0) & (c > 0.0)]), elements, &what);
+        assert_eq!(g.to_array().unwrap(), x, "{what}: the target unchanged");
+    }
+}
+
+#[test]
+fn a_batched_device_read_past_the_limit_is_refused_at_its_first_batch() {
+    let gpu = device!();
+    // Each batch reads 2**19 positions; 4096 batches read 2**31.
+    let picks = upload(&gpu, &ArrayD::<i32>::zeros(IxDyn(&[1, 1 << 19])));
+    let index = [ix(&picks)];
+    let one = upload(&gpu, &ArrayD::<f32>::zeros(IxDyn(&[1, 1])));
+    let before = gpu.transfers();
+    let read = one.get_batched(&index, 1, ReadMode::Error).unwrap();
+    let one_read = gpu.transfers() - before;
+    assert_eq!(read.to_array().unwrap(), ArrayD::<f32>::zeros(IxDyn(&[1, 1 << 19])));
+    assert!(one_read.total() > 0, "a batch's read checks its picks on the device: {one_read:?}");
+
+    let g = upload(&gpu, &ArrayD::<f32>::zeros(IxDyn(&[4096, 1])));
+    let before = gpu.transfers();
+    assert_too_large(g.get_batched(&index, 1, ReadMode::Error), 1 << 31, "(4096, 2**19)");
+    // Refused once the first batch's read gives the result's shape, not
+    // after 4096 reads (8 GiB on the device).
+    let refused = gpu.transfers() - before;
+    assert!(refused.total() <= one_read.total(), "{refused:?} against one batch's {one_read:?}");
 }
