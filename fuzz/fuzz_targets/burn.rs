@@ -5,8 +5,9 @@
 //! a contiguous target of rank 1 to 4 (burn has neither rank 0 nor views),
 //! in `f64` (burn's `Float` in `F64`) or `i64` (`Int` in `I64`). Each index
 //! array, `nd`, `along` array and mask of rank 1 to 4 goes to the device as
-//! a burn tensor or stays on the host (one byte decides, per element); an
-//! array value goes to the device or not the same way.
+//! a burn tensor (an array of `u64` in `U64`, any other in `I64`) or stays
+//! on the host (one byte decides, per element); an array value goes to the
+//! device or not the same way.
 //!
 //! The burn tensor must answer as the ndarray does: the same read (shape
 //! and bits), or the same tensor after a write, or the same error
@@ -108,8 +109,8 @@ fn as_i64(spec: &IntsSpec) -> Option<ArrayD<i64>> {
     }
 }
 
-/// `spec` on the device, where it is an array of rank 1 to 4 whose
-/// elements fit `i64`; `None` keeps it on the host.
+/// `spec` on the device, where it is an array of rank 1 to 4 of `u64` or
+/// whose elements fit `i64`; `None` keeps it on the host.
 fn device_elem<'a>(spec: &ElemSpec) -> Option<IndexElem<'a>> {
     macro_rules! by_rank {
         ($rank:expr, |$n:ident| $make:expr) => {
@@ -134,19 +135,29 @@ fn device_elem<'a>(spec: &ElemSpec) -> Option<IndexElem<'a>> {
             }
         };
     }
+    // An array of `u64` goes as a tensor of `U64`, whatever its elements;
+    // any other as `I64`, where every element fits.
+    macro_rules! int_tensor {
+        ($ints:expr, |$t:ident| $make:expr) => {
+            match $ints {
+                IntsSpec::U64(a) => by_rank!(a.ndim(), |N| {
+                    let $t = tensor::<N, Int, u64>(a.view(), DType::U64);
+                    $make
+                }),
+                ints => {
+                    let a = as_i64(ints)?;
+                    by_rank!(a.ndim(), |N| {
+                        let $t = tensor::<N, Int, i64>(a.view(), DType::I64);
+                        $make
+                    })
+                }
+            }
+        };
+    }
     match spec {
-        ElemSpec::Ints(ints) => {
-            let a = as_i64(ints)?;
-            by_rank!(a.ndim(), |N| ix(tensor::<N, Int, i64>(a.view(), DType::I64)))
-        }
-        ElemSpec::Nd(ints) => {
-            let a = as_i64(ints)?;
-            by_rank!(a.ndim(), |N| ix(nd(tensor::<N, Int, i64>(a.view(), DType::I64))))
-        }
-        ElemSpec::Along(ints, axis) => {
-            let a = as_i64(ints)?;
-            by_rank!(a.ndim(), |N| ix(along(tensor::<N, Int, i64>(a.view(), DType::I64), *axis)))
-        }
+        ElemSpec::Ints(ints) => int_tensor!(ints, |t| ix(t)),
+        ElemSpec::Nd(ints) => int_tensor!(ints, |t| ix(nd(t))),
+        ElemSpec::Along(ints, axis) => int_tensor!(ints, |t| ix(along(t, *axis))),
         ElemSpec::Mask(mask) => by_rank!(mask.ndim(), |N| ix(tensor::<N, Bool, bool>(
             mask.view(),
             DType::Bool(burn_tensor::BoolStore::Native)

@@ -11,6 +11,8 @@ use crate::element::Arith;
 use crate::element::Op;
 use crate::error::IndexError;
 use crate::index::IndexElem;
+use crate::memory;
+use crate::plan::checked_size;
 use crate::value::Value;
 use burn_tensor::{Bool, IndexingUpdateOp, Int, Slice, Tensor};
 
@@ -362,13 +364,13 @@ fn prepare_planned<K: BurnKind>(
     let alone = on_device.and_then(OnDevice::alone_shape);
     if let Some(alone) = alone {
         region_shape = [alone, call.row_shape()].concat();
+        count = checked_size(&region_shape)?;
         let values = prepare::placed_values(&region_shape, op, &host)?;
-        gathered.push(&values, &region_shape, &device_shape, &[]);
-        count = region_shape.iter().product();
+        gathered.push(&values, &region_shape, &device_shape, &[])?;
     } else if batch == 0 {
         let layout = Layout { shape, strides: &strides };
         let (plan, values) = prepare_one(index, layout, &mode, &host, op, passes)?;
-        gathered.push(&values, plan.shape(), &device_shape, &[]);
+        gathered.push(&values, plan.shape(), &device_shape, &[])?;
         count = plan.shape().iter().product();
         region_shape = plan.shape().to_vec();
         // A view holds each element once, so that burn's own rules are
@@ -388,7 +390,7 @@ fn prepare_planned<K: BurnKind>(
             let index = batches.index_at(index, &at);
             let host = batches.value_at(&host, &at);
             let (plan, values) = prepare_one(&index, layout, &mode, &host, op, passes)?;
-            gathered.push(&values, plan.shape(), &device_shape, &at);
+            gathered.push(&values, plan.shape(), &device_shape, &at)?;
             count += plan.shape().iter().product::<usize>();
         }
     }
@@ -468,8 +470,12 @@ fn prepare_one<'i, 'v, T: Arith>(
 
 /// A device value whose operands tensor-core vets (an integer divisor,
 /// an integer power), read back so that a zero divisor is the CPU's error
-/// before anything is written; any other value as it is.
+/// before anything is written; any other value as it is. A device value
+/// of a shape no array can address is refused.
 fn vetted_on_host<K: BurnKind>(value: Value<'_, K::Elem>, op: Option<Op>) -> Result<Value<'_, K::Elem>, BurnError> {
+    if let Value::Device(array) = &value {
+        checked_size(array.shape())?;
+    }
     let (Value::Device(array), Some(op)) = (&value, op) else {
         return Ok(value);
     };
@@ -518,18 +524,20 @@ pub(crate) fn mask_of<K: BurnKind, F>(flat: &Tensor<1, K>, predicate: &Predicate
 }
 
 /// The positions a mask selects, read back (the one copy to the host).
-pub(crate) fn selected(mask: Tensor<1, Bool>) -> Region {
+pub(crate) fn selected(mask: Tensor<1, Bool>) -> Result<Region, IndexError> {
     let flags = host::data(mask)
         .convert::<bool>()
         .try_into_vec::<bool>()
         .expect("a mask's elements are booleans");
-    let offsets: Vec<i64> = flags.iter().enumerate().filter(|&(_, &on)| on).map(|(at, _)| at as i64).collect();
-    Region {
-        shape: vec![offsets.len()],
+    let count = flags.iter().filter(|&&on| on).count();
+    let mut offsets = memory::vec::<i64>(count).ok_or_else(|| prepare::too_large(&[count]))?;
+    offsets.extend(flags.iter().enumerate().filter(|&(_, &on)| on).map(|(at, _)| at as i64));
+    Ok(Region {
+        shape: vec![count],
         offsets,
         skipped: Vec::new(),
         ..Region::default()
-    }
+    })
 }
 
 /// `flat[mask] = value` or `flat[mask] op= value`.
@@ -553,7 +561,7 @@ pub(crate) fn write_where<K: BurnKind>(
         }
         return Ok(masked_scalar(flat, mask, *scalar, op));
     }
-    let region = selected(mask);
+    let region = selected(mask)?;
     let value = vetted_on_host::<K>(value, op)?;
     let zero = K::Elem::default();
     let host = host_form(&value, &zero);
@@ -567,7 +575,7 @@ pub(crate) fn write_where<K: BurnKind>(
         Value::Device(array) => array.shape().to_vec(),
         _ => Vec::new(),
     };
-    gathered.push(&values, &[count], &device_shape, &[]);
+    gathered.push(&values, &[count], &device_shape, &[])?;
     let device = match &value {
         Value::Device(array) => Some(flat_of::<K>(array)?),
         _ => None,
@@ -578,11 +586,11 @@ pub(crate) fn write_where<K: BurnKind>(
 }
 
 /// `flat[mask]`, the mask read back: the elements read, and their shape.
-pub(crate) fn read_where<K: BurnKind>(flat: Tensor<1, K>, mask: Tensor<1, Bool>) -> (Tensor<1, K>, Vec<usize>) {
-    let region = selected(mask);
+pub(crate) fn read_where<K: BurnKind>(flat: Tensor<1, K>, mask: Tensor<1, Bool>) -> Result<(Tensor<1, K>, Vec<usize>), IndexError> {
+    let region = selected(mask)?;
     let (len, shape) = (flat.dims()[0], region.shape.clone());
     let read = gather(flat.shaped([len, 1]), region, None);
-    (read.shaped([shape[0]]), shape)
+    Ok((read.shaped([shape[0]]), shape))
 }
 
 /// `flat[mask] = scalar` or `flat[mask] op= scalar` without reading the

@@ -28,7 +28,9 @@ use super::value::Flat;
 use crate::backend::plan::Plan;
 use crate::backend::{AnyMode, Bounds, DeviceArray, DeviceForm};
 use crate::error::IndexError;
-use crate::index::{IndexElem, IntArray};
+use crate::index::{IndexElem, IntArray, with_int_array};
+use crate::memory;
+use crate::plan::checked_size;
 use crate::prepare::{self, DeviceAxes};
 
 /// The positions of a region on the device: each element's position in
@@ -85,29 +87,82 @@ pub(crate) struct OnDevice<'t> {
     zero_step_axis: Option<usize>,
 }
 
-/// The burn tensor of integers a device index array holds, and whether
-/// its elements were promised distinct.
-fn int_tensor(array: &DeviceArray<'_>) -> Result<(Tensor<1, Int>, bool), BurnError> {
-    let flat = array.downcast::<Flat<Int>>().ok_or(BurnError::Unsupported {
+/// The flattened burn tensor of integers a device index array holds.
+fn int_flat<'a>(array: &'a DeviceArray<'_>) -> Result<&'a Flat<Int>, BurnError> {
+    array.downcast::<Flat<Int>>().ok_or(BurnError::Unsupported {
         operation: "a device index array",
         reason: "an index array on the device is a burn tensor of kind Int".into(),
-    })?;
+    })
+}
+
+/// The burn tensor of integers a device index array holds, in `i64`, and
+/// whether its elements were promised distinct. (An array of `u64` with an
+/// element past `i64::MAX` is [`past_i64`]'s, read on the host.)
+fn int_tensor(array: &DeviceArray<'_>) -> Result<(Tensor<1, Int>, bool), BurnError> {
+    let flat = int_flat(array)?;
     Ok((flat.tensor.clone().cast(IntDType::I64), flat.distinct))
+}
+
+/// A device index array of `u64` holding an element past `i64::MAX`,
+/// read back to the host: the device resolves indices in `i64`, where such
+/// an element would wrap to a negative index, and the host reads it
+/// exactly (out of bounds, or wrapped or clipped by the mode). `None` for
+/// every other array; an array of `u64` costs one copy, of its largest
+/// element.
+fn past_i64<'z>(array: &DeviceArray<'_>) -> Result<Option<IntArray<'z>>, BurnError> {
+    let tensor = &int_flat(array)?.tensor;
+    if tensor.dtype() != DType::U64 || tensor.dims()[0] == 0 {
+        return Ok(None);
+    }
+    let largest = host::scalar::<u64, Int>(tensor.clone().max());
+    if largest <= i64::MAX as u64 {
+        return Ok(None);
+    }
+    read_back(array).map(Some)
+}
+
+/// A device index array's elements on the host, in one copy: as `u64`
+/// from an array of `u64` (exact past `i64::MAX`), as `i64` from any other.
+fn read_back<'z>(array: &DeviceArray<'_>) -> Result<IntArray<'z>, BurnError> {
+    let data = host::data(int_flat(array)?.tensor.clone());
+    let shape = IxDyn(array.shape());
+    let fill = "an array's elements fill its shape";
+    Ok(if data.dtype() == DType::U64 {
+        let values = data.try_into_vec::<u64>().expect("the elements of an array of u64");
+        IntArray::U64(ArrayD::from_shape_vec(shape, values).expect(fill).into())
+    } else {
+        let values = data.convert::<i64>().try_into_vec::<i64>().expect("indices are integers");
+        IntArray::I64(ArrayD::from_shape_vec(shape, values).expect(fill).into())
+    })
+}
+
+/// A device index array of `form`, its elements read back, as the host's
+/// element of the index.
+fn host_elem(values: IntArray<'_>, form: DeviceForm) -> IndexElem<'_> {
+    match form {
+        DeviceForm::Array if values.shape().is_empty() => {
+            IndexElem::Int(with_int_array!(&values, a => a.first().map_or(0, |&v| v as i128)))
+        }
+        DeviceForm::Nd => IndexElem::Nd(values),
+        DeviceForm::Along(axis) => IndexElem::Along { index: values, axis },
+        _ => IndexElem::Array(values),
+    }
 }
 
 /// Each element's position in an array of `shape` (for `nd`, the point's
 /// in column `column` of `depth`, zeros in the others).
-fn own_positions<'z>(shape: &[usize], column: Option<(usize, usize)>) -> IntArray<'z> {
-    let len = shape.iter().product::<usize>();
-    let values: Vec<i64> = match column {
-        None => (0..len as i64).collect(),
-        Some((c, depth)) => (0..len).map(|at| if at % depth == c { (at / depth) as i64 } else { 0 }).collect(),
-    };
-    IntArray::I64(
+fn own_positions<'z>(shape: &[usize], column: Option<(usize, usize)>) -> Result<IntArray<'z>, IndexError> {
+    let len = checked_size(shape)?;
+    let mut values = memory::vec::<i64>(len).ok_or_else(|| prepare::too_large(shape))?;
+    match column {
+        None => values.extend(0..len as i64),
+        Some((c, depth)) => values.extend((0..len).map(|at| if at % depth == c { (at / depth) as i64 } else { 0 })),
+    }
+    Ok(IntArray::I64(
         ArrayD::from_shape_vec(IxDyn(shape), values)
             .expect("one position per element")
             .into(),
-    )
+    ))
 }
 
 impl<'t> OnDevice<'t> {
@@ -124,8 +179,15 @@ impl<'t> OnDevice<'t> {
                 planned.push(elem.view());
                 continue;
             };
+            // burn holds an empty tensor of any shape (`[2^63, 0]`), which
+            // neither a stand-in nor a read back could be.
+            checked_size(array.shape())?;
             if *form == DeviceForm::Mask {
                 planned.push(IndexElem::Mask(host_mask(array)?.into()));
+                continue;
+            }
+            if let Some(values) = past_i64(array)? {
+                planned.push(host_elem(values, *form));
                 continue;
             }
             let (flat, distinct) = int_tensor(array)?;
@@ -535,10 +597,10 @@ impl<'t> OnDevice<'t> {
     fn reads(&self, placed: &Placed, shape: &[usize], batch: usize, bounds: Bounds) -> Result<Vec<i64>, BurnError> {
         let mut probe = self.planned().to_vec();
         let own = match &probe[placed.element] {
-            IndexElem::Array(array) => IndexElem::Array(own_positions(array.shape(), None)),
-            IndexElem::Nd(array) => IndexElem::Nd(own_positions(array.shape(), placed.column)),
+            IndexElem::Array(array) => IndexElem::Array(own_positions(array.shape(), None)?),
+            IndexElem::Nd(array) => IndexElem::Nd(own_positions(array.shape(), placed.column)?),
             IndexElem::Along { index, axis } => IndexElem::Along {
-                index: own_positions(index.shape(), None),
+                index: own_positions(index.shape(), None)?,
                 axis: *axis,
             },
             _ => unreachable!("a stand-in of a device array"),
@@ -584,23 +646,11 @@ pub(crate) fn on_host<'i>(index: &'i [IndexElem<'_>]) -> Result<Vec<IndexElem<'i
             let IndexElem::Device { array, form } = elem else {
                 return Ok(elem.view());
             };
+            checked_size(array.shape())?;
             if *form == DeviceForm::Mask {
                 return Ok(IndexElem::Mask(host_mask(array)?.into()));
             }
-            let values = host::data(int_tensor(array)?.0)
-                .convert::<i64>()
-                .try_into_vec::<i64>()
-                .expect("indices are integers");
-            let values = ArrayD::from_shape_vec(IxDyn(array.shape()), values).expect("an array's elements fill its shape");
-            Ok(match *form {
-                DeviceForm::Array if values.ndim() == 0 => IndexElem::Int(values[[]].into()),
-                DeviceForm::Nd => IndexElem::Nd(IntArray::I64(values.into())),
-                DeviceForm::Along(axis) => IndexElem::Along {
-                    index: IntArray::I64(values.into()),
-                    axis,
-                },
-                _ => IndexElem::Array(IntArray::I64(values.into())),
-            })
+            Ok(host_elem(read_back(array)?, *form))
         })
         .collect()
 }

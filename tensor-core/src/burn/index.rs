@@ -132,7 +132,9 @@ where
     type Mask = Tensor<D, Bool>;
     fn mask(&self, compare: Compare, scalar: &K::Elem, _: impl FnMut(&K::Elem) -> bool) -> Tensor<D, Bool> {
         let dims = self.dims();
-        let flat = self.clone().shaped([dims.iter().product::<usize>()]);
+        // (An empty tensor's other lengths may multiply past a usize.)
+        let len = if dims.contains(&0) { 0 } else { dims.iter().product::<usize>() };
+        let flat = self.clone().shaped([len]);
         K::compare(flat, compare, *scalar).shaped(dims)
     }
 }

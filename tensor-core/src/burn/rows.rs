@@ -45,7 +45,9 @@ impl Rows {
             kept -= 1;
         }
         let trimmed = &index[..kept];
-        let Some(addressed) = trimmed.iter().map(axes_addressed).sum::<Option<usize>>() else {
+        // (`nd` arrays may address more axes, together, than a usize counts.)
+        let addressed = trimmed.iter().try_fold(0usize, |sum, elem| sum.checked_add(axes_addressed(elem)?));
+        let Some(addressed) = addressed else {
             return elements;
         };
         let Some(unaddressed) = ndim.checked_sub(whole) else {

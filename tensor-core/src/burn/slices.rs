@@ -23,6 +23,9 @@ pub(crate) fn of(plan: &Plan<'_>) -> Option<Vec<Slice>> {
             ViewAxis::Select(at) => slices.push(Slice::new(at as isize, Some(at as isize + 1), 1)),
             ViewAxis::Slice { len: 0, .. } => return None,
             ViewAxis::Slice { first, len, step } => {
+                // One position: any step takes it, and burn would multiply
+                // a huge one (`::isize::MAX`) by the stride.
+                let step = if len > 1 { step } else { 1 };
                 let (first, last) = (first as isize, first as isize + (len as isize - 1) * step);
                 // burn's slices select a range, then walk it backwards for a
                 // negative step, as ndarray's do.

@@ -13,6 +13,7 @@ use crate::backend::{AnyMode, Indexable, IndexableMut, IntoUpdatable, Predicate}
 use crate::element::Arith;
 use crate::element::Op;
 use crate::index::IndexElem;
+use crate::plan::checked_size;
 use crate::rank::{Kind, Rank};
 use crate::value::Value;
 
@@ -32,10 +33,20 @@ macro_rules! ranked {
 }
 ranked!(1 => Ix1, 2 => Ix2, 3 => Ix3, 4 => Ix4, 5 => Ix5, 6 => Ix6);
 
-/// The tensor viewed as one axis, and its shape.
-fn flat<const D: usize, K: BurnKind>(tensor: Tensor<D, K>) -> (Tensor<1, K>, [usize; D]) {
+/// The tensor's shape and number of elements, or
+/// [`IndexError::TooLarge`](crate::IndexError::TooLarge) for a shape no
+/// array can address: burn holds an empty tensor of any shape (`[2, 2^62,
+/// 0]`), whose strides and row lengths would overflow.
+fn addressable<const D: usize, K: BurnKind>(tensor: &Tensor<D, K>) -> Result<([usize; D], usize), BurnError> {
     let dims = tensor.dims();
-    (tensor.shaped([dims.iter().product::<usize>()]), dims)
+    let len = checked_size(&dims)?;
+    Ok((dims, len))
+}
+
+/// The tensor viewed as one axis, and its shape.
+fn flat<const D: usize, K: BurnKind>(tensor: Tensor<D, K>) -> Result<(Tensor<1, K>, [usize; D]), BurnError> {
+    let (dims, len) = addressable(&tensor)?;
+    Ok((tensor.shaped([len]), dims))
 }
 
 /// Runs a prepared write on `target`, which it replaces. The tensor is
@@ -55,7 +66,7 @@ fn write_index<const D: usize, K: BurnKind>(
     mode: AnyMode<K::Elem>,
     op: Option<Op>,
 ) -> Result<(), BurnError> {
-    let (view, dims) = flat(target.clone());
+    let (view, dims) = flat(target.clone())?;
     let prepared = call::prepare_write(&view, &dims, index, batch, value, mode, op)?;
     drop(view);
     replace(target, |flat| prepared.run(flat));
@@ -69,7 +80,7 @@ fn write_where<const D: usize, K: BurnKind, F>(
     value: Value<'_, K::Elem>,
     op: Option<Op>,
 ) -> Result<(), BurnError> {
-    let (view, _) = flat(target.clone());
+    let (view, _) = flat(target.clone())?;
     let mask = mask_of(&view, &predicate)?;
     let written = call::write_where(view, mask, value, op)?;
     *target = written.shaped(target.dims());
@@ -95,16 +106,17 @@ where
         batch: usize,
         mode: AnyMode<K::Elem>,
     ) -> Result<R::Pick<Reads<K>>, BurnError> {
-        Ok(R::pick::<Reads<K>>(call::read(self, &self.dims(), index, batch, mode)?))
+        let (dims, _) = addressable(self)?;
+        Ok(R::pick::<Reads<K>>(call::read(self, &dims, index, batch, mode)?))
     }
 
     fn read_where<R: Rank, F: FnMut(&K::Elem) -> bool>(
         &self,
         predicate: Predicate<'_, K::Elem, F>,
     ) -> Result<R::Pick<Reads<K>>, BurnError> {
-        let (flat, _) = flat(self.clone());
+        let (flat, _) = flat(self.clone())?;
         let mask = mask_of(&flat, &predicate)?;
-        Ok(R::pick::<Reads<K>>(call::read_where(flat, mask)))
+        Ok(R::pick::<Reads<K>>(call::read_where(flat, mask)?))
     }
 }
 

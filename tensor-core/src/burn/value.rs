@@ -8,6 +8,10 @@
 use std::sync::Arc;
 
 use crate::backend::{Broadcast, DeviceArray};
+use crate::error::IndexError;
+use crate::memory;
+use crate::plan::checked_size;
+use crate::prepare;
 use crate::value::{IntoValue, Value};
 use burn_tensor::Tensor;
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder};
@@ -33,7 +37,9 @@ pub(crate) fn device_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>
 /// [`device_array`], promised distinct or not.
 pub(crate) fn flat_array<'a, const D: usize, K: BurnKind>(tensor: Tensor<D, K>, distinct: bool) -> DeviceArray<'a> {
     let shape = tensor.dims().to_vec();
-    let len = shape.iter().product::<usize>();
+    // An empty tensor's other lengths may multiply past a usize; the call
+    // refuses its shape (`checked_size`) before anything reads it.
+    let len = if shape.contains(&0) { 0 } else { shape.iter().product::<usize>() };
     let tensor = tensor.shaped([len]);
     DeviceArray::shared(shape, Arc::new(Flat { tensor, distinct }))
 }
@@ -115,20 +121,35 @@ impl<T: Copy> Gathered<T> {
     /// Adds the values of one region (a batch's), prepared as `values` for
     /// a region of `shape`; `device` is the device value's shape and
     /// `batch_at` the batch position whose share of it this region takes.
-    pub(crate) fn push(&mut self, values: &Broadcast<'_, T>, shape: &[usize], device: &[usize], batch_at: &[usize]) {
+    /// [`IndexError::TooLarge`] where memory cannot hold one value (or
+    /// position) per element: a region an ndarray's call writes in place
+    /// may be far larger than its value.
+    pub(crate) fn push(
+        &mut self,
+        values: &Broadcast<'_, T>,
+        shape: &[usize],
+        device: &[usize],
+        batch_at: &[usize],
+    ) -> Result<(), IndexError> {
         if let Gathered::Device(out) = self
             && out.is_empty()
             && batch_at.is_empty()
             && let Some(times) = tiles(device, shape)
         {
             *self = Gathered::Tiled(times);
-            return;
+            return Ok(());
         }
+        let count = checked_size(shape)?;
+        let too_large = || prepare::too_large(shape);
         match (self, values) {
             (Gathered::Scalar(_) | Gathered::Tiled(_), _) => {}
-            (Gathered::Host(out), Broadcast::Scalar(scalar)) => out.extend(std::iter::repeat_n(**scalar, shape.iter().product())),
-            (Gathered::Host(out), Broadcast::Array { view, shape }) => {
-                out.extend(view.broadcast(shape.clone()).expect("prepared to broadcast").iter().copied());
+            (Gathered::Host(out), Broadcast::Scalar(scalar)) => {
+                memory::reserve(out, count).ok_or_else(too_large)?;
+                out.extend(std::iter::repeat_n(**scalar, count));
+            }
+            (Gathered::Host(out), Broadcast::Array { view, shape: to }) => {
+                memory::reserve(out, count).ok_or_else(too_large)?;
+                out.extend(view.broadcast(to.clone()).expect("prepared to broadcast").iter().copied());
             }
             (Gathered::Device(out), _) => {
                 // The batch position's share, at 0 along axes of length one:
@@ -139,17 +160,21 @@ impl<T: Copy> Gathered<T> {
                     first += if len == 1 { 0 } else { position as isize * stride };
                 }
                 let share = &device[batch_at.len().min(device.len())..];
-                let len = share.iter().product::<usize>() as i64;
-                let first = first as i64;
-                let mut at = ArrayD::from_shape_vec(IxDyn(share), (first..first + len).collect()).expect("one position per element");
+                // (The device value's shape is addressable: `vetted_on_host`.)
+                let len = share.iter().product::<usize>();
+                let mut own = memory::vec(len).ok_or_else(too_large)?;
+                own.extend(first as i64..first as i64 + len as i64);
+                let mut at = ArrayD::from_shape_vec(IxDyn(share), own).expect("one position per element");
                 // Leading axes of length one are dropped (as tensor-core
                 // drops them) until the value fits the region.
                 while at.ndim() > shape.len() && at.shape()[0] == 1 {
                     at = at.index_axis_move(Axis(0), 0);
                 }
+                memory::reserve(out, count).ok_or_else(too_large)?;
                 out.extend(at.broadcast(IxDyn(shape)).expect("prepared to broadcast").iter().copied());
             }
         }
+        Ok(())
     }
 }
 

@@ -1,7 +1,7 @@
 //! The same macro calls on an ndarray and on a burn tensor (the flex
 //! device), compared bit for bit: every index form, operation and mode.
 
-use burn_tensor::Tensor;
+use burn_tensor::{Bool, DType, Int, Tensor, TensorData};
 use ndarray::{Array, Array1, Array2, ArrayD, Ix1, Ix2, Ix3, Ix4, IxDyn, array};
 use tensor_at::backend::{AnyMode, Indexable, IndexableMut, Value};
 use tensor_at::burn::{BurnError, unique};
@@ -963,4 +963,139 @@ fn a_broken_promise_keeps_one_occurrence_and_writes_nothing_else() {
     for at in [0, 2, 3, 5] {
         assert_eq!(x[[at]], start[[at]]);
     }
+}
+
+#[test]
+fn unsigned_device_indices_past_i64_answer_as_on_the_host() {
+    // The device resolves indices in i64, where these would wrap to -1 and
+    // -(2**63 - 1); the host reads u64 exactly (out of bounds; wrapped or
+    // clipped by the mode).
+    let wide = array![u64::MAX, 1, i64::MAX as u64 + 2, 3];
+    let on_device = |values: &Array1<u64>| -> Tensor<1, Int> {
+        Tensor::from_data(TensorData::new(values.to_vec(), [values.len()]), (&plain(), DType::U64))
+    };
+    let start = sample(&[6]);
+    macro_rules! same_u64 {
+        ($values:expr, |$x:ident, $i:ident| $body:block) => {{
+            let expected = {
+                #[allow(unused_mut)]
+                let mut $x: Array1<f64> = start.clone().into_dimensionality().unwrap();
+                let $i: Array1<u64> = $values.clone();
+                let out = $body;
+                out.into_dyn()
+            };
+            let actual = {
+                #[allow(unused_mut)]
+                let mut $x: Tensor<1> = float(&start, &plain());
+                let $i = on_device(&$values);
+                float_array($body)
+            };
+            assert!(same_bits(&actual, &expected), "burn:\n{actual}\nndarray:\n{expected}");
+        }};
+    }
+    same_u64!(wide, |x, i| { at!(x[i]; mode = wrap).to_owned() });
+    same_u64!(wide, |x, i| { at!(x[i]; mode = clip).to_owned() });
+    same_u64!(wide, |x, i| { at!(x[i]; mode = fill(-4.5)).to_owned() });
+    same_u64!(wide, |x, i| { at!(x[along(&i, 0)]; mode = wrap).to_owned() });
+    same_u64!(wide, |x, i| {
+        at!(x[i] += array![1.5, 2.5, 3.5, 4.5]; mode = wrap);
+        x
+    });
+    same_u64!(wide, |x, i| {
+        at!(x[i] = 9.0; mode = drop);
+        x
+    });
+    // Within i64, an array of u64 stays on the device and answers the same.
+    same_u64!(array![5u64, 0, 5, 2], |x, i| {
+        at!(x[i] += 1.0);
+        x
+    });
+    // Mode `error`: the host's error, and nothing written.
+    let mut x: Tensor<1> = float(&start, &plain());
+    let error = try_at!(x[on_device(&wide)] += 1.0).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            BurnError::Index(IndexError::OutOfBounds {
+                index: 18446744073709551615,
+                axis: 0,
+                len: 6
+            })
+        ),
+        "{error}"
+    );
+    let points: Tensor<2, Int> = on_device(&wide).reshape([4, 1]);
+    assert!(try_at!(x[nd(&points)]).is_err());
+    assert!(same_bits(&float_array(x), &start));
+}
+
+#[test]
+fn empty_tensors_of_shapes_no_array_addresses_are_too_large() {
+    // burn holds an empty tensor of any shape; strides and row lengths of
+    // these would overflow.
+    let too_large = |error: BurnError, shape: &[usize]| {
+        assert!(
+            matches!(&error, BurnError::Index(IndexError::TooLarge { shape: refused }) if refused.0 == shape),
+            "{error}"
+        );
+    };
+    let target = [2, 1 << 62, 0];
+    let mut x: Tensor<3> = Tensor::empty(target, &plain());
+    too_large(try_at!(x[0]).unwrap_err(), &target);
+    too_large(try_at!(x[0] = 1.0).unwrap_err(), &target);
+    too_large(try_at!(x[x > 0.0] += 1.0).unwrap_err(), &target);
+    let target = [0, 1 << 32, 1 << 32, 0];
+    let x: Tensor<4> = Tensor::empty(target, &plain());
+    too_large(try_at!(x[[0]]).unwrap_err(), &target);
+
+    let shape = [1 << 63, 0];
+    let start = sample(&[6]);
+    let mut x: Tensor<1> = float(&start, &plain());
+    let idx: Tensor<2, Int> = Tensor::empty(shape, &plain());
+    too_large(try_at!(x[&idx]).unwrap_err(), &shape);
+    too_large(try_at!(x[&idx] = 1.0).unwrap_err(), &shape);
+    let mut rows: Tensor<2> = float(&sample(&[2, 3]), &plain());
+    let mask: Tensor<2, Bool> = Tensor::empty(shape, &plain());
+    too_large(try_at!(rows[&mask]).unwrap_err(), &shape);
+    let value: Tensor<2> = Tensor::empty(shape, &plain());
+    too_large(try_at!(rows[..] = value.clone()).unwrap_err(), &shape);
+    too_large(try_at!(rows[[0, 1]] += value).unwrap_err(), &shape);
+    assert!(same_bits(&float_array(x), &start));
+    assert!(same_bits(&float_array(rows), &sample(&[2, 3])));
+
+    // `nd` arrays of no points whose depths sum past usize::MAX: the
+    // host's error.
+    let deep = Array2::<i64>::zeros((0, isize::MAX as usize));
+    let x: Tensor<1> = float(&start, &plain());
+    let on_burn = try_at!(x[nd(&deep), nd(&deep), nd(&deep)]).unwrap_err();
+    let h: Array1<f64> = start.clone().into_dimensionality().unwrap();
+    let on_host = try_at!(h[nd(&deep), nd(&deep), nd(&deep)]).unwrap_err();
+    assert!(matches!(on_host, IndexError::TooManyIndices { .. }), "{on_host}");
+    assert_eq!(on_burn.to_string(), on_host.to_string());
+}
+
+#[test]
+fn a_huge_step_on_an_axis_of_one_position_selects_it() {
+    // burn multiplies a slice's step by its stride: a step past the one
+    // position must not reach it.
+    same_read!(2, Ix2, [2, 3], |x| at!(x[::isize::MAX]));
+    same_read!(2, Ix2, [2, 3], |x| at!(x[::isize::MIN]));
+    same_read!(2, Ix2, [2, 3], |x| at!(x[1..;isize::MAX, 1..]));
+    same!(2, Ix2, [2, 3], |x| { at!(x[::isize::MIN] = 9.0) });
+    same!(2, Ix2, [2, 3], |x| { at!(x[..;isize::MIN, 2..] += 1.0) });
+}
+
+#[test]
+fn a_region_whose_values_memory_cannot_hold_is_too_large() {
+    // An ndarray's call writes this region of 2**44 elements in place; the
+    // adapter hands burn one value per element, which no memory holds.
+    let start = ArrayD::<f64>::zeros(IxDyn(&[4, 1 << 20]));
+    let mut x: Tensor<2> = float(&start, &plain());
+    let rows = Array1::<i64>::zeros(1 << 24);
+    let error = try_at!(x[rows] = Array1::<f64>::ones(1 << 20)).unwrap_err();
+    assert!(
+        matches!(&error, BurnError::Index(IndexError::TooLarge { shape }) if shape.0 == [1 << 24, 1 << 20]),
+        "{error}"
+    );
+    assert!(same_bits(&float_array(x), &start));
 }
