@@ -37,7 +37,12 @@
 //!   array or mask read in place is never turned into a table of the
 //!   whole: executors walk its offsets in pieces of at most 4,096. On the
 //!   GPU, and for a burn tensor's positions, memory refused for the table
-//!   is `TooLarge` as well;
+//!   is `TooLarge` as well, and so are the values a burn write gathers (one
+//!   per element) and a burn mask's positions. A GPU or burn tensor of a
+//!   shape no array can address (burn and `from_handle` hold empty tensors
+//!   such as `[2, 2^62, 0]`), as target, index, mask or value, is
+//!   `TooLarge` too; so are GPU comparisons that broadcast together past
+//!   what its kernels address;
 //! - every index array entry against its axis;
 //! - the value's shape against the selected region;
 //! - every operand that will be applied: integer division (and remainder)
