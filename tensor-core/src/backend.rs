@@ -27,6 +27,7 @@ use crate::element::{Arith, Compare, Op};
 use crate::error::IndexError;
 use crate::index::{BasicList, IndexElem, IndexSlice, Single};
 use crate::memory;
+use crate::rank::checked_copy;
 pub use crate::target::{Target, TargetMut};
 use crate::value::{InOrder, Written};
 
@@ -738,13 +739,6 @@ fn update_index_in<T: Arith, D: Dimension>(
     mode: AnyMode<T>,
 ) -> Result<(), IndexError> {
     crate::batched::update_batched(&mut target.into_dyn(), index, batch, op, value, mode)
-}
-
-/// [`memory::copy`], or [`IndexError::TooLarge`] naming the view's shape.
-#[inline]
-fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
-    let shape = view.raw_dim();
-    memory::copy(view).ok_or_else(|| crate::prepare::too_large(shape.slice()))
 }
 
 /// [`memory::copy`] for the entry points that panic on an error (`set!`),

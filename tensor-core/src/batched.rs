@@ -82,7 +82,7 @@ pub fn select_batched<'a, T: Clone>(
         }
         // The result of the batches may be far larger than the target (a
         // broadcast index): memory that cannot be had is an error.
-        let len = memory::elements(out_shape).ok_or_else(|| prepare::too_large(out_shape))?;
+        let len = crate::plan::checked_size(out_shape)?;
         let elements = match first_element(&view, &mode) {
             Some(element) if len > 0 => {
                 let mut elements = memory::vec(len).ok_or_else(|| prepare::too_large(out_shape))?;

@@ -446,7 +446,7 @@ impl Kind for FilledIntegers {
     type Filled = FilledIntegers;
     type Read<'a, T: 'a, D: Rank> = D::IntegerFill<T>;
     fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<D::IntegerFill<T>, IndexError> {
-        copied(view).map(D::integer_fill)
+        checked_copy(view).map(D::integer_fill)
     }
     fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> D::IntegerFill<T> {
         D::integer_fill(array)
@@ -476,7 +476,7 @@ impl Kind for Advanced {
     // A zero-dimensional integer array indexes like an integer, so an
     // "advanced" read can resolve to a view: copy it out.
     fn view<'a, T: Clone + 'a, D: Rank>(view: ArrayView<'a, T, D>) -> Result<Array<T, D>, IndexError> {
-        copied(view)
+        checked_copy(view)
     }
     fn gathered<'a, T: 'a, D: Rank>(array: Array<T, D>) -> Array<T, D> {
         array
@@ -497,9 +497,10 @@ impl Kind for Dynamic {
     }
 }
 
-/// A copy of a read's view, or [`IndexError::TooLarge`] where memory
-/// cannot hold it (a stride-0 view may show far more elements than it has).
-fn copied<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
+/// A copy of a view, or [`IndexError::TooLarge`] naming its shape where
+/// memory cannot hold it (a stride-0 view may show far more elements than
+/// it has): [`memory::copy`] for the paths that return a `Result`.
+pub(crate) fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
     let shape = view.raw_dim();
     memory::copy(view).ok_or_else(|| IndexError::TooLarge {
         shape: Dims(shape.slice().to_vec()),

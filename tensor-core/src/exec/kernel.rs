@@ -43,9 +43,12 @@ pub(crate) trait Kernel<T> {
     ///
     /// # Safety
     ///
-    /// `run` points at `2 * values.len() - 1` elements (none when `values`
-    /// is empty), valid for reads and writes, that nothing else accesses
-    /// during the call: those updated and those between.
+    /// `run` points at the first of `2 * values.len() - 1` elements of one
+    /// allocation (none when `values` is empty); those at even positions
+    /// are valid for reads and writes, and nothing else accesses them
+    /// during the call. The caller guarantees nothing about those between:
+    /// a kernel writes them only where it was built with that promise
+    /// ([`SetKernel::streaming`], `every_other`).
     #[inline]
     unsafe fn apply_every_other(&mut self, run: *mut T, values: &[T]) {
         // SAFETY: the caller's guarantee, passed on.
@@ -194,7 +197,8 @@ impl<T> Streaming<'_, T> {
     ///
     /// # Safety
     ///
-    /// As [`Kernel::apply_every_other`].
+    /// As [`Kernel::apply_every_other`], and the elements between are the
+    /// target's own, which nothing else accesses during the call.
     unsafe fn set_every_other(&self, run: *mut T, values: &[T]) -> bool {
         // SAFETY: the caller's guarantee, passed on.
         unsafe { self.set_every_other_bits::<u32>(run, values) || self.set_every_other_bits::<u64>(run, values) }
@@ -202,7 +206,7 @@ impl<T> Streaming<'_, T> {
 
     /// # Safety
     ///
-    /// As [`Kernel::apply_every_other`].
+    /// As [`Streaming::set_every_other`].
     unsafe fn set_every_other_bits<B: Bits>(&self, run: *mut T, values: &[T]) -> bool {
         let Some(values) = self.plain.bits::<B>(values) else {
             return false;
@@ -254,7 +258,9 @@ impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
     unsafe fn apply_every_other(&mut self, run: *mut T, values: &[T]) {
         // A large set of plain numbers (the one that streams its runs)
         // writes whole lines where it may; any other, element by element.
-        // SAFETY: the caller's guarantee, passed on.
+        // SAFETY: the caller's guarantee for the positions updated; for
+        // those between, `every_other`, which the caller of
+        // `SetKernel::streaming` promised.
         let lines = self
             .streaming
             .is_some_and(|streaming| streaming.every_other && unsafe { streaming.set_every_other(run, values) });

@@ -185,7 +185,8 @@ pub(crate) unsafe fn write_indexed<T, K: Kernel<T>>(
 /// nothing else reads or writes during the call. Other writers may write
 /// other elements of the same array only when the plan's form is
 /// [`Form::General`], whose rows are borrowed one at a time and hold only
-/// the plan's positions (the other forms borrow a whole indexed axis).
+/// the plan's positions (the other forms borrow a whole indexed axis), or
+/// in [`scatter_along`], which borrows one element at a time.
 pub(crate) unsafe fn write_indexed_at<T, K: Kernel<T>>(
     origin: *mut T,
     plan: &IndexedPlan,

@@ -43,7 +43,6 @@ pub(crate) mod place;
 mod resolve;
 mod slice;
 
-#[cfg(feature = "burn")]
 pub(crate) use advanced::checked_size;
 pub use along::AlongIndex;
 pub(crate) use along::{AlongRows, RowOutOfBounds, all_in_bounds, all_in_range};
