@@ -915,6 +915,32 @@ fn sets_of_every_other_element_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Two interleaved halves of a matrix (its even and its odd columns, rows
+/// of stride 2), each set by a thread of the caller's own at once: a large
+/// set of stride-2 rows writes its own elements only, never those of the
+/// other half between them (`Kernel::apply_every_other`'s contract), so
+/// neither thread's writes are lost. Under Miri, a write between would be
+/// a data race.
+#[test]
+fn interleaved_halves_set_from_two_threads_keep_both_halves() {
+    let (n, m) = (size(512, 8), size(4096, 64));
+    let evens = Array2::from_shape_fn((n, m / 2), |(i, j)| (i * m + 2 * j) as f32 + 0.5);
+    let odds = Array2::from_shape_fn((n, m / 2), |(i, j)| -((i * m + 2 * j + 1) as f32));
+    let expected = Array2::from_shape_fn((n, m), |(i, j)| match j % 2 {
+        0 => evens[[i, j / 2]],
+        _ => odds[[i, j / 2]],
+    });
+    for round in 0..size(8, 1) {
+        let mut x = Array2::<f32>::zeros((n, m));
+        let (mut even, mut odd) = x.multi_slice_mut((s![.., ..;2], s![.., 1..;2]));
+        std::thread::scope(|scope| {
+            scope.spawn(|| at!(even[:, :] = evens));
+            scope.spawn(|| at!(odd[.., ..] = odds));
+        });
+        assert_eq!(x, expected, "round {round}");
+    }
+}
+
 /// Large `along` reads (which run on the pool by chunks of the first axis)
 /// and a sum through `along`, on a target whose first axis broadcasts
 /// against the index, equal plain loops for 1, 2 and 8 threads.
