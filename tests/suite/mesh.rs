@@ -69,6 +69,63 @@ fn every_macro_writes_through_a_mesh() {
     assert_eq!(x[[1, 2]], 2.0);
 }
 
+/// An array that repeats one index along each row of the broadcast (a
+/// mesh's first argument, `rows[:, None]`) in every mode, against the loop
+/// over the cross product: reads that wrap, clip and fill; writes that
+/// drop, where a row and a column index are each out of bounds and the
+/// repeated array comes second; and the first bad index in error mode.
+#[test]
+fn every_mode_indexes_a_mesh_as_the_loop_over_its_cross_product() {
+    let x = Array2::from_shape_fn((5, 6), |(i, j)| (10 * i + j) as i64);
+    let rows = array![4i64, -1, 7, -6, 0];
+    let cols = array![5i64, 9, -2, 0];
+    let wrap = |i: i64, len: usize| i.rem_euclid(len as i64) as usize;
+    let inside = |i: i64, len: usize| (-(len as i64)..len as i64).contains(&i);
+    // JAX's clip: an index in [-n, n) counts as it does in bounds.
+    let clip = |i: i64, len: usize| match inside(i, len) {
+        true => wrap(i, len),
+        false => i.clamp(0, len as i64 - 1) as usize,
+    };
+    let wrapped: Array2<i64> = at!(x[ix_(rows, cols)]; mode = wrap);
+    let clipped: Array2<i64> = at!(x[ix_(rows, cols)]; mode = clip);
+    let filled: Array2<i64> = at!(x[ix_(rows, cols)]; mode = fill(-1));
+    for (a, &i) in rows.iter().enumerate() {
+        for (b, &j) in cols.iter().enumerate() {
+            assert_eq!(wrapped[[a, b]], x[[wrap(i, 5), wrap(j, 6)]]);
+            assert_eq!(clipped[[a, b]], x[[clip(i, 5), clip(j, 6)]]);
+            let expected = if inside(i, 5) && inside(j, 6) {
+                x[[wrap(i, 5), wrap(j, 6)]]
+            } else {
+                -1
+            };
+            assert_eq!(filled[[a, b]], expected);
+        }
+    }
+    // y[cols[None, :], rows[:, None]] = v: position (a, b) writes
+    // y[cols[b], rows[a]], unless either is out of bounds.
+    let (on_rows, on_cols) = (array![[1i64, 6, -3, 0]], array![[5i64], [-1], [8], [2]]);
+    let v = Array2::from_shape_fn((4, 4), |(a, b)| 1000 + (10 * a + b) as i64);
+    let mut y = x.clone();
+    at!(y[on_rows, on_cols] = v; mode = drop);
+    let mut expected = x.clone();
+    for a in 0..4 {
+        for b in 0..4 {
+            let (i, j) = (on_rows[[0, b]], on_cols[[a, 0]]);
+            if inside(i, 5) && inside(j, 6) {
+                expected[[wrap(i, 5), wrap(j, 6)]] = v[[a, b]];
+            }
+        }
+    }
+    assert_eq!(y, expected);
+    // Error mode: the first array's first bad index in the broadcast's
+    // order, and nothing written.
+    let error = try_at!(y[ix_(rows, cols)] = 0).unwrap_err();
+    assert_eq!(error, IndexError::OutOfBounds { index: 7, axis: 0, len: 5 });
+    let error = try_at!(y[ix_([0, 1], cols)] = 0).unwrap_err();
+    assert_eq!(error, IndexError::OutOfBounds { index: 9, axis: 1, len: 6 });
+    assert_eq!(y, expected);
+}
+
 #[test]
 fn an_argument_of_dynamic_rank_other_than_one_is_refused_at_run_time() {
     let mut x = Array2::<f64>::zeros((3, 4));

@@ -102,9 +102,32 @@ impl Component<'_> {
                 passes.add_positions(offsets, array, len, stride);
                 Ok(())
             }
+            // A broadcast array (or another mode): row by row along the
+            // last axis, in C order, so the first bad index is the one the
+            // whole broadcast meets first. A row that repeats one index
+            // (`rows[:, None]` beside columns) is resolved once.
             Source::Array(array) => with_int_array!(array, a => {
                 let view = a.broadcast(IxDyn(shape)).expect("shapes were broadcast-checked");
-                offsets.iter_mut().zip(view.iter()).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)))
+                let Some(&row_len) = shape.last() else {
+                    return offsets.iter_mut().zip(view.iter()).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)));
+                };
+                for (row, indices) in offsets.chunks_exact_mut(row_len.max(1)).zip(view.rows()) {
+                    match indices.strides() {
+                        [0] => {
+                            let index = IndexInt::to_i128(indices[0]);
+                            match bounds.resolve(index, len) {
+                                Resolution::At(position) => {
+                                    let step = position as isize * stride;
+                                    row.iter_mut().filter(|o| **o != SKIP).for_each(|o| *o += step);
+                                }
+                                Resolution::Skipped => row.fill(SKIP),
+                                Resolution::OutOfBounds => return Err(out_of_bounds(index)),
+                            }
+                        }
+                        _ => row.iter_mut().zip(indices).try_for_each(|(o, &i)| add(o, IndexInt::to_i128(i)))?,
+                    }
+                }
+                Ok(())
             }),
         }
     }

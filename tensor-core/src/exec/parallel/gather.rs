@@ -297,6 +297,22 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             };
             assert_eq!(offsets.len() * block, len, "one offset per block");
             let pieces = out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect();
+            // An element per offset (`x[rows[:, None], cols]`): one load
+            // and one store each, with no block to walk.
+            if rest.is_empty() {
+                for_each_piece(pieces, &|(out, offsets)| {
+                    for (slot, &offset) in out.iter_mut().zip(offsets) {
+                        slot.write(match offset {
+                            SKIP => fill.expect("skipped positions in a read come with a fill value"),
+                            // SAFETY: a table entry plus the plan's base is
+                            // an element of the target (the caller's
+                            // guarantee).
+                            offset => unsafe { *origin.wrapping_offset(plan.base + offset) },
+                        });
+                    }
+                });
+                return Ok(());
+            }
             for_each_piece(pieces, &|(out, offsets)| {
                 for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
                     match offset {
