@@ -9,7 +9,7 @@ use tensor_at::{along, at};
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
 
 /// Every workload: name and what it does, in peers.py's order.
-pub const WORKLOADS: [(&str, &str); 19] = [
+pub const WORKLOADS: [(&str, &str); 21] = [
     ("W1", "x(4096,4096)[:, 1000:3000] = y(4096,2000)"),
     ("W2", "x(4096,4096)[:, 1:4000:2] = y(4096,2000)"),
     ("W3a", "x(256,256,256)[:, :, 2] = 0"),
@@ -27,10 +27,12 @@ pub const WORKLOADS: [(&str, &str); 19] = [
     ("W12", "x(4096,4096)[i(4M), j(4M)] = v(4M)"),
     ("W13", "max.at: x(1M)[idx(8M)] = max(x[idx], v(8M))"),
     ("W14", "out = take_along_axis(x(65536,512), idx(65536,8), axis=1)  (batched gather)"),
+    ("W14/batch", "W14 as tf.gather(x, idx, batch_dims=1)  (65,536 batches of 8 picks)"),
     (
         "W15",
         "scatter_add along axis 1: x(65536,512)[b, idx(65536,16)[b]] += src(65536,16)[b], dups accumulate",
     ),
+    ("W15/batch", "W15 as the vmap of .at[].add  (65,536 batches of 16 picks)"),
     (
         "W16",
         "batched set (vmap of .at[].set): x(64,8192,64)[b, idx(64,1024)[b]] = v(64,1024,64)[b]",
@@ -366,6 +368,18 @@ pub fn build(name: &str) -> Case {
                 runner: gather(move || at!(x[along(idx, 1)])),
             }
         }
+        "W14/batch" => {
+            let x = uniform(seed(14, 0), (65536, 512));
+            let idx = ints(seed(14, 1), 65536 * 8, 512)
+                .into_shape_with_order((65536, 8))
+                .expect("65536 rows of 8");
+            Case {
+                variant: "let out = at!(x[idx]; batch = 1)",
+                useful_bytes: idx.len() as u64 * (I8 + 2 * F4),
+                inputs: fingerprints!(x, idx),
+                runner: gather(move || at!(x[idx]; batch = 1)),
+            }
+        }
         "W15" => {
             let x = uniform(seed(15, 0), (65536, 512));
             let idx = ints(seed(15, 1), 65536 * 16, 512)
@@ -377,6 +391,19 @@ pub fn build(name: &str) -> Case {
                 useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
                 inputs: fingerprints!(x, idx, src),
                 runner: in_place(x, move |x| at!(x[along(idx, 1)] += src)),
+            }
+        }
+        "W15/batch" => {
+            let x = uniform(seed(15, 0), (65536, 512));
+            let idx = ints(seed(15, 1), 65536 * 16, 512)
+                .into_shape_with_order((65536, 16))
+                .expect("65536 rows of 16");
+            let src = uniform(seed(15, 2), (65536, 16));
+            Case {
+                variant: "at!(x[idx] += src; batch = 1)",
+                useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
+                inputs: fingerprints!(x, idx, src),
+                runner: in_place(x, move |x| at!(x[idx] += src; batch = 1)),
             }
         }
         "W16" => {

@@ -19,7 +19,7 @@ use crate::index::IndexElem;
 use crate::memory;
 use crate::mode::AnyMode;
 use crate::plan::{Plan, ViewAxis};
-use crate::prepare::{self, Batch, Layout};
+use crate::prepare::{self, Batch, Layout, OneIndex};
 use crate::rank::Selection;
 use crate::value::{IntoValue, Value};
 
@@ -74,6 +74,9 @@ pub fn select_batched<'a, T: Clone>(
     if Batch::is_basic(index) && shape.positions().next().is_some() {
         return crate::api::select(view, &Batch::behind_whole_axes(index, batch), mode);
     }
+    if let Some(read) = read_as_one(&view, index, &shape, &mode) {
+        return Ok(read);
+    }
     let mut out = None;
     read_batches(&view, index, &shape, &mode, |out_shape| {
         if Batch::is_basic(index) {
@@ -123,15 +126,81 @@ where
     }
     let view = target.view().into_dyn();
     let shape = prepare::batch_read(batch, view.shape(), index, &mode)?;
-    let out = out.view_mut().into_dyn();
+    let mut out = out.view_mut().into_dyn();
     if Batch::is_basic(index) && shape.positions().next().is_some() {
         return choose::read_into(view, &Batch::behind_whole_axes(index, batch), mode, out);
+    }
+    if let Some((one, _)) = small_batches_as_one(&shape, index, (view.shape(), view.strides()))
+        && let Some(arranged) = one.arrange(out.view_mut())
+        && choose::read_into(view.clone(), &one.index, mode.clone(), arranged).is_ok()
+    {
+        return Ok(());
     }
     read_batches(&view, index, &shape, &mode, |out_shape| match out.shape() == out_shape {
         true => Ok(ReadInto::Array(out)),
         false => Err(prepare::output_shape(out.shape(), out_shape)),
     })
     .map(drop)
+}
+
+/// Batches that each select at most this many elements run as one index
+/// of the whole target ([`Batch::one_index`]): a plan for each batch then
+/// costs more than the one index's general table does. Each larger batch
+/// keeps a plan of its own, which takes the paths made for its form
+/// (docs/performance.md, "Small batches as one index").
+const ONE_INDEX_MAX_PER_BATCH: usize = 256;
+
+/// `index` under `batch` as one index of the whole target (of `shape` and
+/// `strides`), and the shape each batch selects: `along` the last axis for
+/// one array into batches of one axis ([`Batch::along`], `along`'s own
+/// paths at every size), else where each batch selects few elements
+/// ([`ONE_INDEX_MAX_PER_BATCH`]) and [`Batch::one_index`] has one.
+fn small_batches_as_one<'i>(
+    batch: &Batch,
+    index: &'i [IndexElem<'_>],
+    (shape, strides): (&[usize], &[isize]),
+) -> Option<(OneIndex<'i>, Vec<usize>)> {
+    let k = batch.ndim();
+    let layout = Layout {
+        shape: &shape[k..],
+        strides: &strides[k..],
+    };
+    let per_batch = prepare::batch_read_shape(batch, index, layout).ok()?;
+    // (Batches that select nothing are listed one by one, as any batched
+    // call's batches are: more of them than memory can list is an error.)
+    let selected = memory::elements(&per_batch).filter(|&len| len > 0)?;
+    if let Some(along) = batch.along(index, layout.shape.len()) {
+        return Some((along, per_batch));
+    }
+    if selected > ONE_INDEX_MAX_PER_BATCH {
+        return None;
+    }
+    Some((batch.one_index(index, layout.shape.len())?, per_batch))
+}
+
+/// A batched read as one index of the whole target
+/// ([`small_batches_as_one`]), when it has one and that read succeeds;
+/// `None` otherwise, and the batches are read one by one (which report a
+/// batched call's error).
+fn read_as_one<'a, T: Clone>(
+    view: &ArrayViewD<'a, T>,
+    index: &[IndexElem<'_>],
+    batch: &Batch,
+    mode: &AnyMode<T>,
+) -> Option<Selection<'a, T>> {
+    let (one, per_batch) = small_batches_as_one(batch, index, (view.shape(), view.strides()))?;
+    if one.is_in_order() {
+        // The one index's result is the batched result, axis for axis.
+        return crate::api::select(view.clone(), &one.index, mode.clone()).ok();
+    }
+    let out_shape = [batch.shape(), &per_batch].concat();
+    let len = crate::plan::checked_size(&out_shape).ok()?;
+    let mut elements = memory::vec(len)?;
+    elements.resize(len, first_element(view, mode)?);
+    let mut out = ArrayD::from_shape_vec(out_shape, elements).expect("one element per position");
+    let arranged = one.arrange(out.view_mut())?;
+    choose::read_into(view.clone(), &one.index, mode.clone(), arranged).ok()?;
+    Some(Selection::Owned(out))
 }
 
 /// Where [`read_batches`] writes the batches.
@@ -220,9 +289,16 @@ where
         return crate::api::set(target, index, value, mode);
     }
     let value = value.into_value();
-    let target = target.view_mut().into_dyn();
+    let mut target = target.view_mut().into_dyn();
+    let axes = prepare::batch_update(batch, target.shape(), index, &mode, Some(&value))?;
+    if let Some((one, _)) = small_batches_as_one(&axes, index, (target.shape(), target.strides()))
+        && let Some(one_value) = one.value(&value)
+        && crate::api::set(&mut target.view_mut(), &one.index, one_value, mode.clone()).is_ok()
+    {
+        return Ok(());
+    }
     let machine = Machine::now();
-    let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
+    let batches = Batches::new(axes)?;
     let (indices, values, layout) = (batches.indices(index), batches.values(&value), batches.layout(&target));
     let updates = each(&indices, &values, |index, value| {
         prepare::set_with(index, layout, &mode, value, &machine.passes())
@@ -265,9 +341,16 @@ where
     }
     prepare::supported::<T>(op)?;
     let value = value.into_value();
-    let target = target.view_mut().into_dyn();
+    let mut target = target.view_mut().into_dyn();
+    let axes = prepare::batch_update(batch, target.shape(), index, &mode, Some(&value))?;
+    if let Some((one, _)) = small_batches_as_one(&axes, index, (target.shape(), target.strides()))
+        && let Some(one_value) = one.value(&value)
+        && crate::api::update(&mut target.view_mut(), &one.index, op, one_value, mode).is_ok()
+    {
+        return Ok(());
+    }
     let machine = Machine::now();
-    let batches = Batches::new(&target, index, batch, &mode, Some(&value))?;
+    let batches = Batches::new(axes)?;
     let (indices, values, layout) = (batches.indices(index), batches.values(&value), batches.layout(&target));
     let updates = each(&indices, &values, |index, value| {
         prepare::update_with(index, layout, op, &mode, value, &machine.passes())
@@ -310,7 +393,7 @@ where
     }
     let mut target = target.view_mut().into_dyn();
     let machine = Machine::now();
-    let batches = Batches::new(&target, index, batch, &mode, None)?;
+    let batches = Batches::new(prepare::batch_update(batch, target.shape(), index, &mode, None)?)?;
     let indices = batches.indices(index);
     let layout = batches.layout(&target);
     let plans = indices
@@ -390,16 +473,9 @@ struct Batches {
 }
 
 impl Batches {
-    /// The batches of `index` (and `value`) on `target`, every structural
-    /// rule of `batch` checked.
-    fn new<T>(
-        target: &ArrayViewMutD<'_, T>,
-        index: &[IndexElem<'_>],
-        batch: usize,
-        mode: &AnyMode<T>,
-        value: Option<&Value<'_, T>>,
-    ) -> Result<Batches, IndexError> {
-        let batch = prepare::batch_update(batch, target.shape(), index, mode, value)?;
+    /// The batches of `batch` (checked by [`prepare::batch_update`]): every
+    /// position, or an error when memory cannot hold them.
+    fn new(batch: Batch) -> Result<Batches, IndexError> {
         let positions = every_position(&batch, || prepare::too_large(batch.shape()))?;
         Ok(Batches { batch, positions })
     }

@@ -213,3 +213,80 @@ fn the_runtime_api_takes_a_batch_count() {
     let none = get_batched(&nothing, &[ix(&empty)], 1, Mode::Error).unwrap();
     assert_eq!(none.shape(), &[0, 1]);
 }
+
+/// Arrays after a slice, `None` or `...` put their axes after those
+/// elements' axes in each batch (NumPy's rule for adjacent arrays): reads
+/// (into a new array and into `out`), sets with a value of the result's
+/// shape or broadcast, and accumulations with duplicates, each against
+/// the loop over the batch with the element written out by hand, on
+/// enough batches that the whole batch is indexed at once.
+#[test]
+fn arrays_after_other_elements_keep_their_place_in_each_batch() {
+    // As many picks as the middle axis is long: axes in the wrong order
+    // would have the right shape.
+    let (b, n, d) = (40, 5, 4);
+    let x = cube(b, d, n);
+    // idx[b, j] picks along the last axis, with duplicates; jdx[b] along
+    // the middle, broadcast against idx in each batch.
+    let idx = Array2::from_shape_fn((b, 4), |(i, j)| (i + 3 * j) % n);
+    let jdx = Array1::from_shape_fn(b, |i| i % d).insert_axis(Axis(1));
+
+    // x[b][:, idx[b]]: shape (d, 4) per batch.
+    let picked: Array3<i64> = at!(x[:, idx]; batch = 1);
+    let by_ellipsis: Array3<i64> = at!(x[..., idx]; batch = 1);
+    let mut out = Array3::<i64>::zeros((b, d, 4));
+    at!(x[:, idx]; batch = 1, out = out);
+    let expected = Array3::from_shape_fn((b, d, 4), |(i, j, k)| x[[i, j, idx[[i, k]]]]);
+    assert_eq!(picked, expected);
+    assert_eq!(by_ellipsis, expected);
+    assert_eq!(out, expected);
+
+    // x[b][None, jdx[b], idx[b]]: the arrays broadcast to (4,) after the
+    // new axis.
+    let pair: Array3<i64> = at!(x[None, jdx, idx]; batch = 1);
+    let expected = Array3::from_shape_fn((b, 1, 4), |(i, _, k)| x[[i, jdx[[i, 0]], idx[[i, k]]]]);
+    assert_eq!(pair, expected);
+
+    // x[b][1:, idx[b]] = v[b], v of the result's shape; then a value
+    // broadcast over the slice's axis; then += with the duplicates summed.
+    let v = Array3::from_shape_fn((b, d - 1, 4), |(i, j, k)| (1000 * i + 10 * j + k) as i64);
+    let mut y = x.clone();
+    at!(y[1:, idx] = v; batch = 1);
+    let mut expected = x.clone();
+    for i in 0..b {
+        for j in 0..d - 1 {
+            for k in 0..4 {
+                // The last duplicate wins: later k overwrite earlier ones.
+                expected[[i, j + 1, idx[[i, k]]]] = v[[i, j, k]];
+            }
+        }
+    }
+    assert_eq!(y, expected);
+    let row = Array2::from_shape_fn((b, 4), |(i, k)| (i + k) as i64).insert_axis(Axis(1));
+    let mut y = x.clone();
+    at!(y[:, idx] += row; batch = 1);
+    let mut expected = x.clone();
+    for i in 0..b {
+        for j in 0..d {
+            for k in 0..4 {
+                expected[[i, j, idx[[i, k]]]] += row[[i, 0, k]];
+            }
+        }
+    }
+    assert_eq!(y, expected);
+
+    // A bad pick in the last batch: the loop's error, nothing written.
+    let mut bad = idx.clone();
+    bad[[b - 1, 3]] = n + 1;
+    let mut y = x.clone();
+    let error = try_at!(y[1:, bad] = v; batch = 1).unwrap_err();
+    assert_eq!(
+        error,
+        IndexError::OutOfBounds {
+            index: (n + 1) as i128,
+            axis: 1,
+            len: n
+        }
+    );
+    assert_eq!(y, x);
+}

@@ -7,9 +7,11 @@
 //! [`Batch::of`] checks how the parts pair (before any batch is prepared,
 //! so that a bad structure is reported whatever the data); [`Batch::index_at`]
 //! and [`Batch::value_at`] are one batch position's share, views of the
-//! user's arrays: no `arange` grid is built.
+//! user's arrays: no `arange` grid is built. Small batches run as one
+//! index of the whole target instead ([`Batch::one_index`], with one
+//! `arange` per batch axis, and [`Batch::along`]).
 
-use ndarray::{ArrayViewD, Axis, CowArray, IxDyn, ShapeBuilder};
+use ndarray::{ArrayBase, ArrayViewD, Axis, CowArray, IxDyn, RawData, ShapeBuilder};
 
 use crate::error::{BatchPart, IndexError};
 use crate::index::{DeviceArray, DeviceForm, IndexElem, IndexInt, IntArray, PySlice, with_int_array};
@@ -153,7 +155,169 @@ impl Batch {
     }
 }
 
+/// A batched index as one index of the whole target: the batch axes
+/// indexed by `arange`s that broadcast against the index arrays (JAX's
+/// `vmap` of `x[idx]` is NumPy's `x[arange(B)[:, None], idx]`), so that
+/// one plan serves every batch position. [`Batch::one_index`] says which
+/// indices have one.
+#[derive(Debug)]
+pub(crate) struct OneIndex<'i> {
+    /// The index of the whole target.
+    pub index: Vec<IndexElem<'i>>,
+    /// The batch axes.
+    batch: usize,
+    /// The axes the index arrays broadcast to, in each batch.
+    arrays: usize,
+    /// The axes of the elements before the arrays, in each batch.
+    before: usize,
+    /// The axes of each batch's result.
+    per_batch: usize,
+}
+
+impl OneIndex<'_> {
+    /// A batched result (or a value laid out as one) with its axes in the
+    /// order of the one index's result, or `None` when it has not the
+    /// result's number of axes. Each batch puts the arrays' axes after the
+    /// axes of the elements before them (NumPy's rule for adjacent arrays),
+    /// while the one index, whose `arange`s stand apart from the arrays,
+    /// puts them first: `B, S, before, after` against `B, before, S,
+    /// after`.
+    pub fn arrange<S: RawData>(&self, batched: ArrayBase<S, IxDyn>) -> Option<ArrayBase<S, IxDyn>> {
+        let (k, s, b) = (self.batch, self.arrays, self.before);
+        let ndim = batched.ndim();
+        if ndim != k + self.per_batch {
+            return None;
+        }
+        let order: Vec<usize> = (0..k).chain(k + b..k + b + s).chain(k..k + b).chain(k + b + s..ndim).collect();
+        Some(batched.permuted_axes(order))
+    }
+
+    /// Whether the one index's result has the batched result's axes in
+    /// their order (no element before the arrays adds one).
+    pub fn is_in_order(&self) -> bool {
+        self.before == 0
+    }
+
+    /// A batched value as a value of the one index, or `None` when it has
+    /// more axes than a batch's result (each batch then tells why).
+    pub fn value<'v, T: Clone>(&self, value: &'v Value<'_, T>) -> Option<Value<'v, T>> {
+        match value {
+            Value::Scalar(scalar) => Some(Value::Scalar(scalar.clone())),
+            Value::Array(array) => {
+                let own = array.ndim().checked_sub(self.batch)?;
+                let missing = self.per_batch.checked_sub(own)?;
+                self.arrange(axes_at(array.view(), self.batch, missing))
+                    .map(|view| Value::Array(CowArray::from(view)))
+            }
+            Value::Device(_) => None,
+        }
+    }
+}
+
 impl Batch {
+    /// `index` on a target of `ndim` axes behind the batch axes as one
+    /// index of the whole target, when the batches' index arrays are
+    /// adjacent and every other element is a slice, `None` or `...`;
+    /// `None` otherwise (an integer, a mask, `nd`, `along`, a device array,
+    /// arrays apart, or an index that is wrong), and when there is no
+    /// batch position or memory cannot hold the `arange`s. A batched call
+    /// and the one index's call select the same elements in the same order
+    /// within each batch, so they write the same result.
+    pub(crate) fn one_index<'i>(&self, index: &'i [IndexElem<'_>], ndim: usize) -> Option<OneIndex<'i>> {
+        let k = self.ndim();
+        if crate::memory::elements(&self.shape)? == 0 {
+            return None;
+        }
+        let is_array = |elem: &IndexElem<'_>| matches!(elem, IndexElem::Array(_));
+        let first = index.iter().position(is_array)?;
+        let count = index.iter().filter(|elem| is_array(elem)).count();
+        if !index[first..first + count].iter().all(is_array) {
+            return None;
+        }
+        // Axes each batch's index consumes, the result's axes of its basic
+        // elements, those before the arrays, and where `...` is.
+        let (mut consumed, mut basic, mut before, mut ellipsis) = (count, 0, 0, None);
+        for (position, elem) in index.iter().enumerate() {
+            match elem {
+                IndexElem::Array(_) => continue,
+                IndexElem::Slice(_) | IndexElem::Range(_) => consumed += 1,
+                IndexElem::NewAxis => {}
+                IndexElem::Ellipsis if ellipsis.is_none() => {
+                    ellipsis = Some(position);
+                    continue;
+                }
+                _ => return None,
+            }
+            basic += 1;
+            before += usize::from(position < first);
+        }
+        // The axes `...`, or the whole axes after the index, cover.
+        let rest = ndim.checked_sub(consumed)?;
+        if ellipsis.is_some_and(|position| position < first) {
+            before += rest;
+        }
+        let arrays = index
+            .iter()
+            .filter_map(|elem| match elem {
+                IndexElem::Array(array) => Some(array.shape().len() - k),
+                _ => None,
+            })
+            .max()?;
+        let mut one = Vec::with_capacity(k + index.len());
+        for (axis, &len) in self.shape.iter().enumerate() {
+            let mut positions = crate::memory::vec(len)?;
+            positions.extend(0..len);
+            let mut shape = vec![1; k + arrays];
+            shape[axis] = len;
+            let arange = ndarray::Array::from_shape_vec(IxDyn(&shape), positions).expect("one position per batch");
+            one.push(IndexElem::Array(IntArray::Usize(CowArray::from(arange))));
+        }
+        // Each array with its batch axes first, then axes of length 1 up
+        // to the arrays' broadcast rank: the arrays broadcast per batch.
+        one.extend(index.iter().map(|elem| match elem {
+            IndexElem::Array(array) => IndexElem::Array(with_int_array!(array, a => {
+                IndexInt::wrap_array(CowArray::from(axes_at(a.view(), k, k + arrays - a.ndim())))
+            })),
+            IndexElem::Slice(slice) => IndexElem::Slice(*slice),
+            IndexElem::Range(range) => IndexElem::Range(*range),
+            IndexElem::NewAxis => IndexElem::NewAxis,
+            _ => IndexElem::Ellipsis,
+        }));
+        Some(OneIndex {
+            index: one,
+            batch: k,
+            arrays,
+            before,
+            per_batch: basic + arrays + rest,
+        })
+    }
+
+    /// `index` on a target of one axis behind the batch axes as one index
+    /// of the whole target, when it is one array (`tf.gather(x, idx,
+    /// batch_dims=k)` on a matrix): `along` the last axis, as
+    /// `take_along_axis` (each batch position's row picked by its own row
+    /// of the array, which broadcasts along the batch axes).
+    pub(crate) fn along<'i>(&self, index: &'i [IndexElem<'_>], ndim: usize) -> Option<OneIndex<'i>> {
+        let k = self.ndim();
+        let [IndexElem::Array(array)] = index else {
+            return None;
+        };
+        if ndim != 1 || array.shape().len() != k + 1 || crate::memory::elements(&self.shape)? == 0 {
+            return None;
+        }
+        let along = IndexElem::Along {
+            index: with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(a.view()))),
+            axis: k as isize,
+        };
+        Some(OneIndex {
+            index: vec![along],
+            batch: k,
+            arrays: 1,
+            before: 0,
+            per_batch: 1,
+        })
+    }
+
     /// `index` as any batch sees it, for shapes only: each array, `nd` and
     /// `along` index replaced by zeros of its per-batch shape, each mask by
     /// `false`. What a batch reads has this shape even when there is no
@@ -236,6 +400,11 @@ fn batched_shape<'e>(elem: &'e IndexElem<'_>) -> Option<&'e [usize]> {
         | IndexElem::NewAxis
         | IndexElem::CrossRank { .. } => None,
     }
+}
+
+/// `view` with `count` axes of length 1 inserted before axis `at`.
+fn axes_at<A>(view: ArrayViewD<'_, A>, at: usize, count: usize) -> ArrayViewD<'_, A> {
+    (0..count).fold(view, |view, _| view.insert_axis(Axis(at)))
 }
 
 /// `view` at batch position `at` along its leading axes, taking 0 along an

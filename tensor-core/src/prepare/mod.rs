@@ -26,6 +26,7 @@ mod batch;
 mod device;
 pub(crate) mod flat;
 pub use batch::Batch;
+pub(crate) use batch::OneIndex;
 pub use device::{DeviceAxes, device_axes, device_fault_first, device_out_of_bounds};
 
 use crate::element::{Arith, Op, OperandFault};
