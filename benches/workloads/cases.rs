@@ -2,7 +2,7 @@
 //! macros as a user would write it, on peers.py's inputs (its `workload`s) and
 //! with its useful-bytes formulas (`WORKLOADS`).
 
-use ndarray::{Array, Dimension};
+use ndarray::{Array, Array2, Dimension};
 use serde_json::Value;
 use tensor_at::{along, at};
 
@@ -357,10 +357,7 @@ pub fn build(name: &str) -> Case {
             }
         }
         "W14" => {
-            let x = uniform(seed(14, 0), (65536, 512));
-            let idx = ints(seed(14, 1), 65536 * 8, 512)
-                .into_shape_with_order((65536, 8))
-                .expect("65536 rows of 8");
+            let (x, idx) = w14_inputs();
             Case {
                 variant: "let out = at!(x[along(idx, 1)])",
                 useful_bytes: idx.len() as u64 * (I8 + 2 * F4),
@@ -369,10 +366,7 @@ pub fn build(name: &str) -> Case {
             }
         }
         "W14/batch" => {
-            let x = uniform(seed(14, 0), (65536, 512));
-            let idx = ints(seed(14, 1), 65536 * 8, 512)
-                .into_shape_with_order((65536, 8))
-                .expect("65536 rows of 8");
+            let (x, idx) = w14_inputs();
             Case {
                 variant: "let out = at!(x[idx]; batch = 1)",
                 useful_bytes: idx.len() as u64 * (I8 + 2 * F4),
@@ -381,11 +375,7 @@ pub fn build(name: &str) -> Case {
             }
         }
         "W15" => {
-            let x = uniform(seed(15, 0), (65536, 512));
-            let idx = ints(seed(15, 1), 65536 * 16, 512)
-                .into_shape_with_order((65536, 16))
-                .expect("65536 rows of 16");
-            let src = uniform(seed(15, 2), (65536, 16));
+            let (x, idx, src) = w15_inputs();
             Case {
                 variant: "at!(x[along(idx, 1)] += src)",
                 useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
@@ -394,11 +384,7 @@ pub fn build(name: &str) -> Case {
             }
         }
         "W15/batch" => {
-            let x = uniform(seed(15, 0), (65536, 512));
-            let idx = ints(seed(15, 1), 65536 * 16, 512)
-                .into_shape_with_order((65536, 16))
-                .expect("65536 rows of 16");
-            let src = uniform(seed(15, 2), (65536, 16));
+            let (x, idx, src) = w15_inputs();
             Case {
                 variant: "at!(x[idx] += src; batch = 1)",
                 useful_bytes: idx.len() as u64 * (I8 + 3 * F4),
@@ -421,4 +407,23 @@ pub fn build(name: &str) -> Case {
         }
         _ => panic!("no workload {name}"),
     }
+}
+
+/// W14's inputs (and W14/batch's): `x(65536, 512)` and 8 picks a row.
+fn w14_inputs() -> (Array2<f32>, Array2<i64>) {
+    let x = uniform(seed(14, 0), (65536, 512));
+    let idx = ints(seed(14, 1), 65536 * 8, 512)
+        .into_shape_with_order((65536, 8))
+        .expect("65536 rows of 8");
+    (x, idx)
+}
+
+/// W15's inputs (and W15/batch's): `x(65536, 512)`, 16 picks a row, and
+/// an update for each.
+fn w15_inputs() -> (Array2<f32>, Array2<i64>, Array2<f32>) {
+    let x = uniform(seed(15, 0), (65536, 512));
+    let idx = ints(seed(15, 1), 65536 * 16, 512)
+        .into_shape_with_order((65536, 16))
+        .expect("65536 rows of 16");
+    (x, idx, uniform(seed(15, 2), (65536, 16)))
 }
