@@ -119,8 +119,8 @@ impl Args {
         WORKLOADS
             .iter()
             .filter(|(name, _)| self.only.is_empty() || self.only.iter().any(|o| selects(o, name)))
-            // The GPU runs each workload in one form.
-            .filter(|(name, _)| !(self.gpu && name.contains('/')))
+            // The GPU runs each workload in one form, and the batched forms.
+            .filter(|(name, _)| !(self.gpu && name.contains('/') && !name.ends_with("/batch")))
     }
 }
 

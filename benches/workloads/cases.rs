@@ -410,7 +410,7 @@ pub fn build(name: &str) -> Case {
 }
 
 /// W14's inputs (and W14/batch's): `x(65536, 512)` and 8 picks a row.
-fn w14_inputs() -> (Array2<f32>, Array2<i64>) {
+pub fn w14_inputs() -> (Array2<f32>, Array2<i64>) {
     let x = uniform(seed(14, 0), (65536, 512));
     let idx = ints(seed(14, 1), 65536 * 8, 512)
         .into_shape_with_order((65536, 8))
@@ -420,7 +420,7 @@ fn w14_inputs() -> (Array2<f32>, Array2<i64>) {
 
 /// W15's inputs (and W15/batch's): `x(65536, 512)`, 16 picks a row, and
 /// an update for each.
-fn w15_inputs() -> (Array2<f32>, Array2<i64>, Array2<f32>) {
+pub fn w15_inputs() -> (Array2<f32>, Array2<i64>, Array2<f32>) {
     let x = uniform(seed(15, 0), (65536, 512));
     let idx = ints(seed(15, 1), 65536 * 16, 512)
         .into_shape_with_order((65536, 16))

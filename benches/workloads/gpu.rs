@@ -11,7 +11,7 @@ use ndarray::{Array1, Array2, ArrayBase, ArrayD, Data, Dimension};
 use tensor_at::gpu::{Gpu, GpuElement, GpuError, GpuTensor};
 use tensor_at::{along, at};
 
-use crate::cases::{Case, Runner};
+use crate::cases::{Case, Runner, w14_inputs, w15_inputs};
 use crate::inputs::{bools, fingerprint, ints, seed, sum, symmetric, uniform, unique};
 
 const M: usize = 1 << 20;
@@ -289,35 +289,42 @@ pub fn build(name: &str, gpu: &Gpu) -> Case {
                 runner: update_runner(gpu, x, false, move |x| at!(x[gi, gj] = gv)),
             }
         }
-        "W14" => {
-            let x = uniform(seed(14, 0), (65536, 512)).into_dyn();
-            let idx = ints(seed(14, 1), 65536 * 8, 512)
-                .into_shape_with_order((65536, 8))
-                .expect("65536 rows of 8");
+        "W14" | "W14/batch" => {
+            let (x, idx) = w14_inputs();
             let inputs = vec![("x", fingerprint(&x)), ("idx", fingerprint(&idx))];
             let useful_bytes = idx.len() as u64 * (I8 + 2 * F4);
             let gi = upload(gpu, &idx);
+            let (variant, runner) = if name == "W14" {
+                let gather = move |x: &mut GpuTensor<f32>| Some(at!(x[along(gi, 1)]));
+                ("let out = at!(g[along(gi, 1)])", runner(gpu, x.into_dyn(), false, gather))
+            } else {
+                let gather = move |x: &mut GpuTensor<f32>| Some(at!(x[gi]; batch = 1));
+                ("let out = at!(g[gi]; batch = 1)", runner(gpu, x.into_dyn(), false, gather))
+            };
             Case {
-                variant: "let out = at!(g[along(gi, 1)])",
+                variant,
                 useful_bytes,
                 inputs,
-                runner: runner(gpu, x, false, move |x| Some(at!(x[along(gi, 1)]))),
+                runner,
             }
         }
-        "W15" => {
-            let x = uniform(seed(15, 0), (65536, 512)).into_dyn();
-            let idx = ints(seed(15, 1), 65536 * 16, 512)
-                .into_shape_with_order((65536, 16))
-                .expect("65536 rows of 16");
-            let src = uniform(seed(15, 2), (65536, 16));
+        "W15" | "W15/batch" => {
+            let (x, idx, src) = w15_inputs();
             let inputs = vec![("x", fingerprint(&x)), ("idx", fingerprint(&idx)), ("src", fingerprint(&src))];
             let useful_bytes = idx.len() as u64 * (I8 + 3 * F4);
             let (gi, gs) = (upload(gpu, &idx), upload(gpu, &src));
+            let (variant, runner) = if name == "W15" {
+                let add = move |x: &mut GpuTensor<f32>| at!(x[along(gi, 1)] += gs);
+                ("at!(g[along(gi, 1)] += gs)", update_runner(gpu, x.into_dyn(), false, add))
+            } else {
+                let add = move |x: &mut GpuTensor<f32>| at!(x[gi] += gs; batch = 1);
+                ("at!(g[gi] += gs; batch = 1)", update_runner(gpu, x.into_dyn(), false, add))
+            };
             Case {
-                variant: "at!(g[along(gi, 1)] += gs)",
+                variant,
                 useful_bytes,
                 inputs,
-                runner: update_runner(gpu, x, false, move |x| at!(x[along(gi, 1)] += gs)),
+                runner,
             }
         }
         "W16" => {

@@ -130,7 +130,7 @@ where
     if Batch::is_basic(index) && shape.positions().next().is_some() {
         return choose::read_into(view, &Batch::behind_whole_axes(index, batch), mode, out);
     }
-    if let Some((one, _)) = small_batches_as_one(&shape, index, (view.shape(), view.strides()))
+    if let Some(one) = small_batches_as_one(&shape, index, (view.shape(), view.strides()))
         && let Some(arranged) = one.arrange(out.view_mut())
         && choose::read_into(view.clone(), &one.index, mode.clone(), arranged).is_ok()
     {
@@ -144,38 +144,22 @@ where
 }
 
 /// Batches that each select at most this many elements run as one index
-/// of the whole target ([`Batch::one_index`]): a plan for each batch then
+/// of the whole target ([`Batch::as_one`]): a plan for each batch then
 /// costs more than the one index's general table does. Each larger batch
 /// keeps a plan of its own, which takes the paths made for its form
 /// (docs/performance.md, "Small batches as one index").
 const ONE_INDEX_MAX_PER_BATCH: usize = 256;
 
 /// `index` under `batch` as one index of the whole target (of `shape` and
-/// `strides`), and the shape each batch selects: `along` the last axis for
-/// one array into batches of one axis ([`Batch::along`], `along`'s own
-/// paths at every size), else where each batch selects few elements
-/// ([`ONE_INDEX_MAX_PER_BATCH`]) and [`Batch::one_index`] has one.
-fn small_batches_as_one<'i>(
-    batch: &Batch,
-    index: &'i [IndexElem<'_>],
-    (shape, strides): (&[usize], &[isize]),
-) -> Option<(OneIndex<'i>, Vec<usize>)> {
+/// `strides`), where [`Batch::as_one`] has one for
+/// [`ONE_INDEX_MAX_PER_BATCH`].
+fn small_batches_as_one<'i>(batch: &Batch, index: &'i [IndexElem<'_>], (shape, strides): (&[usize], &[isize])) -> Option<OneIndex<'i>> {
     let k = batch.ndim();
     let layout = Layout {
         shape: &shape[k..],
         strides: &strides[k..],
     };
-    let per_batch = prepare::batch_read_shape(batch, index, layout).ok()?;
-    // (Batches that select nothing are listed one by one, as any batched
-    // call's batches are: more of them than memory can list is an error.)
-    let selected = memory::elements(&per_batch).filter(|&len| len > 0)?;
-    if let Some(along) = batch.along(index, layout.shape.len()) {
-        return Some((along, per_batch));
-    }
-    if selected > ONE_INDEX_MAX_PER_BATCH {
-        return None;
-    }
-    Some((batch.one_index(index, layout.shape.len())?, per_batch))
+    batch.as_one(index, layout, ONE_INDEX_MAX_PER_BATCH)
 }
 
 /// A batched read as one index of the whole target
@@ -188,12 +172,12 @@ fn read_as_one<'a, T: Clone>(
     batch: &Batch,
     mode: &AnyMode<T>,
 ) -> Option<Selection<'a, T>> {
-    let (one, per_batch) = small_batches_as_one(batch, index, (view.shape(), view.strides()))?;
+    let one = small_batches_as_one(batch, index, (view.shape(), view.strides()))?;
     if one.is_in_order() {
         // The one index's result is the batched result, axis for axis.
         return crate::api::select(view.clone(), &one.index, mode.clone()).ok();
     }
-    let out_shape = [batch.shape(), &per_batch].concat();
+    let out_shape = [batch.shape(), one.read_shape()].concat();
     let len = crate::plan::checked_size(&out_shape).ok()?;
     let mut elements = memory::vec(len)?;
     elements.resize(len, first_element(view, mode)?);
@@ -291,7 +275,7 @@ where
     let value = value.into_value();
     let mut target = target.view_mut().into_dyn();
     let axes = prepare::batch_update(batch, target.shape(), index, &mode, Some(&value))?;
-    if let Some((one, _)) = small_batches_as_one(&axes, index, (target.shape(), target.strides()))
+    if let Some(one) = small_batches_as_one(&axes, index, (target.shape(), target.strides()))
         && let Some(one_value) = one.value(&value)
         && crate::api::set(&mut target.view_mut(), &one.index, one_value, mode.clone()).is_ok()
     {
@@ -343,7 +327,7 @@ where
     let value = value.into_value();
     let mut target = target.view_mut().into_dyn();
     let axes = prepare::batch_update(batch, target.shape(), index, &mode, Some(&value))?;
-    if let Some((one, _)) = small_batches_as_one(&axes, index, (target.shape(), target.strides()))
+    if let Some(one) = small_batches_as_one(&axes, index, (target.shape(), target.strides()))
         && let Some(one_value) = one.value(&value)
         && crate::api::update(&mut target.view_mut(), &one.index, op, one_value, mode).is_ok()
     {

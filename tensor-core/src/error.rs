@@ -348,6 +348,14 @@ impl<A> From<SetError<A, IndexError>> for IndexError {
 }
 
 impl IndexError {
+    /// [`IndexError::TooLarge`] for a result, table or copy of `shape`.
+    #[cold]
+    pub(crate) fn too_large(shape: &[usize]) -> Self {
+        IndexError::TooLarge {
+            shape: Dims(shape.to_vec()),
+        }
+    }
+
     /// [`IndexError::OnDevice`] for the `what` of shape `shape`.
     pub(crate) fn on_device(what: &'static str, shape: &[usize]) -> Self {
         IndexError::OnDevice {

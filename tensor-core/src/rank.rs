@@ -6,7 +6,7 @@
 
 use ndarray::{Array, ArrayView, ArrayViewD, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
-use crate::error::{Dims, IndexError};
+use crate::error::IndexError;
 use crate::memory;
 
 /// One of ndarray's dimension types as the rank of a read: a basic read
@@ -502,9 +502,7 @@ impl Kind for Dynamic {
 /// it has): [`memory::copy`] for the paths that return a `Result`.
 pub(crate) fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
     let shape = view.raw_dim();
-    memory::copy(view).ok_or_else(|| IndexError::TooLarge {
-        shape: Dims(shape.slice().to_vec()),
-    })
+    memory::copy(view).ok_or_else(|| IndexError::too_large(shape.slice()))
 }
 
 /// A value of rank `Self` fits a region of rank `R`: it has at most as

@@ -4,11 +4,14 @@
 //!
 //! Every batch is prepared by tensor-core (and, for a write, staged on the
 //! device) before the first kernel writes, so an error in any batch leaves
-//! the tensor unchanged. A batch's share of the tensor is a view sharing
-//! its buffer: the tensor behind its leading `k` axes. Writes run batch by
-//! batch (the batches are distinct regions, so their order decides
-//! nothing); reads stack every batch's region into one and gather it with
-//! one kernel.
+//! the tensor unchanged. Where tensor-core has the batched index as one
+//! index of the whole tensor ([`Batch::as_one`]), the call is that one
+//! index's call: one plan and one kernel, whatever the number of batches.
+//! Otherwise a batch's share of the tensor is a view sharing its buffer:
+//! the tensor behind its leading `k` axes. Writes then run batch by batch
+//! (the batches are distinct regions, so their order decides nothing);
+//! reads stack every batch's region into one and gather it with one
+//! kernel.
 
 use tensor_core::backend::AnyMode;
 use tensor_core::backend::prepare::{self, Batch, Layout, Update};
@@ -61,14 +64,21 @@ impl<T: GpuElement> GpuTensor<T> {
             return self.get_any(index, mode);
         }
         let batches = prepare::batch_read(batch, &self.shape, index, &mode)?;
-        if device_index::holds_device_arrays::<T>(index, None) {
-            return self.get_batched_on_device(index, &batches, mode);
-        }
         // (With no batch position, nothing is indexed: not even an integer
         // that would be out of bounds on an empty axis.)
         if Batch::is_basic(index) && count(&batches) > 0 {
             // The same view of every batch: one read behind whole axes.
             return self.get_any(&Batch::behind_whole_axes(index, batch), mode);
+        }
+        if let Some(read) = batches
+            .as_one(index, self.batch_layout(batch), usize::MAX)
+            .filter(|one| one.is_in_order())
+            .and_then(|one| self.get_any(&one.index, mode).ok())
+        {
+            return Ok(read);
+        }
+        if device_index::holds_device_arrays::<T>(index, None) {
+            return self.get_batched_on_device(index, &batches, mode);
         }
         let shares = self.shares(&batches, index, None)?;
         let mut plans = room(shares.views.len())?;
@@ -77,11 +87,7 @@ impl<T: GpuElement> GpuTensor<T> {
         }
         let mut shape = batches.shape().to_vec();
         let Some(first) = plans.first() else {
-            let layout = Layout {
-                shape: &self.shape[batch..],
-                strides: &self.strides[batch..],
-            };
-            shape.extend(prepare::batch_read_shape(&batches, index, layout)?);
+            shape.extend(prepare::batch_read_shape(&batches, index, self.batch_layout(batch))?);
             elements(&shape)?;
             return Ok(GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), 0), shape));
         };
@@ -152,12 +158,15 @@ impl<T: GpuElement> GpuTensor<T> {
             return self.set_any(index, value, mode);
         }
         let value = value.into_value();
+        let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
+        if self.write_as_one(&batches, index, &value, |x, index, value| x.set_any(index, value, mode)) {
+            return Ok(());
+        }
         if device_index::holds_device_arrays(index, Some(&value)) {
-            return self.write_batched_on_device(index, batch, &value, &mode, Combine::Set, &|index, layout, value| {
+            return self.write_batched_on_device(index, &batches, &value, &mode, Combine::Set, &|index, layout, value| {
                 prepare::set(index, layout, &mode, value)
             });
         }
-        let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
         let mut shares = self.shares(&batches, index, Some(&value))?;
         let mut updates = room(shares.views.len())?;
         for (view, (index, value)) in shares.views.iter().zip(shares.indices.iter().zip(&shares.values)) {
@@ -216,18 +225,49 @@ impl<T: GpuElement> GpuTensor<T> {
         let combine = Combine::update(op)?;
         let value = value.into_value();
         refuse_unchecked_operands::<T>(op, &value)?;
+        let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
+        if self.write_as_one(&batches, index, &value, |x, index, value| x.update_any(index, op, value, mode)) {
+            return Ok(());
+        }
         if device_index::holds_device_arrays(index, Some(&value)) {
-            return self.write_batched_on_device(index, batch, &value, &mode, combine, &|index, layout, value| {
+            return self.write_batched_on_device(index, &batches, &value, &mode, combine, &|index, layout, value| {
                 prepare::update(index, layout, op, &mode, value)
             });
         }
-        let batches = prepare::batch_update(batch, &self.shape, index, &mode, Some(&value))?;
         let mut shares = self.shares(&batches, index, Some(&value))?;
         let mut updates = room(shares.views.len())?;
         for (view, (index, value)) in shares.views.iter().zip(shares.indices.iter().zip(&shares.values)) {
             updates.push(prepare::update(index, view.layout(), op, &mode, value)?);
         }
         write_batches(&mut shares.views, updates, combine)
+    }
+
+    /// Writes a batched call as one index of the whole tensor, by `write`
+    /// (the unbatched call), where [`Batch::as_one`] has one at any size (a
+    /// batch written one by one costs a plan on the host and a kernel
+    /// launch) and the value can be laid out for it: whether it was
+    /// written. A write that fails writes nothing, and then the batches are
+    /// written one by one, which report the batched call's error.
+    fn write_as_one(
+        &mut self,
+        batches: &Batch,
+        index: &[IndexElem<'_>],
+        value: &Value<'_, T>,
+        write: impl FnOnce(&mut Self, &[IndexElem<'_>], Value<'_, T>) -> Result<(), GpuError>,
+    ) -> bool {
+        let Some(one) = batches.as_one(index, self.batch_layout(batches.ndim()), usize::MAX) else {
+            return false;
+        };
+        one.value(value).is_some_and(|value| write(self, &one.index, value).is_ok())
+    }
+
+    /// The layout of each batch's share of this tensor: its axes behind
+    /// the leading `k`.
+    fn batch_layout(&self, k: usize) -> Layout<'_> {
+        Layout {
+            shape: &self.shape[k..],
+            strides: &self.strides[k..],
+        }
     }
 
     /// A batched read whose index holds device arrays: each batch position's
@@ -251,12 +291,7 @@ impl<T: GpuElement> GpuTensor<T> {
             reads.push(read);
         }
         if reads.is_empty() {
-            let k = batches.shape().len();
-            let layout = Layout {
-                shape: &self.shape[k..],
-                strides: &self.strides[k..],
-            };
-            shape.extend(prepare::batch_read_shape(batches, index, layout)?);
+            shape.extend(prepare::batch_read_shape(batches, index, self.batch_layout(batches.ndim()))?);
         }
         let len = elements(&shape)?;
         let out = GpuTensor::contiguous(&self.gpu, Buffer::empty(self.gpu.client(), len), shape);
@@ -273,14 +308,13 @@ impl<T: GpuElement> GpuTensor<T> {
     fn write_batched_on_device(
         &mut self,
         index: &[IndexElem<'_>],
-        batch: usize,
+        batches: &Batch,
         value: &Value<'_, T>,
         mode: &AnyMode<T>,
         op: Combine,
         prepare: &impl for<'i, 'w> Fn(&'i [IndexElem<'_>], Layout<'_>, &'w Value<'_, T>) -> Result<Update<'i, 'w, T>, IndexError>,
     ) -> Result<(), GpuError> {
-        let batches = prepare::batch_update(batch, &self.shape, index, mode, Some(value))?;
-        let count = count(&batches);
+        let count = count(batches);
         let (mut positions, mut views, mut device_values) = (room(count)?, room(count)?, room(count)?);
         let mut staged = room(count)?;
         positions.extend(batches.positions());
@@ -292,7 +326,7 @@ impl<T: GpuElement> GpuTensor<T> {
             });
         }
         for ((at, views), device_value) in positions.iter().zip(&views).zip(&device_values) {
-            let index = device_index::index_at(&batches, index, at, views);
+            let index = device_index::index_at(batches, index, at, views);
             let value = match device_value {
                 Some(tensor) => tensor.into_value(),
                 None => batches.value_at(value, at),

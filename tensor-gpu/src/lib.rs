@@ -178,8 +178,9 @@
 //! | `x[x < s] = array`, `x[x < s]` read | prefix sum of the mask (compaction), then a write or a gather |
 //! | `x[h > s]`, `h` another GPU tensor | as above, `h` read in the same pass (when of `x`'s type and shape, in C order; else marked first, one flag per position) |
 //! | `x[h > s, 1:3]`: a device mask beside other elements | compaction into the selected coordinates, which index as `nd(coordinates)` |
-//! | `x[idx]; batch = k` read | every batch's region stacked into one, then one gather |
-//! | `x[idx] op= v; batch = k` | every batch prepared and staged, then each batch's write as above |
+//! | `x[idx]; batch = k`, `x[idx] op= v; batch = k`, one array into batches of one axis, or arrays beside integers, slices, `None`, `...` | tensor-core's one index of the whole tensor (`along`, or `arange`s on the batch axes), then that one call's kernels |
+//! | `x[idx]; batch = k` read, other forms | every batch's region stacked into one, then one gather |
+//! | `x[idx] op= v; batch = k`, other forms | every batch prepared and staged, then each batch's write as above |
 //!
 //! Duplicates are deterministic: `set` keeps the last occurrence in index
 //! order, and accumulations apply every occurrence in index order, the

@@ -290,3 +290,74 @@ fn arrays_after_other_elements_keep_their_place_in_each_batch() {
     );
     assert_eq!(y, x);
 }
+
+/// An integer beside the arrays, and arrays apart, where NumPy's rule for
+/// the broadcast axes' place differs: each batch as the loop over batches
+/// says, whatever way the call runs.
+#[test]
+fn integers_and_arrays_apart_keep_each_batchs_layout() {
+    // Three picks a batch, as many as the first axis behind the batch is
+    // long: axes in the wrong order would have the right shape.
+    let (b, d, n, m) = (30, 3, 4, 5);
+    let x = ndarray::Array4::from_shape_fn((b, d, n, m), |(i, j, k, l)| (1000 * i + 100 * j + 10 * k + l) as i64);
+    let idx = Array2::from_shape_fn((b, 3), |(i, k)| (i + 2 * k) % m);
+    let jdx = Array2::from_shape_fn((b, 3), |(i, k)| (i + k) % d);
+
+    // x[b][:, 0, idx[b]]: adjacent after a slice, so (d, 3) a batch.
+    let after_a_slice: Array3<i64> = at!(x[:, 0, idx]; batch = 1);
+    assert_eq!(
+        after_a_slice,
+        Array3::from_shape_fn((b, d, 3), |(i, j, k)| x[[i, j, 0, idx[[i, k]]]])
+    );
+    // x[b][0, :, idx[b]]: apart, so (3, n) a batch.
+    let apart: Array3<i64> = at!(x[0, :, idx]; batch = 1);
+    assert_eq!(apart, Array3::from_shape_fn((b, 3, n), |(i, k, j)| x[[i, 0, j, idx[[i, k]]]]));
+    // x[b][jdx[b], :, idx[b]]: two arrays apart, (3, n) a batch.
+    let pairs: Array3<i64> = at!(x[jdx, :, idx]; batch = 1);
+    assert_eq!(
+        pairs,
+        Array3::from_shape_fn((b, 3, n), |(i, k, j)| x[[i, jdx[[i, k]], j, idx[[i, k]]]])
+    );
+    // x[b][:, kdx[b], None, idx[b]]: apart after a slice, (3, d, 1) a batch.
+    let kdx = Array2::from_shape_fn((b, 3), |(i, k)| (i + 3 * k) % n);
+    let apart_after_a_slice: ndarray::Array4<i64> = at!(x[:, kdx, None, idx]; batch = 1);
+    let expected = ndarray::Array4::from_shape_fn((b, 3, d, 1), |(i, k, j, _)| x[[i, j, kdx[[i, k]], idx[[i, k]]]]);
+    assert_eq!(apart_after_a_slice, expected);
+    // x[b][jdx[b], 1]: an integer after the array, (3, m) a batch.
+    let rows: Array3<i64> = at!(x[jdx, 1]; batch = 1);
+    assert_eq!(rows, Array3::from_shape_fn((b, 3, m), |(i, k, l)| x[[i, jdx[[i, k]], 1, l]]));
+
+    // x[b][:, 2, idx[b]] = v[b]: the last duplicate wins.
+    let v = Array3::from_shape_fn((b, d, 3), |(i, j, k)| -((100 * i + 10 * j + k) as i64));
+    let mut y = x.clone();
+    at!(y[:, 2, idx] = v; batch = 1);
+    let mut expected = x.clone();
+    for i in 0..b {
+        for j in 0..d {
+            for k in 0..3 {
+                expected[[i, j, 2, idx[[i, k]]]] = v[[i, j, k]];
+            }
+        }
+    }
+    assert_eq!(y, expected);
+    // x[b][jdx[b], :, idx[b]] += w[b], (3, n) a batch, duplicates summed.
+    let w = Array3::from_shape_fn((b, 3, n), |(i, k, j)| (i + k + j) as i64);
+    let mut y = x.clone();
+    at!(y[jdx, :, idx] += w; batch = 1);
+    let mut expected = x.clone();
+    for i in 0..b {
+        for k in 0..3 {
+            for j in 0..n {
+                expected[[i, jdx[[i, k]], j, idx[[i, k]]]] += w[[i, k, j]];
+            }
+        }
+    }
+    assert_eq!(y, expected);
+
+    // An integer out of bounds: the loop's error (the batch's own axis),
+    // nothing written.
+    let mut y = x.clone();
+    let error = try_at!(y[:, 7, idx] = v; batch = 1).unwrap_err();
+    assert_eq!(error, IndexError::OutOfBounds { index: 7, axis: 1, len: n });
+    assert_eq!(y, x);
+}

@@ -185,9 +185,7 @@ pub(crate) fn build_table<'i>(
         });
     }
     // A table memory cannot hold is an error, not an abort.
-    let mut offsets = passes.table(count).ok_or_else(|| IndexError::TooLarge {
-        shape: Dims(shape.clone()),
-    })?;
+    let mut offsets = passes.table(count).ok_or_else(|| IndexError::too_large(&shape))?;
     offsets.resize(count, 0isize);
     for component in components {
         component.accumulate(&shape, (target_shape, strides), bounds, passes, &mut offsets)?;
@@ -316,9 +314,7 @@ fn in_place_plan<'i>(
 /// shape cannot be addressed (see [`memory::elements`]: an empty shape's
 /// other lengths count too).
 pub(crate) fn checked_size(shape: &[usize]) -> Result<usize, IndexError> {
-    memory::elements(shape).ok_or_else(|| IndexError::TooLarge {
-        shape: Dims(shape.to_vec()),
-    })
+    memory::elements(shape).ok_or_else(|| IndexError::too_large(shape))
 }
 
 /// The number of true elements of a mask (a byte sum, which vectorizes,
@@ -338,7 +334,7 @@ pub(crate) fn mask_positions(mask: &ArrayViewD<'_, bool>) -> Result<Vec<Vec<usiz
     let mut positions: Vec<Vec<usize>> = (0..mask.ndim())
         .map(|_| memory::vec(count))
         .collect::<Option<_>>()
-        .ok_or_else(|| IndexError::TooLarge { shape: Dims(vec![count]) })?;
+        .ok_or_else(|| IndexError::too_large(&[count]))?;
     // A C-order multi-index counter: no allocation per element.
     let mut index = vec![0usize; mask.ndim()];
     for &selected in mask.iter() {

@@ -487,9 +487,7 @@ pub(crate) fn resolve<'i>(
                 arange_shape[d] = shape[d];
                 // An axis of a broadcast target may be far longer than
                 // memory holds positions.
-                let arange = arange(shape[d]).ok_or_else(|| IndexError::TooLarge {
-                    shape: Dims(region.clone()),
-                })?;
+                let arange = arange(shape[d]).ok_or_else(|| IndexError::too_large(&region))?;
                 let arange = Array::from_shape_vec(IxDyn(&arange_shape), arange).expect("one position per element");
                 Ok(Component {
                     axis: d,

@@ -30,7 +30,7 @@ use std::borrow::Cow;
 
 use ndarray::ArrayViewD;
 
-use crate::error::{Dims, IndexError};
+use crate::error::IndexError;
 use crate::index::{IndexInt, IntArray, with_index_slice, with_index_slices};
 use crate::memory;
 
@@ -257,9 +257,7 @@ impl Table<'_> {
         if let Entries::Offsets(offsets) = &self.entries {
             return Ok(Cow::Borrowed(offsets));
         }
-        let mut offsets = memory::vec(self.len()).ok_or_else(|| IndexError::TooLarge {
-            shape: Dims(self.shape.clone()),
-        })?;
+        let mut offsets = memory::vec(self.len()).ok_or_else(|| IndexError::too_large(&self.shape))?;
         self.in_pieces(&mut |piece| offsets.extend_from_slice(piece));
         Ok(Cow::Owned(offsets))
     }

@@ -8,11 +8,12 @@
 //! so that a bad structure is reported whatever the data); [`Batch::index_at`]
 //! and [`Batch::value_at`] are one batch position's share, views of the
 //! user's arrays: no `arange` grid is built. Small batches run as one
-//! index of the whole target instead ([`Batch::one_index`], with one
-//! `arange` per batch axis, and [`Batch::along`]).
+//! index of the whole target instead ([`Batch::as_one`]: one `arange` per
+//! batch axis, or `along` the last axis).
 
 use ndarray::{ArrayBase, ArrayViewD, Axis, CowArray, IxDyn, RawData, ShapeBuilder};
 
+use super::Layout;
 use crate::error::{BatchPart, IndexError};
 use crate::index::{DeviceArray, DeviceForm, IndexElem, IndexInt, IntArray, PySlice, with_int_array};
 use crate::value::Value;
@@ -158,10 +159,10 @@ impl Batch {
 /// A batched index as one index of the whole target: the batch axes
 /// indexed by `arange`s that broadcast against the index arrays (JAX's
 /// `vmap` of `x[idx]` is NumPy's `x[arange(B)[:, None], idx]`), so that
-/// one plan serves every batch position. [`Batch::one_index`] says which
+/// one plan serves every batch position. [`Batch::as_one`] says which
 /// indices have one.
 #[derive(Debug)]
-pub(crate) struct OneIndex<'i> {
+pub struct OneIndex<'i> {
     /// The index of the whole target.
     pub index: Vec<IndexElem<'i>>,
     /// The batch axes.
@@ -170,8 +171,8 @@ pub(crate) struct OneIndex<'i> {
     arrays: usize,
     /// The axes of the elements before the arrays, in each batch.
     before: usize,
-    /// The axes of each batch's result.
-    per_batch: usize,
+    /// The shape of each batch's result.
+    read_shape: Vec<usize>,
 }
 
 impl OneIndex<'_> {
@@ -185,7 +186,7 @@ impl OneIndex<'_> {
     pub fn arrange<S: RawData>(&self, batched: ArrayBase<S, IxDyn>) -> Option<ArrayBase<S, IxDyn>> {
         let (k, s, b) = (self.batch, self.arrays, self.before);
         let ndim = batched.ndim();
-        if ndim != k + self.per_batch {
+        if ndim != k + self.read_shape.len() {
             return None;
         }
         let order: Vec<usize> = (0..k).chain(k + b..k + b + s).chain(k..k + b).chain(k + b + s..ndim).collect();
@@ -198,16 +199,28 @@ impl OneIndex<'_> {
         self.before == 0
     }
 
+    /// The shape of what each batch selects: the batched result's shape
+    /// behind the batch axes.
+    pub fn read_shape(&self) -> &[usize] {
+        &self.read_shape
+    }
+
     /// A batched value as a value of the one index, or `None` when it has
-    /// more axes than a batch's result (each batch then tells why).
+    /// more axes than a batch's result (each batch then tells why), or is
+    /// on a device and would need axes inserted or moved.
     pub fn value<'v, T: Clone>(&self, value: &'v Value<'_, T>) -> Option<Value<'v, T>> {
         match value {
             Value::Scalar(scalar) => Some(Value::Scalar(scalar.clone())),
             Value::Array(array) => {
                 let own = array.ndim().checked_sub(self.batch)?;
-                let missing = self.per_batch.checked_sub(own)?;
+                let missing = self.read_shape.len().checked_sub(own)?;
                 self.arrange(axes_at(array.view(), self.batch, missing))
                     .map(|view| Value::Array(CowArray::from(view)))
+            }
+            // A device value is taken as it stands, when it needs no axis
+            // inserted or moved.
+            Value::Device(array) if self.is_in_order() && array.shape().len() == self.batch + self.read_shape.len() => {
+                Some(Value::Device(array.clone()))
             }
             Value::Device(_) => None,
         }
@@ -215,31 +228,61 @@ impl OneIndex<'_> {
 }
 
 impl Batch {
-    /// `index` on a target of `ndim` axes behind the batch axes as one
-    /// index of the whole target, when the batches' index arrays are
-    /// adjacent and every other element is a slice, `None` or `...`;
-    /// `None` otherwise (an integer, a mask, `nd`, `along`, a device array,
-    /// arrays apart, or an index that is wrong), and when there is no
-    /// batch position or memory cannot hold the `arange`s. A batched call
-    /// and the one index's call select the same elements in the same order
-    /// within each batch, so they write the same result.
-    pub(crate) fn one_index<'i>(&self, index: &'i [IndexElem<'_>], ndim: usize) -> Option<OneIndex<'i>> {
+    /// `index` under these batches as one index of the whole target, each
+    /// batch's share of it of `layout` (the axes behind the batch axes):
+    /// `along` the last axis for one array into batches of one axis, at any
+    /// size; else the batch axes indexed by `arange`s, where each batch
+    /// selects at most `max_per_batch` elements and the index has that
+    /// form ([`Batch::one_index`]). `None` otherwise, when the index is
+    /// wrong (the batches then say why), and when no batch selects
+    /// anything: those are called one by one, as any batched call's
+    /// batches are, so that more positions than memory can list stay an
+    /// error and NumPy's check of a zero-dimensional index still runs.
+    ///
+    /// A batched call and the one index's call select the same elements
+    /// in the same order within each batch, so they write the same result.
+    pub fn as_one<'i>(&self, index: &'i [IndexElem<'_>], layout: Layout<'_>, max_per_batch: usize) -> Option<OneIndex<'i>> {
+        let read_shape = super::batch_read_shape(self, index, layout).ok()?;
+        let selected = crate::memory::elements(&read_shape).filter(|&len| len > 0)?;
+        let ndim = layout.shape.len();
+        if let Some(along) = self.along(index, ndim, &read_shape) {
+            return Some(along);
+        }
+        if selected > max_per_batch {
+            return None;
+        }
+        self.one_index(index, ndim, read_shape)
+    }
+
+    /// `index` on a target of `ndim` axes behind the batch axes, each batch
+    /// selecting `read_shape`, as one index of the whole target, when it
+    /// holds index arrays and every other element is an integer, a slice,
+    /// `None` or `...`; `None` otherwise (a mask, `nd`, `along`, a device
+    /// array), and when there is no batch position or memory cannot hold
+    /// the `arange`s.
+    fn one_index<'i>(&self, index: &'i [IndexElem<'_>], ndim: usize, read_shape: Vec<usize>) -> Option<OneIndex<'i>> {
         let k = self.ndim();
         if crate::memory::elements(&self.shape)? == 0 {
             return None;
         }
+        // NumPy counts an integer beside arrays as an advanced index: the
+        // broadcast axes take the place of the first advanced element when
+        // all of them are adjacent, and come first otherwise.
         let is_array = |elem: &IndexElem<'_>| matches!(elem, IndexElem::Array(_));
-        let first = index.iter().position(is_array)?;
-        let count = index.iter().filter(|elem| is_array(elem)).count();
-        if !index[first..first + count].iter().all(is_array) {
-            return None;
-        }
+        let is_advanced = |elem: &IndexElem<'_>| matches!(elem, IndexElem::Array(_) | IndexElem::Int(_));
+        index.iter().position(is_array)?;
+        let first = index.iter().position(is_advanced)?;
+        let last = index.iter().rposition(is_advanced)?;
+        let adjacent = index[first..=last].iter().all(is_advanced);
         // Axes each batch's index consumes, the result's axes of its basic
-        // elements, those before the arrays, and where `...` is.
-        let (mut consumed, mut basic, mut before, mut ellipsis) = (count, 0, 0, None);
+        // elements, those before the advanced ones, and where `...` is.
+        let (mut consumed, mut basic, mut before, mut ellipsis) = (0, 0, 0, None);
         for (position, elem) in index.iter().enumerate() {
             match elem {
-                IndexElem::Array(_) => continue,
+                IndexElem::Array(_) | IndexElem::Int(_) => {
+                    consumed += 1;
+                    continue;
+                }
                 IndexElem::Slice(_) | IndexElem::Range(_) => consumed += 1,
                 IndexElem::NewAxis => {}
                 IndexElem::Ellipsis if ellipsis.is_none() => {
@@ -255,6 +298,10 @@ impl Batch {
         let rest = ndim.checked_sub(consumed)?;
         if ellipsis.is_some_and(|position| position < first) {
             before += rest;
+        }
+        if !adjacent {
+            // Each batch puts the broadcast axes first, as the one index does.
+            before = 0;
         }
         let arrays = index
             .iter()
@@ -280,41 +327,57 @@ impl Batch {
             })),
             IndexElem::Slice(slice) => IndexElem::Slice(*slice),
             IndexElem::Range(range) => IndexElem::Range(*range),
+            IndexElem::Int(i) => IndexElem::Int(*i),
             IndexElem::NewAxis => IndexElem::NewAxis,
             _ => IndexElem::Ellipsis,
         }));
+        debug_assert_eq!(
+            read_shape.len(),
+            basic + arrays + rest,
+            "each batch's result has the one index's axes"
+        );
         Some(OneIndex {
             index: one,
             batch: k,
             arrays,
             before,
-            per_batch: basic + arrays + rest,
+            read_shape,
         })
     }
 
     /// `index` on a target of one axis behind the batch axes as one index
-    /// of the whole target, when it is one array (`tf.gather(x, idx,
-    /// batch_dims=k)` on a matrix): `along` the last axis, as
+    /// of the whole target, when it is one array, on the host or on a
+    /// device (`tf.gather(x, idx, batch_dims=k)` on a matrix): `along` the
+    /// last axis, as
     /// `take_along_axis` (each batch position's row picked by its own row
     /// of the array, which broadcasts along the batch axes).
-    pub(crate) fn along<'i>(&self, index: &'i [IndexElem<'_>], ndim: usize) -> Option<OneIndex<'i>> {
+    fn along<'i>(&self, index: &'i [IndexElem<'_>], ndim: usize, read_shape: &[usize]) -> Option<OneIndex<'i>> {
         let k = self.ndim();
-        let [IndexElem::Array(array)] = index else {
-            return None;
-        };
-        if ndim != 1 || array.shape().len() != k + 1 || crate::memory::elements(&self.shape)? == 0 {
+        if ndim != 1 || crate::memory::elements(&self.shape)? == 0 {
             return None;
         }
-        let along = IndexElem::Along {
-            index: with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(a.view()))),
-            axis: k as isize,
+        let along = match index {
+            [IndexElem::Array(array)] if array.shape().len() == k + 1 => IndexElem::Along {
+                index: with_int_array!(array, a => IndexInt::wrap_array(CowArray::from(a.view()))),
+                axis: k as isize,
+            },
+            [
+                IndexElem::Device {
+                    array,
+                    form: DeviceForm::Array,
+                },
+            ] if array.shape().len() == k + 1 => IndexElem::Device {
+                array: array.clone(),
+                form: DeviceForm::Along(k as isize),
+            },
+            _ => return None,
         };
         Some(OneIndex {
             index: vec![along],
             batch: k,
             arrays: 1,
             before: 0,
-            per_batch: 1,
+            read_shape: read_shape.to_vec(),
         })
     }
 
@@ -498,5 +561,67 @@ mod tests {
         assert_eq!(broadcast, &array![true, false].into_dyn());
         let batch = Batch { shape: vec![2, 3] };
         assert_eq!(batch.positions().nth(4), Some(vec![1, 1]));
+    }
+
+    #[test]
+    fn the_forms_run_as_one_index_and_the_rest_batch_by_batch() {
+        let (shape, strides) = ([3usize, 2, 4, 5], [40isize, 20, 5, 1]);
+        let layout = Layout {
+            shape: &shape[1..],
+            strides: &strides[1..],
+        };
+        let batch = Batch { shape: vec![3] };
+        let idx = array![[0usize, 1], [1, 0], [1, 1]];
+        let mask = array![[true, false]];
+        // (The one index's length, whether it is in order, and each batch's
+        // shape.)
+        let as_one = |index: &[IndexElem<'_>], max: usize| {
+            let one = batch.as_one(index, layout, max)?;
+            Some((one.index.len(), one.is_in_order(), one.read_shape().to_vec()))
+        };
+        // Arrays beside integers, slices, `None` and `...`, up to the limit.
+        // The axes are out of order where elements with axes come before
+        // adjacent advanced ones (each batch then puts those axes first).
+        let in_order = [ix(&idx), ix(..)];
+        let after_a_slice = [ix(..), ix(&idx)];
+        let after_none = [ix(IndexElem::NewAxis), ix(&idx), ix(&idx)];
+        let after_ellipsis = [ix(IndexElem::Ellipsis), ix(&idx)];
+        let with_an_integer = [ix(&idx), ix(0)];
+        let integer_after_a_slice = [ix(..), ix(0), ix(&idx)];
+        let apart = [ix(&idx), ix(..), ix(&idx)];
+        let apart_by_an_integer = [ix(0), ix(..), ix(&idx)];
+        for (index, expected) in [
+            (&in_order[..], (3, true, vec![2, 4, 5])),
+            (&after_a_slice, (3, false, vec![2, 2, 5])),
+            (&after_none, (4, false, vec![1, 2, 5])),
+            (&after_ellipsis, (3, false, vec![2, 4, 2])),
+            (&with_an_integer, (3, true, vec![2, 5])),
+            (&integer_after_a_slice, (4, false, vec![2, 2])),
+            (&apart, (4, true, vec![2, 4])),
+            (&apart_by_an_integer, (4, true, vec![2, 4])),
+        ] {
+            let selected = expected.2.iter().product();
+            assert_eq!(as_one(index, selected), Some(expected), "{index:?} as one index");
+            assert!(as_one(index, selected - 1).is_none(), "{index:?}: past the limit");
+        }
+        // A mask, `nd`, or no array: batch by batch.
+        let pairs = array![[[0usize, 1]], [[1, 0]], [[3, 4]]];
+        for index in [vec![ix(0), ix(&mask)], vec![ix(crate::nd(&pairs))], vec![ix(0), ix(..)]] {
+            assert!(as_one(&index, usize::MAX).is_none(), "{index:?} batch by batch");
+        }
+        // A batch that selects nothing: batch by batch.
+        let none = ndarray::Array2::<usize>::zeros((3, 0));
+        assert!(as_one(&[ix(..), ix(&none)], usize::MAX).is_none());
+        // One array into batches of one axis: `along`, at any size.
+        let rows = Batch { shape: vec![12] };
+        let flat = Layout {
+            shape: &[5],
+            strides: &[1],
+        };
+        let picks = ndarray::Array2::<usize>::zeros((12, 300));
+        let index = [ix(&picks)];
+        let along = rows.as_one(&index, flat, 0).expect("along at any size");
+        assert!(matches!(along.index[..], [IndexElem::Along { axis: 1, .. }]));
+        assert_eq!(along.read_shape(), [300]);
     }
 }

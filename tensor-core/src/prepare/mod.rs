@@ -25,8 +25,7 @@ use ndarray::IxDyn;
 mod batch;
 mod device;
 pub(crate) mod flat;
-pub use batch::Batch;
-pub(crate) use batch::OneIndex;
+pub use batch::{Batch, OneIndex};
 pub use device::{DeviceAxes, device_axes, device_fault_first, device_out_of_bounds};
 
 use crate::element::{Arith, Op, OperandFault};
@@ -402,9 +401,7 @@ pub(crate) fn checked_in_loop<'i, 'a, 'v, T: Arith>(
 /// backend: tensor-gpu's lists of batch positions too).
 #[cold]
 pub fn too_large(shape: &[usize]) -> IndexError {
-    IndexError::TooLarge {
-        shape: Dims(shape.to_vec()),
-    }
+    IndexError::too_large(shape)
 }
 
 /// The error of an index array on the first axis of a target of length

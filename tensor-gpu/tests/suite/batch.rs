@@ -794,3 +794,126 @@ fn macros_with_a_batch_same_as_cpu() {
     assert_eq!(on_gpu.unwrap_err(), GpuError::Index(cpu.unwrap_err()));
     assert_same(&read(&g), &x, "the tensor is unchanged");
 }
+
+#[test]
+fn batches_as_one_index_keep_each_batch_in_place() {
+    let gpu = device!();
+    // Many batches, each as tensor-core's loop over batches would write it
+    // and as the element written out by hand says. As many picks as the
+    // middle axis is long: axes in the wrong order would have the right
+    // shape.
+    let (b, d, n) = (600, 4, 5);
+    let x = ints(&[b, d, n], 60);
+    let idx = indices(&[b, 4], n as i64, 61);
+    let at_idx = |i: usize, k: usize| idx[[i, k]].rem_euclid(n as i64) as usize;
+
+    // x[b][:, idx[b]] and x[b][..., idx[b]]: shape (d, 4) per batch.
+    let expected = Array::from_shape_fn((b, d, 4), |(i, j, k)| x[[i, j, at_idx(i, k)]]).into_dyn();
+    for (index, what) in [
+        (vec![ix(..), ix(&idx)], "x[:, idx]"),
+        (vec![ix(IndexElem::Ellipsis), ix(&idx)], "x[..., idx]"),
+    ] {
+        assert!(get_both(&gpu, &x, &index, 1, AnyMode::Error, what));
+        let read = upload(&gpu, &x).get_batched_in(&index, 1, AnyMode::Error).unwrap();
+        assert_eq!(read.to_array().unwrap(), expected, "{what}");
+    }
+    // x[b][None, jdx[b], idx[b]]: the arrays broadcast to (4,) after the
+    // new axis.
+    let jdx = indices(&[b, 1], d as i64, 62);
+    let pair = [ix(IndexElem::NewAxis), ix(&jdx), ix(&idx)];
+    assert!(get_both(&gpu, &x, &pair, 1, AnyMode::Error, "x[None, jdx, idx]"));
+
+    // x[b][1:, idx[b]] = v[b]: the last duplicate wins.
+    let v = ints(&[b, d - 1, 4], 63);
+    let index = [ix(1..), ix(&idx)];
+    assert!(set_both(&gpu, &x, &index, 1, (&v).into_value(), AnyMode::Error, "x[1:, idx] = v"));
+    let mut g = upload(&gpu, &x);
+    g.set_batched_in(&index, 1, &v, AnyMode::Error).unwrap();
+    let mut expected = x.clone();
+    for i in 0..b {
+        for j in 0..d - 1 {
+            for k in 0..4 {
+                expected[[i, j + 1, at_idx(i, k)]] = v[[i, j, k]];
+            }
+        }
+    }
+    assert_eq!(g.to_array().unwrap(), expected, "x[1:, idx] = v by hand");
+
+    // x[b][:, idx[b]] += row[b], the row broadcast over the slice's axis
+    // and the duplicates summed.
+    let row = ints(&[b, 1, 4], 64);
+    let index = [ix(..), ix(&idx)];
+    assert!(update_both(
+        &gpu,
+        &x,
+        &index,
+        1,
+        Op::Add,
+        (&row).into_value(),
+        AnyMode::Error,
+        "x[:, idx] += row"
+    ));
+    let mut g = upload(&gpu, &x);
+    g.update_batched_in(&index, 1, Op::Add, &row, AnyMode::Error).unwrap();
+    let mut expected = x.clone();
+    for i in 0..b {
+        for j in 0..d {
+            for k in 0..4 {
+                expected[[i, j, at_idx(i, k)]] += row[[i, 0, k]];
+            }
+        }
+    }
+    assert_eq!(g.to_array().unwrap(), expected, "x[:, idx] += row by hand");
+
+    // A bad pick in the last batch: the loop's error, nothing written.
+    let mut bad = idx.clone();
+    bad[[b - 1, 3]] = n as i64 + 1;
+    assert!(!set_both(
+        &gpu,
+        &x,
+        &[ix(1..), ix(&bad)],
+        1,
+        (&v).into_value(),
+        AnyMode::Error,
+        "a bad pick"
+    ));
+    let error = upload(&gpu, &x)
+        .set_batched_in(&[ix(1..), ix(&bad)], 1, &v, AnyMode::Error)
+        .unwrap_err();
+    let expected = IndexError::OutOfBounds {
+        index: n as i128 + 1,
+        axis: 1,
+        len: n,
+    };
+    assert!(matches!(error, GpuError::Index(ref e) if *e == expected), "{error:?}");
+
+    // One array into batches of one axis (`tf.gather(x, idx, batch_dims=1)`
+    // on a matrix, run `along` the last axis): read, `=` and `+=`.
+    let x = floats(&[b, 50], 65);
+    let idx = indices(&[b, 70], 50, 66);
+    let at_idx = |i: usize, k: usize| idx[[i, k]].rem_euclid(50) as usize;
+    let read = upload(&gpu, &x).get_batched_in(&[ix(&idx)], 1, AnyMode::Error).unwrap();
+    let expected = Array::from_shape_fn((b, 70), |(i, k)| x[[i, at_idx(i, k)]]).into_dyn();
+    assert_eq!(read.to_array().unwrap(), expected, "x[idx] along");
+    assert!(get_both(&gpu, &x, &[ix(&idx)], 1, AnyMode::Error, "x[idx] along"));
+    let values = floats(&[b, 70], 67);
+    assert!(set_both(
+        &gpu,
+        &x,
+        &[ix(&idx)],
+        1,
+        (&values).into_value(),
+        AnyMode::Error,
+        "x[idx] = v along"
+    ));
+    assert!(update_both(
+        &gpu,
+        &x,
+        &[ix(&idx)],
+        1,
+        Op::Add,
+        (&values).into_value(),
+        AnyMode::Error,
+        "x[idx] += v along"
+    ));
+}

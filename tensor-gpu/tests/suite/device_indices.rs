@@ -297,3 +297,84 @@ fn batched_calls_take_device_indices_and_values() {
     assert_eq!(error, GpuError::Index(expected));
     assert_eq!(g.to_array().unwrap(), x, "unchanged");
 }
+
+#[test]
+fn batched_picks_on_the_device_run_along_the_last_axis() {
+    // One device array into batches of one axis (`tf.gather(x, idx,
+    // batch_dims=1)` on a matrix), as one `along` call: against the
+    // element written out by hand, and against tensor-core's batches.
+    let gpu = device!();
+    let (b, n, s) = (700, 40, 9);
+    let mut rng = Lcg(5);
+    let x = Array::from_shape_fn(IxDyn(&[b, n]), |_| rng.float());
+    let picks = Array::from_shape_fn(IxDyn(&[b, s]), |_| rng.below(2 * n as u64) as i64 - n as i64);
+    let at = |i: usize, k: usize| picks[[i, k]].rem_euclid(n as i64) as usize;
+    let gi = made_on_device(&gpu, &picks, 3i64);
+
+    let read = upload(&gpu, &x).get_batched_in(&[ix(&gi)], 1, AnyMode::Error).unwrap();
+    let expected = Array::from_shape_fn(IxDyn(&[b, s]), |p| x[[p[0], at(p[0], p[1])]]);
+    assert_eq!(read.to_array().unwrap(), expected, "read");
+
+    // `+=` of a device value: each batch's duplicates summed in index order.
+    let value = Array::from_shape_fn(IxDyn(&[b, s]), |_| rng.float());
+    let mut cpu = x.clone();
+    tensor_core::backend::update_batched(&mut cpu, &[ix(&picks)], 1, Op::Add, &value, AnyMode::Error).unwrap();
+    let mut g = upload(&gpu, &x);
+    g.update_batched_in(&[ix(&gi)], 1, Op::Add, &upload(&gpu, &value), AnyMode::Error)
+        .unwrap();
+    assert_same(&g.to_array().unwrap(), &cpu, "+= a device value");
+    let mut by_hand = x.clone();
+    for i in 0..b {
+        for k in 0..s {
+            by_hand[[i, at(i, k)]] += value[[i, k]];
+        }
+    }
+    assert_eq!(cpu, by_hand, "+= by hand");
+
+    // `=` of a device value with a batch axis of length 1 (broadcast), and
+    // of a scalar: the last duplicate wins.
+    let row = Array::from_shape_fn(IxDyn(&[1, s]), |_| rng.float());
+    let mut g = upload(&gpu, &x);
+    g.set_batched_in(&[ix(&gi)], 1, &upload(&gpu, &row), AnyMode::Error).unwrap();
+    let mut by_hand = x.clone();
+    for i in 0..b {
+        for k in 0..s {
+            by_hand[[i, at(i, k)]] = row[[0, k]];
+        }
+    }
+    assert_eq!(g.to_array().unwrap(), by_hand, "= a broadcast device value");
+    let mut cpu = x.clone();
+    tensor_core::backend::set_batched(&mut cpu, &[ix(&picks)], 1, 2.5, AnyMode::Error).unwrap();
+    let mut g = upload(&gpu, &x);
+    at!(g[gi] = 2.5; batch = 1);
+    assert_same(&g.to_array().unwrap(), &cpu, "= a scalar through the macros");
+
+    // Out of bounds in the last batch only: each batch's own axis in the
+    // error, as tensor-core's batches say, and nothing written.
+    let mut wild = picks.clone();
+    wild[[b - 1, s - 1]] = n as i64;
+    let gw = upload(&gpu, &wild);
+    for result in [
+        upload(&gpu, &x).get_batched_in(&[ix(&gw)], 1, AnyMode::Error).map(drop),
+        g.update_batched_in(&[ix(&gw)], 1, Op::Add, 1.0, AnyMode::Error),
+    ] {
+        let expected = tensor_core::backend::get_batched(&x, &[ix(&wild)], 1, AnyMode::Error).map(drop);
+        assert!(!assert_same_outcome(&result, &expected, "a pick out of bounds"));
+        assert_eq!(
+            result.unwrap_err(),
+            GpuError::Index(IndexError::OutOfBounds {
+                index: n as i128,
+                axis: 0,
+                len: n
+            })
+        );
+    }
+    assert_same(&g.to_array().unwrap(), &cpu, "unchanged");
+    // In mode `wrap`, the same pick reads and writes the first element.
+    let read = upload(&gpu, &x)
+        .get_batched_in(&[ix(&gw)], 1, AnyMode::Wrap)
+        .unwrap()
+        .to_array()
+        .unwrap();
+    assert_eq!(read[[b - 1, s - 1]], x[[b - 1, 0]], "wrapped");
+}

@@ -54,3 +54,49 @@ fn every_copy_between_host_and_device_is_counted() {
     assert_eq!((gpu.transfers() - before.0).uploads, 1);
     assert_eq!(other.transfers() - before.1, Transfers::default());
 }
+
+#[test]
+fn many_batches_move_what_their_one_index_moves() {
+    // 300 batches of 4 picks: run batch by batch, each batch would upload
+    // its own region and value. As one index, the batched call moves
+    // exactly what the same selection written as one unbatched call does.
+    let gpu = device!();
+    let (b, n) = (300usize, 7usize);
+    let x = ndarray::Array2::from_shape_fn((b, n), |(i, j)| (i * n + j) as f32).into_dyn();
+    let idx = ndarray::Array2::from_shape_fn((b, 4), |(i, k)| ((i + 3 * k) % n) as i64);
+    let v = ndarray::Array2::from_shape_fn((b, 4), |(i, k)| (i + k) as f32);
+    // What `call` moves, and the tensor after it, on a tensor of `x`. Each
+    // call runs once before it is counted: the device keeps the small
+    // constants it has uploaded, such as a region's axes, for the next.
+    let moved = |x: &ndarray::ArrayD<f32>, call: &dyn Fn(&mut GpuTensor<f32>)| {
+        call(&mut GpuTensor::from_array(&gpu, x).unwrap());
+        let mut g = GpuTensor::from_array(&gpu, x).unwrap();
+        let before = gpu.transfers();
+        call(&mut g);
+        (gpu.transfers() - before, g.to_array().unwrap())
+    };
+    // One array into batches of one axis: `along` the last axis, its index
+    // on the host, then on the device.
+    let batched = moved(&x, &|g| g.update_batched(&[ix(&idx)], 1, Op::Add, &v, Mode::Error).unwrap());
+    let along = moved(&x, &|g| {
+        g.update(&[ix(tensor_core::along(&idx, 1))], Op::Add, &v, Mode::Error).unwrap()
+    });
+    assert_eq!(batched, along, "host picks");
+    let (gi, gv) = (GpuTensor::from_array(&gpu, &idx).unwrap(), GpuTensor::from_array(&gpu, &v).unwrap());
+    let batched = moved(&x, &|g| g.set_batched(&[ix(&gi)], 1, &gv, Mode::Error).unwrap());
+    let along = moved(&x, &|g| g.set(&[ix(tensor_core::along(&gi, 1))], &gv, Mode::Error).unwrap());
+    assert_eq!(batched, along, "device picks");
+    // Arrays after a slice, on a target of three axes: the batch axis
+    // indexed by an `arange` of the batches, NumPy's `x[arange(B)[:, None],
+    // :, idx]`.
+    let x3 = x.clone().insert_axis(ndarray::Axis(1));
+    let rows = ndarray::Array2::from_shape_fn((b, 1), |(i, _)| i);
+    let (v_batched, v_one) = (v.clone().insert_axis(ndarray::Axis(1)), v.clone().insert_axis(ndarray::Axis(2)));
+    let batched = moved(&x3, &|g| {
+        g.update_batched(&[ix(..), ix(&idx)], 1, Op::Add, &v_batched, Mode::Error).unwrap()
+    });
+    let one = moved(&x3, &|g| {
+        g.update(&[ix(&rows), ix(..), ix(&idx)], Op::Add, &v_one, Mode::Error).unwrap()
+    });
+    assert_eq!(batched, one, "arrays after a slice");
+}
