@@ -232,8 +232,8 @@ impl Batch {
     /// batch's share of it of `layout` (the axes behind the batch axes):
     /// `along` the last axis for one array into batches of one axis, at any
     /// size; else the batch axes indexed by `arange`s, where each batch
-    /// selects at most `max_per_batch` elements and the index has that
-    /// form ([`Batch::one_index`]). `None` otherwise, when the index is
+    /// selects at most `max_per_batch` elements and the index holds arrays
+    /// beside integers, slices, `None` and `...` only. `None` otherwise, when the index is
     /// wrong (the batches then say why), and when no batch selects
     /// anything: those are called one by one, as any batched call's
     /// batches are, so that more positions than memory can list stay an
@@ -270,7 +270,9 @@ impl Batch {
         // all of them are adjacent, and come first otherwise.
         let is_array = |elem: &IndexElem<'_>| matches!(elem, IndexElem::Array(_));
         let is_advanced = |elem: &IndexElem<'_>| matches!(elem, IndexElem::Array(_) | IndexElem::Int(_));
-        index.iter().position(is_array)?;
+        if !index.iter().any(is_array) {
+            return None;
+        }
         let first = index.iter().position(is_advanced)?;
         let last = index.iter().rposition(is_advanced)?;
         let adjacent = index[first..=last].iter().all(is_advanced);
