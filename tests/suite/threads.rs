@@ -1006,6 +1006,81 @@ fn large_along_reads_report_the_first_pick_out_of_bounds_for_every_thread_count(
     }
 }
 
+/// Large element reads through one or two index arrays (`x[idx]`,
+/// `x[i, j]`), read in place, on one thread or by pieces on several: the
+/// plain loop's elements, negative indices counted from the end, and
+/// NumPy's error for an index out of bounds anywhere (the first array's
+/// before the second's, then the first in C order), also on an axis of
+/// length zero.
+#[test]
+fn large_element_reads_report_the_first_index_out_of_bounds_for_every_thread_count() {
+    let (rows, cols, count) = (size(3000, 30), 70, size(200_000, 300));
+    let x = Array2::from_shape_fn((rows, cols), |(i, j)| (i * cols + j) as f32);
+    let flat = x.iter().copied().collect::<Array1<f32>>();
+    let (mut i, mut j) = (indices(count, rows, 13), indices_some_negative(count, cols, 14, 7));
+    let mut k = indices_some_negative(count, rows * cols, 15, 5);
+    // Just in bounds from either end, first and last.
+    (i[0], i[count - 1], j[0], j[count - 1]) = (-(rows as i64), rows as i64 - 1, cols as i64 - 1, -(cols as i64));
+    (k[0], k[count - 1]) = (-((rows * cols) as i64), (rows * cols) as i64 - 1);
+    let at = |a: i64, len: usize| a.rem_euclid(len as i64) as usize;
+    let pairs = Array1::from_shape_fn(count, |p| x[[at(i[p], rows), at(j[p], cols)]]);
+    let elements = Array1::from_shape_fn(count, |p| flat[at(k[p], rows * cols)]);
+    let (last, middle) = (count - 1, count / 2);
+    for threads in thread_counts([1, 2, 8]) {
+        let (got_pairs, got_elements): (Array1<f32>, Array1<f32>) = in_pool(threads, || (at!(x[i, j]), at!(flat[k])));
+        assert_eq!(got_pairs, pairs, "{threads} threads");
+        assert_eq!(got_elements, elements, "{threads} threads");
+        let pair_error = |bad: &[(bool, usize, i64)]| {
+            let (mut i, mut j) = (i.clone(), j.clone());
+            for &(first, place, index) in bad {
+                if first { i[place] = index } else { j[place] = index }
+            }
+            in_pool(threads, || try_at!(x[i, j]).map(|got: Array1<f32>| got.len()))
+                .unwrap_err()
+                .to_string()
+        };
+        let (axis0, axis1) = (
+            |i: i64| format!("index {i} is out of bounds for axis 0 with size {rows}"),
+            |j: i64| format!("index {j} is out of bounds for axis 1 with size {cols}"),
+        );
+        assert_eq!(pair_error(&[(false, last, cols as i64)]), axis1(cols as i64), "{threads} threads");
+        assert_eq!(
+            pair_error(&[(false, 1, -(cols as i64) - 1), (true, last, -(rows as i64) - 1)]),
+            axis0(-(rows as i64) - 1),
+            "{threads} threads"
+        );
+        assert_eq!(
+            pair_error(&[(true, last, i64::MAX), (true, middle, i64::MIN)]),
+            axis0(i64::MIN),
+            "{threads} threads"
+        );
+        let mut k = k.clone();
+        k[last] = (rows * cols) as i64;
+        k[middle] = -((rows * cols) as i64) - 1;
+        let error = in_pool(threads, || try_at!(flat[k]).map(|got: Array1<f32>| got.len())).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "index {} is out of bounds for axis 0 with size {}",
+                -((rows * cols) as i64) - 1,
+                rows * cols
+            )
+        );
+        let (none, no_columns) = (Array1::<f32>::zeros(0), Array2::<f32>::zeros((rows, 0)));
+        let (zeros, error) = (Array1::<i64>::zeros(count), |read: Result<Array1<f32>, tensor_at::IndexError>| {
+            read.unwrap_err().to_string()
+        });
+        assert_eq!(
+            error(in_pool(threads, || try_at!(none[zeros]))),
+            "index 0 is out of bounds for axis 0 with size 0"
+        );
+        assert_eq!(
+            error(in_pool(threads, || try_at!(no_columns[zeros, zeros]))),
+            "index 0 is out of bounds for axis 1 with size 0"
+        );
+    }
+}
+
 /// Batched sums and sets (`; batch = 1`), each batch large enough to take
 /// the parallel paths: the plain loop over the batch's occurrences, bit
 /// for bit, for every thread count (W15 and W16's promise).

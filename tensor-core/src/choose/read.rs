@@ -406,3 +406,55 @@ unsafe fn gather_bits<T, B: Bits>(
     let numbers = |bits| plain.numbers_of::<B>(bits).unwrap_or_else(|_| unreachable!("B has T's width"));
     gathered.map(numbers).map_err(|(why, bits)| (why, numbers(bits)))
 }
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{Array1, Array2, ArrayD, CowArray, IxDyn};
+
+    use super::*;
+    use crate::index::IntArray;
+
+    fn array(values: &[i64]) -> IndexElem<'static> {
+        IndexElem::Array(IntArray::I64(CowArray::from(Array1::from(values.to_vec()).into_dyn())))
+    }
+
+    fn gathered(view: ArrayViewD<'_, f32>, index: &[IndexElem<'_>]) -> Result<ArrayD<f32>, IndexError> {
+        match read(view, index, AnyMode::Error)? {
+            Selection::Owned(owned) => Ok(owned),
+            Selection::View(_) => panic!("an index array reads into a new array"),
+        }
+    }
+
+    /// Element reads through one or two index arrays read in place: the
+    /// plain loop's elements (negative indices from the end, just in
+    /// bounds either way), and NumPy's error (the first array's before the
+    /// second's, then the first in C order), an axis of length zero
+    /// included.
+    #[test]
+    fn element_reads_through_index_arrays_equal_a_plain_loop_and_numpys_errors() {
+        let x = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as f32);
+        let flat = Array1::from_iter(x.iter().copied());
+        let (i, j) = ([0i64, -3, 2, -1, 1], [3i64, -4, 0, -1, 2]);
+        let pairs = Array1::from_iter(
+            i.iter()
+                .zip(&j)
+                .map(|(&a, &b)| x[[a.rem_euclid(3) as usize, b.rem_euclid(4) as usize]]),
+        );
+        assert_eq!(gathered(x.view().into_dyn(), &[array(&i), array(&j)]), Ok(pairs.into_dyn()));
+        let k = [11i64, -12, 0, -1, 5];
+        let elements = Array1::from_iter(k.iter().map(|&a| flat[a.rem_euclid(12) as usize]));
+        assert_eq!(gathered(flat.view().into_dyn(), &[array(&k)]), Ok(elements.into_dyn()));
+
+        let out_of_bounds = |index, axis, len| Err(IndexError::OutOfBounds { index, axis, len });
+        let pair = |i: &[i64], j: &[i64]| gathered(x.view().into_dyn(), &[array(i), array(j)]);
+        assert_eq!(pair(&[0, 1, 2], &[0, 1, 4]), out_of_bounds(4, 1, 4));
+        assert_eq!(pair(&[0, 1, -4], &[-5, 1, 0]), out_of_bounds(-4, 0, 3));
+        assert_eq!(pair(&[0, i64::MIN, 3], &[0, 1, 0]), out_of_bounds(i64::MIN.into(), 0, 3));
+        let lone = |k: &[i64]| gathered(flat.view().into_dyn(), &[array(k)]);
+        assert_eq!(lone(&[0, 12, -13]), out_of_bounds(12, 0, 12));
+        let (none, no_columns) = (ArrayD::<f32>::zeros(IxDyn(&[0])), ArrayD::<f32>::zeros(IxDyn(&[3, 0])));
+        assert_eq!(gathered(none.view(), &[array(&[0])]), out_of_bounds(0, 0, 0));
+        assert_eq!(gathered(no_columns.view(), &[array(&[0]), array(&[0])]), out_of_bounds(0, 1, 0));
+        assert_eq!(gathered(none.view(), &[array(&[])]), Ok(ArrayD::zeros(IxDyn(&[0]))));
+    }
+}
