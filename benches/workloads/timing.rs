@@ -147,7 +147,7 @@ const NEW_ARRAY_BYTES: usize = 200_000 * 128 * 4;
 
 /// What a gather into a new array pays that one into an existing array does
 /// not: a new `Vec` of W11a's output size on huge pages (as tensor-core's
-/// outputs of 4 MiB or more are), written with `0x3f` bytes and freed, each
+/// outputs of 32 MiB or more are), written with `0x3f` bytes and freed, each
 /// run. Set against the `memset` to `0x3f` on huge pages, the difference is
 /// the kernel's work on new pages (faults, zeroing, unmapping), which a
 /// peer whose allocator hands back an earlier result's buffer skips.

@@ -1,8 +1,12 @@
 //! Large outputs on huge pages: a fresh 100 MB result otherwise costs tens
 //! of thousands of page faults (NumPy asks for huge pages for the same reason).
 
-/// Below this, a buffer is not worth a system call.
-const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
+/// Below this, a buffer is not advised: glibc's `malloc` maps a fresh
+/// region for every buffer from this size on (its largest threshold for
+/// that), whose faults the advice saves, while smaller ones may come from
+/// memory it keeps, where advised offset tables made their gathers slower
+/// (docs/performance.md, "Huge pages for large outputs and tables").
+const HUGE_PAGE_THRESHOLD: usize = 32 << 20;
 
 /// A vector with room for `len` elements, its memory advised to be backed by
 /// huge pages when it is large; `None` when that much memory cannot be had
@@ -74,9 +78,9 @@ mod tests {
             HUGE_PAGE_THRESHOLD - 1,
             HUGE_PAGE_THRESHOLD,
             HUGE_PAGE_THRESHOLD + 1,
-            3 * HUGE_PAGE - 1,
-            3 * HUGE_PAGE,
-            5 * HUGE_PAGE + 12345,
+            HUGE_PAGE_THRESHOLD + 3 * HUGE_PAGE - 1,
+            HUGE_PAGE_THRESHOLD + 3 * HUGE_PAGE,
+            HUGE_PAGE_THRESHOLD + 5 * HUGE_PAGE + 12345,
         ];
         for start in starts {
             for bytes in sizes {
@@ -103,9 +107,10 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "Miri runs no madvise, so there is no advice to check")]
     fn advised_buffers_keep_their_contents() {
+        use super::HUGE_PAGE_THRESHOLD;
         // Real buffers through the real call (ASan checks every byte written after it).
-        for len in [(4 << 20) - 1, 4 << 20, (6 << 20) + 4095] {
-            let mut out = super::try_output::<u8>(len).expect("a few MB");
+        for len in [HUGE_PAGE_THRESHOLD - 1, HUGE_PAGE_THRESHOLD, HUGE_PAGE_THRESHOLD + (2 << 20) + 4095] {
+            let mut out = super::try_output::<u8>(len).expect("tens of MB");
             out.resize(len, 0xA5);
             super::advise_huge_pages(out[1..].as_mut_ptr(), len - 1);
             assert!(out.iter().all(|&b| b == 0xA5));
