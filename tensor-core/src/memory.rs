@@ -58,6 +58,12 @@ pub(crate) fn vec<T>(len: usize) -> Option<Vec<T>> {
     Some(out)
 }
 
+/// Whether memory could hold `len` elements, as [`vec`] would find: room
+/// for more than a few reserved, then given back, never touched.
+pub(crate) fn holds<T>(len: usize) -> bool {
+    len <= SMALL_BYTES / size_of::<T>().max(1) || Vec::<T>::new().try_reserve_exact(len).is_ok()
+}
+
 /// Room for `additional` more elements in `vec`, or `None` as for [`vec`].
 #[cfg(any(feature = "burn", test))]
 pub(crate) fn reserve<T>(vec: &mut Vec<T>, additional: usize) -> Option<()> {

@@ -167,20 +167,24 @@ fn stretched<T>(one: &[T; 1], shape: (usize, usize)) -> ArrayView2<'_, T> {
 #[test]
 fn index_arrays_broadcasting_to_an_absurd_size_fail_before_allocating() {
     // (2^20, 1) and (1, 2^20) broadcast to 2^40 positions: an 8 TiB offset table is refused with
-    // `TooLarge` (no abort, nothing written), on reads and on writes.
+    // `TooLarge` (no abort, nothing written), on reads and on writes; so is one that arrays in
+    // memory (C-contiguous, which a table that leads is read from in place) broadcast to.
     let zero = [0usize];
-    let (rows, cols) = (stretched(&zero, (1 << 20, 1)), stretched(&zero, (1, 1 << 20)));
-    let original = Array2::<f32>::ones((2, 2));
-    let mut x = original.clone();
-    let index = [ix(rows), ix(cols)];
-    let too_large = |e: &IndexError| matches!(e, IndexError::TooLarge { .. });
-    assert!(too_large(&get(&x, &index, Mode::Error).unwrap_err()));
-    assert!(too_large(&set(&mut x, &index, 1.0, Mode::Error).unwrap_err()));
-    assert!(too_large(&update(&mut x, &index, Op::Add, 1.0, Mode::Clip).unwrap_err()));
-    assert!(too_large(&apply(&mut x, &index, |e| e * 2.0, Mode::Drop).unwrap_err()));
-    let message = get(&x, &index, Mode::Error).unwrap_err().to_string();
-    assert_eq!(message, "indexing result of shape (1048576, 1048576) is too large");
-    assert_eq!(x, original);
+    let stretched_pair = (stretched(&zero, (1 << 20, 1)), stretched(&zero, (1, 1 << 20)));
+    let in_memory = (Array2::<usize>::zeros((1 << 20, 1)), Array2::<usize>::zeros((1, 1 << 20)));
+    for (rows, cols) in [stretched_pair, (in_memory.0.view(), in_memory.1.view())] {
+        let original = Array2::<f32>::ones((2, 2));
+        let mut x = original.clone();
+        let index = [ix(rows), ix(cols)];
+        let too_large = |e: &IndexError| matches!(e, IndexError::TooLarge { .. });
+        assert!(too_large(&get(&x, &index, Mode::Error).unwrap_err()));
+        assert!(too_large(&set(&mut x, &index, 1.0, Mode::Error).unwrap_err()));
+        assert!(too_large(&update(&mut x, &index, Op::Add, 1.0, Mode::Clip).unwrap_err()));
+        assert!(too_large(&apply(&mut x, &index, |e| e * 2.0, Mode::Drop).unwrap_err()));
+        let message = get(&x, &index, Mode::Error).unwrap_err().to_string();
+        assert_eq!(message, "indexing result of shape (1048576, 1048576) is too large");
+        assert_eq!(x, original);
+    }
 }
 
 #[test]

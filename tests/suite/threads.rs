@@ -1081,6 +1081,56 @@ fn large_element_reads_report_the_first_index_out_of_bounds_for_every_thread_cou
     }
 }
 
+/// Large reads through index arrays that broadcast together
+/// (`x[rows[:, None], cols, k]`, of different integer types), read in place
+/// a piece at a time: an element or a row per position, on one thread or by
+/// chunks on several, each the plain loop's, negative indices counted from
+/// the end; NumPy's error for an index out of bounds (the first array's,
+/// then the first in C order), also one that only broadcasting repeats.
+#[test]
+fn broadcast_index_reads_equal_a_plain_loop_for_every_thread_count() {
+    let (n, depth, width, picks) = (size(40_000, 50), 16, 8, 8);
+    let x = ndarray::Array3::from_shape_fn((n, depth, width), |(i, j, k)| ((i * depth + j) * width + k) as f32);
+    let rows = Array2::from_shape_fn((n, 1), |(i, _)| if i % 3 == 0 { i as i64 - n as i64 } else { i as i64 });
+    let cols = indices_some_negative(n * picks, depth, 16, 5)
+        .mapv(|j| j as i32)
+        .into_shape_with_order((n, picks))
+        .unwrap();
+    let at = |a: i64, len: usize| a.rem_euclid(len as i64) as usize;
+    let element = |i: usize, p: usize, k: usize| x[[at(rows[[i, 0]], n), at(cols[[i, p]].into(), depth), k]];
+    let elements = Array2::from_shape_fn((n, picks), |(i, p)| element(i, p, width - 3));
+    let lines = ndarray::Array3::from_shape_fn((n, picks, width), |(i, p, k)| element(i, p, k));
+    for threads in thread_counts([1, 2, 8]) {
+        let (got_elements, got_lines): (Array2<f32>, ndarray::Array3<f32>) =
+            in_pool(threads, || (at!(x[rows, cols, -3]), at!(x[rows, cols])));
+        assert_eq!(got_elements, elements, "{threads} threads");
+        assert_eq!(got_lines, lines, "{threads} threads");
+        let error = |rows: &Array2<i64>, cols: &Array2<i32>| {
+            in_pool(threads, || try_at!(x[rows, cols, 0]).map(|got: Array2<f32>| got.len()))
+                .unwrap_err()
+                .to_string()
+        };
+        let (mut bad_rows, mut bad_cols) = (rows.clone(), cols.clone());
+        bad_cols[[n - 1, picks - 1]] = depth as i32;
+        assert_eq!(
+            error(&rows, &bad_cols),
+            format!("index {depth} is out of bounds for axis 1 with size {depth}")
+        );
+        bad_rows[[n / 2, 0]] = -(n as i64) - 1;
+        bad_rows[[n - 1, 0]] = n as i64;
+        assert_eq!(
+            error(&bad_rows, &bad_cols),
+            format!("index {} is out of bounds for axis 0 with size {n}", -(n as i64) - 1)
+        );
+        // One bad column repeated down every row by broadcasting.
+        let one_row = Array2::from_shape_fn((1, picks), |(_, p)| if p == 2 { -(depth as i32) - 1 } else { p as i32 });
+        assert_eq!(
+            error(&rows, &one_row),
+            format!("index {} is out of bounds for axis 1 with size {depth}", -(depth as i32) - 1)
+        );
+    }
+}
+
 /// Batched sums and sets (`; batch = 1`), each batch large enough to take
 /// the parallel paths: the plain loop over the batch's occurrences, bit
 /// for bit, for every thread count (W15 and W16's promise).

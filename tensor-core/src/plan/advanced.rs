@@ -9,7 +9,7 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 use crate::memory;
 use crate::mode::{Bounds, Resolution};
 use crate::plan::passes::IndexPasses;
-use crate::plan::{AxisIndex, Dim, Entries, IndexedPlan, MaskIndex, SKIP, Table};
+use crate::plan::{AxisIndex, BroadcastArray, BroadcastIndex, Dim, Entries, IndexedPlan, MaskIndex, SKIP, Table};
 
 /// An advanced index element expanded to one coordinate source per axis.
 pub(crate) struct Component<'a> {
@@ -159,13 +159,14 @@ pub(crate) fn table_shape(components: &[Component<'_>], element_shapes: &[Vec<us
 }
 
 /// Builds the offset table of the advanced components on a target with the
-/// given shape and strides. `element_shapes` are the shapes of the index
+/// given shape and strides, read in place where it `leads` its region (is
+/// walked once) and can be. `element_shapes` are the shapes of the index
 /// elements as written, for the broadcast error message.
 pub(crate) fn build_table<'i>(
     components: &[Component<'i>],
     element_shapes: &[Vec<usize>],
     (target_shape, strides): (&[usize], &[isize]),
-    bounds: Bounds,
+    (bounds, leads): (Bounds, bool),
     passes: &dyn IndexPasses,
 ) -> Result<Table<'i>, IndexError> {
     let (shape, count) = table_shape(components, element_shapes)?;
@@ -184,6 +185,21 @@ pub(crate) fn build_table<'i>(
             entries: Entries::Index(axis_index),
         });
     }
+    // Several arrays read in place: an empty table checks nothing, as the
+    // table built below would not, and one that memory could not hold is
+    // refused as when it is built (walked in place, that many positions
+    // would take hours).
+    if leads
+        && count > 0
+        && bounds == Bounds::Error
+        && memory::holds::<isize>(count)
+        && let Some(broadcast) = broadcast_in_place(components, &shape, (target_shape, strides), passes)?
+    {
+        return Ok(Table {
+            shape,
+            entries: Entries::Broadcast(broadcast),
+        });
+    }
     // A table memory cannot hold is an error, not an abort.
     let mut offsets = passes.table(count).ok_or_else(|| IndexError::too_large(&shape))?;
     offsets.resize(count, 0isize);
@@ -194,6 +210,64 @@ pub(crate) fn build_table<'i>(
         shape,
         entries: Entries::Offsets(offsets),
     })
+}
+
+/// Integers and C-contiguous index arrays (no mask's positions) broadcast
+/// to a table of shape `table`, each checked in bounds in the order of the
+/// components (in mode `error`, as a table's build checks them) and kept to
+/// be read in place; `None` when another source takes part.
+///
+/// The first index out of bounds of an array in its own C order is the
+/// first the whole broadcast meets: broadcasting repeats elements but keeps
+/// the order in which each first appears.
+fn broadcast_in_place<'i>(
+    components: &[Component<'i>],
+    table: &[usize],
+    (shape, strides): (&[usize], &[isize]),
+    passes: &dyn IndexPasses,
+) -> Result<Option<BroadcastIndex<'i>>, IndexError> {
+    let readable = |component: &Component<'_>| match &component.source {
+        Source::Int(_) | Source::Extent => true,
+        Source::Array(array) => array.is_contiguous(),
+        Source::Positions(_) => false,
+    };
+    if !components.iter().all(readable) {
+        return Ok(None);
+    }
+    let mut broadcast = BroadcastIndex { base: 0, arrays: vec![] };
+    for component in components {
+        // (An extent may stand past the last axis: it indexes none.)
+        let uniform = match &component.source {
+            Source::Int(index) => Some(*index),
+            Source::Array(array) => single_value(array),
+            Source::Extent | Source::Positions(_) => continue,
+        };
+        let (len, stride) = (shape[component.axis], strides[component.axis]);
+        let out_of_bounds = |index: i128| IndexError::OutOfBounds {
+            index,
+            axis: component.axis,
+            len,
+        };
+        match (uniform, &component.source) {
+            (Some(index), _) => match Bounds::Error.resolve(index, len) {
+                Resolution::At(position) => broadcast.base += position as isize * stride,
+                _ => return Err(out_of_bounds(index)),
+            },
+            (None, Source::Array(array)) => {
+                if let Some(bad) = passes.first_out_of_bounds(array, len) {
+                    return Err(out_of_bounds(bad));
+                }
+                let index = AxisIndex {
+                    index: array.clone(),
+                    len,
+                    stride,
+                };
+                broadcast.arrays.push(BroadcastArray::new(index, table));
+            }
+            (None, _) => unreachable!("only an array has no single value"),
+        }
+    }
+    Ok(Some(broadcast))
 }
 
 /// `x[idx]`: one integer array on the first axis, read in place when it

@@ -498,7 +498,7 @@ pub(crate) fn resolve<'i>(
         })
         .collect::<Result<Vec<Component<'i>>, IndexError>>()?;
     // The shapes were checked above: a broadcast error cannot name them.
-    let table = advanced::build_table(&components, &[], (shape, strides), bounds, passes)?;
+    let table = advanced::build_table(&components, &[], (shape, strides), (bounds, true), passes)?;
     Ok(table_plan(table))
 }
 

@@ -38,6 +38,7 @@ mod advanced;
 mod along;
 pub(crate) mod basic;
 mod broadcast;
+mod broadcast_index;
 mod passes;
 pub(crate) mod place;
 mod resolve;
@@ -47,6 +48,7 @@ pub(crate) use advanced::checked_size;
 pub use along::AlongIndex;
 pub(crate) use along::{AlongRows, RowOutOfBounds, all_in_bounds, all_in_range};
 pub use broadcast::{broadcast_len, broadcast_shapes};
+pub use broadcast_index::{BroadcastArray, BroadcastIndex};
 pub use passes::{IndexPasses, Serial};
 pub(crate) use resolve::{check_mask_shape, resolve_shape};
 pub use resolve::{resolve, resolve_with};
@@ -167,6 +169,12 @@ pub enum Entries<'i> {
     /// `index[k].position(len) * stride`. Executors compute it in their
     /// loop, so no table is written and read back.
     Pair(AxisIndex<'i>, AxisIndex<'i>),
+    /// Integers and C-contiguous index arrays broadcast together
+    /// (`x[rows[:, None], cols]`), checked in bounds and read in place: the
+    /// offsets computed a piece at a time as the table is walked, so none
+    /// is written whole and read back. Only a table that leads its region
+    /// (walked once) is read so.
+    Broadcast(BroadcastIndex<'i>),
     /// A boolean mask over the leading axes, read in place: the offsets of
     /// its true positions in C order, computed when asked for.
     Mask(MaskIndex<'i>),
@@ -238,7 +246,7 @@ impl AxisIndex<'_> {
 /// and in fuzzing builds, scaled to the arrays of the tests Miri
 /// interprets and of the fuzzers' inputs, so that they reach the pieces'
 /// edges in a few hundred positions.
-const PIECE: usize = if cfg!(any(miri, fuzzing)) { 64 } else { 4096 };
+pub(crate) const PIECE: usize = if cfg!(any(miri, fuzzing)) { 64 } else { 4096 };
 
 impl Table<'_> {
     /// Number of entries: positions of the broadcast index shape.
@@ -285,6 +293,7 @@ impl Table<'_> {
                     flush(&mut piece);
                 }
             }),
+            Entries::Broadcast(broadcast) => broadcast.for_each_piece(&self.shape, 0..self.len(), PIECE, f),
             Entries::Mask(mask) => {
                 mask.each_offset(|offset| {
                     piece.push(offset);

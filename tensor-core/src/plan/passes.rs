@@ -20,7 +20,8 @@ use crate::index::{IndexInt, IntArray, with_int_array};
 /// - [`first_out_of_bounds`](Self::first_out_of_bounds) returns `Some`
 ///   whenever any index of `indices` lies outside `[-len, len)`. On `None`
 ///   the planner keeps the array in place (a lone index array, a pair of
-///   them, `along`), or folds it into a table through `add_positions`,
+///   them, arrays broadcast together, `along`), or folds it into a table
+///   through `add_positions`,
 ///   and executors take every index of it as a position on its axis.
 /// - [`all_in_range`](Self::all_in_range) returns `true` only when every
 ///   index of `indices` lies in `[0, len)`: the planner then marks an

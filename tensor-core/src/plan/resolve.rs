@@ -274,8 +274,9 @@ fn indexed_plan<'i>(
     passes: &dyn IndexPasses,
 ) -> Result<IndexedPlan<'i>, IndexError> {
     let (components, element_shapes) = components(items)?;
-    let table = advanced::build_table(&components, &element_shapes, (shape, strides), bounds, passes)?;
     let (base, dims) = region_dims(items, trailing, shape, strides);
+    let leads = matches!(dims.first(), Some(Dim::Table));
+    let table = advanced::build_table(&components, &element_shapes, (shape, strides), (bounds, leads), passes)?;
     let region = region_shape(&dims, &table.shape);
     advanced::checked_size(&region)?;
     Ok(IndexedPlan {
@@ -417,6 +418,7 @@ pub(crate) fn check_mask_shape(mask: &[usize], axes: &[usize], first_axis: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Entries;
     use crate::{ix, nd};
 
     /// `nd` of one point indexes like its integers: a view.
@@ -435,6 +437,40 @@ mod tests {
         // A skipped coordinate makes it advanced.
         let skipped = [ix(nd(ndarray::arr1(&[7i32, 0])))];
         assert!(matches!(resolve(&skipped, &[3, 4], &[4, 1], Bounds::Skip), Ok(Plan::Indexed(_))));
+    }
+
+    /// Index arrays that broadcast together are read in place where their
+    /// table leads the region (walked once), with the offsets of the table
+    /// built in another mode; a table behind a slice, walked once for each
+    /// of the slice's positions, is built.
+    #[test]
+    fn broadcast_arrays_are_read_in_place_where_their_table_leads() {
+        let (rows, cols) = (ndarray::arr2(&[[2i64], [-1], [0]]), ndarray::arr2(&[[1i32, -4, 3, 0]]));
+        let (shape, strides) = ([4, 5, 6], [30, 6, 1]);
+        let offsets = |index: &[IndexElem<'_>], bounds| {
+            let Ok(Plan::Indexed(plan)) = resolve(index, &shape, &strides, bounds) else {
+                panic!("not an indexed plan")
+            };
+            let mut offsets = vec![];
+            plan.for_each_offset(|offset| offsets.push(offset.expect("nothing skipped")));
+            let entries = match plan.table.entries {
+                Entries::Broadcast(_) => "read in place",
+                Entries::Offsets(_) => "built",
+                _ => "another form",
+            };
+            (entries, offsets)
+        };
+        let leading = [ix(&rows), ix(&cols), ix(-2)];
+        let (in_place, read) = offsets(&leading, Bounds::Error);
+        let (built, expected) = offsets(&leading, Bounds::Wrap);
+        assert_eq!((in_place, built), ("read in place", "built"));
+        assert_eq!(read, expected);
+        assert_eq!(
+            &read[..5],
+            [2 * 30 + 6 + 4, 2 * 30 + 6 + 4, 2 * 30 + 3 * 6 + 4, 2 * 30 + 4, 3 * 30 + 6 + 4]
+        );
+        let behind = [ix(..), ix(&rows), ix(&cols)];
+        assert_eq!(offsets(&behind, Bounds::Error).0, "built");
     }
 
     /// Cutting a plan along its longest strided dim gives pieces whose

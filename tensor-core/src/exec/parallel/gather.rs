@@ -16,7 +16,7 @@ use crate::exec::sys::pages::PAGE;
 use crate::exec::sys::prefetch;
 use crate::exec::sys::stream::{self, Fence};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
-use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, RowOutOfBounds, SKIP};
+use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, PIECE, RowOutOfBounds, SKIP};
 
 /// A raw pointer that may cross threads: every thread reads elements of the
 /// target only (shared access), so sharing it is sound.
@@ -204,6 +204,31 @@ pub(crate) unsafe fn gather_into<T: Bits>(
         // guarantee).
         unsafe { copy_strided(origin, base, rest, block_out) }
     };
+    // The blocks under table entries (`SKIP` filled), into their part of
+    // the output; an element per entry (`x[rows[:, None], cols]`) in one
+    // load and one store, with no block to walk.
+    let copy_offsets = &|offsets: &[isize], out: &mut [MaybeUninit<T>]| {
+        let fill = || fill.expect("skipped positions in a read come with a fill value");
+        if rest.is_empty() {
+            for (slot, &offset) in out.iter_mut().zip(offsets) {
+                slot.write(match offset {
+                    SKIP => fill(),
+                    // SAFETY: a table entry plus the plan's base is an
+                    // element of the target (the caller's guarantee).
+                    offset => unsafe { *origin.wrapping_offset(plan.base + offset) },
+                });
+            }
+            return;
+        }
+        for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
+            match offset {
+                SKIP => block_out.iter_mut().for_each(|slot| {
+                    slot.write(fill());
+                }),
+                offset => copy_block(plan.base + offset, block_out),
+            }
+        }
+    };
     // Chunks of whole blocks, a few per thread.
     let chunk = len.div_ceil(threads * 4).next_multiple_of(block);
     match &plan.table.entries {
@@ -297,35 +322,19 @@ pub(crate) unsafe fn gather_into<T: Bits>(
             };
             assert_eq!(offsets.len() * block, len, "one offset per block");
             let pieces = out.chunks_mut(chunk).zip(offsets.chunks(chunk / block)).collect();
-            // An element per offset (`x[rows[:, None], cols]`): one load
-            // and one store each, with no block to walk.
-            if rest.is_empty() {
-                for_each_piece(pieces, &|(out, offsets)| {
-                    for (slot, &offset) in out.iter_mut().zip(offsets) {
-                        slot.write(match offset {
-                            SKIP => fill.expect("skipped positions in a read come with a fill value"),
-                            // SAFETY: a table entry plus the plan's base is
-                            // an element of the target (the caller's
-                            // guarantee).
-                            offset => unsafe { *origin.wrapping_offset(plan.base + offset) },
-                        });
-                    }
+            for_each_piece(pieces, &|(out, offsets)| copy_offsets(offsets, out));
+        }
+        Entries::Broadcast(broadcast) => {
+            // Each chunk computes the offsets of its own entries.
+            let table = &plan.table.shape;
+            for_each_piece(out.chunks_mut(chunk).enumerate().collect(), &|(c, mut out)| {
+                let first = c * (chunk / block);
+                broadcast.for_each_piece(table, first..first + out.len() / block, PIECE, &mut |offsets| {
+                    let (now, rest) = std::mem::take(&mut out).split_at_mut(offsets.len() * block);
+                    copy_offsets(offsets, now);
+                    out = rest;
                 });
-                return Ok(());
-            }
-            for_each_piece(pieces, &|(out, offsets)| {
-                for (block_out, &offset) in out.chunks_mut(block).zip(offsets) {
-                    match offset {
-                        SKIP => {
-                            let fill = fill.expect("skipped positions in a read come with a fill value");
-                            block_out.iter_mut().for_each(|slot| {
-                                slot.write(fill);
-                            });
-                        }
-                        offset => copy_block(plan.base + offset, block_out),
-                    }
-                }
-            })
+            });
         }
     }
     // The chunks cover all of `out` (one entry per block, asserted above),
