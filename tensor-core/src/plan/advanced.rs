@@ -237,34 +237,29 @@ fn broadcast_in_place<'i>(
     let mut broadcast = BroadcastIndex { base: 0, arrays: vec![] };
     for component in components {
         // (An extent may stand past the last axis: it indexes none.)
-        let uniform = match &component.source {
-            Source::Int(index) => Some(*index),
-            Source::Array(array) => single_value(array),
+        let index = match &component.source {
             Source::Extent | Source::Positions(_) => continue,
+            Source::Int(index) => *index,
+            Source::Array(array) => match single_value(array) {
+                Some(index) => index,
+                None => {
+                    let index = in_place(array, component.axis, shape, strides, Bounds::Error, passes)?;
+                    let index = index.expect("a C-contiguous array of more than one value, in mode error, is read in place");
+                    broadcast.arrays.push(BroadcastArray::new(index, table));
+                    continue;
+                }
+            },
         };
         let (len, stride) = (shape[component.axis], strides[component.axis]);
-        let out_of_bounds = |index: i128| IndexError::OutOfBounds {
-            index,
-            axis: component.axis,
-            len,
-        };
-        match (uniform, &component.source) {
-            (Some(index), _) => match Bounds::Error.resolve(index, len) {
-                Resolution::At(position) => broadcast.base += position as isize * stride,
-                _ => return Err(out_of_bounds(index)),
-            },
-            (None, Source::Array(array)) => {
-                if let Some(bad) = passes.first_out_of_bounds(array, len) {
-                    return Err(out_of_bounds(bad));
-                }
-                let index = AxisIndex {
-                    index: array.clone(),
+        match Bounds::Error.resolve(index, len) {
+            Resolution::At(position) => broadcast.base += position as isize * stride,
+            _ => {
+                return Err(IndexError::OutOfBounds {
+                    index,
+                    axis: component.axis,
                     len,
-                    stride,
-                };
-                broadcast.arrays.push(BroadcastArray::new(index, table));
+                });
             }
-            (None, _) => unreachable!("only an array has no single value"),
         }
     }
     Ok(Some(broadcast))
