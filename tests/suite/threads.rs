@@ -253,8 +253,9 @@ impl Gathers {
 }
 
 /// Large gathers of every block shape the parallel path handles (rows of a
-/// reversed, strided view; single elements; out-of-bounds positions read as
-/// the fill value), each equal to a plain loop for 1, 2 and 8 threads.
+/// reversed, strided view; single elements, with no index counted from the
+/// end and with some; out-of-bounds positions read as the fill value), each
+/// equal to a plain loop for 1, 2 and 8 threads.
 #[test]
 fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
     let inputs = Gathers::new();
@@ -263,12 +264,25 @@ fn parallel_gathers_equal_a_plain_loop_for_every_thread_count() {
         rows, flat, points, wild, ..
     } = &inputs;
     let view = inputs.view();
+    // The same points, every third counted from the end.
+    let from_end = Array1::from_iter(
+        points
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| if k % 3 == 0 { p - flat.len() as i64 } else { p }),
+    );
     for threads in thread_counts([1, 2, 8]) {
-        let (got_rows, got_points, got_wild) = in_pool(threads, || {
-            (at!(view[rows, ..]), at!(flat[points]), at!(view[wild]; mode = fill(-1)))
+        let (got_rows, got_points, got_from_end, got_wild) = in_pool(threads, || {
+            (
+                at!(view[rows, ..]),
+                at!(flat[points]),
+                at!(flat[from_end]),
+                at!(view[wild]; mode = fill(-1)),
+            )
         });
         assert_eq!(got_rows, expected_rows, "rows with {threads} threads");
         assert_eq!(got_points, expected_points, "points with {threads} threads");
+        assert_eq!(got_from_end, expected_points, "points from the end with {threads} threads");
         assert_eq!(got_wild, expected_wild, "fill with {threads} threads");
     }
 }
@@ -413,7 +427,8 @@ fn parallel_mask_gathers_equal_a_plain_loop_for_every_thread_count() {
 /// no table): reads, sets with duplicates (the last wins), float sums in
 /// index order, on a reversed strided view and on a 3-D target (a row per
 /// pair), each equal to a plain loop for 1, 2 and 8 threads. Mixed index
-/// types take the general path and must agree.
+/// types take the general path and must agree; so must the read with no
+/// index counted from the end.
 #[test]
 fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
     let (rows, columns, count) = (size(300, 30), size(200, 20), size(150_000, 300));
@@ -432,14 +447,23 @@ fn coordinate_pairs_equal_a_plain_loop_for_every_thread_count() {
     let cube = ndarray::Array3::from_shape_fn((rows, columns, 3), |(a, b, c)| (a * 600 + b * 3 + c) as f32);
     let expected_rows = Array2::from_shape_fn((i.len(), 3), |(k, c)| cube[[at_pair(k).0, at_pair(k).1, c]]);
     let j32 = j.mapv(|j| j as i32);
+    let j_from_start = j.mapv(|j| j + columns as i64);
     for threads in thread_counts([1, 2, 8]) {
-        let (read, rows, mixed, set, sum) = in_pool(threads, || {
+        let (read, from_start, rows, mixed, set, sum) = in_pool(threads, || {
             let (mut set, mut sum) = (view.to_owned(), view.to_owned());
             at!(set[i, j] = v);
             at!(sum[i, j] += v);
-            (at!(view[i, j]), at!(cube[i, j]), at!(view[i, j32]), set, sum)
+            (
+                at!(view[i, j]),
+                at!(view[i, j_from_start]),
+                at!(cube[i, j]),
+                at!(view[i, j32]),
+                set,
+                sum,
+            )
         });
         assert_eq!(read, expected_read, "read with {threads} threads");
+        assert_eq!(from_start, expected_read, "read from the start with {threads} threads");
         assert_eq!(rows, expected_rows, "rows with {threads} threads");
         assert_eq!(mixed, expected_read, "mixed index types with {threads} threads");
         assert_eq!(set, expected_set, "set with {threads} threads");

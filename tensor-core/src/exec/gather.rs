@@ -10,7 +10,7 @@ use crate::exec::passes;
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::prefetch;
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
-use crate::plan::{AlongRows, Form, IndexedPlan, Row, RowOutOfBounds, SKIP};
+use crate::plan::{AlongRows, Form, IndexedPlan, Row, RowOutOfBounds, SKIP, with_offsets};
 
 /// The rows `rows` of `target` along its first axis, each in bounds, in a
 /// new array (NumPy's `x[rows]`); one allocation, the result's.
@@ -237,8 +237,9 @@ unsafe fn gather_to<T: Clone>(
     let origin = target.as_ptr();
     match plan.form() {
         Form::Index(axis) => with_index_slice!(&axis.index, index => {
+            let base = plan.base;
             // SAFETY: every index was checked in bounds of this axis.
-            out.extend(index.iter().map(|&i| unsafe { &*origin.offset(plan.base + axis.offset(i)) }));
+            with_offsets!(axis => offset; out.extend(index.iter().map(move |&i| unsafe { &*origin.offset(base + offset(i)) })));
         }),
         Form::IndexRows { index: axis, row } => {
             let ahead = prefetch::rows_ahead(row * std::mem::size_of::<T>());
@@ -256,8 +257,11 @@ unsafe fn gather_to<T: Clone>(
             })
         }
         Form::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
-            // SAFETY: both indices of each pair were checked in bounds of their axes.
-            out.extend(a.iter().zip(b).map(|(&i, &j)| unsafe { &*origin.offset(plan.base + first.offset(i) + second.offset(j)) }));
+            let base = plan.base;
+            with_offsets!(first => first, second => second; {
+                // SAFETY: both indices of each pair were checked in bounds of their axes.
+                out.extend(a.iter().zip(b).map(move |(&i, &j)| unsafe { &*origin.offset(base + first(i) + second(j)) }));
+            })
         }),
         Form::Along(along) => {
             let region = &plan.table.shape;
@@ -284,9 +288,9 @@ unsafe fn gather_to<T: Clone>(
                 }
                 Row::Strided { base, len, stride } => {
                     // SAFETY: each position of the row is an element of `target`.
-                    out.extend((0..len as isize).map(|i| unsafe { &*origin.offset(base + i * stride) }));
+                    out.extend((0..len as isize).map(move |i| unsafe { &*origin.offset(base + i * stride) }));
                 }
-                Row::Table { base, offsets } => out.extend(offsets.iter().map(|&offset| match offset {
+                Row::Table { base, offsets } => out.extend(offsets.iter().map(move |&offset| match offset {
                     SKIP => fill(),
                     // SAFETY: an offset that is not skipped is a position of the
                     // plan, an element of `target`.

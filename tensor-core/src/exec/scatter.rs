@@ -719,6 +719,7 @@ mod row_tests {
             index: IntArray::I64(CowArray::from(array)),
             len: ROWS,
             stride: ROW as isize,
+            wraps: false,
         };
         let plain = Plain::<f32>::of().expect("f32 is a plain number");
         let n = index.len();

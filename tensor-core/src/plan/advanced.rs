@@ -342,13 +342,17 @@ fn in_place<'i>(
         return Ok(None);
     }
     let len = shape[axis];
-    if let Some(bad) = passes.first_out_of_bounds(array, len) {
+    // Indices that all lie in `[0, len)` are checked in one pass; any other
+    // array, in a second pass that finds the first out of bounds.
+    let wraps = !passes.all_in_range(array, len);
+    if wraps && let Some(bad) = passes.first_out_of_bounds(array, len) {
         return Err(IndexError::OutOfBounds { index: bad, axis, len });
     }
     Ok(Some(AxisIndex {
         index: array.clone(),
         len,
         stride: strides[axis],
+        wraps,
     }))
 }
 

@@ -176,6 +176,7 @@ mod tests {
                 index: I::wrap_array(typed.into()),
                 len,
                 stride,
+                wraps: true,
             },
         )
     }

@@ -194,6 +194,12 @@ pub struct AxisIndex<'i> {
     pub len: usize,
     /// The stride of the indexed axis.
     pub stride: isize,
+    /// Whether some index counts from the end (is negative). Where none
+    /// does, the executors' loops turn each index into an offset as it
+    /// stands: a random gather's loads wait on that arithmetic, and the
+    /// wrap took up to 40% of a two-array gather's time. `false` promises
+    /// every index in `[0, len)`.
+    pub wraps: bool,
 }
 
 /// A mask read in place over the leading axes (see [`Entries::Mask`]).
@@ -237,7 +243,36 @@ impl AxisIndex<'_> {
     pub(crate) fn offset<I: IndexInt>(&self, i: I) -> isize {
         i.position(self.len) as isize * self.stride
     }
+
+    /// [`offset`](Self::offset) as a function that holds the axis's length
+    /// and stride by value (a loop that stores through raw pointers cannot
+    /// prove that its stores miss the plan, and would load its fields again
+    /// for every element), wrapping negative indices where `WRAPS`. Called
+    /// through [`with_offsets!`], which passes `WRAPS` false only for axes
+    /// that do not [`wrap`](Self::wraps).
+    #[inline]
+    pub(crate) fn offset_fn<const WRAPS: bool, I: IndexInt>(&self) -> impl Fn(I) -> isize + Copy + use<WRAPS, I> {
+        let (len, stride) = (self.len, self.stride);
+        move |i| if WRAPS { i.position(len) } else { i.unwrapped_position() } as isize * stride
+    }
 }
+
+/// Binds each `$offset` to its axis's [`AxisIndex::offset_fn`] and runs
+/// `$body`, in two copies: one that wraps negative indices, run where any
+/// of the axes [`wraps`](AxisIndex::wraps), and one that takes every index
+/// as it stands.
+macro_rules! with_offsets {
+    ($($axis:expr => $offset:ident),+; $body:expr) => {
+        if false $(|| $axis.wraps)+ {
+            $(let $offset = $axis.offset_fn::<true, _>();)+
+            $body
+        } else {
+            $(let $offset = $axis.offset_fn::<false, _>();)+
+            $body
+        }
+    };
+}
+pub(crate) use with_offsets;
 
 /// The most offsets of a table read in place computed at once: its rows
 /// come in pieces of at most this many positions, so no walk holds the
@@ -282,16 +317,16 @@ impl Table<'_> {
         match &self.entries {
             Entries::Offsets(offsets) => f(offsets),
             Entries::Index(axis) => with_index_slice!(&axis.index, index => {
-                for chunk in index.chunks(PIECE) {
-                    piece.extend(chunk.iter().map(|&i| axis.offset(i)));
+                with_offsets!(axis => offset; for chunk in index.chunks(PIECE) {
+                    piece.extend(chunk.iter().map(move |&i| offset(i)));
                     flush(&mut piece);
-                }
+                })
             }),
             Entries::Pair(first, second) => with_index_slices!(&first.index, &second.index, (a, b) => {
-                for (a, b) in a.chunks(PIECE).zip(b.chunks(PIECE)) {
-                    piece.extend(a.iter().zip(b).map(|(&i, &j)| first.offset(i) + second.offset(j)));
+                with_offsets!(first => first, second => second; for (a, b) in a.chunks(PIECE).zip(b.chunks(PIECE)) {
+                    piece.extend(a.iter().zip(b).map(move |(&i, &j)| first(i) + second(j)));
                     flush(&mut piece);
-                }
+                })
             }),
             Entries::Broadcast(broadcast) => broadcast.for_each_piece(&self.shape, 0..self.len(), PIECE, f),
             Entries::Mask(mask) => {

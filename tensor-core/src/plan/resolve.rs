@@ -473,6 +473,50 @@ mod tests {
         assert_eq!(offsets(&behind, Bounds::Error).0, "built");
     }
 
+    /// An index array read in place wraps exactly when one of its indices
+    /// counts from the end, each array of a pair on its own; either way its
+    /// offsets are those of the table built in mode `wrap`.
+    #[test]
+    fn arrays_read_in_place_wrap_only_with_an_index_from_the_end() {
+        let (shape, strides) = ([4, 5], [5, 1]);
+        let offsets = |index: &[IndexElem<'_>], bounds| {
+            let Ok(Plan::Indexed(plan)) = resolve(index, &shape, &strides, bounds) else {
+                panic!("not an indexed plan")
+            };
+            let mut offsets = vec![];
+            plan.for_each_offset(|offset| offsets.push(offset.expect("nothing skipped")));
+            let wraps = match &plan.table.entries {
+                Entries::Index(axis) => vec![axis.wraps],
+                Entries::Pair(first, second) => vec![first.wraps, second.wraps],
+                _ => vec![],
+            };
+            (wraps, offsets)
+        };
+        let (ahead, behind, unsigned) = (
+            ndarray::arr1(&[3i64, 0, 2]),
+            ndarray::arr1(&[3i64, -4, 2]),
+            ndarray::arr1(&[3u32, 0]),
+        );
+        for (index, wraps) in [
+            (vec![ix(&ahead)], vec![false]),
+            (vec![ix(&behind)], vec![true]),
+            (vec![ix(&unsigned)], vec![false]),
+            (vec![ix(&ahead), ix(&behind)], vec![false, true]),
+            (vec![ix(&behind), ix(&ahead)], vec![true, false]),
+            (vec![ix(&ahead), ix(&ahead)], vec![false, false]),
+        ] {
+            let (read_in_place, built) = (offsets(&index, Bounds::Error), offsets(&index, Bounds::Wrap));
+            assert_eq!((read_in_place.0, built.0), (wraps, vec![]));
+            assert_eq!(read_in_place.1, built.1);
+        }
+        // Rows 3, 0 (-4 from the end) and 2, each whole.
+        let rows: Vec<isize> = [3, 0, 2]
+            .into_iter()
+            .flat_map(|row| (0..5).map(move |column| row * 5 + column))
+            .collect();
+        assert_eq!(offsets(&[ix(&behind)], Bounds::Error).1, rows);
+    }
+
     /// Cutting a plan along its longest strided dim gives pieces whose
     /// offsets, each taken with its region position, are the whole plan's,
     /// each once, and no element is in two pieces.

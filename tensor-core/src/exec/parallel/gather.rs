@@ -16,7 +16,7 @@ use crate::exec::sys::pages::PAGE;
 use crate::exec::sys::prefetch;
 use crate::exec::sys::stream::{self, Fence};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
-use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, PIECE, RowOutOfBounds, SKIP};
+use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, PIECE, RowOutOfBounds, SKIP, with_offsets};
 
 /// A raw pointer that may cross threads: every thread reads elements of the
 /// target only (shared access), so sharing it is sound.
@@ -232,6 +232,31 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     // Chunks of whole blocks, a few per thread.
     let chunk = len.div_ceil(threads * 4).next_multiple_of(block);
     match &plan.table.entries {
+        // An element per index (no dims after the table): one load and one
+        // store each, with no block to walk or ask for ahead.
+        Entries::Index(axis) if rest.is_empty() => with_index_slice!(&axis.index, index => {
+            assert_eq!(index.len(), len, "one index per element");
+            let base = plan.base;
+            with_offsets!(axis => offset; for_each_piece(out.chunks_mut(chunk).zip(index.chunks(chunk)).collect(), &|(out, index)| {
+                for (slot, &i) in out.iter_mut().zip(index) {
+                    // SAFETY: every index was checked in bounds of its axis,
+                    // so its offset plus the plan's base is an element of
+                    // the target (the caller's guarantee).
+                    slot.write(unsafe { *origin.wrapping_offset(base + offset(i)) });
+                }
+            }))
+        }),
+        Entries::Pair(first, second) if rest.is_empty() => with_index_slices!(&first.index, &second.index, (a, b) => {
+            assert!(a.len() == len && b.len() == len, "one pair per element");
+            let base = plan.base;
+            with_offsets!(first => first, second => second; for_each_piece(out.chunks_mut(chunk).zip(a.chunks(chunk).zip(b.chunks(chunk))).collect(), &|(out, (a, b))| {
+                for (slot, (&i, &j)) in out.iter_mut().zip(a.iter().zip(b)) {
+                    // SAFETY: both indices of each pair were checked in
+                    // bounds of their axes (the caller's guarantee).
+                    slot.write(unsafe { *origin.wrapping_offset(base + first(i) + second(j)) });
+                }
+            }))
+        }),
         Entries::Index(axis) => with_index_slice!(&axis.index, index => {
             assert_eq!(index.len() * block, len, "one index per block");
             let base = |i| plan.base + axis.offset(i);
@@ -438,6 +463,7 @@ mod tests {
             index: IntArray::I64(CowArray::from(array)),
             len: ROWS,
             stride: ROW as isize,
+            wraps: false,
         };
         IndexedPlan {
             base: 0,
