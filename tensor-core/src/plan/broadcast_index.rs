@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use crate::index::{IndexSlice, with_loop_indices};
-use crate::plan::AxisIndex;
+use crate::plan::{AxisIndex, with_offsets};
 
 /// Integers and C-contiguous index arrays on different axes, broadcast
 /// together, every index checked in bounds: the offset of a position of the
@@ -66,14 +66,14 @@ impl Walked<'_, '_> {
     /// out.len()` of the current row to `out`.
     fn add_span(&self, column: usize, out: &mut [isize]) {
         let (axis, first, len) = (self.array, self.row_start + column * self.along, out.len());
-        with_loop_indices!(self.indices, index => match self.along {
+        with_loop_indices!(self.indices, index => with_offsets!(axis => offset; match self.along {
             0 => {
-                let offset = axis.offset(index[first]);
+                let offset = offset(index[first]);
                 out.iter_mut().for_each(|o| *o += offset);
             }
-            1 => out.iter_mut().zip(&index[first..first + len]).for_each(|(o, &i)| *o += axis.offset(i)),
-            step => out.iter_mut().zip(index[first..].iter().step_by(step)).for_each(|(o, &i)| *o += axis.offset(i)),
-        })
+            1 => out.iter_mut().zip(&index[first..first + len]).for_each(|(o, &i)| *o += offset(i)),
+            step => out.iter_mut().zip(index[first..].iter().step_by(step)).for_each(|(o, &i)| *o += offset(i)),
+        }))
     }
 
     /// Moves to the row at `row` (coordinates on the axes before the last).
