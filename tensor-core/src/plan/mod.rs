@@ -241,7 +241,7 @@ impl AxisIndex<'_> {
     /// The offset of the position `i` (in bounds) selects on this axis.
     #[inline]
     pub(crate) fn offset<I: IndexInt>(&self, i: I) -> isize {
-        i.position(self.len) as isize * self.stride
+        self.offset_fn::<true, I>()(i)
     }
 
     /// [`offset`](Self::offset) as a function that holds the axis's length
