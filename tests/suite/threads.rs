@@ -1155,6 +1155,54 @@ fn broadcast_index_reads_equal_a_plain_loop_for_every_thread_count() {
     }
 }
 
+/// Large reads whose first axis is a slice, the index after it
+/// (`x[:, idx]`, `x[::-1, idx, 1]`, `x[1:, i, j]`, `x[:, mask]`, and
+/// `x[1:, idx]` in mode `fill`), which threads cut along that slice: fresh
+/// and into an existing array, each equal to a plain loop for 1, 2 and 8
+/// threads, negative indices counted from the end; and a slice of one
+/// position, which is not cut.
+#[test]
+fn reads_behind_a_slice_equal_a_plain_loop_for_every_thread_count() {
+    let (n, m, depth) = (size(300, 9), size(200, 7), 3);
+    let x = ndarray::Array3::from_shape_fn((n, m, depth), |(i, j, k)| ((i * m + j) * depth + k) as i64);
+    let idx = indices_some_negative(size(500, 11), m, 31, 4);
+    let depths = indices(idx.len(), depth, 32);
+    let mask = Array1::from_shape_fn(m, |j| j % 3 != 1);
+    let wild = Array1::from_iter(idx.iter().enumerate().map(|(k, &j)| if k % 5 == 2 { j + 2 * m as i64 } else { j }));
+    let at = |i: i64, len: usize| i.rem_euclid(len as i64) as usize;
+    let kept: Vec<usize> = (0..m).filter(|&j| mask[j]).collect();
+    let columns = ndarray::Array3::from_shape_fn((n, idx.len(), depth), |(a, k, d)| x[[a, at(idx[k], m), d]]);
+    let reversed = Array2::from_shape_fn((n, idx.len()), |(a, k)| x[[n - 1 - a, at(idx[k], m), 1]]);
+    let pairs = Array2::from_shape_fn((n - 1, idx.len()), |(a, k)| x[[a + 1, at(idx[k], m), depths[k] as usize]]);
+    let masked = ndarray::Array3::from_shape_fn((n, kept.len(), depth), |(a, k, d)| x[[a, kept[k], d]]);
+    let filled = ndarray::Array3::from_shape_fn((n - 1, wild.len(), depth), |(a, k, d)| {
+        if wild[k] >= m as i64 { -1 } else { x[[a + 1, at(wild[k], m), d]] }
+    });
+    let one = ndarray::Array3::from_shape_fn((1, idx.len(), depth), |(_, k, d)| x[[n - 1, at(idx[k], m), d]]);
+    for threads in thread_counts([1, 2, 8]) {
+        let mut into = ndarray::Array3::from_elem(columns.raw_dim(), 7);
+        let got = in_pool(threads, || {
+            at!(x[.., idx]; out = into);
+            (
+                at!(x[.., idx]),
+                at!(x[..;-1, idx, 1]),
+                at!(x[1.., idx, depths]),
+                at!(x[.., mask]),
+                at!(x[1.., wild]; mode = fill(-1)),
+                at!(x[-1.., idx]),
+            )
+        });
+        let (got_columns, got_reversed, got_pairs, got_masked, got_filled, got_one) = got;
+        assert_eq!(got_columns, columns, "x[:, idx] with {threads} threads");
+        assert_eq!(into, columns, "x[:, idx] into an array with {threads} threads");
+        assert_eq!(got_reversed, reversed, "x[::-1, idx, 1] with {threads} threads");
+        assert_eq!(got_pairs, pairs, "x[1:, i, j] with {threads} threads");
+        assert_eq!(got_masked, masked, "x[:, mask] with {threads} threads");
+        assert_eq!(got_filled, filled, "x[1:, wild] in mode fill with {threads} threads");
+        assert_eq!(got_one, one, "x[-1:, idx] with {threads} threads");
+    }
+}
+
 /// Batched sums and sets (`; batch = 1`), each batch large enough to take
 /// the parallel paths: the plain loop over the batch's occurrences, bit
 /// for bit, for every thread count (W15 and W16's promise).

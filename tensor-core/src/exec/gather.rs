@@ -3,6 +3,8 @@
 //! into a new array or over the elements of an existing one.
 
 use std::iter;
+#[cfg(threads)]
+use std::mem::MaybeUninit;
 
 use ndarray::{Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Axis, Dimension, IxDyn};
 
@@ -221,6 +223,31 @@ impl<'o, T: Clone + 'o, I: Iterator<Item = &'o mut T>> Sink<T> for OverwriteEach
     }
 }
 
+/// Slots not yet written, filled from the front.
+#[cfg(threads)]
+struct Slots<'o, T>(&'o mut [MaybeUninit<T>]);
+
+#[cfg(threads)]
+impl<T: Clone> Sink<T> for Slots<'_, T> {
+    fn extend<'e>(&mut self, elements: impl Iterator<Item = &'e T>)
+    where
+        T: 'e,
+    {
+        // The elements lead the zip: a slot is taken only for an element.
+        let mut slots = std::mem::take(&mut self.0).iter_mut();
+        elements.zip(slots.by_ref()).for_each(|(element, slot)| {
+            slot.write(element.clone());
+        });
+        self.0 = slots.into_slice();
+    }
+    fn extend_from_slice(&mut self, run: &[T]) {
+        self.extend(run.iter());
+    }
+    fn repeat(&mut self, value: &T, len: usize) {
+        self.extend(iter::repeat_n(value, len));
+    }
+}
+
 /// [`gather`] into `out`, an `along` index's picks tested with `isa`'s
 /// instructions, and checked in bounds as walked where it `checks`.
 ///
@@ -277,28 +304,71 @@ unsafe fn gather_to<T: Clone>(
             along.walk(region, 0..region[0], &mut rows);
         }
         Form::LeadingMask { .. } | Form::General => {
-            let fill = || fill.expect("skipped positions in a read come with a fill value");
-            plan.for_each_row(|row| match row {
-                // SAFETY: the offset is a position of the plan, an element of
-                // `target` (the caller's guarantee), which we borrow shared.
-                Row::Point(offset) => out.extend(iter::once(unsafe { &*origin.offset(offset) })),
-                Row::Strided { base, len, stride: 1 } => {
-                    // SAFETY: a row of stride 1 is `len` consecutive elements of `target`.
-                    out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(base), len) });
-                }
-                Row::Strided { base, len, stride } => {
-                    // SAFETY: each position of the row is an element of `target`.
-                    out.extend((0..len as isize).map(move |i| unsafe { &*origin.offset(base + i * stride) }));
-                }
-                Row::Table { base, offsets } => out.extend(offsets.iter().map(move |&offset| match offset {
-                    SKIP => fill(),
-                    // SAFETY: an offset that is not skipped is a position of the
-                    // plan, an element of `target`.
-                    offset => unsafe { &*origin.offset(base + offset) },
-                })),
-                Row::Skipped(len) => out.repeat(fill(), len),
-            });
+            // SAFETY: every position of the plan is an element of `target`
+            // (the caller's guarantee).
+            plan.for_each_row(|row| unsafe { put_row(origin, row, fill, out) });
         }
     }
     Ok(())
+}
+
+/// The elements of the positions of `plan` whose coordinate along its
+/// first dim, a strided one, lies in `positions`, into `out` in C order;
+/// skipped positions read as `fill`. One thread's part of a gather cut
+/// along that dim (`x[:, idx]`: `parallel::gather`).
+///
+/// # Safety
+///
+/// `origin` points at the first element of the target `plan` was resolved
+/// from, every index of it checked in bounds, so that every offset it
+/// yields reaches an element that lives while this runs.
+///
+/// # Panics
+///
+/// When the first dim is not strided, `positions` runs past it, or `out`
+/// does not have one slot for each of its positions.
+#[cfg(threads)]
+pub(crate) unsafe fn gather_part_of_first<T: Clone>(
+    origin: *const T,
+    plan: &IndexedPlan,
+    positions: std::ops::Range<usize>,
+    fill: Option<&T>,
+    out: &mut [MaybeUninit<T>],
+) {
+    let mut sink = Slots(out);
+    // SAFETY: every position of the plan is an element behind `origin` (the
+    // caller's guarantee).
+    plan.for_each_row_of_first(positions, |row| unsafe { put_row(origin, row, fill, &mut sink) });
+    assert!(sink.0.is_empty(), "one slot for each position of the part");
+}
+
+/// Puts the elements of one row of a plan into `out`, skipped positions as
+/// `fill`.
+///
+/// # Safety
+///
+/// Every position of the row that is not skipped is an element behind
+/// `origin` that lives while this runs.
+#[cfg_attr(not(unoptimized), inline(always))]
+unsafe fn put_row<T: Clone>(origin: *const T, row: Row<'_>, fill: Option<&T>, out: &mut impl Sink<T>) {
+    let fill = || fill.expect("skipped positions in a read come with a fill value");
+    match row {
+        // SAFETY: the offset is an element behind `origin` (the caller's
+        // guarantee), which we borrow shared.
+        Row::Point(offset) => out.extend(iter::once(unsafe { &*origin.offset(offset) })),
+        Row::Strided { base, len, stride: 1 } => {
+            // SAFETY: a row of stride 1 is `len` consecutive elements.
+            out.extend_from_slice(unsafe { std::slice::from_raw_parts(origin.offset(base), len) });
+        }
+        Row::Strided { base, len, stride } => {
+            // SAFETY: each position of the row is an element.
+            out.extend((0..len as isize).map(move |i| unsafe { &*origin.offset(base + i * stride) }));
+        }
+        Row::Table { base, offsets } => out.extend(offsets.iter().map(move |&offset| match offset {
+            SKIP => fill(),
+            // SAFETY: an offset that is not skipped is an element.
+            offset => unsafe { &*origin.offset(base + offset) },
+        })),
+        Row::Skipped(len) => out.repeat(fill(), len),
+    }
 }

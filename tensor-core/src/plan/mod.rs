@@ -493,6 +493,27 @@ impl<'i> IndexedPlan<'i> {
         self.each_row(&mut f);
     }
 
+    /// [`for_each_row`](Self::for_each_row) over the positions whose
+    /// coordinate along the first dim, a strided one, lies in `positions`
+    /// (in C order, as the whole walk reaches them): one thread's part of a
+    /// region cut along its first dim (`x[:, idx]`).
+    ///
+    /// # Panics
+    ///
+    /// When the first dim is not strided, or `positions` runs past it.
+    pub fn for_each_row_of_first(&self, positions: std::ops::Range<usize>, mut f: impl FnMut(Row<'_>)) {
+        let [Dim::Strided { len, stride }, rest @ ..] = self.dims.as_slice() else {
+            panic!("the plan's first dim is not strided");
+        };
+        assert!(positions.end <= *len, "{positions:?} runs past the first dim's {len} positions");
+        if self.is_empty() {
+            return;
+        }
+        for at in positions {
+            self.rows(rest, self.base + at as isize * stride, false, &mut f);
+        }
+    }
+
     /// [`for_each_row`](Self::for_each_row)'s walk, one copy for every
     /// executor: `f` is a trait object, called once per row.
     fn each_row(&self, f: &mut dyn FnMut(Row<'_>)) {
@@ -662,14 +683,19 @@ mod tests {
         let (mut lens, mut offsets) = (Vec::new(), Vec::new());
         plan.for_each_row(|row| {
             lens.push(row.len());
-            match row {
-                Row::Table { base, offsets: table } => offsets.extend(table.iter().map(|&o| base + o)),
-                Row::Strided { base, len, stride } => offsets.extend((0..len as isize).map(|k| base + k * stride)),
-                Row::Point(offset) => offsets.push(offset),
-                Row::Skipped(_) => panic!("nothing is skipped in mode error"),
-            }
+            push_offsets(row, &mut offsets);
         });
         (lens, offsets)
+    }
+
+    /// Pushes the offset of each position of `row`.
+    fn push_offsets(row: Row<'_>, offsets: &mut Vec<isize>) {
+        match row {
+            Row::Table { base, offsets: table } => offsets.extend(table.iter().map(|&o| base + o)),
+            Row::Strided { base, len, stride } => offsets.extend((0..len as isize).map(|k| base + k * stride)),
+            Row::Point(offset) => offsets.push(offset),
+            Row::Skipped(_) => panic!("nothing is skipped in mode error"),
+        }
     }
 
     #[test]
@@ -726,6 +752,44 @@ mod tests {
             assert_eq!(left, row, "{shape:?}: the last row is whole");
             let whole = plan.table.offsets().expect("a small table fits");
             assert_eq!(whole.len(), plan.table.len(), "{shape:?}");
+        }
+    }
+
+    /// The rows of a first dim that is a slice, cut anywhere along it and
+    /// walked part by part, hold the offsets of a loop over the positions,
+    /// in C order: the parts threads gather (`x[:, idx]`).
+    #[test]
+    fn a_first_dim_cut_anywhere_walks_the_loops_offsets() {
+        let index = Array1::from_vec(vec![3i64, -1, 0, 7, -8, 2]);
+        let at = |k: usize| index[k].rem_euclid(8) as isize;
+        let count = index.len();
+        // x(5, 8, 2) in C order.
+        let (shape, strides) = ([5, 8, 2], [16, 2, 1]);
+        let cases: [(Vec<IndexElem<'_>>, usize, Vec<isize>); 2] = [
+            (
+                vec![ix(..), ix(&index)],
+                5,
+                (0..5)
+                    .flat_map(|r| (0..count).flat_map(move |k| (0..2).map(move |d| r * 16 + at(k) * 2 + d)))
+                    .collect(),
+            ),
+            (
+                vec![ix(1..4), ix(&index), ix(1)],
+                3,
+                (1..4).flat_map(|r| (0..count).map(move |k| r * 16 + at(k) * 2 + 1)).collect(),
+            ),
+        ];
+        for (index, first, expected) in cases {
+            let Ok(Plan::Indexed(plan)) = resolve(&index, &shape, &strides, Bounds::Error) else {
+                panic!("an indexed plan");
+            };
+            for cuts in [vec![0, first], vec![0, 1, first], (0..=first).collect()] {
+                let mut offsets = Vec::new();
+                for part in cuts.windows(2) {
+                    plan.for_each_row_of_first(part[0]..part[1], |row| push_offsets(row, &mut offsets));
+                }
+                assert_eq!(offsets, expected, "{first} positions cut at {cuts:?}");
+            }
         }
     }
 }

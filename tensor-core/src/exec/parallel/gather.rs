@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::for_each_piece;
 use crate::element::Bits;
-use crate::exec::passes;
 use crate::exec::sys::cpu::Isa;
 use crate::exec::sys::pages::PAGE;
 use crate::exec::sys::prefetch;
 use crate::exec::sys::stream::{self, Fence};
+use crate::exec::{gather, passes};
 use crate::index::{IndexInt, with_index_slice, with_index_slices};
 use crate::plan::{AlongRows, Dim, Entries, IndexedPlan, PIECE, RowOutOfBounds, SKIP, with_offsets};
 
@@ -36,6 +36,11 @@ impl<T> Shared<T> {
     /// pointer).
     fn wrapping_offset(self, offset: isize) -> *const T {
         self.0.wrapping_offset(offset)
+    }
+
+    /// The pointer itself (a method, as above).
+    fn get(self) -> *const T {
+        self.0
     }
 }
 
@@ -187,14 +192,16 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     (isa, checks): (Isa, bool),
     out: &mut [MaybeUninit<T>],
 ) -> Result<(), Unwritten> {
-    let Some(block) = plan.leading_table_block() else {
-        return Err(Unwritten::Declined);
-    };
     let len = plan.len();
     assert_eq!(out.len(), len, "the output has one slot per position of the plan");
     if len == 0 {
         return Err(Unwritten::Declined);
     }
+    let Some(block) = plan.leading_table_block() else {
+        // SAFETY: the caller's guarantee; a plan whose table is not first
+        // holds no `along` index.
+        return unsafe { gather_by_first_dim(origin, plan, fill, threads, out) };
+    };
     let rest = &plan.dims[1..];
     let origin = Shared(origin);
     let copy_block = &|base: isize, block_out: &mut [MaybeUninit<T>]| {
@@ -364,6 +371,40 @@ pub(crate) unsafe fn gather_into<T: Bits>(
     }
     // The chunks cover all of `out` (one entry per block, asserted above),
     // each entry writing its whole block.
+    Ok(())
+}
+
+/// The gather of a plan whose first dim is strided, the table after it
+/// (`x[:, idx]`), into `out` (one slot per position, not empty): chunks
+/// of the first dim's positions, each a run of the output, walked row by
+/// row as on one thread; declined where that dim has fewer positions than
+/// there are threads.
+///
+/// # Safety
+///
+/// As [`gather_into`]: every offset the plan yields reaches an element of
+/// the target behind `origin`.
+unsafe fn gather_by_first_dim<T: Bits>(
+    origin: *const T,
+    plan: &IndexedPlan<'_>,
+    fill: Option<T>,
+    threads: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Result<(), Unwritten> {
+    let Some(&Dim::Strided { len: first, .. }) = plan.dims.first() else {
+        return Err(Unwritten::Declined);
+    };
+    if first < threads.max(2) {
+        return Err(Unwritten::Declined);
+    }
+    let per_position = out.len() / first;
+    let chunk = first.div_ceil(threads * 4);
+    let origin = Shared(origin);
+    for_each_piece(out.chunks_mut(chunk * per_position).enumerate().collect(), &|(c, out)| {
+        let start = c * chunk;
+        // SAFETY: the caller's guarantee.
+        unsafe { gather::gather_part_of_first(origin.get(), plan, start..start + out.len() / per_position, fill.as_ref(), out) }
+    });
     Ok(())
 }
 
