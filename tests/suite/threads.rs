@@ -581,6 +581,49 @@ fn sets_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count()
     }
 }
 
+/// Updates behind a slice (`x[:, idx]`, table rows at each row of the
+/// slice) into a target past the size the chooser takes to be out of the
+/// cache, where a set asks for its destinations ahead: an array and a
+/// scalar set (the last occurrence of a column wins), one in mode `drop`
+/// with columns out of bounds, and a sum of the repeated columns, each
+/// equal to a plain loop for 1, 2 and 8 threads.
+#[test]
+fn updates_behind_a_slice_into_a_target_past_the_cache_equal_a_plain_loop_for_every_thread_count() {
+    let (rows, cols) = (size(1_030, 9), size(8_200, 130));
+    let idx = indices_some_negative(size(600, 40), cols, 41, 5);
+    let wild = Array1::from_iter(idx.iter().enumerate().map(|(k, &j)| if k % 7 == 3 { j + cols as i64 } else { j }));
+    let values = Array2::from_shape_fn((rows, idx.len()), |(r, k)| (r * 3 + k) as f32 * 0.5);
+    let column = |j: i64| j.rem_euclid(cols as i64) as usize;
+    let start = || Array2::from_shape_fn((rows, cols), |(r, c)| (r + c) as f32);
+    let (mut set, mut scalar, mut dropped, mut summed) = (start(), start(), start(), start());
+    for (k, (&j, &w)) in idx.iter().zip(&wild).enumerate() {
+        for r in 0..rows {
+            set[[r, column(j)]] = values[[r, k]];
+            if r >= 1 {
+                scalar[[r, column(j)]] = -2.5;
+            }
+            if w < cols as i64 {
+                dropped[[r, column(w)]] = values[[r, k]];
+            }
+            summed[[r, column(j)]] += values[[r, k]];
+        }
+    }
+    for threads in thread_counts([1, 2, 8]) {
+        let got = in_pool(threads, || {
+            let (mut set, mut scalar, mut dropped, mut summed) = (start(), start(), start(), start());
+            at!(set[.., idx] = values);
+            at!(scalar[1.., idx] = -2.5);
+            at!(dropped[.., wild] = values; mode = drop);
+            at!(summed[.., idx] += values);
+            (set, scalar, dropped, summed)
+        });
+        assert!(got.0 == set, "an array set with {threads} threads");
+        assert!(got.1 == scalar, "a scalar set with {threads} threads");
+        assert!(got.2 == dropped, "a set in mode drop with {threads} threads");
+        assert!(got.3 == summed, "a sum with {threads} threads");
+    }
+}
+
 /// Large row `set`s (`x[rows] = values`, split by destination rows on two
 /// or more threads where the rows are long and the target in standard
 /// layout): the last occurrence wins, as in the plain loop, with negative

@@ -24,6 +24,11 @@ pub(crate) trait Kernel<T> {
         allow(dead_code, reason = "only `OpKernel` sets it, and unoptimized builds have none")
     )]
     const CHECKS_OPERANDS: bool = false;
+    /// Whether `apply` replaces the target with its value (a set) instead
+    /// of combining the two: for plain numbers, a store that no load of the
+    /// target comes before, and which a scatter past the cache therefore
+    /// asks for ahead (`scatter::write_row`).
+    const REPLACES: bool = false;
 
     /// `target op= value`.
     fn apply(&mut self, target: &mut T, value: &T);
@@ -237,6 +242,8 @@ impl<T> Streaming<'_, T> {
 }
 
 impl<T: Clone> Kernel<T> for SetKernel<'_, T> {
+    const REPLACES: bool = true;
+
     #[inline]
     fn streams(&self) -> Option<&Fence> {
         self.streaming.as_ref().map(|streaming| streaming.fence)

@@ -294,6 +294,13 @@ impl Table<'_> {
         self.len() == 0
     }
 
+    /// Whether an entry may be [`SKIP`]: only a table of offsets may hold
+    /// one (built in mode `drop` or `fill`); an index read in place never
+    /// skips.
+    pub fn may_skip(&self) -> bool {
+        matches!(self.entries, Entries::Offsets(_))
+    }
+
     /// The offsets, computed from the index when it is read in place;
     /// [`IndexError::TooLarge`] when memory cannot hold them.
     pub fn offsets(&self) -> Result<Cow<'_, [isize]>, IndexError> {
@@ -509,8 +516,9 @@ impl<'i> IndexedPlan<'i> {
         if self.is_empty() {
             return;
         }
+        let walk = Walk::new(self);
         for at in positions {
-            self.rows(rest, self.base + at as isize * stride, false, &mut f);
+            walk.rows(rest, self.base + at as isize * stride, false, &mut f);
         }
     }
 
@@ -518,70 +526,7 @@ impl<'i> IndexedPlan<'i> {
     /// executor: `f` is a trait object, called once per row.
     fn each_row(&self, f: &mut dyn FnMut(Row<'_>)) {
         if !self.is_empty() {
-            self.rows(&self.dims, self.base, false, f);
-        }
-    }
-
-    /// The rows of `dims` (the first dims of the region) from `base`, all
-    /// skipped when `skipped`.
-    fn rows(&self, dims: &[Dim], base: isize, skipped: bool, f: &mut dyn FnMut(Row<'_>)) {
-        let Some((last, outer)) = dims.split_last() else {
-            return f(if skipped { Row::Skipped(1) } else { Row::Point(base) });
-        };
-        match *last {
-            Dim::Strided { len, stride } => self.walk(outer, base, &mut |start| match start {
-                Some(base) if !skipped => f(Row::Strided { base, len, stride }),
-                _ => f(Row::Skipped(len)),
-            }),
-            // A zero-dimensional table is one offset: fold it into the rest.
-            Dim::Table if self.table.shape.is_empty() => self.table.in_pieces(&mut |offsets| match offsets[0] {
-                SKIP => self.rows(outer, base, true, f),
-                offset => self.rows(outer, base + offset, skipped, f),
-            }),
-            // The table's rows, each cut where its pieces end.
-            Dim::Table => {
-                let row = *self.table.shape.last().expect("a table with axes");
-                self.walk(outer, base, &mut |start| {
-                    let mut left = row;
-                    self.table.in_pieces(&mut |mut offsets| {
-                        while !offsets.is_empty() {
-                            let (run, rest) = offsets.split_at(left.min(offsets.len()));
-                            f(match start {
-                                Some(base) if !skipped => Row::Table { base, offsets: run },
-                                _ => Row::Skipped(run.len()),
-                            });
-                            left = if left == run.len() { row } else { left - run.len() };
-                            offsets = rest;
-                        }
-                    })
-                })
-            }
-        }
-    }
-
-    /// Calls `f` with the offset of each position of `dims` in C order.
-    fn walk(&self, dims: &[Dim], base: isize, f: &mut dyn FnMut(Option<isize>)) {
-        let Some((dim, rest)) = dims.split_first() else {
-            return f(Some(base));
-        };
-        match *dim {
-            Dim::Strided { len, stride } => {
-                for i in 0..len as isize {
-                    self.walk(rest, base + i * stride, f);
-                }
-            }
-            Dim::Table => {
-                let rest_len = rest_len(rest);
-                self.table.in_pieces(&mut |offsets| {
-                    for &offset in offsets {
-                        if offset == SKIP {
-                            (0..rest_len).for_each(|_| f(None));
-                        } else {
-                            self.walk(rest, base + offset, f);
-                        }
-                    }
-                })
-            }
+            Walk::new(self).rows(&self.dims, self.base, false, f);
         }
     }
 }
@@ -659,6 +604,109 @@ impl Row<'_> {
     }
 }
 
+/// Below this many entries, a table that a walk meets again at each
+/// position of the dims before it (`x[:, idx]`) has its offsets computed
+/// once for the walk (at most 128 KB, which `malloc` serves from its heap
+/// and the L2 holds), not again at each position.
+const REUSED_TABLE_MAX: usize = 1 << 14;
+
+/// One walk of a plan's rows ([`IndexedPlan::for_each_row`]).
+struct Walk<'w, 'i> {
+    plan: &'w IndexedPlan<'i>,
+    /// The table's offsets, computed once where the walk meets the table
+    /// more than once and they are few.
+    reused: Option<Cow<'w, [isize]>>,
+}
+
+impl<'w, 'i> Walk<'w, 'i> {
+    fn new(plan: &'w IndexedPlan<'i>) -> Self {
+        let before_table: usize = plan
+            .dims
+            .iter()
+            .map_while(|dim| match dim {
+                Dim::Strided { len, .. } => Some(*len),
+                Dim::Table => None,
+            })
+            .product();
+        let reused = (before_table > 1 && plan.table.len() <= REUSED_TABLE_MAX)
+            .then(|| plan.table.offsets().ok())
+            .flatten();
+        Walk { plan, reused }
+    }
+
+    /// Hands every offset of the table, in its C order, to `f`, in pieces
+    /// as [`Table::in_pieces`] does.
+    fn table_pieces(&self, f: &mut dyn FnMut(&[isize])) {
+        match &self.reused {
+            Some(offsets) => offsets.chunks(PIECE).for_each(f),
+            None => self.plan.table.in_pieces(f),
+        }
+    }
+
+    /// The rows of `dims` (the first dims of the region) from `base`, all
+    /// skipped when `skipped`.
+    fn rows(&self, dims: &[Dim], base: isize, skipped: bool, f: &mut dyn FnMut(Row<'_>)) {
+        let Some((last, outer)) = dims.split_last() else {
+            return f(if skipped { Row::Skipped(1) } else { Row::Point(base) });
+        };
+        match *last {
+            Dim::Strided { len, stride } => self.walk(outer, base, &mut |start| match start {
+                Some(base) if !skipped => f(Row::Strided { base, len, stride }),
+                _ => f(Row::Skipped(len)),
+            }),
+            // A zero-dimensional table is one offset: fold it into the rest.
+            Dim::Table if self.plan.table.shape.is_empty() => self.table_pieces(&mut |offsets| match offsets[0] {
+                SKIP => self.rows(outer, base, true, f),
+                offset => self.rows(outer, base + offset, skipped, f),
+            }),
+            // The table's rows, each cut where its pieces end.
+            Dim::Table => {
+                let row = *self.plan.table.shape.last().expect("a table with axes");
+                self.walk(outer, base, &mut |start| {
+                    let mut left = row;
+                    self.table_pieces(&mut |mut offsets| {
+                        while !offsets.is_empty() {
+                            let (run, rest) = offsets.split_at(left.min(offsets.len()));
+                            f(match start {
+                                Some(base) if !skipped => Row::Table { base, offsets: run },
+                                _ => Row::Skipped(run.len()),
+                            });
+                            left = if left == run.len() { row } else { left - run.len() };
+                            offsets = rest;
+                        }
+                    })
+                })
+            }
+        }
+    }
+
+    /// Calls `f` with the offset of each position of `dims` in C order.
+    fn walk(&self, dims: &[Dim], base: isize, f: &mut dyn FnMut(Option<isize>)) {
+        let Some((dim, rest)) = dims.split_first() else {
+            return f(Some(base));
+        };
+        match *dim {
+            Dim::Strided { len, stride } => {
+                for i in 0..len as isize {
+                    self.walk(rest, base + i * stride, f);
+                }
+            }
+            Dim::Table => {
+                let rest_len = rest_len(rest);
+                self.table_pieces(&mut |offsets| {
+                    for &offset in offsets {
+                        if offset == SKIP {
+                            (0..rest_len).for_each(|_| f(None));
+                        } else {
+                            self.walk(rest, base + offset, f);
+                        }
+                    }
+                })
+            }
+        }
+    }
+}
+
 /// Number of positions the strided dims after the table span.
 fn rest_len(dims: &[Dim]) -> usize {
     dims.iter()
@@ -707,7 +755,10 @@ mod tests {
         let kept: Vec<isize> = (0..count as isize).filter(|k| k % 3 != 1).collect();
         // (index, shape, strides, each row's length, every offset by a loop)
         type Case<'a> = (Vec<IndexElem<'a>>, [usize; 2], [isize; 2], usize, Vec<isize>);
-        let cases: [Case<'_>; 4] = [
+        // A table too long to compute once and walk again.
+        let long = Array1::from_shape_fn(super::REUSED_TABLE_MAX + 5, |k| ((k * 7919) % 11) as i32 - 5);
+        let long_at = |k: usize| (long[k] + if long[k] < 0 { 11 } else { 0 }) as isize;
+        let cases: [Case<'_>; 5] = [
             // The table leads and is the whole region: one row of `count`.
             (vec![ix(&index)], [11, 1], [1, 1], count, (0..count).map(at).collect()),
             // The table after a slice: a row of `count` per row of the target.
@@ -717,6 +768,14 @@ mod tests {
                 [11, 1],
                 count,
                 (0..3).flat_map(|r| (0..count).map(move |k| r * 11 + at(k))).collect(),
+            ),
+            // The same, the table walked again at each row: in pieces too.
+            (
+                vec![ix(..), ix(&long)],
+                [2, 11],
+                [11, 1],
+                long.len(),
+                (0..2).flat_map(|r| (0..long.len()).map(move |k| r * 11 + long_at(k))).collect(),
             ),
             // The table leads, a slice after it: rows of the slice.
             (

@@ -24,6 +24,13 @@ const ROW_PREFIX: usize = 1 << 10;
 /// destination of, when it prefetches destinations.
 pub(crate) const UPDATES_AHEAD: usize = 128;
 
+/// How many updates ahead within a row of a table a set asks for the
+/// destination of, when it prefetches destinations: rows of a table
+/// behind a slice (`x[:, idx]`) may be short, and each row's first
+/// updates go unasked for (measured: docs/performance.md, "A set's table
+/// rows asked for ahead").
+pub(crate) const TABLE_AHEAD: usize = 16;
+
 /// How many updates ahead of the one being applied an accumulation asks
 /// for its indices and values. Its random updates keep the core's misses
 /// in flight busy, so the hardware's stream prefetcher falls behind on
