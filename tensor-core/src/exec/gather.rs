@@ -348,8 +348,8 @@ pub(crate) unsafe fn gather_part_of_first<T: Clone>(
 /// Puts the elements of one row of a plan into `out`, skipped positions as
 /// `fill`; a table row's offsets tested for [`SKIP`] only where the plan's
 /// table `skips` ([`Table::may_skip`](crate::plan::Table::may_skip)): the
-/// test's branch in the loop of a table read in place (`x[:, idx]`) took
-/// a third of its time.
+/// test's branch in the loop over a table read in place (`x[:, idx]`)
+/// took a quarter of its time.
 ///
 /// # Safety
 ///

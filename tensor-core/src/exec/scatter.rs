@@ -593,7 +593,7 @@ unsafe fn write_row_slice<T, K: Kernel<T>>(origin: *mut T, row: Row<'_>, values:
 /// target beyond the cache (`far`) asks for each destination a few updates
 /// ahead: a plain store into a line out of the cache waits for that line
 /// at the head of the store queue, one at a time, and `x[:, idx] = s` ran
-/// 2.2x slower than the same updates by `+=`, whose loads overlap and which
+/// twice as long as the same updates by `+=`, whose loads overlap and which
 /// the prefetch slowed (docs/performance.md, "A set's table rows asked for
 /// ahead").
 ///

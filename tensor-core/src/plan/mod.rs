@@ -604,7 +604,7 @@ impl Row<'_> {
     }
 }
 
-/// Below this many entries, a table that a walk meets again at each
+/// Up to this many entries, a table that a walk meets again at each
 /// position of the dims before it (`x[:, idx]`) has its offsets computed
 /// once for the walk (at most 128 KB, which `malloc` serves from its heap
 /// and the L2 holds), not again at each position.
