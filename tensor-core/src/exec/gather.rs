@@ -341,7 +341,8 @@ pub(crate) unsafe fn gather_part_of_first<T: Clone>(
     let skips = plan.table.may_skip();
     // SAFETY: every position of the plan is an element behind `origin` (the
     // caller's guarantee), and only a table that may skip holds a `SKIP`.
-    plan.for_each_row_of_first(positions, |row| unsafe { put_row(origin, row, (fill, skips), &mut sink) });
+    plan.narrowed(0, positions)
+        .for_each_row(|row| unsafe { put_row(origin, row, (fill, skips), &mut sink) });
     assert!(sink.0.is_empty(), "one slot for each position of the part");
 }
 

@@ -500,28 +500,6 @@ impl<'i> IndexedPlan<'i> {
         self.each_row(&mut f);
     }
 
-    /// [`for_each_row`](Self::for_each_row) over the positions whose
-    /// coordinate along the first dim, a strided one, lies in `positions`
-    /// (in C order, as the whole walk reaches them): one thread's part of a
-    /// region cut along its first dim (`x[:, idx]`).
-    ///
-    /// # Panics
-    ///
-    /// When the first dim is not strided, or `positions` runs past it.
-    pub fn for_each_row_of_first(&self, positions: std::ops::Range<usize>, mut f: impl FnMut(Row<'_>)) {
-        let [Dim::Strided { len, stride }, rest @ ..] = self.dims.as_slice() else {
-            panic!("the plan's first dim is not strided");
-        };
-        assert!(positions.end <= *len, "{positions:?} runs past the first dim's {len} positions");
-        if self.is_empty() {
-            return;
-        }
-        let walk = Walk::new(self);
-        for at in positions {
-            walk.rows(rest, self.base + at as isize * stride, false, &mut f);
-        }
-    }
-
     /// [`for_each_row`](Self::for_each_row)'s walk, one copy for every
     /// executor: `f` is a trait object, called once per row.
     fn each_row(&self, f: &mut dyn FnMut(Row<'_>)) {
@@ -845,7 +823,8 @@ mod tests {
             for cuts in [vec![0, first], vec![0, 1, first], (0..=first).collect()] {
                 let mut offsets = Vec::new();
                 for part in cuts.windows(2) {
-                    plan.for_each_row_of_first(part[0]..part[1], |row| push_offsets(row, &mut offsets));
+                    plan.narrowed(0, part[0]..part[1])
+                        .for_each_row(|row| push_offsets(row, &mut offsets));
                 }
                 assert_eq!(offsets, expected, "{first} positions cut at {cuts:?}");
             }
