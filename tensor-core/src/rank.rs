@@ -500,6 +500,10 @@ impl Kind for Dynamic {
 /// A copy of a view, or [`IndexError::TooLarge`] naming its shape where
 /// memory cannot hold it (a stride-0 view may show far more elements than
 /// it has): [`memory::copy`] for the paths that return a `Result`.
+/// Always inlined, as that copy is: a call of its own returns the copy
+/// through memory (measured: docs/performance.md, "Small calls, in
+/// instructions").
+#[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn checked_copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Result<Array<T, D>, IndexError> {
     let shape = view.raw_dim();
     memory::copy(view).ok_or_else(|| IndexError::too_large(shape.slice()))
