@@ -142,10 +142,13 @@ fn fill_16<B: Bits>(targets: &mut [B], value: B, pattern: i64) {
 }
 
 /// `targets.copy_from_slice(values)` with streaming stores, a whole cache
-/// line (64 bytes) at a time where `isa` has AVX-512F, 16 bytes otherwise:
+/// line (64 bytes) at a time where `isa` has AVX-512F, a line as two
+/// 32-byte stores back to back where it has AVX, 16 bytes otherwise:
 /// narrower stores into rows scattered at random leave the write-combining
-/// buffers to flush partial lines, which wastes bandwidth (measured:
-/// docs/performance.md, "Streaming stores for large fills and row copies").
+/// buffers to flush partial lines, which wastes bandwidth, and a loop of
+/// one 16-byte store ran a long copy at half speed in some builds
+/// (measured: docs/performance.md, "Streaming stores for large fills and
+/// row copies").
 ///
 /// # Safety
 ///
@@ -179,6 +182,10 @@ pub(crate) unsafe fn copy_to<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[
             // SAFETY: `isa` says the processor has AVX-512F (only detection says so).
             return unsafe { copy_64(targets, values) };
         }
+        if isa.avx() {
+            // SAFETY: `isa` says the processor has AVX (only detection says so).
+            return unsafe { copy_lines_32(targets, values) };
+        }
         copy_16(targets, values)
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -207,6 +214,41 @@ unsafe fn copy_64<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
         // is an aligned 64-byte block of `targets`; AVX-512F is there (the
         // caller's guarantee).
         unsafe { _mm512_stream_si512(slot.as_mut_ptr(), _mm512_loadu_si512(block.as_ptr().cast())) };
+    }
+}
+
+/// A cache line's 64 bytes, aligned to a line: what [`copy_lines_32`]
+/// streams at once.
+#[cfg(target_arch = "x86_64")]
+#[repr(C, align(64))]
+struct Line([std::arch::x86_64::__m256i; 2]);
+
+/// [`copy`] with 32-byte stores, the two halves of each aligned line
+/// stored back to back.
+///
+/// # Safety
+///
+/// The processor has AVX; `targets` and `values` have one length.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn copy_lines_32<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
+    use std::arch::x86_64::{_mm256_loadu_si256, _mm256_stream_si256};
+    // SAFETY: as in `fill_32`, with aligned 64-byte lines of possibly
+    // uninitialized memory.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<Line>>() };
+    let per_line = 64 / size_of::<B>();
+    let blocks = split_like(values, head.len(), middle.len() * per_line);
+    copy_edges(head, tail, blocks.0, blocks.2);
+    for (slot, line) in middle.iter_mut().zip(blocks.1.chunks_exact(per_line)) {
+        let slot = slot.as_mut_ptr().cast::<std::arch::x86_64::__m256i>();
+        let (low, high) = line.split_at(per_line / 2);
+        // SAFETY: `low` and `high` are the line's two 32-byte halves of
+        // `values`, read unaligned; `slot` is an aligned line of `targets`,
+        // its halves 32-byte aligned; AVX is there (the caller's guarantee).
+        unsafe {
+            _mm256_stream_si256(slot, _mm256_loadu_si256(low.as_ptr().cast()));
+            _mm256_stream_si256(slot.add(1), _mm256_loadu_si256(high.as_ptr().cast()));
+        }
     }
 }
 
@@ -409,7 +451,7 @@ mod tests {
     use super::{Fence, copy, copy_rows_to, fill};
 
     use crate::element::Bits;
-    use crate::exec::sys::cpu::Isa;
+    use crate::exec::sys::cpu::{Isa, IsaCeiling};
 
     /// `fill` and `copy` on `len` elements from `offset` of a buffer with
     /// canaries on both sides, with every instruction set this processor
@@ -422,12 +464,13 @@ mod tests {
         // below 40 already put at every head, middle and tail, and offsets
         // of up to 16 bytes at every alignment: one long run more is enough
         // (Miri interprets each store). Natively, offsets of up to a cache
-        // line, the widest block.
+        // line, the widest block, and AVX's loops too where AVX-512F
+        // would take their place.
         let (isas, lens, block): (&[Isa], Vec<usize>, usize) = if cfg!(miri) {
             (&[Isa::baseline()], (0..40).chain([131]).collect(), 16)
         } else {
             (
-                &[Isa::baseline(), Isa::detect()],
+                &[Isa::baseline(), Isa::detect().at_most(IsaCeiling::Avx), Isa::detect()],
                 (0..80).chain([1000, 4096 / width + 3]).collect(),
                 64,
             )
