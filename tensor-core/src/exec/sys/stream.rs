@@ -204,17 +204,12 @@ pub(crate) unsafe fn copy_to<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[
 #[target_feature(enable = "avx512f")]
 unsafe fn copy_64<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
     use std::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_stream_si512};
-    // SAFETY: as in `fill_32`, with 64-byte blocks of possibly
-    // uninitialized memory.
-    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<__m512i>>() };
-    let blocks = split_like(values, head.len(), middle.len() * (64 / size_of::<B>()));
-    copy_edges(head, tail, blocks.0, blocks.2);
-    for (slot, block) in middle.iter_mut().zip(blocks.1.chunks_exact(64 / size_of::<B>())) {
+    copy_blocks(targets, values, |slot: &mut MaybeUninit<__m512i>, block| {
         // SAFETY: `block` is 64 bytes of `values`, read unaligned; `slot`
         // is an aligned 64-byte block of `targets`; AVX-512F is there (the
         // caller's guarantee).
-        unsafe { _mm512_stream_si512(slot.as_mut_ptr(), _mm512_loadu_si512(block.as_ptr().cast())) };
-    }
+        unsafe { _mm512_stream_si512(slot.as_mut_ptr(), _mm512_loadu_si512(block.as_ptr().cast())) }
+    });
 }
 
 /// A cache line's 64 bytes, aligned to a line: what [`copy_lines_32`]
@@ -232,16 +227,10 @@ struct Line([std::arch::x86_64::__m256i; 2]);
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
 unsafe fn copy_lines_32<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
-    use std::arch::x86_64::{_mm256_loadu_si256, _mm256_stream_si256};
-    // SAFETY: as in `fill_32`, with aligned 64-byte lines of possibly
-    // uninitialized memory.
-    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<Line>>() };
-    let per_line = 64 / size_of::<B>();
-    let blocks = split_like(values, head.len(), middle.len() * per_line);
-    copy_edges(head, tail, blocks.0, blocks.2);
-    for (slot, line) in middle.iter_mut().zip(blocks.1.chunks_exact(per_line)) {
-        let slot = slot.as_mut_ptr().cast::<std::arch::x86_64::__m256i>();
-        let (low, high) = line.split_at(per_line / 2);
+    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_stream_si256};
+    copy_blocks(targets, values, |slot: &mut MaybeUninit<Line>, line| {
+        let slot = slot.as_mut_ptr().cast::<__m256i>();
+        let (low, high) = line.split_at(line.len() / 2);
         // SAFETY: `low` and `high` are the line's two 32-byte halves of
         // `values`, read unaligned; `slot` is an aligned line of `targets`,
         // its halves 32-byte aligned; AVX is there (the caller's guarantee).
@@ -249,7 +238,7 @@ unsafe fn copy_lines_32<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
             _mm256_stream_si256(slot, _mm256_loadu_si256(low.as_ptr().cast()));
             _mm256_stream_si256(slot.add(1), _mm256_loadu_si256(high.as_ptr().cast()));
         }
-    }
+    });
 }
 
 /// Rows of `row_len` elements, `row(k)` the `k`th, copied back to back
@@ -415,15 +404,29 @@ unsafe fn copy_lines_64<'s, B: Bits, F: FnMut(usize) -> &'s [B]>(targets: &mut [
 #[cfg(target_arch = "x86_64")]
 fn copy_16<B: Bits>(targets: &mut [MaybeUninit<B>], values: &[B]) {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128};
-    // SAFETY: as in `fill_32`, with 16-byte blocks of possibly
-    // uninitialized memory.
-    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<__m128i>>() };
-    let blocks = split_like(values, head.len(), middle.len() * (16 / size_of::<B>()));
-    copy_edges(head, tail, blocks.0, blocks.2);
-    for (slot, block) in middle.iter_mut().zip(blocks.1.chunks_exact(16 / size_of::<B>())) {
+    copy_blocks(targets, values, |slot: &mut MaybeUninit<__m128i>, block| {
         // SAFETY: `block` is 16 bytes of `values`, read unaligned; `slot`
         // is an aligned 16-byte block of `targets`.
-        unsafe { stream_16(slot.as_mut_ptr(), _mm_loadu_si128(block.as_ptr().cast())) };
+        unsafe { stream_16(slot.as_mut_ptr(), _mm_loadu_si128(block.as_ptr().cast())) }
+    });
+}
+
+/// The frame of every streamed copy: `targets` cut into aligned blocks of
+/// `Block`, the few elements before the first block and after the last
+/// copied plainly, and `store` given each block with its values (as many
+/// as fill it), in order. The caller's `store` writes them.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(not(unoptimized), inline(always))]
+fn copy_blocks<B: Bits, Block>(targets: &mut [MaybeUninit<B>], values: &[B], mut store: impl FnMut(&mut MaybeUninit<Block>, &[B])) {
+    let per_block = size_of::<Block>() / size_of::<B>();
+    // SAFETY: any bytes are valid `MaybeUninit`s of either type, and
+    // `align_to_mut` cuts whole, aligned blocks out of `targets` for the
+    // middle.
+    let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<Block>>() };
+    let blocks = split_like(values, head.len(), middle.len() * per_block);
+    copy_edges(head, tail, blocks.0, blocks.2);
+    for (slot, block) in middle.iter_mut().zip(blocks.1.chunks_exact(per_block)) {
+        store(slot, block);
     }
 }
 
