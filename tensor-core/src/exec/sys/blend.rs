@@ -4,11 +4,12 @@
 //! stored whole. Element by element, each line is still read before it is
 //! written (the elements between must survive), but by the stores' reads
 //! for ownership, eight or sixteen stores waiting on each; loaded first,
-//! the reads run ahead as a copy's do (docs/performance.md, "Every other
-//! element set by whole lines").
+//! and asked for a kilobyte ahead, the reads run ahead as a copy's do
+//! (docs/performance.md, "Every other element set by whole lines").
 
 use crate::element::Bits;
 use crate::exec::sys::cpu::Isa;
+use crate::exec::sys::prefetch;
 
 /// `run[2 * k] = values[k]` for every `k`, the elements between unchanged:
 /// the lines inside `run` whole where `isa` has AVX-512F (a line a
@@ -78,6 +79,7 @@ unsafe fn by_blocks<B: Bits, V: Copy>(run: &mut [B], values: &[B], blend: impl F
     let first_block = head.len();
     let first_even = first_block.is_multiple_of(2);
     for (l, block) in middle.iter_mut().enumerate() {
+        prefetch::element((&raw const *block).wrapping_byte_add(prefetch::BLEND_AHEAD));
         let start = first_block + l * per_block;
         let half = &values[start.div_ceil(2)..][..per_block / 2];
         // A volatile load: the compiler would otherwise fold the load, the

@@ -1,7 +1,8 @@
-//! Software prefetch where the next address is an index away, and of the
-//! index and value streams of random accumulations. The hardware
-//! prefetchers follow streams, not the next random row or element, so an
-//! indexed loop otherwise waits on memory at every step. (Whether a loop
+//! Software prefetch where the next address is an index away, of the
+//! index and value streams of random accumulations, and of the lines a
+//! set of every other element rewrites. The hardware prefetchers follow
+//! streams, not the next random row or element, so an indexed loop
+//! otherwise waits on memory at every step. (Whether a loop
 //! prefetches single elements is the chooser's call: only into targets
 //! larger than the last-level cache, where it pays. An `along` gather
 //! prefetches nothing: its picks walked as they stand keep as many misses
@@ -37,6 +38,12 @@ pub(crate) const TABLE_AHEAD: usize = 16;
 /// these streams; a much shorter distance gains nothing, a longer one no
 /// more (measured: docs/performance.md, "Software prefetch").
 pub(crate) const STREAM_AHEAD: usize = 512;
+
+/// Bytes ahead of the block being blended that a set of every other
+/// element asks for: its loads of the lines it rewrites fell behind with
+/// the hardware's prefetchers alone (measured: docs/performance.md,
+/// "Every other element set by whole lines").
+pub(crate) const BLEND_AHEAD: usize = 1 << 10;
 
 /// How many rows ahead of the one being copied to prefetch, for rows of
 /// `row_bytes`: [`AHEAD`] bytes' worth, at least one and at most 16.
