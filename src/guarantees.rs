@@ -172,7 +172,11 @@
 //!     their unit tests compare them with plain loops on the real
 //!     instructions (the compaction's with marks past the slots it is
 //!     given), and AddressSanitizer runs them at full size, on a machine
-//!     with AVX-512F;
+//!     with AVX-512F. A comparison of values cannot see a load whose
+//!     lanes go unused, or a block stored back as it was read, past the
+//!     run: the tests of the blend and of streamed copies also run them
+//!     on runs and values placed against pages that cannot be read or
+//!     written (`exec/sys/guarded.rs`), where such an access faults;
 //!   - the huge-page advice (`madvise`, `exec/sys/pages.rs`), which it
 //!     skips: advice changes no contents;
 //!   - allocations refused for their size, since Miri stops at an

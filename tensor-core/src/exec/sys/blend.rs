@@ -162,6 +162,8 @@ mod tests {
 
     use crate::element::Bits;
     use crate::exec::sys::cpu::{Isa, IsaCeiling};
+    #[cfg(all(target_os = "linux", not(miri)))]
+    use crate::exec::sys::guarded::Guarded;
 
     /// Every length and offset from a line, with each instruction set this
     /// processor has as the widest used: the values at even positions, the
@@ -202,5 +204,42 @@ mod tests {
         // Both halves of each value differ from value to value, so a lane
         // taken from the wrong value shows.
         equals_a_loop(|k| k as u64, |k| u64::MAX - ((k as u64) << 32) - 3 * k as u64);
+    }
+
+    /// Runs and values that start on the first element after an
+    /// unreadable page, or end on the last element before one, with every
+    /// instruction set this processor has: no block of a vector path
+    /// reaches past the run, and no load past the values (a reach faults).
+    /// The loop comparison cannot see the first, since such a block would
+    /// store the elements past the run unchanged.
+    #[cfg(all(target_os = "linux", not(miri)))]
+    #[test]
+    fn runs_against_unmapped_pages_are_set_inside_them() {
+        fn check<B: Bits + PartialEq + std::fmt::Debug>(value: impl Fn(usize) -> B) {
+            let (mut targets, mut sources) = (Guarded::new(4), Guarded::new(2));
+            let (targets, sources) = (targets.elements::<B>(), sources.elements::<B>());
+            let ceilings = [IsaCeiling::Baseline, IsaCeiling::Avx, IsaCeiling::Avx2, IsaCeiling::Avx512f];
+            for isa in ceilings.map(|ceiling| Isa::detect().at_most(ceiling)) {
+                for count in (1..70).chain([500, sources.len()]) {
+                    let run = 2 * count - 1;
+                    for (at, from) in [(0, 0), (targets.len() - run, sources.len() - count)] {
+                        let values = &mut sources[from..from + count];
+                        for (k, v) in values.iter_mut().enumerate() {
+                            *v = value(k + count);
+                        }
+                        let mut expected = targets.to_vec();
+                        for (k, &v) in values.iter().enumerate() {
+                            expected[at + 2 * k] = v;
+                        }
+                        // SAFETY: `run` elements from `at`, inside
+                        // `targets`, which nothing else borrows.
+                        unsafe { set_every_other(targets[at..].as_mut_ptr(), values, isa) };
+                        assert!(*targets == expected[..], "{count} values at {at}");
+                    }
+                }
+            }
+        }
+        check(|k| u32::MAX - k as u32);
+        check(|k| u64::MAX - ((k as u64) << 32) - 3 * k as u64);
     }
 }

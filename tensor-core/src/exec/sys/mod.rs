@@ -11,6 +11,8 @@ pub(crate) mod caches;
 #[cfg(threads)] // the split by destination compacts
 pub(crate) mod compact;
 pub(crate) mod cpu;
+#[cfg(all(test, target_os = "linux", not(miri)))]
+pub(crate) mod guarded;
 pub(crate) mod pages;
 pub(crate) mod prefetch;
 pub(crate) mod stream;

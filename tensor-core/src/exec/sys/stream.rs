@@ -268,7 +268,7 @@ pub(crate) unsafe fn copy_rows_to<'s, B: Bits>(
 ) {
     assert!(row_len > 0 && targets.len().is_multiple_of(row_len), "the targets are whole rows");
     #[cfg(target_arch = "x86_64")]
-    if isa.avx512f() && row_len * size_of::<B>() >= 64 && !targets.is_empty() {
+    if isa.avx512f() && !targets.is_empty() && row_len >= 64 / size_of::<B>() {
         // SAFETY: `isa` says the processor has AVX-512F (only detection
         // says so); the rows fill a line, and there is one.
         return unsafe { copy_lines_64(targets, &mut Rows::new(row_len, &mut row)) };
@@ -331,6 +331,25 @@ impl<'s, 'f, B, F: FnMut(usize) -> &'s [B]> Rows<'s, 'f, B, F> {
         self.next = None;
         self.index += 1;
     }
+
+    /// `targets` filled plainly with the elements from position `at` of
+    /// the current row on (`at` may reach past its end, into the rows
+    /// after it), moving on to each row as an element is taken from it;
+    /// the position after the last, counted in the row then current.
+    fn copy_plainly(&mut self, targets: &mut [MaybeUninit<B>], mut at: usize) -> usize
+    where
+        B: Copy,
+    {
+        for target in targets {
+            while at >= self.len {
+                at -= self.len;
+                self.advance();
+            }
+            target.write(self.current[at]);
+            at += 1;
+        }
+        at
+    }
 }
 
 /// [`copy_rows_to`] with 64-byte stores: every aligned line of `targets`
@@ -356,12 +375,13 @@ unsafe fn copy_lines_64<'s, B: Bits, F: FnMut(usize) -> &'s [B]>(targets: &mut [
     // SAFETY: as in `fill_32`, with 64-byte blocks of possibly
     // uninitialized memory.
     let (head, middle, tail) = unsafe { targets.align_to_mut::<MaybeUninit<__m512i>>() };
-    // Fewer elements than a line, so all of the first row's (a row fills a
-    // line).
-    copy_edges(head, &mut [], &rows.current[..head.len()], &[]);
+    // The elements before the first line and after the last are copied
+    // plainly, from as many rows as they span: any split `align_to_mut`
+    // makes is then copied right, not only the largest middle (edges each
+    // shorter than a line), which std does not promise.
     // Where the next line starts in the current row; past its end, in the
     // next.
-    let mut at = head.len();
+    let mut at = rows.copy_plainly(head, 0);
     for slot in middle {
         if at >= len {
             at -= len;
@@ -389,15 +409,8 @@ unsafe fn copy_lines_64<'s, B: Bits, F: FnMut(usize) -> &'s [B]>(targets: &mut [
         unsafe { _mm512_stream_si512(slot.as_mut_ptr(), line) };
         at += per_line;
     }
-    if !tail.is_empty() {
-        if at >= len {
-            at -= len;
-            rows.advance();
-        }
-        // Fewer elements than a line, the last of the last row.
-        assert_eq!(len - at, tail.len(), "the lines end where the last row's tail starts");
-        copy_edges(&mut [], tail, &[], &rows.current[at..]);
-    }
+    let end = rows.copy_plainly(tail, at);
+    debug_assert_eq!(end, len, "the copy ends with the last row");
 }
 
 /// [`copy`] with 16-byte stores (SSE2, always there on x86-64).
@@ -451,10 +464,12 @@ fn copy_edges<B: Copy>(head: &mut [MaybeUninit<B>], tail: &mut [MaybeUninit<B>],
 mod tests {
     use std::mem::MaybeUninit;
 
-    use super::{Fence, copy, copy_rows_to, fill};
+    use super::{Fence, copy, copy_rows_to, copy_to, fill};
 
     use crate::element::Bits;
     use crate::exec::sys::cpu::{Isa, IsaCeiling};
+    #[cfg(all(target_os = "linux", not(miri)))]
+    use crate::exec::sys::guarded::Guarded;
 
     /// `fill` and `copy` on `len` elements from `offset` of a buffer with
     /// canaries on both sides, with every instruction set this processor
@@ -580,6 +595,97 @@ mod tests {
         }
         check(u32::MAX, |k| k as u32);
         check(u64::MAX, |k| (k as u64) << 32 | k as u64);
+    }
+
+    /// Copies, and rows copied back to back, whose values start on the
+    /// first element after an unreadable page or end on the last before
+    /// one, with every instruction set this processor has: no load reads
+    /// past the values (it faults), which the canaries of the tests above
+    /// cannot see.
+    #[cfg(all(target_os = "linux", not(miri)))]
+    #[test]
+    fn copies_read_no_value_past_their_source() {
+        fn check<B: Bits + PartialEq + std::fmt::Debug>(canary: B, value: impl Fn(usize) -> B) {
+            let width = size_of::<B>();
+            let mut guarded = Guarded::new(2);
+            let sources = guarded.elements::<B>();
+            for (k, v) in sources.iter_mut().enumerate() {
+                *v = value(k);
+            }
+            let sources = &*sources;
+            let isas = [Isa::baseline(), Isa::detect().at_most(IsaCeiling::Avx), Isa::detect()];
+            for isa in isas {
+                for offset in 0..64 / width + 1 {
+                    for len in (0..80).chain([1000, sources.len()]) {
+                        for from in [0, sources.len() - len] {
+                            let values = &sources[from..from + len];
+                            let mut buffer = vec![MaybeUninit::new(canary); offset + len];
+                            // SAFETY: the temporary fence drops before `buffer` is read.
+                            unsafe { copy_to(&mut buffer[offset..], values, isa, &Fence) };
+                            // SAFETY: every slot was initialized (with the canary) before.
+                            let got: Vec<B> = buffer[offset..].iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                            assert!(got == values, "copy {len} from {from} to {offset}");
+                        }
+                    }
+                    for len in (1..40).chain([64 / width * 8]) {
+                        for count in [1, 2, 3, 7] {
+                            // The rows from the first element on, then the
+                            // rows that end with the last.
+                            for first in [0, sources.len() - len * count] {
+                                let mut buffer = vec![MaybeUninit::new(canary); offset + len * count];
+                                let row = |k: usize| &sources[first + k * len..][..len];
+                                // SAFETY: the temporary fence drops before `buffer` is read.
+                                unsafe { copy_rows_to(&mut buffer[offset..], len, row, isa, &Fence) };
+                                // SAFETY: every slot was initialized (with the canary) before.
+                                let got: Vec<B> = buffer[offset..].iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                                assert!(
+                                    got == sources[first..first + len * count],
+                                    "{count} rows of {len} from {first} to {offset}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        check(u32::MAX, |k| k as u32);
+        check(u64::MAX, |k| (k as u64) << 32 | k as u64);
+    }
+
+    /// The plain copy of a 64-byte row copy's edges takes any number of
+    /// elements from any position, across as many rows as they span, and
+    /// asks for each row once, in order, only when an element comes from
+    /// it: edges of any length, so that the copy does not rest on
+    /// `align_to_mut` cutting the largest middle.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn edges_copied_plainly_take_the_rows_in_order_from_any_position() {
+        let len = 5;
+        let source: Vec<u32> = (0..40).collect();
+        // (rows asked for ahead of the copy, where it starts, how many it copies)
+        for (ahead, at, count) in [(0, 0, 0), (0, 0, 3), (0, 2, 3), (0, 0, 12), (0, 5, 4), (1, 7, 6), (0, 3, 17)] {
+            let mut asked = Vec::new();
+            let mut row = |k: usize| {
+                asked.push(k);
+                &source[k * len..][..len]
+            };
+            let mut rows = super::Rows::new(len, &mut row);
+            if ahead == 1 {
+                rows.next();
+            }
+            let mut targets = vec![MaybeUninit::new(u32::MAX); count];
+            let end = rows.copy_plainly(&mut targets, at);
+            // SAFETY: every slot was initialized before.
+            let got: Vec<u32> = targets.iter().map(|slot| unsafe { slot.assume_init() }).collect();
+            let expected: Vec<u32> = (at..at + count).map(|k| k as u32).collect();
+            assert_eq!(got, expected, "{count} from {at}");
+            // The position after the copy, in the last row it took from
+            // (or the row it started in).
+            let last = (at + count).saturating_sub(1).max(at) / len;
+            assert_eq!(end, at + count - last * len, "{count} from {at}");
+            let rows_used = (at + count).div_ceil(len).max(1 + ahead);
+            assert_eq!(asked, (0..rows_used).collect::<Vec<_>>(), "{count} from {at}");
+        }
     }
 
     #[test]
