@@ -471,6 +471,14 @@ mod tests {
     #[cfg(all(target_os = "linux", not(miri)))]
     use crate::exec::sys::guarded::Guarded;
 
+    /// The values of slots that every test here initializes (with its
+    /// canary) before a copy writes some of them.
+    fn initialized<B: Copy>(slots: &[MaybeUninit<B>]) -> Vec<B> {
+        // SAFETY: every slot was initialized (the callers' buffers start
+        // filled with a canary), and a copy only writes values.
+        slots.iter().map(|slot| unsafe { slot.assume_init() }).collect()
+    }
+
     /// `fill` and `copy` on `len` elements from `offset` of a buffer with
     /// canaries on both sides, with every instruction set this processor
     /// has: the run equals the plain result and no neighbour is touched.
@@ -579,8 +587,7 @@ mod tests {
                             };
                             // SAFETY: the temporary fence drops before `buffer` is read.
                             unsafe { copy_rows_to(&mut buffer[offset..offset + len * count], len, row, isa, &Fence) };
-                            // SAFETY: every slot was initialized (with the canary) before.
-                            let got: Vec<B> = buffer.iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                            let got = initialized(&buffer);
                             let what = format!("{count} rows of {len} at {offset}");
                             assert_eq!(&got[offset..offset + len * count], &expected[..], "{what}");
                             assert!(
@@ -622,8 +629,7 @@ mod tests {
                             let mut buffer = vec![MaybeUninit::new(canary); offset + len];
                             // SAFETY: the temporary fence drops before `buffer` is read.
                             unsafe { copy_to(&mut buffer[offset..], values, isa, &Fence) };
-                            // SAFETY: every slot was initialized (with the canary) before.
-                            let got: Vec<B> = buffer[offset..].iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                            let got = initialized(&buffer[offset..]);
                             assert!(got == values, "copy {len} from {from} to {offset}");
                         }
                     }
@@ -636,8 +642,7 @@ mod tests {
                                 let row = |k: usize| &sources[first + k * len..][..len];
                                 // SAFETY: the temporary fence drops before `buffer` is read.
                                 unsafe { copy_rows_to(&mut buffer[offset..], len, row, isa, &Fence) };
-                                // SAFETY: every slot was initialized (with the canary) before.
-                                let got: Vec<B> = buffer[offset..].iter().map(|slot| unsafe { slot.assume_init() }).collect();
+                                let got = initialized(&buffer[offset..]);
                                 assert!(
                                     got == sources[first..first + len * count],
                                     "{count} rows of {len} from {first} to {offset}"
@@ -675,8 +680,7 @@ mod tests {
             }
             let mut targets = vec![MaybeUninit::new(u32::MAX); count];
             let end = rows.copy_plainly(&mut targets, at);
-            // SAFETY: every slot was initialized before.
-            let got: Vec<u32> = targets.iter().map(|slot| unsafe { slot.assume_init() }).collect();
+            let got = initialized(&targets);
             let expected: Vec<u32> = (at..at + count).map(|k| k as u32).collect();
             assert_eq!(got, expected, "{count} from {at}");
             // The position after the copy, in the last row it took from
