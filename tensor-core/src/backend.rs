@@ -85,16 +85,20 @@ pub enum Step<'s, T> {
 }
 
 impl<'s, T, F: FnMut(&T) -> bool> Predicate<'s, T, F> {
-    /// `x compare scalar`, evaluated by `test`, which must agree with it:
-    /// large arrays are counted by the comparison on several threads and
-    /// may be written through `test` (an array value not in C order), and a
-    /// `test` that selects other elements makes the write panic.
+    /// `x compare scalar`, evaluated by `test`, which must agree with it
+    /// and answer the same for an element every time it is asked: large
+    /// arrays are counted by the comparison on several threads and may be
+    /// written through `test` (an array value not in C order), and an
+    /// array value is counted by one pass and written by another. A `test`
+    /// that selects other elements than the count makes the write panic,
+    /// with some of them written.
     pub fn compare(compare: Compare, scalar: &'s T, test: F) -> Self {
         Predicate::Compare { compare, scalar, test }
     }
 
     /// Combined comparisons `steps` (postfix), evaluated by `test`, which
-    /// must agree with them (other backends run `steps`).
+    /// must agree with them (other backends run `steps`) and answer the
+    /// same for an element every time, as for [`compare`](Self::compare).
     pub fn combined(steps: &'s [Step<'s, T>], test: F) -> Self {
         Predicate::Combined { steps, test }
     }

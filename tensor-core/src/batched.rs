@@ -232,7 +232,8 @@ fn read_batches<'o, T: Clone + 'o>(
     for ((at, plan), out) in positions.iter().zip(plans).zip(views_of_batches(out, k)) {
         debug_assert_eq!(plan.shape(), read_shape.as_slice(), "every batch reads one shape");
         // SAFETY: the plan was resolved from the batch's view of the
-        // target in `mode`, and its shape is every batch's (the index
+        // target in `mode` by the machine's passes, which defer no bounds,
+        // and its shape is every batch's (the index
         // arrays' batch views all have one shape, and no mask is read),
         // which `out` has behind its batch axes.
         unsafe { choose::run_read_into(&view_at(view, at), plan, mode, out, &machine) };

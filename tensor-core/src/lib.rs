@@ -88,8 +88,11 @@ pub mod typed;
 pub mod value;
 
 /// Whether the paths that exist only for speed are compiled: the typed
-/// entry points' inline paths (an element, a few indices, a basic region)
-/// and the general read's straight view. Not without optimization
+/// entry points' inline paths (an element, a few indices, a basic region),
+/// the general read's straight view, and the second copies of loops that
+/// a general path runs where its input allows (indices taken as they
+/// stand, table rows with no skip test, a scatter asking for its
+/// destinations ahead). Not without optimization
 /// (`build.rs` sets `cfg(unoptimized)` at opt-level 0): nothing is inlined
 /// there, and each call's copy of those paths is code that a user crate's
 /// debug build compiles and links for no speed. The general path they

@@ -143,8 +143,9 @@ pub(crate) fn read_into<T: Clone>(
 ) -> Result<(), IndexError> {
     let machine = Machine::now();
     let plan = prepare::read_into_with(index, layout(&view), &mode, out.shape(), &machine.passes())?;
-    // SAFETY: the plan was resolved from this view's layout, and its shape
-    // is `out`'s (both checked by `prepare`, above).
+    // SAFETY: the plan was resolved from this view's layout by the
+    // machine's passes, which defer no bounds, and its shape is `out`'s
+    // (both checked by `prepare`, above).
     unsafe { run_read_into(&view, plan, &mode, out, &machine) };
     Ok(())
 }
@@ -153,7 +154,9 @@ pub(crate) fn read_into<T: Clone>(
 ///
 /// # Safety
 ///
-/// `plan` was resolved from `view`'s layout in `mode`, and has `out`'s shape.
+/// `plan` was resolved from `view`'s layout in `mode` by passes that defer
+/// no bounds (every offset it yields reaches an element of `view`), and
+/// has `out`'s shape.
 pub(crate) unsafe fn run_read_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
     plan: Plan<'_>,
@@ -280,7 +283,8 @@ unsafe fn gather_in_parallel<T: Clone>(
 ///
 /// # Safety
 ///
-/// `plan` was resolved from `view`'s layout; `out` has its shape.
+/// `plan` was resolved from `view`'s layout by passes that defer no
+/// bounds; `out` has its shape.
 #[cfg_attr(not(threads), allow(unused_mut))] // split by blocks
 unsafe fn gather_in_parallel_into<T: Clone>(
     view: &ArrayViewD<'_, T>,
@@ -332,8 +336,8 @@ fn time_rows(count: usize, store: &mut dyn FnMut(Range<usize>, bool)) {
 ///
 /// # Safety
 ///
-/// `plan` was resolved from `view`'s layout; `out` has one slot per
-/// position of it.
+/// `plan` was resolved from `view`'s layout by passes that defer no
+/// bounds; `out` has one slot per position of it.
 #[cfg(threads)]
 unsafe fn gather_bits_into<T, B: Bits>(
     view: &ArrayViewD<'_, T>,

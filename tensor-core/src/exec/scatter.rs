@@ -22,7 +22,11 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
             None => fill_lanes(view, value, &mut kernel),
         },
         Broadcast::Array { view: source, shape } => {
-            let source = source.broadcast(shape.clone()).expect("checked when built");
+            debug_assert_eq!(shape.slice(), view.shape(), "a value broadcast to the view's shape");
+            // Broadcast to the view's own shape (what `shape` is): each row
+            // of values is then exactly as long as its row of targets, which
+            // the every-other write below rests on.
+            let source = source.broadcast(view.raw_dim()).expect("checked when built");
             if view.ndim() == 0 {
                 return Zip::from(view).and(source).for_each(|target, value| kernel.apply(target, value));
             }
@@ -32,6 +36,7 @@ pub(crate) fn write_view<T, K: Kernel<T>>(mut view: ArrayViewMutD<'_, T>, values
                 match (targets.as_slice_mut(), values.as_slice()) {
                     (Some(targets), Some(values)) => kernel.apply_run(targets, values),
                     // SAFETY: a row of stride 2 and `values.len()` elements
+                    // (the value broadcast to the view's shape, above)
                     // spans `2 * values.len() - 1` elements from its first;
                     // the kernel writes those between only where the
                     // chooser saw them the target's own, which nothing
@@ -625,7 +630,8 @@ unsafe fn write_row<'v, T: 'v, K: Kernel<T>>(origin: *mut T, row: Row<'_>, value
                     kernel.apply(unsafe { &mut *origin.offset(base + offset) }, value);
                 }
             };
-            if !(K::REPLACES && far) {
+            // The loop that asks ahead only buys speed ([`FAST_PATHS`](crate::FAST_PATHS)).
+            if !(crate::FAST_PATHS && K::REPLACES && far) {
                 return offsets.iter().zip(values).for_each(update);
             }
             for (k, pair) in offsets.iter().zip(values).enumerate() {
@@ -702,6 +708,27 @@ mod tests {
                 "scalar add, far: {far}"
             );
         }
+    }
+
+    /// A value whose rows are longer than the view's (every other element,
+    /// the row that is written through a raw pointer) is refused before
+    /// anything is written: the write never rests on its caller for the
+    /// length of a row.
+    #[test]
+    fn a_view_is_written_only_by_a_value_of_its_shape() {
+        let mut buffer = vec![0.0f32; 9];
+        let mut x = ndarray::ArrayViewMut1::from(&mut buffer[..]);
+        let every_other = x.slice_mut(ndarray::s![..3;2]).into_dyn();
+        let values = ArrayD::from_elem(IxDyn(&[5]), 1.0f32);
+        let longer = Broadcast::Array {
+            view: values.view(),
+            shape: IxDyn(&[5]),
+        };
+        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            super::write_view(every_other, &longer, SetKernel::new())
+        }));
+        assert!(refused.is_err(), "a value of another shape is refused");
+        assert_eq!(buffer, [0.0; 9], "nothing written");
     }
 }
 

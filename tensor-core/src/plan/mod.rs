@@ -258,16 +258,19 @@ impl AxisIndex<'_> {
 }
 
 /// Binds each `$offset` to its axis's [`AxisIndex::offset_fn`] and runs
-/// `$body`, in two copies: one that wraps negative indices, run where any
-/// of the axes [`wraps`](AxisIndex::wraps), and one that takes every index
-/// as it stands.
+/// `$body`, in two copies: one that takes every index as it stands, run
+/// where none of the axes [`wraps`](AxisIndex::wraps), and one that wraps
+/// negative indices, right for any index. Without optimization only the
+/// second is compiled ([`FAST_PATHS`](crate::FAST_PATHS)): the first is
+/// there for speed alone, and doubled every gather loop that a debug build
+/// compiles and links.
 macro_rules! with_offsets {
     ($($axis:expr => $offset:ident),+; $body:expr) => {
-        if false $(|| $axis.wraps)+ {
-            $(let $offset = $axis.offset_fn::<true, _>();)+
+        if crate::FAST_PATHS && !(false $(|| $axis.wraps)+) {
+            $(let $offset = $axis.offset_fn::<false, _>();)+
             $body
         } else {
-            $(let $offset = $axis.offset_fn::<false, _>();)+
+            $(let $offset = $axis.offset_fn::<true, _>();)+
             $body
         }
     };

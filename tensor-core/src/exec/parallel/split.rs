@@ -49,7 +49,10 @@ pub(crate) unsafe trait Destinations: Sync {
     fn count(&self) -> usize;
 
     /// The positions of the updates `range`, in order. A bad index may give
-    /// any position outside `[0, target length)`, never one inside.
+    /// any position outside `[0, target length)`, and on a 64-bit target
+    /// never one inside. Where `usize` is narrower, a 64-bit index may
+    /// wrap to one inside: only a checked scan meets bad indices, and its
+    /// callers restore the target when it reports one (`with_rollback`).
     fn positions(&self, range: Range<usize>) -> impl Iterator<Item = usize>;
 
     /// The first bad index among the updates `range`: its place in the
@@ -110,7 +113,8 @@ unsafe impl<I: IndexInt> Destinations for Along<'_, I> {
     }
 
     fn positions(&self, range: Range<usize>) -> impl Iterator<Item = usize> {
-        // An index out of bounds is negative or past the axis here.
+        // An index out of bounds is negative or past the axis here (on a
+        // 64-bit target: `positions`).
         self.index[range].iter().map(|i| i.position(self.len))
     }
 
@@ -200,6 +204,11 @@ where
     D: Destinations,
     K: Kernel<T> + Copy + Send + Sync,
 {
+    // An empty target has no range, so no scan would check a block: every
+    // index is out of bounds there, the first one first.
+    if CHECKED && target.is_empty() && updates.count() > 0 {
+        return Err(updates.first_bad(0..1).expect("no index is in bounds of no element").1);
+    }
     scan_all::<CHECKED, _, _, _>(target, updates, &Blocks::new(values), kernel, (threads, far))
 }
 
@@ -485,5 +494,22 @@ mod tests {
             let result = accumulate::<true, _, _, _>(&mut target, &updates, InOrder::Scalar(&1), OpKernel::<AddOp>::new(), (8, false));
             assert_eq!(result, Err(len as i64 + 3), "bad index in block {bad_block}");
         }
+    }
+
+    /// An empty target has no range to scan, yet its first index (which no
+    /// element holds) is reported, and no update is not.
+    #[test]
+    fn an_empty_target_reports_its_first_index() {
+        let index = [0i64, -1, 5];
+        let updates = |index| Along {
+            index,
+            len: 0,
+            isa: Isa::detect(),
+        };
+        let add =
+            |index| accumulate::<true, u32, _, _>(&mut [], &updates(index), InOrder::Scalar(&1), OpKernel::<AddOp>::new(), (2, false));
+        assert_eq!(add(&index[..]), Err(0));
+        assert_eq!(add(&index[1..]), Err(-1));
+        assert_eq!(add(&[]), Ok(()));
     }
 }
