@@ -83,6 +83,9 @@
 //!   other owners never see the change (a copy memory cannot hold is
 //!   `TooLarge`, as for a borrowed source; one that no other owner shares
 //!   gives its own buffer). `set!(x[...])` on a place never changes `x`.
+//!   `at!` on a shared `ArcArray`, and its method syntax (`.at_mut`,
+//!   `.updated`), copy it the same way before writing: a copy memory
+//!   cannot hold panics (with `TooLarge`'s message), never aborts.
 //!
 //! # Deterministic
 //!

@@ -710,7 +710,7 @@ where
     // registers are an eighth of a small `set!`'s instructions.
     #[cfg_attr(not(unoptimized), inline(always))]
     fn into_updatable_unwrap(self) -> Self::Updatable {
-        owned_copy_unwrap(self.target_view())
+        memory::copy_unwrap(self.target_view())
     }
 }
 
@@ -743,31 +743,6 @@ fn update_index_in<T: Arith, D: Dimension>(
     mode: AnyMode<T>,
 ) -> Result<(), IndexError> {
     crate::batched::update_batched(&mut target.into_dyn(), index, batch, op, value, mode)
-}
-
-/// [`memory::copy`] for the entry points that panic on an error (`set!`),
-/// panicking (unwinding, never aborting) when memory cannot hold the copy.
-///
-/// # Panics
-///
-/// When memory cannot hold the copy.
-#[cfg_attr(not(unoptimized), inline(always))]
-#[track_caller]
-pub(crate) fn owned_copy_unwrap<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
-    let shape = view.raw_dim();
-    match memory::copy(view) {
-        Some(array) => array,
-        None => copy_too_large(shape.slice()),
-    }
-}
-
-/// The panic of [`owned_copy_unwrap`], out of line: a copy's `Result`
-/// moves the array through memory.
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn copy_too_large(shape: &[usize]) -> ! {
-    panic!("{}", crate::prepare::too_large(shape))
 }
 
 #[cfg(test)]

@@ -24,11 +24,12 @@
 
 use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension};
 
-use crate::backend::{IntoUpdatable, owned_copy_unwrap};
+use crate::backend::IntoUpdatable;
 use crate::element::{Arith, Op, Ordered};
 use crate::entry;
 use crate::error::{IndexError, SetError};
 use crate::index::{CrossArgs, IndexElem, IntoIndexElem, RangeSlice};
+use crate::memory;
 use crate::mode::{AnyMode, Mode, ReadMode};
 use crate::rank::{FitsIn, Holds, Rank};
 use crate::target::{Target, TargetMut};
@@ -294,14 +295,20 @@ impl<T, D: Dimension> IntoUpdated<T, D> for Array<T, D> {
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArcArray<T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        self.into_owned()
+        // Its own buffer when no other owner shares it; else a copy checked
+        // as every copy is (ndarray's `into_owned` would abort where memory
+        // cannot hold it).
+        match self.try_into_owned_nocopy() {
+            Ok(unique) => unique,
+            Err(shared) => memory::copy_unwrap(shared.view()),
+        }
     }
 }
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for CowArray<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
         match self.is_view() {
-            true => owned_copy_unwrap(self.view()),
+            true => memory::copy_unwrap(self.view()),
             false => self.into_owned(),
         }
     }
@@ -309,13 +316,13 @@ impl<T: Clone, D: Dimension> IntoUpdated<T, D> for CowArray<'_, T, D> {
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayViewMut<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        owned_copy_unwrap(self.view())
+        memory::copy_unwrap(self.view())
     }
 }
 
 impl<T: Clone, D: Dimension> IntoUpdated<T, D> for ArrayView<'_, T, D> {
     fn into_owned_array(self) -> Array<T, D> {
-        owned_copy_unwrap(self)
+        memory::copy_unwrap(self)
     }
 }
 

@@ -87,7 +87,7 @@ pub(crate) fn map<K: Eq + Hash, V>(len: usize) -> Option<HashMap<K, V>> {
 /// built in registers: an array returned by a call on one branch is merged
 /// through memory, and `set!` then stalls on its fields. `None` when
 /// memory cannot hold the copy (a stride-0 view may show far more elements
-/// than it has). Always inlined, as `backend::owned_copy_unwrap` is: a small
+/// than it has). Always inlined, as [`copy_unwrap`] is: a small
 /// copy's checks fold into its caller's.
 #[cfg_attr(not(unoptimized), inline(always))]
 pub(crate) fn copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Option<Array<T, D>> {
@@ -118,6 +118,32 @@ pub(crate) fn copy<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Option<
             true => Array::from_shape_vec_unchecked(shape.f(), elements),
         }
     })
+}
+
+/// [`copy`] for the callers that panic on an error (`set!`, a write in
+/// place into an `ArcArray` another owner shares), panicking (unwinding,
+/// never aborting) when memory cannot hold the copy.
+///
+/// # Panics
+///
+/// When memory cannot hold the copy.
+#[cfg_attr(not(unoptimized), inline(always))]
+#[track_caller]
+pub(crate) fn copy_unwrap<T: Clone, D: Dimension>(view: ArrayView<'_, T, D>) -> Array<T, D> {
+    let shape = view.raw_dim();
+    match copy(view) {
+        Some(array) => array,
+        None => copy_too_large(shape.slice()),
+    }
+}
+
+/// The panic of [`copy_unwrap`], out of line: a copy's `Result` moves the
+/// array through memory.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn copy_too_large(shape: &[usize]) -> ! {
+    panic!("{}", crate::error::IndexError::too_large(shape))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use ndarray::{ArcArray, Array, ArrayBase, ArrayView, ArrayViewMut, Data};
 
+use crate::memory;
 use crate::rank::Rank;
 
 /// An array that can be read by index: every ndarray, and references to one.
@@ -76,6 +77,12 @@ impl<A, D: Rank> TargetMut for ArrayViewMut<'_, A, D> {
 #[diagnostic::do_not_recommend]
 impl<A: Clone, D: Rank> TargetMut for ArcArray<A, D> {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, A, D> {
+        // A buffer another owner shares is copied first, checked as every
+        // copy is: a panic where memory cannot hold it, not the abort of
+        // ndarray's own copy in `view_mut`.
+        if !self.is_unique() {
+            *self = memory::copy_unwrap(self.view()).into_shared();
+        }
         self.view_mut()
     }
 }
@@ -84,5 +91,38 @@ impl<A: Clone, D: Rank> TargetMut for ArcArray<A, D> {
 impl<X: TargetMut + ?Sized> TargetMut for &mut X {
     fn target_view_mut(&mut self) -> ArrayViewMut<'_, X::Elem, X::Dim> {
         (**self).target_view_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{ArcArray, array};
+
+    use super::TargetMut;
+    use crate::builder::IntoUpdated;
+
+    /// A write in place into an `ArcArray` another owner shares copies the
+    /// buffer first (checked), so the other owner keeps its elements; one
+    /// that owns its buffer alone writes into it. `.updated()` takes the
+    /// buffer the same way.
+    #[test]
+    fn a_shared_arc_array_is_copied_before_a_write() {
+        let mut alone = ArcArray::from_shape_vec((2, 2), vec![1, 2, 3, 4]).unwrap();
+        let buffer = alone.as_ptr();
+        alone.target_view_mut()[[0, 1]] = 20;
+        assert_eq!((alone.as_ptr(), &alone), (buffer, &array![[1, 20], [3, 4]].into_shared()));
+
+        let mut shared = alone.clone();
+        shared.target_view_mut()[[1, 0]] = 30;
+        assert!(shared.is_unique() && alone.is_unique());
+        assert_eq!(shared, array![[1, 20], [30, 4]]);
+        assert_eq!(alone, array![[1, 20], [3, 4]]);
+
+        let other = shared.clone();
+        let owned = shared.into_owned_array();
+        assert_ne!(owned.as_ptr(), other.as_ptr());
+        assert_eq!(owned, other);
+        let unique = other.into_owned_array();
+        assert_eq!(unique, array![[1, 20], [30, 4]]);
     }
 }

@@ -17,7 +17,7 @@ use tensor_core::backend::plan::IndexedPlan;
 use tensor_core::backend::plan::Plan;
 use tensor_core::backend::prepare::{self, Batch, DeviceAxes, Layout, Update};
 use tensor_core::backend::{AnyMode, Bounds, DeviceArray, DeviceForm, IntIndex, IntoIntIndex};
-use tensor_core::index::{IndexElem, IntArray, IntoIndexElem};
+use tensor_core::index::{Ellipsis, IndexElem, IntArray, IntoIndexElem};
 use tensor_core::value::{IntoValue, Value};
 use tensor_core::{IndexError, ix};
 
@@ -154,7 +154,7 @@ impl<I: GpuIndex> DeviceIndexArray for GpuTensor<I> {
     }
 
     fn column(&self, c: usize) -> Result<Box<dyn DeviceIndexArray>, GpuError> {
-        Ok(Box::new(self.view(&[ix(..), ix(c)])?))
+        Ok(Box::new(self.view(&[ix(Ellipsis), ix(c)])?))
     }
 
     fn index_elem(&self, form: DeviceForm) -> IndexElem<'_> {
@@ -359,7 +359,9 @@ impl<'t> OnDevice<'t> {
         if unchecked || self.arrays.is_empty() {
             return host.map_err(GpuError::from);
         }
-        let Some((placed, position)) = self.first_fault(gpu, shape)? else {
+        // Outside mode `error` only an empty axis faults: clip and wrap
+        // resolve every index on an axis that has elements.
+        let Some((placed, position)) = self.first_fault(gpu, shape, bounds != Bounds::Error)? else {
             return host.map_err(GpuError::from);
         };
         if let Err(error) = &host
@@ -373,13 +375,15 @@ impl<'t> OnDevice<'t> {
 
     /// The first device array (in index order) with an element out of
     /// bounds, and that element's position: every array checked on the
-    /// device, the positions read back in one copy.
-    fn first_fault(&self, gpu: &Gpu, shape: &[usize]) -> Result<Option<(&Placed<'t>, usize)>, GpuError> {
-        if self.arrays.iter().all(|placed| placed.in_bounds) {
+    /// device (only those on an axis of length 0 where `empty_axes_only`),
+    /// the positions read back in one copy.
+    fn first_fault(&self, gpu: &Gpu, shape: &[usize], empty_axes_only: bool) -> Result<Option<(&Placed<'t>, usize)>, GpuError> {
+        let checked = |placed: &Placed<'t>| !placed.in_bounds && (!empty_axes_only || shape[placed.axis] == 0);
+        if !self.arrays.iter().any(checked) {
             return Ok(None);
         }
         let faults = indices::filled(gpu, u32::MAX, self.arrays.len());
-        for (slot, placed) in self.arrays.iter().enumerate().filter(|(_, placed)| !placed.in_bounds) {
+        for (slot, placed) in self.arrays.iter().enumerate().filter(|(_, placed)| checked(placed)) {
             placed.array.get().check_bounds(&faults, slot, shape[placed.axis]);
         }
         let faults = faults.read(gpu)?;

@@ -98,12 +98,34 @@ fn device_index_arrays_index_as_host_arrays_do() {
     );
     let gg = upload(&gpu, &grid);
     same_everywhere(&gpu, &x, |on| vec![pick(on, &gg, &grid), ix(-1)], "x[grid, -1]");
+    // An index past an axis that clip and wrap resolve, beside one on an
+    // empty axis, which no mode resolves into: the empty axis's error.
+    let empty = ArrayD::<f32>::zeros(IxDyn(&[3, 0]));
+    let (past, zero) = (array![5].into_dyn(), array![0].into_dyn());
+    let (gpast, gzero) = (upload(&gpu, &past), upload(&gpu, &zero));
+    same_everywhere(
+        &gpu,
+        &empty,
+        |on| vec![pick(on, &gpast, &past), pick(on, &gzero, &zero)],
+        "x(3, 0)[past, zero]",
+    );
     // `nd` (coordinates along the first two axes; one point indexes like
     // integers) and `along`.
     let points = array![[6, 5], [0, -1], [6, 5], [3, 9]].into_dyn();
     let point = array![2, -3].into_dyn();
+    // Points in more than one batch axis: each point's coordinates are
+    // along the last axis (`gi[..., c]`), whatever the axes before it.
+    let stacked = array![[[6, 5], [0, -1]], [[3, 2], [6, 5]]].into_dyn();
+    let tall = array![[[1, 2]], [[4, -3]]].into_dyn();
+    let last_out_of_bounds = array![[[0, 0], [1, 1], [30, 2]]].into_dyn();
     let picks = Array::from_shape_fn(IxDyn(&[7, 3, 1]), |d| (d[0] as i32 * 5 + d[1] as i32 * 3) % 13 - 6).into_dyn();
-    for (indices, name) in [(&points, "points"), (&point, "one point")] {
+    for (indices, name) in [
+        (&points, "points"),
+        (&point, "one point"),
+        (&stacked, "points of shape (2, 2, 2)"),
+        (&tall, "points of shape (2, 1, 2)"),
+        (&last_out_of_bounds, "points of shape (1, 3, 2), the last out of bounds"),
+    ] {
         let g = made_on_device(&gpu, indices, 1i32);
         let d = |on: bool| if on { ix(nd(&g)) } else { ix(nd(indices)) };
         same_everywhere(&gpu, &x, |on| vec![d(on)], &format!("x[nd(gi)], {name}"));
