@@ -497,7 +497,7 @@ mod tests {
     }
 
     /// An empty target has no range to scan, yet its first index (which no
-    /// element holds) is reported, and no update is not.
+    /// element holds) is reported; with no index, there is no error.
     #[test]
     fn an_empty_target_reports_its_first_index() {
         let index = [0i64, -1, 5];
