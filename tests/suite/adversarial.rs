@@ -699,6 +699,54 @@ fn a_panicking_apply_closure_leaves_the_target_unchanged() {
     assert_eq!(x.iter().filter(|&&e| e >= 12).count(), 1);
 }
 
+/// An element whose `Drop` panics while it is the fuse; its clones and
+/// every new value are not.
+#[derive(Debug)]
+struct Fuse(i64, bool);
+
+impl tensor_at::element::Scalar for Fuse {}
+
+impl Clone for Fuse {
+    fn clone(&self) -> Fuse {
+        Fuse(self.0, false)
+    }
+}
+
+impl Drop for Fuse {
+    fn drop(&mut self) {
+        assert!(!self.1, "dropping the fuse");
+    }
+}
+
+#[test]
+fn an_element_whose_drop_panics_finds_apply_whole() {
+    // The old elements are dropped after the last write: the fuse's panic reaches the caller,
+    // and every selected element already holds f's result (the loop would stop at the fuse).
+    let times_ten = |e: Fuse| Fuse(e.0 * 10, false);
+    let check = |what: &str, case: Write<'_, Array2<Fuse>>, expected: Array2<i64>| {
+        let mut x = Array2::from_shape_fn((2, 3), |(i, j)| Fuse((i * 3 + j) as i64, (i, j) == (0, 1)));
+        let caught = catch_unwind(AssertUnwindSafe(|| case(&mut x))).unwrap_err();
+        assert_eq!(caught.downcast_ref::<&str>(), Some(&"dropping the fuse"), "{what}");
+        assert_eq!(x.map(|e| e.0), expected, "{what}");
+    };
+    check(
+        "basic",
+        Box::new(|x| at!(x[.., 1..].apply(times_ten))),
+        array![[0, 10, 20], [3, 40, 50]],
+    );
+    check(
+        "index array, duplicates",
+        Box::new(|x| at!(x[[0, 1, 0], [1, 2, 1]].apply(times_ten))),
+        array![[0, 100, 2], [3, 4, 50]],
+    );
+    // Row 0 takes index 1, row 1 index 2.
+    check(
+        "batched",
+        Box::new(|x| at!(x[[1, 2]].apply(times_ten); batch = 1)),
+        array![[0, 10, 2], [3, 4, 50]],
+    );
+}
+
 /// Live `Tracked` values: a double drop makes it go below what was created.
 static LIVE: AtomicIsize = AtomicIsize::new(0);
 /// Whether cloning a `Tracked` 13 panics.
