@@ -464,12 +464,12 @@ fn copy_edges<B: Copy>(head: &mut [MaybeUninit<B>], tail: &mut [MaybeUninit<B>],
 mod tests {
     use std::mem::MaybeUninit;
 
-    use super::{Fence, copy, copy_rows_to, copy_to, fill};
+    use super::{Fence, copy, copy_rows_to, fill};
 
     use crate::element::Bits;
     use crate::exec::sys::cpu::{Isa, IsaCeiling};
     #[cfg(all(target_os = "linux", not(miri)))]
-    use crate::exec::sys::guarded::Guarded;
+    use {super::copy_to, crate::exec::sys::guarded::Guarded};
 
     /// The values of slots that every test here initializes (with its
     /// canary) before a copy writes some of them.
