@@ -55,8 +55,9 @@
 //!
 //! - On any [`IndexError`](crate::IndexError) the target is unchanged, bit for bit, on every
 //!   path (basic views, index arrays read in place, offset tables, fused
-//!   masks, the parallel paths), and on the GPU (errors are found on the
-//!   host before any kernel runs).
+//!   masks, the parallel paths), and on the GPU (errors are found before
+//!   any kernel writes: on the host, or, for index arrays on the device,
+//!   by a checking kernel whose answer is read back first).
 //! - One exception to "checked before written", invisible from outside: an
 //!   accumulation (`+=`, `.max()`, ...) by one index array much longer than
 //!   a one-dimensional target copies the target, checks each index in the
@@ -71,14 +72,16 @@
 //!   [`SetError`](crate::SetError).
 //! - `apply(f)` computes every `f(element)` into scratch (one element per
 //!   selected position) and writes only after the last call returned: if `f`
-//!   panics, the target is unchanged.
+//!   panics, the target is unchanged. The elements it replaces are dropped
+//!   after the last write: if one's `Drop` panics, the write is whole.
 //! - A panic in a read (an element type whose `Clone` panics) leaves the
 //!   target unchanged, reaches the caller, and leaves the rayon pool usable;
 //!   elements already cloned into the unfinished result may be leaked (never
 //!   dropped twice).
-//! - A panic in the element type's `Clone` during `set` is not atomic, as
-//!   for `slice::clone_from_slice`: each element holds its old or its new
-//!   value, and nothing is dropped twice or leaked. (Numbers cannot panic.)
+//! - A panic in the element type's `Clone` or `Drop` during `set` is not
+//!   atomic, as for `slice::clone_from_slice`: each element holds its old
+//!   or its new value, and nothing is dropped twice or leaked. (Numbers
+//!   cannot panic.)
 //! - `set!` on an `ArcArray` whose buffer is shared copies it first: the
 //!   other owners never see the change (a copy memory cannot hold is
 //!   `TooLarge`, as for a borrowed source; one that no other owner shares
@@ -107,19 +110,23 @@
 //! - Arithmetic: integers wrap on overflow as NumPy's fixed-width integers
 //!   do (in `i8`, 127 + 1 is -128; `i64::MIN / -1` is `i64::MIN`);
 //!   integer `/` truncates toward zero; float `min`/`max` propagate NaN as
-//!   `np.minimum.at`/`np.maximum.at` do.
+//!   `np.minimum.at`/`np.maximum.at` do. On a burn tensor the arithmetic
+//!   is burn's own (see the `burn_users` page).
 //!
 //! # Panics and errors
 //!
-//! - `try_at!`, `try_set!` and the functions return `Result<_, IndexError>`
-//!   (on a GPU tensor, `GpuError`) for every run-time problem of the index,
+//! - `try_at!`, `try_set!` and the functions that take an index (the
+//!   `backend` functions, `take`, `put`, `place`) return `Result<_,
+//!   IndexError>` (on a GPU tensor, `GpuError`; on a burn tensor,
+//!   `BurnError`) for every run-time problem of the index,
 //!   the value or the operands; `try_set!`'s error,
 //!   [`SetError`](crate::SetError), also holds the array the update was to
 //!   be written into, unchanged, so a source moved in (`try_set!({x}[9] =
 //!   0)`) is given back.
 //! - `at!` and `set!` panic with the same message at the caller's line, as
 //!   Rust's `v[i]` does.
-//! - A user closure or `Clone` that panics propagates its panic (see above).
+//! - A user closure, `Clone` or `Drop` that panics propagates its panic
+//!   (see above).
 //! - A read whose result cannot be allocated (a gather from a huge
 //!   stride-0 broadcast view, or a mask's gather when the allocator
 //!   refuses), batched or not, is

@@ -211,7 +211,7 @@ macro_rules! set {
 }
 
 /// [`at!`] returning `Result<_, IndexError>` instead of panicking (on a GPU
-/// tensor, `Result<_, GpuError>`).
+/// tensor, `Result<_, GpuError>`; on a burn tensor, `Result<_, BurnError>`).
 ///
 /// ```
 /// use ndarray::array;
@@ -232,9 +232,10 @@ macro_rules! try_at {
 
 /// [`set!`] returning a `Result` instead of panicking. Its error,
 /// [`SetError`], holds the error (an [`IndexError`]; on a GPU tensor a
-/// `GpuError`) and the array the update was to be written into, unchanged:
-/// a source moved in comes back, so nothing is lost. `?` converts it to
-/// the plain error.
+/// `GpuError`, on a burn tensor a `BurnError`) and the array the update was
+/// to be written into, unchanged: a source moved in comes back, so nothing
+/// is lost. On an ndarray, `?` converts it to `IndexError`; elsewhere, take
+/// its `.error`.
 ///
 /// ```
 /// use ndarray::array;

@@ -67,6 +67,9 @@ fn set_every_other_from<B: Bits>(run: &mut [B], values: &[B], first: usize) {
 ///
 /// `V` is plain bits: any pattern of its size is a valid `V`.
 #[cfg(target_arch = "x86_64")]
+// Forced in unoptimized builds too (the one exception to `unoptimized`):
+// inlined, it runs with its `target_feature` caller's instructions, which
+// its vector blocks need.
 #[inline(always)]
 unsafe fn by_blocks<B: Bits, V: Copy>(run: &mut [B], values: &[B], blend: impl Fn(V, &[B], bool) -> V) {
     let per_block = size_of::<V>() / size_of::<B>();
