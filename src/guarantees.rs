@@ -73,7 +73,9 @@
 //! - `apply(f)` computes every `f(element)` into scratch (one element per
 //!   selected position) and writes only after the last call returned: if `f`
 //!   panics, the target is unchanged. The elements it replaces are dropped
-//!   after the last write: if one's `Drop` panics, the write is whole.
+//!   after the last write: if one's `Drop` panics, the write is whole, and
+//!   the elements after it are leaked rather than dropped while the panic
+//!   unwinds (where a second panic would abort).
 //! - A panic in a read (an element type whose `Clone` panics) leaves the
 //!   target unchanged, reaches the caller, and leaves the rayon pool usable;
 //!   elements already cloned into the unfinished result may be leaked (never

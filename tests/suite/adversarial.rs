@@ -722,29 +722,49 @@ impl Drop for Fuse {
 fn an_element_whose_drop_panics_finds_apply_whole() {
     // The old elements are dropped after the last write: the fuse's panic reaches the caller,
     // and every selected element already holds f's result (the loop would stop at the fuse).
+    // A second fuse is leaked, not dropped while the first panic unwinds (which would abort).
     let times_ten = |e: Fuse| Fuse(e.0 * 10, false);
-    let check = |what: &str, case: Write<'_, Array2<Fuse>>, expected: Array2<i64>| {
-        let mut x = Array2::from_shape_fn((2, 3), |(i, j)| Fuse((i * 3 + j) as i64, (i, j) == (0, 1)));
+    let fused = |fuses: &[(usize, usize)]| Array2::from_shape_fn((2, 3), |(i, j)| Fuse((i * 3 + j) as i64, fuses.contains(&(i, j))));
+    let check = |what: &str, fuses: &[(usize, usize)], case: Write<'_, Array2<Fuse>>, expected: Array2<i64>| {
+        let mut x = fused(fuses);
         let caught = catch_unwind(AssertUnwindSafe(|| case(&mut x))).unwrap_err();
         assert_eq!(caught.downcast_ref::<&str>(), Some(&"dropping the fuse"), "{what}");
         assert_eq!(x.map(|e| e.0), expected, "{what}");
     };
+    let basic = array![[0, 10, 20], [3, 40, 50]];
+    check("basic", &[(0, 1)], Box::new(|x| at!(x[.., 1..].apply(times_ten))), basic.clone());
     check(
-        "basic",
+        "two fuses",
+        &[(0, 1), (1, 1)],
         Box::new(|x| at!(x[.., 1..].apply(times_ten))),
-        array![[0, 10, 20], [3, 40, 50]],
+        basic,
     );
+    // (0, 1) twice, then (1, 2): the fuse's last occurrence is not the last write.
     check(
         "index array, duplicates",
-        Box::new(|x| at!(x[[0, 1, 0], [1, 2, 1]].apply(times_ten))),
+        &[(0, 1)],
+        Box::new(|x| at!(x[[0, 0, 1], [1, 1, 2]].apply(times_ten))),
         array![[0, 100, 2], [3, 4, 50]],
     );
     // Row 0 takes index 1, row 1 index 2.
     check(
         "batched",
+        &[(0, 1)],
         Box::new(|x| at!(x[[1, 2]].apply(times_ten); batch = 1)),
         array![[0, 10, 2], [3, 4, 50]],
     );
+
+    // `set` may stop at the fuse (as `clone_from_slice` does): each element holds its old value
+    // or the new one.
+    let mut x = fused(&[(0, 1)]);
+    assert!(catch_unwind(AssertUnwindSafe(|| at!(x[0, [1, 2]] = Fuse(7, false)))).is_err());
+    for ((i, j), e) in x.indexed_iter() {
+        assert!(
+            e.0 == (i * 3 + j) as i64 || (i == 0 && j > 0 && e.0 == 7),
+            "set: x[{i}, {j}] is {}",
+            e.0
+        );
+    }
 }
 
 /// Live `Tracked` values: a double drop makes it go below what was created.

@@ -1,10 +1,12 @@
 //! `.apply(f)` (JAX's `.at[].apply`): every result computed into scratch,
 //! in index order, before the first write, so that when `f` panics the
 //! target is unchanged. A duplicate position takes the result of its
-//! previous occurrence as its input, as the unbuffered loop would. Each
-//! result is swapped in, and the old elements are dropped together after
-//! the last write, so that an element whose `Drop` panics still finds the
-//! write whole.
+//! previous occurrence as its input, as the unbuffered loop would. The
+//! elements the results replace are dropped after the last write
+//! ([`write_back`]), so that an element whose `Drop` panics still finds
+//! the write whole.
+
+use std::mem::{ManuallyDrop, needs_drop};
 
 use ndarray::ArrayViewMutD;
 
@@ -20,9 +22,7 @@ pub(crate) fn apply_view<T: Clone>(mut view: ArrayViewMutD<'_, T>, mut f: impl F
         return false;
     };
     results.extend(view.iter().map(|element| f(element.clone())));
-    for (slot, result) in view.iter_mut().zip(&mut results) {
-        std::mem::swap(slot, result);
-    }
+    write_back(view.iter_mut().map(Some), results);
     true
 }
 
@@ -70,13 +70,39 @@ pub(crate) unsafe fn apply_offsets<T: Clone>(target: &mut ArrayViewMutD<'_, T>, 
         };
         results.push(f(input));
     }
-    for (k, (offset, result)) in offsets.iter().zip(&mut results).enumerate() {
-        if latest[offset] == k {
-            // SAFETY: as above; no other reference into `target` is live.
-            std::mem::swap(unsafe { &mut *origin.offset(*offset) }, result);
+    // Each position's latest occurrence writes.
+    let slots = offsets.iter().enumerate().map(|(k, offset)| {
+        // SAFETY: as above; each position is reached once (at its latest
+        // occurrence), and no other reference into `target` is live.
+        (latest[offset] == k).then(|| unsafe { &mut *origin.offset(*offset) })
+    });
+    write_back(slots, results);
+    true
+}
+
+/// Each result into its slot (`None`: the result is not written). The
+/// elements replaced are dropped after the last write, in order; after
+/// one whose `Drop` panics, the rest are leaked, not dropped while the
+/// panic unwinds, where a second panic would abort the process (as
+/// dropping a `Vec` would). A type with nothing to drop has no `Drop` to
+/// panic: its results are moved in plainly.
+fn write_back<'t, T: 't>(slots: impl Iterator<Item = Option<&'t mut T>>, mut results: Vec<T>) {
+    if !needs_drop::<T>() {
+        for (slot, result) in slots.zip(results) {
+            if let Some(slot) = slot {
+                *slot = result;
+            }
+        }
+        return;
+    }
+    for (slot, result) in slots.zip(&mut results) {
+        if let Some(slot) = slot {
+            std::mem::swap(slot, result);
         }
     }
-    true
+    let mut olds = ManuallyDrop::new(results.into_iter());
+    olds.by_ref().for_each(drop);
+    drop(ManuallyDrop::into_inner(olds));
 }
 
 #[cfg(test)]
