@@ -4,16 +4,17 @@
 //! With the feature `burn`, `at!`, `set!`, `try_at!` and `try_set!` take a
 //! `burn::tensor::Tensor<D, K>` of kind `Float` or `Int` (every operation),
 //! or `Bool` (`=` and reads), on any device, with the syntax of the
-//! ndarray macros (but for the few forms listed below). Index arrays may be host arrays (ndarray arrays, `Vec`,
-//! literals) or burn `Tensor<N, Int>`s, which stay on their device; masks
+//! ndarray macros (but for the few forms listed below). Index arrays may
+//! be host arrays (ndarray arrays, `Vec`, literals) or burn
+//! `Tensor<N, Int>`s, which stay on their device; masks
 //! may be `Tensor<N, Bool>`s or comparisons of burn tensors. Values are
 //! burn tensors of the target's kind, scalars, or host arrays of `f64`,
 //! `i64` or `bool` (converted to the tensor's data type, as PyTorch
 //! converts a Python number). A read returns a `Tensor<M, K>` whose rank
 //! `M` is found at compile time (one element: a `Tensor<1, K>`, as burn has
 //! no rank 0; a rank known only at run time, as an `ArrayD` index gives, an
-//! [`AnyRank`](crate::burn::AnyRank), whose `.into_rank::<M>()` is the
-//! tensor); an update replaces the tensor in the caller's variable;
+//! [`AnyRank`](crate::burn::AnyRank), whose `.into_rank::<M>()?` gives
+//! the tensor); an update replaces the tensor in the caller's variable;
 //! `set!` returns the new tensor.
 //!
 //! ```ignore
@@ -41,8 +42,7 @@
 //! | `x.select_assign(0, idx, v, IndexingUpdateOp::Mul)`, `Min`, `Max` | `at!(x[idx] *= v)`, `.min(v)`, `.max(v)` |
 //! | `x.gather(1, idx)` | `at!(x[along(idx, 1)])` |
 //! | `x.scatter(1, idx, v, IndexingUpdateOp::Add)` | `at!(x[along(idx, 1)] += v)` |
-//! | `x.mask_where(m, v)` (`v` of `x`'s shape) | `at!(x[m] = at!(v[m]))` |
-//! | | `at!(x[m] = v)` (`v` with one value per selected element, or a scalar) |
+//! | `x.mask_where(m, v)` (`v` of `x`'s shape) | `at!(x[m] = at!(v[m]))`; `at!(x[m] = v)` takes one value per selected element, or a scalar |
 //! | `x.mask_fill(x.clone().lower_elem(0.0), 0.0)` | `at!(x[x < 0.0] = 0.0)` |
 //! | `x.clone().mask_select(m)` | `at!(x[m])` |
 //! | `x.gather_nd(idx)`, `x.scatter_nd(idx, v, op)` | `at!(x[nd(idx)])`, `at!(x[nd(idx)] += v)` |
