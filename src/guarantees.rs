@@ -70,9 +70,13 @@
 //!   `try_set!({x}[9] = 0)` and `x.updated(..).set(..)` return the array,
 //!   unchanged and in its own buffer, inside their
 //!   [`SetError`](crate::SetError).
-//! - `apply(f)` computes every `f(element)` into scratch (one element per
-//!   selected position) and writes only after the last call returned: if `f`
-//!   panics, the target is unchanged. The elements it replaces are dropped
+//! - If `f` panics, `apply(f)` leaves the target unchanged. Over a view from
+//!   basic indexing it computes every `f(element)` into scratch and writes
+//!   only after the last call returned; over index arrays it updates the
+//!   selected elements in place, in index order, logging each element it
+//!   replaces with its position (scratch of one entry per selected
+//!   position), and puts every logged element back, latest first, before
+//!   the panic reaches the caller. The elements it replaces are dropped
 //!   after the last write: if one's `Drop` panics, the write is whole, and
 //!   the elements after it are leaked rather than dropped while the panic
 //!   unwinds (where a second panic would abort).

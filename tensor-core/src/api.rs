@@ -547,9 +547,10 @@ where
 /// Replaces each element of `target[index]` by `f(element)`, once per
 /// occurrence, in index order (JAX's `.at[].apply`).
 ///
-/// Every result is computed into scratch before the first write, so when
-/// `f` panics the target is unchanged (the scratch holds one element per
-/// selected position).
+/// When `f` panics the target is unchanged: a view's results are computed
+/// into scratch before the first write, and the elements an index array
+/// selects, updated in place, are logged and put back (the scratch holds
+/// one element per selected position).
 ///
 /// ```
 /// use ndarray::array;

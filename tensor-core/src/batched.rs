@@ -347,8 +347,8 @@ where
 
 /// Replaces each element of `target[index]` by `f(element)` with the
 /// leading `batch` axes paired, once per occurrence, in batch then index
-/// order. Every result is computed before the first write, so when `f`
-/// panics the target is unchanged.
+/// order. When `f` panics the target is unchanged: every element it
+/// replaced is put back.
 ///
 /// ```
 /// use ndarray::array;
@@ -402,7 +402,7 @@ where
     // SAFETY: each offset is a batch's offset in `target` plus an offset
     // its plan (resolved from that batch's view) yields: an element of
     // `target`.
-    match unsafe { crate::exec::apply::apply_offsets(&mut target, &offsets, f) } {
+    match unsafe { crate::exec::apply::apply_offsets(&mut target, &offsets[..], f) } {
         true => Ok(()),
         false => Err(too_large()),
     }

@@ -1,5 +1,5 @@
 //! Memory sized from user input: the element count of a shape, and every
-//! vector, map or array copy whose length comes from an index, a shape or
+//! vector or array copy whose length comes from an index, a shape or
 //! a value.
 //!
 //! A count that overflows, or memory the allocator refuses, is `None`
@@ -10,9 +10,6 @@
 //! mask's positions, a batch's plans). A vector of a few kilobytes is the
 //! exception: no length makes it too large, and an allocator that refuses
 //! it refuses the process's every allocation.
-
-use std::collections::HashMap;
-use std::hash::Hash;
 
 use ndarray::{Array, ArrayView, Dimension, ShapeBuilder};
 
@@ -68,13 +65,6 @@ pub(crate) fn holds<T>(len: usize) -> bool {
 #[cfg(any(feature = "burn", test))]
 pub(crate) fn reserve<T>(vec: &mut Vec<T>, additional: usize) -> Option<()> {
     vec.try_reserve(additional).ok()
-}
-
-/// An empty map with room for `len` entries, or `None` as for [`vec`].
-pub(crate) fn map<K: Eq + Hash, V>(len: usize) -> Option<HashMap<K, V>> {
-    let mut out = HashMap::new();
-    out.try_reserve(len).ok()?;
-    Some(out)
 }
 
 /// A copy of `view`: in Fortran order when the view's elements lie in that
@@ -186,7 +176,6 @@ mod tests {
             Some((1, true))
         );
         assert!(reserve(&mut grown, usize::MAX).is_none(), "more than an address reaches is refused");
-        assert_eq!(map::<isize, usize>(3).map(|m| (m.len(), m.capacity() >= 3)), Some((0, true)));
     }
 
     /// The order a copy is in.

@@ -271,7 +271,7 @@ pub(super) fn by_destination<const CHECKED: bool, T: Arith, I: IndexInt, K: Kern
     split::accumulate::<CHECKED, _, _, _>(axis, &along, values, kernel, (machine.threads, far))
 }
 
-/// `.apply(f)` on `target[index]`: every result into scratch first.
+/// `.apply(f)` on `target[index]`, the target unchanged if `f` panics.
 pub(crate) fn apply<T: Clone>(
     mut target: ArrayViewMutD<'_, T>,
     index: &[IndexElem<'_>],
@@ -283,7 +283,7 @@ pub(crate) fn apply<T: Clone>(
     let applied = match &plan {
         Plan::View(view) => crate::exec::apply::apply_view(basic::select(target, &view.axes), f),
         // SAFETY: the plan was resolved from this target's layout (above).
-        Plan::Indexed(indexed) => unsafe { crate::exec::apply::apply_indexed(&mut target, indexed, f) },
+        Plan::Indexed(indexed) => unsafe { crate::exec::apply::apply_offsets(&mut target, indexed, f) },
     };
     // Scratch memory cannot hold is an error, before anything is written.
     match applied {

@@ -1,17 +1,20 @@
-//! `.apply(f)` (JAX's `.at[].apply`): every result computed into scratch,
-//! in index order, before the first write, so that when `f` panics the
-//! target is unchanged. A duplicate position takes the result of its
-//! previous occurrence as its input, as the unbuffered loop would. The
-//! elements the results replace are dropped after the last write
-//! ([`write_back`]), so that an element whose `Drop` panics still finds
-//! the write whole.
+//! `.apply(f)` (JAX's `.at[].apply`): `f` on each selected element in
+//! index order, a duplicate position taking the result of its previous
+//! occurrence as its input (as the unbuffered loop does), and the target
+//! unchanged when `f` panics. A view from basic indexing (each element
+//! reached once) has every result computed into scratch before the first
+//! write ([`apply_view`]); an index array's positions are updated in
+//! place, each element replaced logged, and put back if `f` panics
+//! ([`apply_offsets`]). Either way the elements replaced are dropped after
+//! the last write, so that an element whose `Drop` panics still finds the
+//! write whole.
 
 use std::mem::{ManuallyDrop, needs_drop};
 
 use ndarray::ArrayViewMutD;
 
 use crate::memory;
-use crate::plan::IndexedPlan;
+use crate::plan::{IndexedPlan, PIECE, Row};
 
 /// `f` on every element of a view from basic indexing (each reached once);
 /// `false`, with `f` never called and nothing written, when memory cannot
@@ -22,84 +25,180 @@ pub(crate) fn apply_view<T: Clone>(mut view: ArrayViewMutD<'_, T>, mut f: impl F
         return false;
     };
     results.extend(view.iter().map(|element| f(element.clone())));
-    write_back(view.iter_mut().map(Some), results);
+    write_back(view.iter_mut(), results);
     true
 }
 
-/// `f` on every position of `plan` in `target`, once per occurrence, in
-/// index order; `false`, with `f` never called and nothing written, when
-/// memory cannot hold the scratch (one offset and one result per
-/// position: a broadcast index may select far more positions than the
-/// target has elements).
-///
-/// # Safety
-///
-/// `plan` was resolved from `target`'s shape and strides, so that every
-/// offset it yields reaches an element of `target`.
-#[must_use]
-pub(crate) unsafe fn apply_indexed<T: Clone>(target: &mut ArrayViewMutD<'_, T>, plan: &IndexedPlan<'_>, f: impl FnMut(T) -> T) -> bool {
-    let Some(mut offsets) = memory::vec(plan.len()) else {
-        return false;
-    };
-    plan.for_each_offset(|offset| offsets.extend(offset));
-    // SAFETY: every offset of the plan reaches an element of `target` (the
-    // caller's guarantee).
-    unsafe { apply_offsets(target, &offsets, f) }
+/// The offsets of a call's positions from the target's first element, in
+/// index order, walked as a plan yields them rather than copied first: a
+/// copy as large as the index pushes the target out of the cache that its
+/// random reads and writes need.
+pub(crate) trait Offsets {
+    /// How many offsets there are at most.
+    fn bound(&self) -> usize;
+
+    /// Calls `f` with the offsets in order, a slice at a time, so that
+    /// the loop over them is the caller's own.
+    fn pieces(&self, f: impl FnMut(&[isize]));
+
+    /// Calls `f` with each offset, in order.
+    fn each(&self, mut f: impl FnMut(isize)) {
+        self.pieces(|piece| piece.iter().copied().for_each(&mut f));
+    }
+}
+
+impl Offsets for [isize] {
+    fn bound(&self) -> usize {
+        self.len()
+    }
+
+    fn pieces(&self, mut f: impl FnMut(&[isize])) {
+        f(self);
+    }
+}
+
+/// A plan's offsets: those of the positions its mode did not skip, a few
+/// thousand at a time.
+impl Offsets for IndexedPlan<'_> {
+    fn bound(&self) -> usize {
+        self.len()
+    }
+
+    fn pieces(&self, mut f: impl FnMut(&[isize])) {
+        let as_they_stand = !self.table.may_skip();
+        let mut piece = Vec::with_capacity(PIECE.min(self.len()));
+        self.for_each_row(|row| match row {
+            // A piece of a table that needs no base and skips nothing is
+            // handed on as it stands.
+            Row::Table { base: 0, offsets } if as_they_stand => {
+                if !piece.is_empty() {
+                    f(&piece);
+                    piece.clear();
+                }
+                f(offsets);
+            }
+            row => row.for_each_offset(|offset| {
+                piece.extend(offset);
+                if piece.len() == PIECE {
+                    f(&piece);
+                    piece.clear();
+                }
+            }),
+        });
+        if !piece.is_empty() {
+            f(&piece);
+        }
+    }
 }
 
 /// `f` on the element at each of `offsets` from `target`'s first element,
-/// once per occurrence, in order; `false`, with `f` never called and
-/// nothing written, when memory cannot hold the scratch.
+/// once per occurrence, in order, in place: a repeated position takes the
+/// result of its previous occurrence as its input. `false`, with `f`
+/// never called and nothing written, when memory cannot hold the log of
+/// the elements replaced (a broadcast index may select far more positions
+/// than the target has elements). When `f` (or `Clone`) panics, every
+/// element replaced is put back before the panic goes on ([`Undo`]).
 ///
 /// # Safety
 ///
-/// Every offset reaches an element of `target`.
+/// Every offset reaches an element of `target` (a plan's do when it was
+/// resolved from `target`'s shape and strides).
 #[must_use]
-pub(crate) unsafe fn apply_offsets<T: Clone>(target: &mut ArrayViewMutD<'_, T>, offsets: &[isize], mut f: impl FnMut(T) -> T) -> bool {
-    let origin = target.as_mut_ptr();
-    // Where the latest result for each position is in `results`.
-    let (Some(mut latest), Some(mut results)) = (memory::map::<isize, usize>(offsets.len()), memory::vec::<T>(offsets.len())) else {
+pub(crate) unsafe fn apply_offsets<T: Clone>(
+    target: &mut ArrayViewMutD<'_, T>,
+    offsets: &(impl Offsets + ?Sized),
+    mut f: impl FnMut(T) -> T,
+) -> bool {
+    let Some(log) = memory::vec(offsets.bound()) else {
         return false;
     };
-    for &offset in offsets {
-        let input = match latest.insert(offset, results.len()) {
-            Some(previous) => results[previous].clone(),
-            // SAFETY: the offset reaches an element of `target` (the
-            // caller's guarantee), which this call borrows mutably.
-            None => unsafe { &*origin.offset(offset) }.clone(),
-        };
-        results.push(f(input));
-    }
-    // Each position's latest occurrence writes.
-    let slots = offsets.iter().enumerate().map(|(k, offset)| {
-        // SAFETY: as above; each position is reached once (at its latest
-        // occurrence), and no other reference into `target` is live.
-        (latest[offset] == k).then(|| unsafe { &mut *origin.offset(*offset) })
-    });
-    write_back(slots, results);
+    // SAFETY: every offset reaches an element of `target` (the caller's
+    // guarantee), which this call borrows mutably.
+    let mut undo = unsafe { Undo::new(target.as_mut_ptr(), log) };
+    offsets.each(|offset| undo.apply(offset, &mut f));
+    undo.done();
     true
 }
 
-/// Each result into its slot (`None`: the result is not written). The
-/// elements replaced are dropped after the last write, in order; after
-/// one whose `Drop` panics, the rest are leaked, not dropped while the
-/// panic unwinds, where a second panic would abort the process (as
-/// dropping a `Vec` would). A type with nothing to drop has no `Drop` to
-/// panic: its results are moved in plainly.
-fn write_back<'t, T: 't>(slots: impl Iterator<Item = Option<&'t mut T>>, mut results: Vec<T>) {
+/// The elements an in-place `.apply` replaced, with their offsets, in
+/// order: dropped in turn once the last is written ([`Undo::done`]), or
+/// put back, latest first, when `f` panics before (on drop).
+struct Undo<T> {
+    origin: *mut T,
+    log: Vec<(isize, T)>,
+}
+
+impl<T: Clone> Undo<T> {
+    /// # Safety
+    ///
+    /// Every offset later given to [`apply`](Self::apply) reaches an
+    /// element of the array at `origin`, which no other reference reaches
+    /// while this lives; `log` has room for every offset.
+    unsafe fn new(origin: *mut T, log: Vec<(isize, T)>) -> Self {
+        Undo { origin, log }
+    }
+
+    /// Replaces the element at `offset` by `f` of its value, and logs it.
+    fn apply(&mut self, offset: isize, f: &mut impl FnMut(T) -> T) {
+        // SAFETY: the offset reaches an element, which no other reference
+        // reaches ([`Undo::new`]'s guarantee); the one made here ends with
+        // this call, before the next is made, even for a position that
+        // repeats.
+        let element = unsafe { &mut *self.origin.offset(offset) };
+        let result = f(element.clone());
+        let old = std::mem::replace(element, result);
+        self.log.push((offset, old));
+    }
+}
+
+impl<T> Undo<T> {
+    /// The last element is written: the replaced ones are dropped in
+    /// turn. After one whose `Drop` panics, the rest are leaked, not
+    /// dropped while the panic unwinds, where a second panic would abort
+    /// the process (as dropping a `Vec` would).
+    fn done(mut self) {
+        let olds = std::mem::take(&mut self.log);
+        let mut olds = ManuallyDrop::new(olds.into_iter());
+        olds.by_ref().for_each(drop);
+        drop(ManuallyDrop::into_inner(olds));
+    }
+}
+
+/// `f` panicked: every element replaced is put back, latest first (a
+/// position that repeats gets the element its first occurrence found),
+/// and the results are dropped as a `Vec` of them would be.
+impl<T> Drop for Undo<T> {
+    fn drop(&mut self) {
+        while let Some((offset, old)) = self.log.pop() {
+            // SAFETY: the offset reached an element when it was logged
+            // ([`Undo::new`]'s guarantee); no reference to it is live.
+            drop(std::mem::replace(unsafe { &mut *self.origin.offset(offset) }, old));
+        }
+    }
+}
+
+/// Each result into its element, in order. The elements replaced are
+/// dropped after the last write, in order; after one whose `Drop` panics,
+/// the rest are leaked, not dropped while the panic unwinds, where a
+/// second panic would abort the process (as dropping a `Vec` would). A
+/// type with nothing to drop has no `Drop` to panic: its results are
+/// moved in plainly.
+fn write_back<T>(slots: ndarray::iter::IterMut<'_, T, ndarray::IxDyn>, mut results: Vec<T>) {
     if !needs_drop::<T>() {
-        for (slot, result) in slots.zip(results) {
-            if let Some(slot) = slot {
+        let mut results = results.into_iter();
+        slots.for_each(|slot| {
+            if let Some(result) = results.next() {
                 *slot = result;
             }
-        }
+        });
         return;
     }
-    for (slot, result) in slots.zip(&mut results) {
-        if let Some(slot) = slot {
-            std::mem::swap(slot, result);
+    let mut olds = results.iter_mut();
+    slots.for_each(|slot| {
+        if let Some(old) = olds.next() {
+            std::mem::swap(slot, old);
         }
-    }
+    });
     let mut olds = ManuallyDrop::new(results.into_iter());
     olds.by_ref().for_each(drop);
     drop(ManuallyDrop::into_inner(olds));
@@ -109,7 +208,10 @@ fn write_back<'t, T: 't>(slots: impl Iterator<Item = Option<&'t mut T>>, mut res
 mod tests {
     use ndarray::{Array1, s};
 
-    use super::apply_offsets;
+    use super::{Offsets, apply_offsets};
+    use crate::backend::Bounds;
+    use crate::ix;
+    use crate::plan::{PIECE, Plan, resolve};
 
     /// Every occurrence in order, a repeated position taking its previous
     /// result as its input, as the plain loop does; offsets below the
@@ -123,7 +225,101 @@ mod tests {
         let mut view = x.slice_mut(s![..;-1]).into_dyn();
         // SAFETY: each offset reaches an element of the 4-element view
         // from its first element, the last of `x`.
-        assert!(unsafe { apply_offsets(&mut view, &offsets, |s| s + "!") });
+        assert!(unsafe { apply_offsets(&mut view, &offsets[..], |s| s + "!") });
         assert_eq!(x, ndarray::array!["a!", "b", "c!!", "d!"].map(|s| s.to_string()));
+    }
+
+    /// The same for positions that never repeat, that repeat near one
+    /// another, and that repeat far apart, against the loop that applies
+    /// `f` occurrence by occurrence; `f` tags each result with its call's
+    /// number, so that the order of the calls is compared too. Then `f`
+    /// panics at each call in turn, and finds the target as it was.
+    #[test]
+    fn every_occurrence_applies_as_the_loop_and_a_panic_undoes_them() {
+        // Fewer under Miri, which interprets every step.
+        let len: usize = if cfg!(miri) { 48 } else { 200 };
+        let distinct: Vec<usize> = (0..len).map(|k| k * 7 % len).collect();
+        let near: Vec<usize> = (0..len).map(|k| k * k % (len / 4 + 11)).collect();
+        let far = vec![len - 1, 3, len / 2, 3, len - 1, len - 1];
+        let fresh = || (0..len).map(|k| k.to_string()).collect::<Array1<String>>();
+        for (name, positions) in [("distinct", distinct), ("near", near), ("far", far)] {
+            let mut expected = fresh();
+            for (call, &at) in positions.iter().enumerate() {
+                expected[len - 1 - at] = format!("{}.{call}", expected[len - 1 - at]);
+            }
+            // Position `at` of the reversed view: `-at` elements from its first.
+            let offsets: Vec<isize> = positions.iter().map(|&at| -(at as isize)).collect();
+            let apply = |x: &mut Array1<String>, panic_at: usize| {
+                let mut view = x.slice_mut(s![..;-1]).into_dyn();
+                let mut call = 0;
+                // SAFETY: each offset reaches an element of the view.
+                unsafe {
+                    apply_offsets(&mut view, &offsets[..], |s| {
+                        assert_ne!(call, panic_at, "f panics");
+                        call += 1;
+                        format!("{s}.{}", call - 1)
+                    })
+                }
+            };
+            let mut x = fresh();
+            assert!(apply(&mut x, usize::MAX), "{name}");
+            assert_eq!(x, expected, "{name}");
+            let calls = positions.len();
+            let panics: Vec<usize> = match cfg!(miri) {
+                true => vec![0, 1, calls / 2, calls - 1],
+                false => (0..calls).collect(),
+            };
+            for panic_at in panics {
+                let mut x = fresh();
+                let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| apply(&mut x, panic_at)));
+                assert!(unwound.is_err(), "{name}: f panics at call {panic_at}");
+                assert_eq!(x, fresh(), "{name}: f panics at call {panic_at}");
+            }
+        }
+    }
+
+    /// A plan hands on, piece by piece, the offsets of the positions it
+    /// does not skip, in index order: a table's pieces as they stand, a
+    /// table's rows behind a slice, strided rows, and a table with skipped
+    /// entries (mode `drop`), each longer than a piece.
+    #[test]
+    fn a_plan_hands_on_its_offsets_in_pieces() {
+        let n = 40isize;
+        let idx: Vec<i64> = (0..150).map(|k| k * 7 % 80 - 40).collect();
+        let wrap = |i: i64| (i as isize).rem_euclid(n);
+        let in_bounds: Vec<isize> = idx.iter().filter(|&&i| i >= -40).map(|&i| wrap(i)).collect();
+        let past: Vec<i64> = idx.iter().map(|&i| i + 20).collect();
+        let kept: Vec<isize> = past.iter().filter(|&&i| (-40..40).contains(&i)).map(|&i| wrap(i)).collect();
+        let cases = [
+            ("x[idx]", vec![ix(idx.clone())], vec![40, 1], Bounds::Error, in_bounds.clone()),
+            (
+                "x[:, idx]",
+                vec![ix(..), ix(idx.clone())],
+                vec![3, 40],
+                Bounds::Error,
+                (0..3).flat_map(|row| in_bounds.iter().map(move |&at| row * n + at)).collect(),
+            ),
+            (
+                "x[idx, :]",
+                vec![ix(idx.clone()), ix(..)],
+                vec![40, 3],
+                Bounds::Error,
+                in_bounds.iter().flat_map(|&at| (0..3).map(move |column| at * 3 + column)).collect(),
+            ),
+            ("x[idx + 20] drop", vec![ix(past)], vec![40, 1], Bounds::Skip, kept),
+        ];
+        for (name, index, shape, bounds, expected) in cases {
+            let strides = [shape[1] as isize, 1];
+            let Plan::Indexed(plan) = resolve(&index, &shape[..index.len()], &strides[2 - index.len()..], bounds).unwrap() else {
+                panic!("{name}: an indexed plan");
+            };
+            let mut walked = Vec::new();
+            plan.pieces(|piece| {
+                assert!(!piece.is_empty() && piece.len() <= PIECE, "{name}: a piece of {}", piece.len());
+                walked.extend_from_slice(piece);
+            });
+            assert!(plan.bound() >= walked.len(), "{name}");
+            assert_eq!(walked, expected, "{name}");
+        }
     }
 }

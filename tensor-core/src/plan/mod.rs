@@ -489,12 +489,7 @@ impl<'i> IndexedPlan<'i> {
     /// Calls `f` with the offset of every region element in C order (index
     /// order), or `None` for a skipped one.
     pub fn for_each_offset(&self, mut f: impl FnMut(Option<isize>)) {
-        self.for_each_row(|row| match row {
-            Row::Point(offset) => f(Some(offset)),
-            Row::Strided { base, len, stride } => (0..len as isize).for_each(|i| f(Some(base + i * stride))),
-            Row::Table { base, offsets } => offsets.iter().for_each(|&o| f((o != SKIP).then(|| base + o))),
-            Row::Skipped(len) => (0..len).for_each(|_| f(None)),
-        });
+        self.for_each_row(|row| row.for_each_offset(&mut f));
     }
 
     /// Calls `f` with each row of the region (its last axis) in C order:
@@ -582,6 +577,17 @@ impl Row<'_> {
     /// Whether the row holds no position.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Calls `f` with the offset of each of the row's positions in order,
+    /// or `None` for a skipped one.
+    pub fn for_each_offset(&self, mut f: impl FnMut(Option<isize>)) {
+        match *self {
+            Row::Point(offset) => f(Some(offset)),
+            Row::Strided { base, len, stride } => (0..len as isize).for_each(|i| f(Some(base + i * stride))),
+            Row::Table { base, offsets } => offsets.iter().for_each(|&o| f((o != SKIP).then(|| base + o))),
+            Row::Skipped(len) => (0..len).for_each(|_| f(None)),
+        }
     }
 }
 
