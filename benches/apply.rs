@@ -2,8 +2,8 @@
 //! over index arrays, each case beside the loop that applies `f` in place
 //! one index at a time: the least work there is, with none of `.apply`'s
 //! guarantees (its target is half-written when `f` panics). What `.apply`
-//! adds is the record of repeated positions and the results held until
-//! the last call of `f`.
+//! adds is the walk of a plan and the log of the elements it replaces,
+//! which it puts back if `f` panics.
 //!
 //! `cargo bench --bench apply`
 

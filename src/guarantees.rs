@@ -72,7 +72,8 @@
 //!   [`SetError`](crate::SetError).
 //! - If `f` panics, `apply(f)` leaves the target unchanged. Over a view from
 //!   basic indexing it computes every `f(element)` into scratch and writes
-//!   only after the last call returned; over index arrays it updates the
+//!   only after the last call returned; over index arrays (and in a batched
+//!   call) it updates the
 //!   selected elements in place, in index order, logging each element it
 //!   replaces with its position (scratch of one entry per selected
 //!   position), and puts every logged element back, latest first, before

@@ -671,7 +671,7 @@ fn panics_on_call(n: usize) -> impl FnMut(i64) -> i64 {
 
 #[test]
 fn a_panicking_apply_closure_leaves_the_target_unchanged() {
-    // JAX has no partial update; tensor-at computes every f(e) into scratch and commits after.
+    // JAX has no partial update; tensor-at puts back every element it replaced.
     let original = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i64);
     let cases: Vec<(&str, Write<'_, Array2<i64>>)> = vec![
         ("basic", Box::new(|x| at!(x[1.., ::2].apply(panics_on_call(4))))),

@@ -57,8 +57,8 @@ impl Offsets for [isize] {
     }
 }
 
-/// A plan's offsets: those of the positions its mode did not skip, a few
-/// thousand at a time.
+/// A plan's offsets: those of the positions its mode did not skip, in
+/// pieces of at most [`PIECE`] (an `along` row whole).
 impl Offsets for IndexedPlan<'_> {
     fn bound(&self) -> usize {
         self.len()
@@ -133,7 +133,7 @@ impl<T: Clone> Undo<T> {
     ///
     /// Every offset later given to [`apply`](Self::apply) reaches an
     /// element of the array at `origin`, which no other reference reaches
-    /// while this lives; `log` has room for every offset.
+    /// while this lives.
     unsafe fn new(origin: *mut T, log: Vec<(isize, T)>) -> Self {
         Undo { origin, log }
     }
@@ -210,6 +210,7 @@ mod tests {
 
     use super::{Offsets, apply_offsets};
     use crate::backend::Bounds;
+    use crate::index::PySlice;
     use crate::ix;
     use crate::plan::{PIECE, Plan, resolve};
 
@@ -280,12 +281,13 @@ mod tests {
 
     /// A plan hands on, piece by piece, the offsets of the positions it
     /// does not skip, in index order: a table's pieces as they stand, a
-    /// table's rows behind a slice, strided rows, and a table with skipped
-    /// entries (mode `drop`), each longer than a piece.
+    /// table's rows behind a slice (one of them, at base 0, handed on as
+    /// it stands after the others), strided rows, and a table with
+    /// skipped entries (mode `drop`), each longer than a piece.
     #[test]
     fn a_plan_hands_on_its_offsets_in_pieces() {
         let n = 40isize;
-        let idx: Vec<i64> = (0..150).map(|k| k * 7 % 80 - 40).collect();
+        let idx: Vec<i64> = (0..PIECE as i64 + 150).map(|k| k * 7 % 80 - 40).collect();
         let wrap = |i: i64| (i as isize).rem_euclid(n);
         let in_bounds: Vec<isize> = idx.iter().filter(|&&i| i >= -40).map(|&i| wrap(i)).collect();
         let past: Vec<i64> = idx.iter().map(|&i| i + 20).collect();
@@ -307,10 +309,33 @@ mod tests {
                 in_bounds.iter().flat_map(|&at| (0..3).map(move |column| at * 3 + column)).collect(),
             ),
             ("x[idx + 20] drop", vec![ix(past)], vec![40, 1], Bounds::Skip, kept),
+            (
+                "x[:, ::-1, idx]",
+                vec![
+                    ix(..),
+                    ix(PySlice {
+                        start: None,
+                        stop: None,
+                        step: Some(-1),
+                    }),
+                    ix(idx.clone()),
+                ],
+                vec![2, 2, 40],
+                Bounds::Error,
+                (0..2)
+                    .flat_map(|a| [1, 0].map(|b| (a * 2 + b) * n))
+                    .flat_map(|row| in_bounds.iter().map(move |&at| row + at))
+                    .collect(),
+            ),
         ];
         for (name, index, shape, bounds, expected) in cases {
-            let strides = [shape[1] as isize, 1];
-            let Plan::Indexed(plan) = resolve(&index, &shape[..index.len()], &strides[2 - index.len()..], bounds).unwrap() else {
+            let (shape, strides) = match shape[..] {
+                [len, 1] => (vec![len], vec![1]),
+                [rows, len] => (vec![rows, len], vec![len as isize, 1]),
+                [a, b, len] => (vec![a, b, len], vec![(b * len) as isize, len as isize, 1]),
+                _ => unreachable!("the cases' shapes"),
+            };
+            let Plan::Indexed(plan) = resolve(&index, &shape, &strides, bounds).unwrap() else {
                 panic!("{name}: an indexed plan");
             };
             let mut walked = Vec::new();
