@@ -153,14 +153,9 @@ impl<T: Clone> Undo<T> {
 
 impl<T> Undo<T> {
     /// The last element is written: the replaced ones are dropped in
-    /// turn. After one whose `Drop` panics, the rest are leaked, not
-    /// dropped while the panic unwinds, where a second panic would abort
-    /// the process (as dropping a `Vec` would).
+    /// turn ([`drop_in_turn`]).
     fn done(mut self) {
-        let olds = std::mem::take(&mut self.log);
-        let mut olds = ManuallyDrop::new(olds.into_iter());
-        olds.by_ref().for_each(drop);
-        drop(ManuallyDrop::into_inner(olds));
+        drop_in_turn(std::mem::take(&mut self.log));
     }
 }
 
@@ -178,10 +173,7 @@ impl<T> Drop for Undo<T> {
 }
 
 /// Each result into its element, in order. The elements replaced are
-/// dropped after the last write, in order; after one whose `Drop` panics,
-/// the rest are leaked, not dropped while the panic unwinds, where a
-/// second panic would abort the process (as dropping a `Vec` would). A
-/// type with nothing to drop has no `Drop` to panic: its results are
+/// dropped after the last write ([`drop_in_turn`]). A type with nothing to drop has no `Drop` to panic: its results are
 /// moved in plainly.
 fn write_back<T>(slots: ndarray::iter::IterMut<'_, T, ndarray::IxDyn>, mut results: Vec<T>) {
     if !needs_drop::<T>() {
@@ -199,9 +191,16 @@ fn write_back<T>(slots: ndarray::iter::IterMut<'_, T, ndarray::IxDyn>, mut resul
             std::mem::swap(slot, old);
         }
     });
-    let mut olds = ManuallyDrop::new(results.into_iter());
-    olds.by_ref().for_each(drop);
-    drop(ManuallyDrop::into_inner(olds));
+    drop_in_turn(results);
+}
+
+/// Drops `items` in order; after one whose `Drop` panics, the rest are
+/// leaked, not dropped while the panic unwinds, where a second panic would
+/// abort the process (as dropping a `Vec` would).
+fn drop_in_turn<T>(items: Vec<T>) {
+    let mut items = ManuallyDrop::new(items.into_iter());
+    items.by_ref().for_each(drop);
+    drop(ManuallyDrop::into_inner(items));
 }
 
 #[cfg(test)]
