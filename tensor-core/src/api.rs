@@ -339,6 +339,23 @@ pub(crate) fn set_few<T: Clone, D: Dimension>(
     few_result(few, index, len)
 }
 
+/// `target[index].apply(f)` as [`update_few`] takes it: `f` is called only
+/// once every index is known to be in bounds.
+#[inline]
+pub(crate) fn apply_few<T: Clone, D: Dimension>(
+    mut target: ArrayViewMut<'_, T, D>,
+    index: IndexSlice<'_>,
+    f: &mut impl FnMut(T) -> T,
+) -> Option<Result<(), IndexError>> {
+    if target.ndim() != 1 {
+        return None;
+    }
+    let len = target.len();
+    let axis = target.as_slice_mut()?;
+    let few = with_loop_indices!(index, index => choose::apply_few(axis, index, &mut *f));
+    few_result(few, index, len)
+}
+
 /// `target[elem] op= values` for a typed list of one advanced element
 /// that [`choose::single`] takes (a mask of the target's own shape,
 /// `along`, `nd`), on a target laid out in C order, in mode `error`:

@@ -336,6 +336,17 @@ pub trait IndexableMut: Indexable {
         None
     }
 
+    /// `self[index].apply(f)` as [`set_few`](Self::set_few) takes it.
+    #[doc(hidden)]
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn apply_few<F: FnMut(Self::Elem) -> Self::Elem>(&mut self, index: IndexSlice<'_>, f: &mut F) -> Option<Result<(), Self::Error>>
+    where
+        Self::Elem: Clone,
+    {
+        let _ = (index, f);
+        None
+    }
+
     /// `self[elem] = values` for an index of one advanced element in mode
     /// `error`, where the backend writes a small one inline: whether it
     /// wrote (`false`, the default, to take [`set_index`](Self::set_index)).
@@ -537,6 +548,14 @@ impl<X: TargetMut + ?Sized> IndexableMut for X {
         X::Elem: Arith,
     {
         api::update_few(self.target_view_mut(), index, op, values)
+    }
+
+    #[cfg_attr(not(unoptimized), inline(always))]
+    fn apply_few<F: FnMut(X::Elem) -> X::Elem>(&mut self, index: IndexSlice<'_>, f: &mut F) -> Option<Result<(), IndexError>>
+    where
+        X::Elem: Clone,
+    {
+        api::apply_few(self.target_view_mut(), index, f)
     }
 
     #[cfg_attr(not(unoptimized), inline(always))]

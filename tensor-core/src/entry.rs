@@ -543,14 +543,22 @@ where
         .map_err(Box::new)
 }
 
-/// `target[list].apply(f)`.
-pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
+/// `target[list].apply(f)`: a few indices in one borrowed vector are
+/// applied in place with no plan built, as `op=` applies them.
+pub fn apply<'i, X, L>(target: &mut X, list: L, mut f: impl FnMut(X::Elem) -> X::Elem, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + HostClosures + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
+    if crate::FAST_PATHS
+        && inline::<L, _>(&mode)
+        && let Some(index) = list.single_index()
+        && let Some(done) = target.apply_few(index, &mut f)
+    {
+        return done;
+    }
     list.with_elems(|elems| target.apply_index(elems, L::BATCH, f, mode))
 }
 

@@ -9,6 +9,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use ndarray::{Array1, Array2, Array4, ArrayD, ArrayView1, ArrayView2, ArrayView3, ArrayView4, Axis, IxDyn, ShapeBuilder, array};
 use tensor_at::backend::{AnyMode, apply, apply_batched, get, get_batched, get_batched_into, set, set_batched, update, update_batched};
@@ -771,6 +772,18 @@ fn an_element_whose_drop_panics_finds_apply_whole() {
 static LIVE: AtomicIsize = AtomicIsize::new(0);
 /// Whether cloning a `Tracked` 13 panics.
 static ARMED: AtomicBool = AtomicBool::new(false);
+/// Held by each test of `Tracked` values, which count them and arm their
+/// clones through the two statics above: tests run side by side.
+static TRACKING: Mutex<()> = Mutex::new(());
+
+/// The tests of `Tracked` values, one at a time. One that fails poisons
+/// the lock, which the next takes anyway: each disarms the clones and reads
+/// `LIVE` when it starts.
+fn tracking() -> MutexGuard<'static, ()> {
+    let guard = TRACKING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    ARMED.store(false, Ordering::SeqCst);
+    guard
+}
 
 /// An element whose `Clone` panics on the value 13 when armed, counting live instances.
 #[derive(Debug, PartialEq)]
@@ -802,6 +815,7 @@ impl Drop for Tracked {
 fn a_panicking_clone_is_memory_safe_on_every_path() {
     // A read never changes the target; a write may be left part done (as `clone_from_slice`),
     // every element holding its old or its new value, none dropped twice (counted) or leaked.
+    let _one_at_a_time = tracking();
     let before = LIVE.load(Ordering::SeqCst);
     {
         let original: Array1<Tracked> = (0..20).map(Tracked::new).collect();
@@ -831,6 +845,57 @@ fn a_panicking_clone_is_memory_safe_on_every_path() {
             }
         }
         ARMED.store(false, Ordering::SeqCst);
+    }
+    assert_eq!(LIVE.load(Ordering::SeqCst), before, "every Tracked dropped exactly once");
+}
+
+#[test]
+fn a_panicking_clone_leaves_apply_s_target_unchanged() {
+    // `.apply` clones each element into `f`; when the clone of 13 panics, the elements
+    // already replaced (one of them twice) are put back, and none is dropped twice or leaked.
+    let plus_100 = |e: Tracked| Tracked::new(e.0 + 100);
+    let _one_at_a_time = tracking();
+    let before = LIVE.load(Ordering::SeqCst);
+    {
+        // 4 x 5, x[2, 3] = 13.
+        let original = Array2::from_shape_fn((4, 5), |(i, j)| Tracked::new((i * 5 + j) as i64));
+        let applies: Vec<(&str, Write<'_, Array2<Tracked>>)> = vec![
+            (
+                "index arrays, a duplicate before the panic",
+                Box::new(|x| at!(x[[0, 1, 0, 2, 3], [1, 4, 1, 3, 0]].apply(plus_100))),
+            ),
+            ("a basic view", Box::new(|x| at!(x[1..3, 1..].apply(plus_100)))),
+            (
+                "fn api, a row of an index array",
+                Box::new(|x| apply(x, &[ix([0, 2]), ix(..)], plus_100, Mode::Error).unwrap()),
+            ),
+            // Row 0 takes column 4, row 1 column 0, row 2 column 3 (13), row 3 column 3.
+            ("batched", Box::new(|x| at!(x[[4, 0, 3, 3]].apply(plus_100); batch = 1))),
+        ];
+        for (what, case) in applies {
+            let mut x = original.clone();
+            ARMED.store(true, Ordering::SeqCst);
+            let unwound = catch_unwind(AssertUnwindSafe(|| case(&mut x)));
+            ARMED.store(false, Ordering::SeqCst);
+            assert!(unwound.is_err(), "{what}: cloning 13 must panic");
+            assert_eq!(x, original, "{what}: written before the panic");
+        }
+        // A few indices into a vector, which no plan is built for; x[13] is 13.
+        let vector: Array1<Tracked> = (0..20).map(Tracked::new).collect();
+        let mut y = vector.clone();
+        ARMED.store(true, Ordering::SeqCst);
+        let unwound = catch_unwind(AssertUnwindSafe(|| at!(y[[0, 5, 0, 13, 1]].apply(plus_100))));
+        ARMED.store(false, Ordering::SeqCst);
+        assert!(unwound.is_err(), "a vector: cloning 13 must panic");
+        assert_eq!(y, vector, "a vector: written before the panic");
+        // Unarmed, the same calls apply every occurrence (the duplicate twice).
+        let mut x = original.clone();
+        at!(x[[0, 1, 0, 2, 3], [1, 4, 1, 3, 0]].apply(plus_100));
+        let mut expected = original.clone();
+        for (i, j) in [(0, 1), (1, 4), (0, 1), (2, 3), (3, 0)] {
+            expected[(i, j)] = Tracked::new(expected[(i, j)].0 + 100);
+        }
+        assert_eq!(x, expected);
     }
     assert_eq!(LIVE.load(Ordering::SeqCst), before, "every Tracked dropped exactly once");
 }

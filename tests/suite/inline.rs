@@ -9,8 +9,9 @@
 //!   broadcast, of a wrong shape): the same array, or the same error, as
 //!   the general path;
 //! - a few indices in one borrowed vector (read, `=`, `op=` with a scalar
-//!   or one value per index): the same array as the plain loop, or the
-//!   same error with the target unchanged;
+//!   or one value per index, `.apply`): the same array as the plain loop
+//!   (and, for `.apply`, as the general path), or the same error with the
+//!   target unchanged;
 //! - a mask of the target's own shape (read, `=`, `op=` with a scalar or
 //!   one value per selected element), owned or borrowed, on contiguous
 //!   targets and on transposed ones that the inline path declines: the
@@ -23,7 +24,7 @@
 use ndarray::{Array, Array1, Array2, Array3, ArrayView, Dimension};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-use tensor_at::backend::{get, set, update};
+use tensor_at::backend::{apply, get, set, update};
 use tensor_at::index::{IndexElem, PySlice, RangeSlice};
 use tensor_at::{IndexError, Mode, Op, along, at, ix, nd, try_at, try_set};
 
@@ -281,7 +282,7 @@ proptest! {
         let x = Array1::from_iter((0..len as i64).map(|k| k * 3 - 5));
         let values = Array1::from_iter((0..index.len() as i64).map(|k| seed + 7 * k));
         let listed: Vec<isize> = index.iter().map(|&i| i as isize).collect();
-        let ops: [(&str, Combine); 3] = [("=", |_, v| v), ("+=", |e, v| e + v), (".max", i64::max)];
+        let ops: [(&str, Combine); 4] = [("=", |_, v| v), ("+=", |e, v| e + v), (".max", i64::max), (".apply", |e, _| 2 * e + 1)];
         for (name, op) in ops {
             let mut y = x.clone();
             let written = match (name, scalar) {
@@ -289,6 +290,7 @@ proptest! {
                 ("=", false) => try_at!(y[index] = values),
                 ("+=", true) => try_at!(y[index] += seed),
                 ("+=", false) => try_at!(y[index] += values),
+                (".apply", _) => try_at!(y[index].apply(|e| 2 * e + 1)),
                 (_, true) => try_at!(y[index].max(seed)),
                 (_, false) => try_at!(y[index].max(values)),
             };
@@ -305,6 +307,7 @@ proptest! {
                 ("=", false) => try_at!(y[listed] = values),
                 ("+=", true) => try_at!(y[listed] += seed),
                 ("+=", false) => try_at!(y[listed] += values),
+                (".apply", _) => try_at!(y[listed].apply(|e| 2 * e + 1)),
                 (_, true) => try_at!(y[listed].max(seed)),
                 (_, false) => try_at!(y[listed].max(values)),
             };
@@ -324,6 +327,12 @@ proptest! {
         prop_assert_eq!((written, y), expected.map_or_else(|error| (Err(error), x.clone()), |expected| (Ok(()), expected)));
         let copy = try_set!(x[index] += seed);
         prop_assert_eq!(copy.ok(), looped(&x, &index, &[seed], |e, v| e + v).ok());
+        // `.apply` against the general path (a list of `IndexElem`s), errors included.
+        let mut y = x.clone();
+        let mut general = x.clone();
+        let written = try_at!(y[index].apply(|e| 2 * e + 1));
+        let expected = apply(&mut general, &[ix(&index)], |e| 2 * e + 1, Mode::Error);
+        prop_assert_eq!((written, y), (expected, general), ".apply against the general path");
         // Reads: a vector, and the rows of a matrix.
         let general = get(&x, &[ix(&index)], Mode::Error).map(|read| read.into_owned());
         prop_assert_eq!(try_at!(x[index]).map(|read| read.into_dyn()), general);

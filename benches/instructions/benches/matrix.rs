@@ -2,7 +2,8 @@
 //! written with ndarray by hand: index forms (element, row, region,
 //! negative and stepped slices, `...`/`None`, an index array, a literal
 //! list, a mask, a comparison, `along`, `nd`) × operations (read, `=`,
-//! `op=`, `set!`) × value kinds (scalar, owned array, view, expression).
+//! `op=`, `set!`) × value kinds (scalar, owned array, view, expression),
+//! and `.apply(f)` over an index array and a literal list.
 //!
 //! Each case is one function measured twice, `at` and `by_hand`; its inputs
 //! are built outside the measurement and its result returned out of it, so
@@ -264,6 +265,16 @@ cases! {
     add_index_array_view(x: Array1<f32> = line(), idx: Array1<usize> = array![1, 5, 1], w: &'static Array1<f32> = leak(array![1.0, 2.0, 3.0])) -> Array1<f32> {
         at: { at!(x[idx] += w.view()); x },
         by_hand: { for (&i, &value) in idx.iter().zip(w) { x[i] += value; } x },
+    }
+
+    // ---------------------------------------------------------------- .apply(f)
+    apply_index_array(x: Array1<f32> = line(), idx: Array1<usize> = array![1, 5, 1]) -> Array1<f32> {
+        at: { at!(x[idx].apply(|e| e * 2.0 + 1.0)); x },
+        by_hand: { for &i in &idx { x[i] = x[i] * 2.0 + 1.0; } x },
+    }
+    apply_literal_list(x: Array1<f32> = line()) -> Array1<f32> {
+        at: { at!(x[[1, -2, 1]].apply(|e| e * 2.0 + 1.0)); x },
+        by_hand: { for i in [1, 14, 1] { x[i] = x[i] * 2.0 + 1.0; } x },
     }
 
     // ---------------------------------------------------------------- set!: a copy, updated

@@ -6,8 +6,8 @@
 
 use crate::element::{Arith, Op};
 use crate::error::IndexError;
-use crate::exec::checked;
 use crate::exec::kernel::{Kernel, RareOpKernel, SetKernel, with_op};
+use crate::exec::{apply, checked};
 use crate::index::{IndexElem, IndexInt, IndexSlice, with_loop_indices};
 use crate::mode::AnyMode;
 use crate::prepare;
@@ -94,6 +94,21 @@ pub(crate) fn set_few<T: Clone, I: IndexInt>(axis: &mut [T], index: &[I], values
         return Few::Declined;
     }
     Few::of(Some(checked::check_then_apply(axis, index, values, SetKernel::new())))
+}
+
+/// `axis[index].apply(f)` for a few indices in a vector (as
+/// [`machine::checks_first`] counts them), all checked before `f` is first
+/// called, each position then updated in place, in order; declined for
+/// more.
+pub(crate) fn apply_few<T: Clone, I: IndexInt>(axis: &mut [T], index: &[I], f: impl FnMut(T) -> T) -> Few {
+    if !machine::checks_first(index.len()) {
+        return Few::Declined;
+    }
+    match apply::apply_checked_first(axis, index, f) {
+        Ok(true) => Few::Written,
+        Ok(false) => Few::Declined,
+        Err(_) => Few::OutOfBounds,
+    }
 }
 
 /// The most indices of a listed few ([`update_listed`], [`set_listed`]).

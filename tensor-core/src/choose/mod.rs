@@ -49,7 +49,7 @@ mod set;
 mod single;
 mod update;
 
-pub(crate) use few::{Few, set_few, set_listed, update_checked_in_loop, update_few, update_listed};
+pub(crate) use few::{Few, apply_few, set_few, set_listed, update_checked_in_loop, update_few, update_listed};
 pub(crate) use machine::{FEW_ROWS, Machine, few_rows};
 #[cfg(all(threads, share_generics))]
 pub(crate) use mask::where_splits;

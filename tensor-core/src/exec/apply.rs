@@ -13,6 +13,7 @@ use std::mem::{ManuallyDrop, needs_drop};
 
 use ndarray::ArrayViewMutD;
 
+use crate::index::IndexInt;
 use crate::memory;
 use crate::plan::{IndexedPlan, PIECE, Row};
 
@@ -120,6 +121,27 @@ pub(crate) unsafe fn apply_offsets<T: Clone>(
     true
 }
 
+/// `f` on `axis[index[k]]` for each `k` in order, in place, as
+/// [`apply_offsets`] applies them, once every index is checked: the first
+/// index out of bounds, with `f` never called, otherwise. `Ok(false)`, with
+/// nothing done, when memory cannot hold the log of the elements replaced.
+pub(crate) fn apply_checked_first<T: Clone, I: IndexInt>(axis: &mut [T], index: &[I], mut f: impl FnMut(T) -> T) -> Result<bool, I> {
+    let len = axis.len();
+    if let Some(&bad) = index.iter().find(|i| !i.in_bounds(len)) {
+        return Err(bad);
+    }
+    let Some(log) = memory::vec(index.len()) else {
+        return Ok(false);
+    };
+    // SAFETY: every position given to `apply` below is in bounds (checked
+    // above) of `axis`, which this call borrows mutably.
+    let mut undo = unsafe { Undo::new(axis.as_mut_ptr(), log) };
+    // An in-bounds position is below `len`, which `isize` holds (a slice's length does).
+    index.iter().for_each(|&i| undo.apply(i.position(len) as isize, &mut f));
+    undo.done();
+    Ok(true)
+}
+
 /// The elements an in-place `.apply` replaced, with their offsets, in
 /// order: dropped in turn once the last is written ([`Undo::done`]), or
 /// put back, latest first, when `f` panics before (on drop).
@@ -207,7 +229,7 @@ fn drop_in_turn<T>(items: Vec<T>) {
 mod tests {
     use ndarray::{Array1, s};
 
-    use super::{Offsets, apply_offsets};
+    use super::{Offsets, apply_checked_first, apply_offsets};
     use crate::backend::Bounds;
     use crate::index::PySlice;
     use crate::ix;
@@ -276,6 +298,24 @@ mod tests {
                 assert_eq!(x, fresh(), "{name}: f panics at call {panic_at}");
             }
         }
+    }
+
+    /// A few indices into a vector: every one checked before `f` is first
+    /// called (the first bad one reported, with nothing called or written),
+    /// then applied in order as the loop applies them, negative ones
+    /// counting from the end, a repeated one taking its previous result.
+    #[test]
+    fn indices_checked_first_apply_as_the_loop_or_not_at_all() {
+        let fresh = || ["a", "b", "c"].map(String::from).to_vec();
+        let mut x = fresh();
+        let mut calls = 0;
+        let bad = apply_checked_first(&mut x, &[-1i64, 0, 2, 3, -5], |s| {
+            calls += 1;
+            s + "!"
+        });
+        assert_eq!((bad, calls, &x), (Err(3), 0, &fresh()));
+        assert_eq!(apply_checked_first(&mut x, &[-1i64, 0, 2], |s| s + "!"), Ok(true));
+        assert_eq!(x, ["a!", "b", "c!!"]);
     }
 
     /// A plan hands on, piece by piece, the offsets of the positions it
