@@ -545,13 +545,15 @@ where
 
 /// `target[list].apply(f)`: a few indices in one borrowed vector are
 /// applied in place with no plan built, as `op=` applies them.
-pub fn apply<'i, X, L>(target: &mut X, list: L, mut f: impl FnMut(X::Elem) -> X::Elem, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
+pub fn apply<'i, X, L>(target: &mut X, list: L, f: impl FnMut(X::Elem) -> X::Elem, mode: AnyMode<X::Elem>) -> Result<(), X::Error>
 where
     X: IndexableMut + HostClosures + ?Sized,
     X::Elem: Clone,
     L: IndexList<'i>,
     X::Dim: IndexedBy<'i, L>,
 {
+    // Bound here, not in the signature, which compile errors quote.
+    let mut f = f;
     if crate::FAST_PATHS
         && inline::<L, _>(&mode)
         && let Some(index) = list.single_index()
