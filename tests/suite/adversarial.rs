@@ -851,8 +851,9 @@ fn a_panicking_clone_is_memory_safe_on_every_path() {
 
 #[test]
 fn a_panicking_clone_leaves_apply_s_target_unchanged() {
-    // `.apply` clones each element into `f`; when the clone of 13 panics, the elements
-    // already replaced (one of them twice) are put back, and none is dropped twice or leaked.
+    // `.apply` clones each element into `f`; when the clone of 13 panics, the target is as it
+    // was (in place, the elements already replaced put back, one of them twice), and no element
+    // is dropped twice or leaked.
     let plus_100 = |e: Tracked| Tracked::new(e.0 + 100);
     let _one_at_a_time = tracking();
     let before = LIVE.load(Ordering::SeqCst);
@@ -888,6 +889,12 @@ fn a_panicking_clone_leaves_apply_s_target_unchanged() {
         ARMED.store(false, Ordering::SeqCst);
         assert!(unwound.is_err(), "a vector: cloning 13 must panic");
         assert_eq!(y, vector, "a vector: written before the panic");
+        at!(y[[0, 5, 0, 13, 1]].apply(plus_100));
+        let mut expected = vector.clone();
+        for k in [0, 5, 0, 13, 1] {
+            expected[k] = Tracked::new(expected[k].0 + 100);
+        }
+        assert_eq!(y, expected, "a vector, unarmed");
         // Unarmed, the same calls apply every occurrence (the duplicate twice).
         let mut x = original.clone();
         at!(x[[0, 1, 0, 2, 3], [1, 4, 1, 3, 0]].apply(plus_100));

@@ -333,6 +333,13 @@ proptest! {
         let written = try_at!(y[index].apply(|e| 2 * e + 1));
         let expected = apply(&mut general, &[ix(&index)], |e| 2 * e + 1, Mode::Error);
         prop_assert_eq!((written, y), (expected, general), ".apply against the general path");
+        // `usize` indices, which the loops read as `u64`: the non-negative ones.
+        let unsigned: Vec<usize> = index.iter().filter(|&&i| i >= 0).map(|&i| i as usize).collect();
+        let mut y = x.clone();
+        let mut general = x.clone();
+        let written = try_at!(y[unsigned].apply(|e| 2 * e + 1));
+        let expected = apply(&mut general, &[ix(&unsigned)], |e| 2 * e + 1, Mode::Error);
+        prop_assert_eq!((written, y), (expected, general), ".apply of usize indices against the general path");
         // Reads: a vector, and the rows of a matrix.
         let general = get(&x, &[ix(&index)], Mode::Error).map(|read| read.into_owned());
         prop_assert_eq!(try_at!(x[index]).map(|read| read.into_dyn()), general);

@@ -18,7 +18,7 @@ use super::update::{Accumulation, by_destination};
 use super::update::{accumulation, regrouping_identity};
 use super::{Machine, machine};
 
-/// What [`update_few`] and [`set_few`] did, in one byte: their callers,
+/// What [`update_few`], [`set_few`] and [`apply_few`] did, in one byte: their callers,
 /// the smallest updates, read it in a register, where an
 /// `Option<Result<(), IndexError>>` comes back in memory and its copy
 /// stalls on the callee's stores.
