@@ -724,6 +724,60 @@ mod tests {
         assert_eq!(x, array![2.0, 2.0, 3.0, 6.0]);
     }
 
+    /// `.apply` of a few indices into a vector takes the path that builds
+    /// no plan: applied as the loop applies them, duplicates in turn, or
+    /// the first bad index reported with `f` never called. A matrix, a
+    /// vector that steps, and more than `FEW_INDICES` (64) indices are
+    /// declined (`None`, `f` never called, nothing written), for the
+    /// general path to take.
+    #[test]
+    fn a_few_indices_apply_in_place_or_are_declined() {
+        let start: Array1<i64> = (0..100).collect();
+        let calls = std::cell::Cell::new(0);
+        let mut double = |v: i64| {
+            calls.set(calls.get() + 1);
+            2 * v
+        };
+        let by_loop = |index: &[i64]| {
+            let mut x = start.clone();
+            for &i in index {
+                let at = if i < 0 { i + 100 } else { i } as usize;
+                x[at] *= 2;
+            }
+            x
+        };
+
+        let few: Vec<i64> = (0..64).map(|k| (k * 37) % 100 - 50).collect();
+        for index in [&[3i64, -1, 3, 0][..], &few] {
+            let mut x = start.clone();
+            calls.set(0);
+            assert_eq!(apply_few(x.view_mut(), IndexSlice::I64(index), &mut double), Some(Ok(())));
+            assert_eq!((x, calls.get()), (by_loop(index), index.len()), "{index:?}");
+        }
+
+        let mut x = start.clone();
+        calls.set(0);
+        let bad = apply_few(x.view_mut(), IndexSlice::I64(&[3, 100]), &mut double);
+        let out_of_bounds = IndexError::OutOfBounds {
+            index: 100,
+            axis: 0,
+            len: 100,
+        };
+        assert_eq!(bad, Some(Err(out_of_bounds)));
+        assert_eq!((&x, calls.get()), (&start, 0));
+
+        let many: Vec<i64> = (0..65).collect();
+        let mut matrix = start.clone().into_shape_with_order((10, 10)).unwrap();
+        let declined = [
+            apply_few(x.view_mut(), IndexSlice::I64(&many), &mut double),
+            apply_few(x.slice_mut(ndarray::s![..;2]), IndexSlice::I64(&[1]), &mut double),
+            apply_few(matrix.view_mut(), IndexSlice::I64(&[1]), &mut double),
+        ];
+        assert_eq!(declined, [None, None, None]);
+        assert_eq!((&x, calls.get()), (&start, 0));
+        assert_eq!(matrix, start.into_shape_with_order((10, 10)).unwrap());
+    }
+
     /// `set` asks nothing of the element type but `Clone`: elements that
     /// borrow a local (not `'static`) are written, by every path.
     #[test]
