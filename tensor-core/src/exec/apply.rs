@@ -13,6 +13,7 @@ use std::mem::{ManuallyDrop, needs_drop};
 
 use ndarray::ArrayViewMutD;
 
+use crate::exec::sys::prefetch;
 use crate::index::IndexInt;
 use crate::memory;
 use crate::plan::{IndexedPlan, PIECE, Row};
@@ -41,11 +42,6 @@ pub(crate) trait Offsets {
     /// Calls `f` with the offsets in order, a slice at a time, so that
     /// the loop over them is the caller's own.
     fn pieces(&self, f: impl FnMut(&[isize]));
-
-    /// Calls `f` with each offset, in order.
-    fn each(&self, mut f: impl FnMut(isize)) {
-        self.pieces(|piece| piece.iter().copied().for_each(&mut f));
-    }
 }
 
 impl Offsets for [isize] {
@@ -99,6 +95,8 @@ impl Offsets for IndexedPlan<'_> {
 /// the elements replaced (a broadcast index may select far more positions
 /// than the target has elements). When `f` (or `Clone`) panics, every
 /// element replaced is put back before the panic goes on ([`Undo`]).
+/// Each element is asked for [`prefetch::APPLY_AHEAD`] offsets before its
+/// turn.
 ///
 /// # Safety
 ///
@@ -113,10 +111,20 @@ pub(crate) unsafe fn apply_offsets<T: Clone>(
     let Some(log) = memory::vec(offsets.bound()) else {
         return false;
     };
+    let origin = target.as_mut_ptr();
     // SAFETY: every offset reaches an element of `target` (the caller's
     // guarantee), which this call borrows mutably.
-    let mut undo = unsafe { Undo::new(target.as_mut_ptr(), log) };
-    offsets.each(|offset| undo.apply(offset, &mut f));
+    let mut undo = unsafe { Undo::new(origin, log) };
+    offsets.pieces(|piece| {
+        let ahead = piece.get(prefetch::APPLY_AHEAD..).unwrap_or_default();
+        for (&offset, &later) in piece.iter().zip(ahead) {
+            prefetch::element(origin.wrapping_offset(later));
+            undo.apply(offset, &mut f);
+        }
+        for &offset in &piece[ahead.len()..] {
+            undo.apply(offset, &mut f);
+        }
+    });
     undo.done();
     true
 }
@@ -231,6 +239,7 @@ mod tests {
 
     use super::{Offsets, apply_checked_first, apply_offsets};
     use crate::backend::Bounds;
+    use crate::exec::sys::prefetch::APPLY_AHEAD;
     use crate::index::PySlice;
     use crate::ix;
     use crate::plan::{PIECE, Plan, resolve};
@@ -258,8 +267,10 @@ mod tests {
     /// panics at each call in turn, and finds the target as it was.
     #[test]
     fn every_occurrence_applies_as_the_loop_and_a_panic_undoes_them() {
-        // Fewer under Miri, which interprets every step.
-        let len: usize = if cfg!(miri) { 48 } else { 200 };
+        // Fewer under Miri, which interprets every step; more than the
+        // elements asked for ahead either way, so that both of the walk's
+        // loops run.
+        let len: usize = if cfg!(miri) { APPLY_AHEAD + 16 } else { 200 };
         let distinct: Vec<usize> = (0..len).map(|k| k * 7 % len).collect();
         let near: Vec<usize> = (0..len).map(|k| k * k % (len / 4 + 11)).collect();
         let far = vec![len - 1, 3, len / 2, 3, len - 1, len - 1];

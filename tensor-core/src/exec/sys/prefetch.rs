@@ -1,14 +1,16 @@
 //! Software prefetch where the next address is an index away, of the
-//! index and value streams of random accumulations, and of the lines a
-//! set of every other element rewrites. The hardware prefetchers follow
-//! streams, not the next random row or element, so an indexed loop
-//! otherwise waits on memory at every step. (Whether a loop
-//! prefetches single elements is the chooser's call: only into targets
-//! larger than the last-level cache, where it pays. An `along` gather
-//! prefetches nothing: its picks walked as they stand keep as many misses
-//! in flight as the core holds, and prefetches only slowed it. The
-//! distances below were measured: docs/performance.md, "Software
-//! prefetch" and "Picks walked as they stand".)
+//! index and value streams of random accumulations, of the lines a set
+//! of every other element rewrites, and of the elements `.apply`
+//! replaces. The hardware prefetchers follow streams, not the next random
+//! row or element, so an indexed loop otherwise waits on memory at every
+//! step. (Whether a scatter prefetches single elements is the chooser's
+//! call: only into targets larger than the last-level cache, where it
+//! pays; `.apply` always does, its long loop body keeping few misses in
+//! flight. An `along` gather prefetches nothing: its picks walked as they
+//! stand keep as many misses in flight as the core holds, and prefetches
+//! only slowed it. The distances below were measured:
+//! docs/performance.md, "Software prefetch" and "Picks walked as they
+//! stand".)
 
 /// Bytes of upcoming rows to have in flight: far enough ahead that a row
 /// scatter into a target beyond the caches overlaps more of its rows'
@@ -38,6 +40,14 @@ pub(crate) const TABLE_AHEAD: usize = 16;
 /// these streams; a much shorter distance gains nothing, a longer one no
 /// more (measured: docs/performance.md, "Software prefetch").
 pub(crate) const STREAM_AHEAD: usize = 512;
+
+/// How many offsets ahead of the element `.apply` replaces it asks for
+/// the element of: its loop's body (a clone, the caller's `f`, the log of
+/// the element replaced) is long, so the processor's window holds the
+/// misses of only a few updates ahead, wherever past the L2 the target
+/// lies (measured: docs/performance.md, "`.apply` in place, with an undo
+/// log").
+pub(crate) const APPLY_AHEAD: usize = 64;
 
 /// Bytes ahead of the block being blended that a set of every other
 /// element asks for: its loads of the lines it rewrites fell behind with
